@@ -1,0 +1,24 @@
+//! Tabula's game-agnostic core: Zobrist keys, a lock-free transposition table and a family of searches.
+//!
+//! - [`zobrist`]: deterministic 64- and 128-bit keys, generated at compile time, updated by XOR.
+//! - [`quality`]: checks any key set for the defects that make distinct positions collide.
+//! - [`tt`]: a bucketed transposition table shared by threads without locks.
+//! - [`game`]: the [`Game`](game::Game) and [`Evaluator`](game::Evaluator) traits a game implements.
+//! - [`score`]: scores with wins and losses counted in plies.
+//! - [`search`]: minimax, alpha-beta and the main [`Searcher`](search::Searcher).
+//!
+//! The core never names a game: each game lives in its own crate and implements [`game::Game`].
+#![deny(missing_docs)]
+
+pub mod game;
+pub mod quality;
+pub mod score;
+pub mod search;
+pub mod tt;
+pub mod zobrist;
+
+pub use game::{Evaluator, Game, Outcome};
+pub use score::Score;
+pub use search::{Limits, SearchOptions, Searcher};
+pub use tt::TranspositionTable;
+pub use zobrist::{Key, Key128};

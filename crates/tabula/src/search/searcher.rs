@@ -1,0 +1,948 @@
+//! The main searcher: negamax alpha-beta with the table and everything around it.
+
+use crate::game::{Evaluator, Game};
+use crate::score::{self, is_decisive, loss_in, win_in, Score, DRAW, INFINITY, MAX_PLY};
+use crate::tt::{Bound, TranspositionTable};
+use crate::zobrist::Key;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Which techniques the [`Searcher`] uses. All of them leave the root value at a fixed depth unchanged except
+/// `null_move` (and only in games that allow a null move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Probe and store the transposition table.
+    pub table: bool,
+    /// Principal variation search: null windows for all but the first move, re-searched on a fail high.
+    pub pvs: bool,
+    /// Aspiration windows from this half-width around the last iteration's score (`None`: full window).
+    pub aspiration: Option<Score>,
+    /// Killer moves (two per ply) tried early.
+    pub killers: bool,
+    /// The history heuristic for ordering moves without other hints.
+    pub history: bool,
+    /// Quiescence search on the game's noisy moves at the leaves.
+    pub quiescence: bool,
+    /// Null-move pruning where the game allows a null move.
+    pub null_move: bool,
+    /// The game's tactical hooks: immediate wins and moves that do not lose at once.
+    pub tactics: bool,
+    /// Search threads sharing the table (Lazy SMP). At least one.
+    pub threads: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self {
+            table: true,
+            pvs: true,
+            aspiration: Some(50),
+            killers: true,
+            history: true,
+            quiescence: true,
+            null_move: true,
+            tactics: true,
+            threads: 1,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// Everything off but the table and the tactical hooks: the fastest setting for exact solving.
+    pub fn solver() -> Self {
+        Self {
+            table: true,
+            pvs: false,
+            aspiration: None,
+            killers: false,
+            history: false,
+            quiescence: false,
+            null_move: false,
+            tactics: true,
+            threads: 1,
+        }
+    }
+}
+
+/// When to stop. Unset limits do not apply; a search with no limit at all runs to [`MAX_PLY`].
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Node budget (all threads together).
+    pub nodes: Option<u64>,
+    /// Time budget.
+    pub time: Option<Duration>,
+    /// Set from outside to stop the search as soon as possible.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// Search to `depth` plies.
+    pub fn depth(depth: u32) -> Self {
+        Self { depth: Some(depth), ..Self::default() }
+    }
+
+    /// Search for `time`.
+    pub fn time(time: Duration) -> Self {
+        Self { time: Some(time), ..Self::default() }
+    }
+
+    /// Search `nodes` nodes.
+    pub fn nodes(nodes: u64) -> Self {
+        Self { nodes: Some(nodes), ..Self::default() }
+    }
+}
+
+/// What the searcher reports after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct Iteration<M> {
+    /// Depth of the iteration in plies.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score of the root for the side to move.
+    pub score: Score,
+    /// Nodes searched so far, all threads.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Table occupancy in permille.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<M>,
+}
+
+/// The outcome of [`Searcher::search`].
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// The best move found (`None` only if the game is over).
+    pub best_move: Option<M>,
+    /// Its score for the side to move.
+    pub score: Score,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// The principal variation.
+    pub pv: Vec<M>,
+    /// Nodes searched, all threads.
+    pub nodes: u64,
+    /// Table probes made by the main thread.
+    pub table_probes: u64,
+    /// Of those, hits.
+    pub table_hits: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// The outcome of [`Searcher::solve`] and [`Searcher::solve_weak`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The exact score (for a weak solve: below, at or above zero only).
+    pub score: Score,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Null-window searches made.
+    pub searches: u32,
+}
+
+/// Per-thread buffers, kept between searches so that a search allocates nothing once warm.
+struct ThreadData<M> {
+    moves: Vec<Vec<M>>,
+    order: Vec<Vec<i32>>,
+    pv: Vec<Vec<M>>,
+    killers: Vec<[u16; 2]>,
+    history: Vec<i32>,
+    keys: Vec<Key>,
+}
+
+impl<M> ThreadData<M> {
+    fn new() -> Self {
+        Self {
+            moves: Vec::new(),
+            order: Vec::new(),
+            pv: Vec::new(),
+            killers: Vec::new(),
+            history: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+
+    fn prepare(&mut self, options: &SearchOptions, move_codes: usize, keys: &[Key]) {
+        self.killers.clear();
+        if options.history {
+            self.history.clear();
+            self.history.resize(2 * move_codes, 0);
+        }
+        self.keys.clear();
+        self.keys.extend_from_slice(keys);
+    }
+
+    fn ensure_ply(&mut self, ply: usize) {
+        while self.moves.len() <= ply + 1 {
+            self.moves.push(Vec::new());
+            self.order.push(Vec::new());
+            self.pv.push(Vec::new());
+            self.killers.push([NO_CODE; 2]);
+        }
+        while self.killers.len() <= ply + 1 {
+            self.killers.push([NO_CODE; 2]);
+        }
+    }
+}
+
+const NO_CODE: u16 = u16::MAX;
+const HISTORY_MAX: i32 = 1 << 14;
+const TT_MOVE_ORDER: i32 = i32::MAX;
+const KILLER_ORDER: [i32; 2] = [(1 << 15) + 2, (1 << 15) + 1];
+const HINT_LIMIT: i32 = (1 << 14) - 1;
+/// How often (in nodes) a thread looks at the clock and the stop flags.
+const CHECK_EVERY: u64 = 1024;
+
+/// State shared by the threads of one search.
+struct Shared {
+    stop: AtomicBool,
+    external: Option<Arc<AtomicBool>>,
+    nodes: AtomicU64,
+    node_limit: Option<u64>,
+    deadline: Option<Instant>,
+}
+
+/// Negamax alpha-beta with a shared transposition table. See the [module documentation](super).
+pub struct Searcher<G: Game, E: Evaluator<G>> {
+    evaluator: E,
+    table: Arc<TranspositionTable>,
+    options: SearchOptions,
+    history: Vec<Key>,
+    threads: Vec<ThreadData<G::Move>>,
+}
+
+impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
+    /// A searcher with default options and a new table of `table_mib` mebibytes.
+    pub fn new(evaluator: E, table_mib: usize) -> Self {
+        Self::with_table(evaluator, Arc::new(TranspositionTable::new(table_mib)))
+    }
+
+    /// A searcher with default options on an existing (possibly shared) table.
+    pub fn with_table(evaluator: E, table: Arc<TranspositionTable>) -> Self {
+        Self { evaluator, table, options: SearchOptions::default(), history: Vec::new(), threads: Vec::new() }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &SearchOptions {
+        &self.options
+    }
+
+    /// Replaces the options.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        self.options = options;
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+
+    /// The table.
+    pub fn table(&self) -> &Arc<TranspositionTable> {
+        &self.table
+    }
+
+    /// Replaces the table (to resize it, say).
+    pub fn set_table(&mut self, table: Arc<TranspositionTable>) {
+        self.table = table;
+    }
+
+    /// The keys of the positions before the root, oldest first: a search scores a return to one of them
+    /// (within the game's [`reversible_plies`](Game::reversible_plies)) as a draw.
+    pub fn set_history(&mut self, keys: Vec<Key>) {
+        self.history = keys;
+    }
+
+    fn shared(&self, limits: &Limits, start: Instant) -> Shared {
+        Shared {
+            stop: AtomicBool::new(false),
+            external: limits.stop.clone(),
+            nodes: AtomicU64::new(0),
+            node_limit: limits.nodes,
+            deadline: limits.time.map(|t| start + t),
+        }
+    }
+
+    fn prepare_threads(&mut self, count: usize) {
+        while self.threads.len() < count {
+            self.threads.push(ThreadData::new());
+        }
+        for td in &mut self.threads[..count] {
+            td.prepare(&self.options, G::MOVE_CODES, &self.history);
+        }
+    }
+
+    /// Iterative deepening from `game` within `limits`, calling `on_iteration` after each completed iteration
+    /// of the main thread. With `threads > 1`, helper threads search the same tree and share the table.
+    pub fn search(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        mut on_iteration: impl FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let start = Instant::now();
+        let threads = self.options.threads.max(1);
+        self.table.new_search();
+        self.prepare_threads(threads);
+        let shared = self.shared(limits, start);
+        let max_depth = limits.depth.unwrap_or(MAX_PLY).clamp(1, MAX_PLY - 1);
+        let (main_data, helper_data) = self.threads[..threads].split_first_mut().expect("one thread");
+        let (evaluator, table, options) = (&self.evaluator, &*self.table, &self.options);
+        std::thread::scope(|scope| {
+            for (i, td) in helper_data.iter_mut().enumerate() {
+                let game = game.clone();
+                let shared = &shared;
+                scope.spawn(move || {
+                    let mut worker = Worker::new(game, evaluator, table, options, shared, td, false);
+                    worker.iterate(max_depth, 1 + (i as u32 + 1) % 2, start, &mut |_| {});
+                });
+            }
+            let mut worker = Worker::new(game.clone(), evaluator, table, options, &shared, main_data, true);
+            let result = worker.iterate(max_depth, 1, start, &mut on_iteration);
+            shared.stop.store(true, Relaxed);
+            result
+        })
+    }
+
+    /// Searches to a fixed `depth` with no other limit.
+    pub fn search_depth(&mut self, game: &G, depth: u32) -> SearchResult<G::Move> {
+        self.search(game, &Limits::depth(depth), |_| {})
+    }
+
+    /// The exact score of `game` by null-window bisection over the possible scores, each test searched to the
+    /// end of the game (single-threaded). Requires [`Game::max_plies_remaining`].
+    ///
+    /// # Panics
+    ///
+    /// If the game does not bound its remaining plies.
+    pub fn solve(&mut self, game: &G) -> Solution {
+        let remaining = game.max_plies_remaining().expect("solve needs Game::max_plies_remaining");
+        self.table.new_search();
+        self.prepare_threads(1);
+        let shared = self.shared(&Limits::default(), Instant::now());
+        let mut worker =
+            Worker::new(game.clone(), &self.evaluator, &self.table, &self.options, &shared, &mut self.threads[0], true);
+        // Ranks order the possible scores: -remaining (lost at once) .. 0 (draw) .. remaining (won at once).
+        let rem = remaining as i32;
+        let score_of = |rank: i32| -> Score {
+            match rank {
+                r if r > 0 => win_in((rem + 1 - r) as u32),
+                r if r < 0 => loss_in((rem + 1 + r) as u32),
+                _ => DRAW,
+            }
+        };
+        // The highest rank whose score is at most `s`, and the lowest whose score is at least `s`.
+        let floor_rank = |s: Score| -> i32 { (-rem..=rem).rev().find(|&r| score_of(r) <= s).unwrap_or(-rem) };
+        let ceil_rank = |s: Score| -> i32 { (-rem..=rem).find(|&r| score_of(r) >= s).unwrap_or(rem) };
+        let (mut lo, mut hi) = (-rem, rem);
+        let mut searches = 0;
+        if let Some(outcome) = game.outcome() {
+            return Solution { score: outcome.score_at(0), nodes: 0, searches: 0 };
+        }
+        while lo < hi {
+            // Test near zero first: proving a quick win or loss costs more than proving the result.
+            let mut med = lo + (hi - lo) / 2;
+            if med <= 0 && lo / 2 < med {
+                med = lo / 2;
+            } else if med >= 0 && hi / 2 > med {
+                med = hi / 2;
+            }
+            let threshold = score_of(med);
+            let r = worker.negamax(rem, 0, threshold, threshold + 1, false);
+            searches += 1;
+            if r <= threshold {
+                hi = floor_rank(r).min(med);
+            } else {
+                lo = ceil_rank(r).max(med + 1);
+            }
+        }
+        debug_assert!(worker.game.key() == game.key());
+        Solution { score: score_of(lo), nodes: worker.nodes, searches }
+    }
+
+    /// Whether `game` is won, drawn or lost (a positive, zero or negative score) with one search on the
+    /// window (-1, 1). Requires [`Game::max_plies_remaining`].
+    ///
+    /// # Panics
+    ///
+    /// If the game does not bound its remaining plies.
+    pub fn solve_weak(&mut self, game: &G) -> Solution {
+        let remaining = game.max_plies_remaining().expect("solve_weak needs Game::max_plies_remaining");
+        self.table.new_search();
+        self.prepare_threads(1);
+        let shared = self.shared(&Limits::default(), Instant::now());
+        let mut worker =
+            Worker::new(game.clone(), &self.evaluator, &self.table, &self.options, &shared, &mut self.threads[0], true);
+        let r = worker.negamax(remaining as i32, 0, -1, 1, false);
+        Solution { score: r.signum(), nodes: worker.nodes, searches: 1 }
+    }
+}
+
+/// One thread's search.
+struct Worker<'a, G: Game, E> {
+    game: G,
+    evaluator: &'a E,
+    table: &'a TranspositionTable,
+    options: &'a SearchOptions,
+    shared: &'a Shared,
+    td: &'a mut ThreadData<G::Move>,
+    main: bool,
+    nodes: u64,
+    nodes_reported: u64,
+    seldepth: u32,
+    probes: u64,
+    hits: u64,
+    stopped: bool,
+    root_best: Option<G::Move>,
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
+    fn new(
+        game: G,
+        evaluator: &'a E,
+        table: &'a TranspositionTable,
+        options: &'a SearchOptions,
+        shared: &'a Shared,
+        td: &'a mut ThreadData<G::Move>,
+        main: bool,
+    ) -> Self {
+        Self {
+            game,
+            evaluator,
+            table,
+            options,
+            shared,
+            td,
+            main,
+            nodes: 0,
+            nodes_reported: 0,
+            seldepth: 0,
+            probes: 0,
+            hits: 0,
+            stopped: false,
+            root_best: None,
+        }
+    }
+
+    /// Iterative deepening from `first_depth` to `max_depth`.
+    fn iterate(
+        &mut self,
+        max_depth: u32,
+        first_depth: u32,
+        start: Instant,
+        on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let mut result = SearchResult {
+            best_move: None,
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            pv: Vec::new(),
+            nodes: 0,
+            table_probes: 0,
+            table_hits: 0,
+            elapsed: Duration::ZERO,
+        };
+        if let Some(outcome) = self.game.outcome() {
+            result.score = outcome.score_at(0);
+            return result;
+        }
+        let mut depth = first_depth.min(max_depth);
+        while depth <= max_depth {
+            let score = self.aspiration(depth as i32, result.score, result.depth > 0);
+            if self.stopped {
+                // An unfinished iteration still improves on nothing; keep the last complete one, but make
+                // sure there is a move to play.
+                if result.best_move.is_none() {
+                    result.best_move = self.root_best.or_else(|| self.first_legal_move());
+                }
+                break;
+            }
+            result.score = score;
+            result.depth = depth;
+            result.best_move = self.root_best;
+            result.pv = self.principal_variation();
+            result.seldepth = self.seldepth;
+            if self.main {
+                let elapsed = start.elapsed();
+                let nodes = self.shared.nodes.load(Relaxed) + self.nodes - self.nodes_reported;
+                on_iteration(&Iteration {
+                    depth,
+                    seldepth: self.seldepth,
+                    score,
+                    nodes,
+                    nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64,
+                    elapsed,
+                    hashfull: if self.options.table { self.table.hashfull() } else { 0 },
+                    pv: result.pv.clone(),
+                });
+            }
+            // A forced result found within the horizon will not change with more depth.
+            if is_decisive(score) && score::plies_to_end(score).is_some_and(|p| p.unsigned_abs() <= depth) {
+                break;
+            }
+            if self.shared.stop.load(Relaxed) {
+                break;
+            }
+            depth += 1;
+        }
+        self.flush_nodes();
+        result.nodes = self.shared.nodes.load(Relaxed);
+        result.table_probes = self.probes;
+        result.table_hits = self.hits;
+        result.elapsed = start.elapsed();
+        result
+    }
+
+    fn first_legal_move(&mut self) -> Option<G::Move> {
+        let mut moves = Vec::new();
+        self.game.legal_moves(&mut moves);
+        moves.first().copied()
+    }
+
+    /// One iteration, inside a window around the last score that widens until the score falls inside it.
+    fn aspiration(&mut self, depth: i32, last: Score, have_last: bool) -> Score {
+        let Some(width) = self.options.aspiration.filter(|_| have_last && depth >= 4 && !is_decisive(last)) else {
+            return self.negamax(depth, 0, -INFINITY, INFINITY, true);
+        };
+        let mut delta = width.max(1);
+        let (mut alpha, mut beta) = ((last - delta).max(-INFINITY), (last + delta).min(INFINITY));
+        loop {
+            let score = self.negamax(depth, 0, alpha, beta, true);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta = delta.saturating_mul(2);
+            if delta > 4 * score::DECISIVE {
+                (alpha, beta) = (-INFINITY, INFINITY);
+            }
+        }
+    }
+
+    /// The PV of the last search from the triangular table, extended by table moves where it was cut short.
+    fn principal_variation(&mut self) -> Vec<G::Move> {
+        let mut pv = self.td.pv.first().cloned().unwrap_or_default();
+        if let (Some(best), false) = (self.root_best, pv.is_empty()) {
+            debug_assert_eq!(pv[0], best);
+        }
+        if pv.is_empty() {
+            pv.extend(self.root_best);
+        }
+        let mut game = self.game.clone();
+        let mut moves = Vec::new();
+        for &mv in &pv {
+            game.play(mv);
+        }
+        // Follow table moves past the end of the collected line, guarding against cycles.
+        let mut seen: Vec<Key> = Vec::new();
+        while self.options.table && pv.len() < 64 && game.outcome().is_none() {
+            let (key, symmetry) = game.table_key();
+            if seen.contains(&key) {
+                break;
+            }
+            seen.push(key);
+            let Some(code) = self.table.probe(key, 0).hit.and_then(|e| e.move_code) else {
+                break;
+            };
+            let code = G::transform_move_code(code, symmetry, false);
+            moves.clear();
+            game.legal_moves(&mut moves);
+            let Some(&mv) = moves.iter().find(|&&m| G::move_code(m) == code) else {
+                break;
+            };
+            game.play(mv);
+            pv.push(mv);
+        }
+        pv
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.nodes - self.nodes_reported, Relaxed);
+        self.nodes_reported = self.nodes;
+    }
+
+    /// Counts a node and every [`CHECK_EVERY`] nodes looks at the limits.
+    #[inline(always)]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & (CHECK_EVERY - 1) == 0 {
+            self.flush_nodes();
+            let s = self.shared;
+            if s.stop.load(Relaxed)
+                || s.external.as_ref().is_some_and(|e| e.load(Relaxed))
+                || s.node_limit.is_some_and(|n| s.nodes.load(Relaxed) >= n)
+                || s.deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                s.stop.store(true, Relaxed);
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Whether the current position repeats one within the reversible window, same side to move.
+    fn is_repetition(&self) -> bool {
+        let Some(window) = self.game.reversible_plies() else {
+            return false;
+        };
+        let key = self.game.key();
+        let keys = &self.td.keys;
+        let n = keys.len();
+        let window = window.min(n);
+        (2..=window).step_by(2).any(|back| keys[n - back] == key)
+    }
+
+    #[inline(always)]
+    fn play(&mut self, mv: G::Move) {
+        self.td.keys.push(self.game.key());
+        self.game.play(mv);
+    }
+
+    #[inline(always)]
+    fn undo(&mut self, mv: G::Move) {
+        self.game.undo(mv);
+        self.td.keys.pop();
+    }
+
+    /// Fail-soft negamax: the score of the position searched `depth` plies deep within (`alpha`, `beta`).
+    fn negamax(&mut self, depth: i32, ply: u32, mut alpha: Score, mut beta: Score, pv_node: bool) -> Score {
+        debug_assert!(-INFINITY <= alpha && alpha < beta && beta <= INFINITY);
+        debug_assert!(pv_node || beta == alpha + 1 || ply == 0);
+        let p = ply as usize;
+        self.td.ensure_ply(p);
+        self.td.pv[p].clear();
+
+        // Step 1. Horizon; count the node; stop; game over; repetition.
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(ply, alpha, beta);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(outcome) = self.game.outcome() {
+            return outcome.score_at(ply);
+        }
+        if ply > 0 && self.is_repetition() {
+            return DRAW;
+        }
+
+        // Step 2. Mate distance pruning: nothing can beat a win on the next ply or lose before this one.
+        alpha = alpha.max(loss_in(ply));
+        beta = beta.min(win_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 3. Table probe; cut off at non-PV nodes when the entry is deep enough and its bound decides.
+        let (key, symmetry) = if self.options.table { self.game.table_key() } else { (Key::ZERO, 0) };
+        let mut tt_code = NO_CODE;
+        let probe = if self.options.table {
+            self.probes += 1;
+            let probe = self.table.probe(key, ply);
+            if let Some(e) = probe.hit {
+                self.hits += 1;
+                if let Some(code) = e.move_code {
+                    tt_code = G::transform_move_code(code, symmetry, false);
+                }
+                if !pv_node
+                    && ply > 0
+                    && e.depth as i32 >= depth
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => e.score >= beta,
+                        Bound::Upper => e.score <= alpha,
+                    }
+                {
+                    return e.score;
+                }
+            }
+            Some(probe)
+        } else {
+            None
+        };
+
+        // Step 4. The game's tactics: win at once, or keep only moves that do not lose at once.
+        let mut moves = std::mem::take(&mut self.td.moves[p]);
+        moves.clear();
+        let mut generated = false;
+        if self.options.tactics {
+            if let Some(mv) = self.game.winning_move() {
+                if ply == 0 {
+                    self.root_best = Some(mv);
+                    self.td.pv[0].push(mv);
+                }
+                self.td.moves[p] = moves;
+                return win_in(ply + 1);
+            }
+            if G::FINDS_IMMEDIATE_WINS {
+                beta = beta.min(win_in(ply + 3));
+                if alpha >= beta {
+                    self.td.moves[p] = moves;
+                    return beta;
+                }
+            }
+            if depth >= 2 && self.game.non_losing_moves(&mut moves) {
+                generated = true;
+                if moves.is_empty() {
+                    if ply == 0 {
+                        self.root_best = self.first_legal_move();
+                        self.td.pv[0].extend(self.root_best);
+                    }
+                    self.td.moves[p] = moves;
+                    return loss_in(ply + 2);
+                }
+                // Some move does not lose at once, so the earliest loss is four plies away.
+                alpha = alpha.max(loss_in(ply + 4));
+                if alpha >= beta {
+                    self.td.moves[p] = moves;
+                    return alpha;
+                }
+            }
+        }
+
+        // Step 5. Null move: if passing still fails high, a real move will too.
+        if self.options.null_move
+            && !pv_node
+            && ply > 0
+            && depth >= 3
+            && !is_decisive(beta)
+            && self.game.null_move_allowed()
+            && self.evaluator.evaluate(&self.game) >= beta
+        {
+            let reduction = 2 + depth / 4;
+            self.td.keys.push(self.game.key());
+            self.game.play_null();
+            let score = -self.negamax(depth - 1 - reduction, ply + 1, -beta, -beta + 1, false);
+            self.game.undo_null();
+            self.td.keys.pop();
+            if self.stopped {
+                self.td.moves[p] = moves;
+                return 0;
+            }
+            if score >= beta {
+                self.td.moves[p] = moves;
+                return if is_decisive(score) { beta } else { score };
+            }
+        }
+
+        // Step 6. Moves, ordered: table move, killers, the evaluator's hint, history.
+        if !generated {
+            self.game.legal_moves(&mut moves);
+        }
+        debug_assert!(!moves.is_empty(), "a game that is not over has a legal move");
+        let mut order = std::mem::take(&mut self.td.order[p]);
+        self.order_moves(&moves, &mut order, tt_code, p);
+
+        // Step 7. Search the moves; PVS searches all but the first with a null window.
+        let side = p & 1;
+        let alpha_orig = alpha;
+        let mut best = -INFINITY;
+        let mut best_move: Option<G::Move> = None;
+        for i in 0..moves.len() {
+            // Selection sort step: bring the best remaining move to position i.
+            let mut j = i;
+            for k in i + 1..moves.len() {
+                if order[k] > order[j] {
+                    j = k;
+                }
+            }
+            moves.swap(i, j);
+            order.swap(i, j);
+            let mv = moves[i];
+
+            self.play(mv);
+            let score = if i == 0 || !self.options.pvs {
+                -self.negamax(depth - 1, ply + 1, -beta, -alpha, pv_node)
+            } else {
+                let s = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha, false);
+                if s > alpha && s < beta && pv_node {
+                    -self.negamax(depth - 1, ply + 1, -beta, -alpha, true)
+                } else {
+                    s
+                }
+            };
+            self.undo(mv);
+            if self.stopped {
+                break;
+            }
+
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if ply == 0 && score > alpha_orig {
+                    self.root_best = Some(mv);
+                }
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        let (head, tail) = self.td.pv.split_at_mut(p + 1);
+                        head[p].clear();
+                        head[p].push(mv);
+                        head[p].extend_from_slice(&tail[0]);
+                    }
+                    if alpha >= beta {
+                        self.reward(mv, &moves[..i], depth, p, side);
+                        break;
+                    }
+                }
+            }
+        }
+        if ply == 0 && self.root_best.is_none() {
+            self.root_best = best_move;
+            if self.td.pv[0].is_empty() {
+                self.td.pv[0].extend(best_move);
+            }
+        }
+        self.td.moves[p] = moves;
+        self.td.order[p] = order;
+        if self.stopped {
+            return 0;
+        }
+
+        // Step 8. Store the result with its bound.
+        if let Some(probe) = probe {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_orig && pv_node {
+                Bound::Exact
+            } else if best > alpha_orig {
+                // A null-window search that landed inside (alpha, beta) cannot happen; a wide one is exact.
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let code = best_move
+                .filter(|_| bound != Bound::Upper)
+                .map(|m| G::transform_move_code(G::move_code(m), symmetry, true));
+            self.table.store(probe.slot, key, ply, depth.clamp(0, 255) as u8, bound, best, None, code);
+        }
+        best
+    }
+
+    /// Fills `order` with an ordering score for each move.
+    fn order_moves(&self, moves: &[G::Move], order: &mut Vec<i32>, tt_code: u16, p: usize) {
+        order.clear();
+        let killers = if self.options.killers { self.td.killers[p] } else { [NO_CODE; 2] };
+        let side = p & 1;
+        for &mv in moves {
+            let code = G::move_code(mv);
+            let score = if code == tt_code {
+                TT_MOVE_ORDER
+            } else {
+                let hint = self.evaluator.move_order(&self.game, mv).clamp(-HINT_LIMIT, HINT_LIMIT) << 16;
+                let killer = if code == killers[0] {
+                    KILLER_ORDER[0]
+                } else if code == killers[1] {
+                    KILLER_ORDER[1]
+                } else if self.options.history {
+                    self.td.history[side * G::MOVE_CODES + code as usize]
+                } else {
+                    0
+                };
+                hint + killer
+            };
+            order.push(score);
+        }
+    }
+
+    /// Updates killers and history after `mv` caused a cutoff; `tried` are the moves searched before it.
+    fn reward(&mut self, mv: G::Move, tried: &[G::Move], depth: i32, p: usize, side: usize) {
+        let code = G::move_code(mv);
+        if self.options.killers && self.td.killers[p][0] != code {
+            self.td.killers[p] = [code, self.td.killers[p][0]];
+        }
+        if self.options.history {
+            let bonus = (depth * depth).min(HISTORY_MAX);
+            let base = side * G::MOVE_CODES;
+            let mut update = |code: u16, bonus: i32| {
+                let h = &mut self.td.history[base + code as usize];
+                // Gravity keeps values within ±HISTORY_MAX and lets new evidence outweigh old.
+                *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+            };
+            update(code, bonus);
+            for &m in tried {
+                update(G::move_code(m), -bonus);
+            }
+        }
+    }
+
+    /// The horizon: the static evaluation, or with quiescence on, noisy moves resolved with stand-pat.
+    fn quiescence(&mut self, ply: u32, mut alpha: Score, beta: Score) -> Score {
+        let p = ply as usize;
+        self.td.ensure_ply(p);
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(outcome) = self.game.outcome() {
+            return outcome.score_at(ply);
+        }
+        if ply > 0 && self.is_repetition() {
+            return DRAW;
+        }
+        let stand_pat = self.evaluator.evaluate(&self.game);
+        if !self.options.quiescence || stand_pat >= beta || ply >= MAX_PLY - 1 {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut moves = std::mem::take(&mut self.td.moves[p]);
+        moves.clear();
+        self.game.noisy_moves(&mut moves);
+        if moves.is_empty() {
+            self.td.moves[p] = moves;
+            return stand_pat;
+        }
+        let mut order = std::mem::take(&mut self.td.order[p]);
+        order.clear();
+        order.extend(moves.iter().map(|&m| self.evaluator.move_order(&self.game, m)));
+        let mut best = stand_pat;
+        for i in 0..moves.len() {
+            let mut j = i;
+            for k in i + 1..moves.len() {
+                if order[k] > order[j] {
+                    j = k;
+                }
+            }
+            moves.swap(i, j);
+            order.swap(i, j);
+            let mv = moves[i];
+            self.play(mv);
+            let score = -self.quiescence(ply + 1, -beta, -alpha);
+            self.undo(mv);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.td.moves[p] = moves;
+        self.td.order[p] = order;
+        best
+    }
+}

@@ -1,0 +1,581 @@
+//! A lock-free transposition table of cache-line buckets, shared by any number of search threads.
+//!
+//! # Layout
+//!
+//! The table is an array of [`BUCKET_ENTRIES`] = 4-entry buckets of 64 bytes, aligned to a cache line, so a
+//! probe touches one line. A key picks its bucket by multiply-high (`key * buckets >> 64`), so any size works,
+//! not only powers of two. Each entry is two 64-bit words:
+//!
+//! | word    | bits   | field                                                          |
+//! |---------|--------|----------------------------------------------------------------|
+//! | `check` | 0..64  | the full key XOR `data` (Hyatt–Mann lockless check)            |
+//! | `data`  | 0..16  | best move: the game's move code + 1, 0 for none                |
+//! | `data`  | 16..32 | score (`i16`), decisive scores relative to the node            |
+//! | `data`  | 32..48 | static evaluation (`i16`), `i16::MIN` for none                 |
+//! | `data`  | 48..56 | depth in plies (`u8`)                                          |
+//! | `data`  | 56..58 | bound: 0 empty, 1 upper, 2 lower, 3 exact                      |
+//! | `data`  | 58..64 | generation (age) of the search that wrote it, modulo 64        |
+//!
+//! Threads read and write the two words with relaxed atomics, so there is no data race and no `unsafe`. A
+//! reader accepts an entry only if `check ^ data` equals its key; an entry torn by two concurrent writers
+//! (the check of one, the data of another) fails that test and is treated as a miss.
+//!
+//! # Replacement
+//!
+//! A store goes to the entry already holding the key if there is one, else to an empty entry, else to the
+//! entry with the lowest `depth - 8 × age`, where age is how many searches ago it was written: deeper and
+//! newer entries survive. An entry for the same key is overwritten unless the new result is shallower by more
+//! than [`KEEP_DEPTH_MARGIN`] plies from the same search and not exact; a new result without a move keeps
+//! the old move.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula::tt::{Bound, TranspositionTable};
+//! use tabula::zobrist::Key;
+//!
+//! let table = TranspositionTable::new(1);
+//! let key = Key(0x1234_5678_9abc_def0);
+//! let probe = table.probe(key, 0);
+//! assert!(probe.hit.is_none());
+//! table.store(probe.slot, key, 0, 7, Bound::Exact, 25, None, Some(3));
+//! let hit = table.probe(key, 0).hit.unwrap();
+//! assert_eq!((hit.depth, hit.score, hit.bound, hit.move_code), (7, 25, Bound::Exact, Some(3)));
+//! ```
+
+use crate::score::{self, Score};
+use crate::zobrist::Key;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// Entries per bucket.
+pub const BUCKET_ENTRIES: usize = 4;
+/// A same-key entry deeper than the new result by more than this many plies is kept (unless the new one is
+/// exact or the old one is from an earlier search).
+pub const KEEP_DEPTH_MARGIN: u8 = 3;
+/// Generations wrap at this value.
+const GENERATIONS: u8 = 64;
+
+/// What kind of bound a stored score is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bound {
+    /// The true score is at most the stored score (all moves failed low).
+    Upper = 1,
+    /// The true score is at least the stored score (a move failed high).
+    Lower = 2,
+    /// The stored score is the true score at the stored depth.
+    Exact = 3,
+}
+
+impl Bound {
+    fn from_bits(bits: u64) -> Option<Bound> {
+        match bits & 3 {
+            1 => Some(Bound::Upper),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Exact),
+            _ => None,
+        }
+    }
+}
+
+/// A copy of a stored entry, score already converted to the probing ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Depth in plies the score was searched to.
+    pub depth: u8,
+    /// What kind of bound the score is.
+    pub bound: Bound,
+    /// The score, from the side to move's point of view.
+    pub score: Score,
+    /// The static evaluation, if stored.
+    pub eval: Option<Score>,
+    /// The best move's code, if any.
+    pub move_code: Option<u16>,
+    /// The generation of the search that wrote it.
+    pub generation: u8,
+}
+
+/// Where a probe would write: a bucket and an entry in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    bucket: usize,
+    entry: usize,
+}
+
+/// The answer to [`TranspositionTable::probe`].
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    /// The entry for the key, if the table holds one.
+    pub hit: Option<Entry>,
+    /// Where to store a result for the key.
+    pub slot: Slot,
+}
+
+#[derive(Default)]
+struct AtomicEntry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    entries: [AtomicEntry; BUCKET_ENTRIES],
+}
+
+const _: () = assert!(std::mem::size_of::<AtomicEntry>() == 16);
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+const _: () = assert!(std::mem::align_of::<Bucket>() == 64);
+
+/// Counts of table operations. The default, [`NoCounters`], compiles to nothing.
+pub trait TableCounters: Default + Send + Sync {
+    /// A probe was made.
+    fn probe(&self) {}
+    /// A probe found its key.
+    fn hit(&self) {}
+    /// A store was made.
+    fn store(&self) {}
+    /// A store evicted a valid entry of another key.
+    fn overwrite(&self) {}
+    /// The counts so far.
+    fn snapshot(&self) -> CounterSnapshot {
+        CounterSnapshot::default()
+    }
+    /// Sets the counts to zero.
+    fn reset(&self) {}
+}
+
+/// Counter values at one moment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CounterSnapshot {
+    /// Probes made.
+    pub probes: u64,
+    /// Probes that found their key.
+    pub hits: u64,
+    /// Stores made.
+    pub stores: u64,
+    /// Stores that evicted another key's valid entry.
+    pub overwrites: u64,
+}
+
+/// No counting at all.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoCounters;
+impl TableCounters for NoCounters {}
+
+/// Relaxed atomic counters.
+#[derive(Debug, Default)]
+pub struct AtomicCounters {
+    probes: AtomicU64,
+    hits: AtomicU64,
+    stores: AtomicU64,
+    overwrites: AtomicU64,
+}
+
+impl TableCounters for AtomicCounters {
+    fn probe(&self) {
+        self.probes.fetch_add(1, Relaxed);
+    }
+    fn hit(&self) {
+        self.hits.fetch_add(1, Relaxed);
+    }
+    fn store(&self) {
+        self.stores.fetch_add(1, Relaxed);
+    }
+    fn overwrite(&self) {
+        self.overwrites.fetch_add(1, Relaxed);
+    }
+    fn snapshot(&self) -> CounterSnapshot {
+        CounterSnapshot {
+            probes: self.probes.load(Relaxed),
+            hits: self.hits.load(Relaxed),
+            stores: self.stores.load(Relaxed),
+            overwrites: self.overwrites.load(Relaxed),
+        }
+    }
+    fn reset(&self) {
+        for c in [&self.probes, &self.hits, &self.stores, &self.overwrites] {
+            c.store(0, Relaxed);
+        }
+    }
+}
+
+/// The transposition table. See the [module documentation](self) for the layout and replacement policy.
+pub struct TranspositionTable<C: TableCounters = NoCounters> {
+    buckets: Box<[Bucket]>,
+    generation: AtomicU8,
+    counters: C,
+}
+
+const NO_EVAL: i16 = i16::MIN;
+
+#[inline(always)]
+fn pack(move_code: Option<u16>, score: Score, eval: Option<Score>, depth: u8, bound: Bound, generation: u8) -> u64 {
+    let mv = move_code.map_or(0, |c| c as u64 + 1) & 0xFFFF;
+    let score = score as i16 as u16 as u64;
+    let eval = eval.map_or(NO_EVAL, |e| e as i16) as u16 as u64;
+    mv | score << 16 | eval << 32 | (depth as u64) << 48 | (bound as u64) << 56 | (generation as u64) << 58
+}
+
+#[inline(always)]
+fn unpack(data: u64, ply: u32) -> Option<Entry> {
+    let bound = Bound::from_bits(data >> 56)?;
+    let mv = (data & 0xFFFF) as u16;
+    let eval = (data >> 32) as u16 as i16;
+    Some(Entry {
+        depth: (data >> 48) as u8,
+        bound,
+        score: score::from_table((data >> 16) as u16 as i16 as Score, ply),
+        eval: (eval != NO_EVAL).then_some(eval as Score),
+        move_code: (mv != 0).then(|| mv - 1),
+        generation: (data >> 58) as u8,
+    })
+}
+
+impl TranspositionTable<NoCounters> {
+    /// A table of `mib` mebibytes (at least one bucket), without counters.
+    pub fn new(mib: usize) -> Self {
+        Self::with_counters(mib)
+    }
+}
+
+impl<C: TableCounters> TranspositionTable<C> {
+    /// A table of `mib` mebibytes (at least one bucket), with counters of type `C`.
+    pub fn with_counters(mib: usize) -> Self {
+        Self::with_buckets(Self::buckets_for(mib))
+    }
+
+    /// A table of exactly `buckets` buckets (at least one).
+    pub fn with_buckets(buckets: usize) -> Self {
+        let buckets = (0..buckets.max(1)).map(|_| Bucket::default()).collect();
+        Self { buckets, generation: AtomicU8::new(0), counters: C::default() }
+    }
+
+    fn buckets_for(mib: usize) -> usize {
+        (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1)
+    }
+
+    /// Resizes to `mib` mebibytes; the table is empty afterwards.
+    pub fn resize(&mut self, mib: usize) {
+        *self = Self::with_buckets(Self::buckets_for(mib));
+    }
+
+    /// Size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Number of entries.
+    pub fn capacity(&self) -> usize {
+        self.buckets.len() * BUCKET_ENTRIES
+    }
+
+    /// Empties the table and resets the generation and the counters.
+    pub fn clear(&self) {
+        for bucket in self.buckets.iter() {
+            for e in &bucket.entries {
+                e.check.store(0, Relaxed);
+                e.data.store(0, Relaxed);
+            }
+        }
+        self.generation.store(0, Relaxed);
+        self.counters.reset();
+    }
+
+    /// Starts a new search: entries written from now on are one generation newer.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Relaxed);
+        self.generation.store((g + 1) % GENERATIONS, Relaxed);
+    }
+
+    /// The current generation.
+    pub fn generation(&self) -> u8 {
+        self.generation.load(Relaxed)
+    }
+
+    /// The counters.
+    pub fn counters(&self) -> &C {
+        &self.counters
+    }
+
+    #[inline(always)]
+    fn bucket_index(&self, key: Key) -> usize {
+        ((key.0 as u128 * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// Hints the processor to fetch `key`'s bucket into cache. Cheap; call it as soon as a key is known.
+    #[inline(always)]
+    pub fn prefetch(&self, key: Key) {
+        // A relaxed load that nobody waits for is the portable stand-in for a prefetch instruction.
+        let b = &self.buckets[self.bucket_index(key)];
+        std::hint::black_box(&b.entries[0].check);
+    }
+
+    #[inline(always)]
+    fn age(&self, generation: u8) -> i32 {
+        ((self.generation() + GENERATIONS - generation) % GENERATIONS) as i32
+    }
+
+    /// Looks `key` up. `ply` is the distance from the root, to convert decisive scores.
+    #[inline]
+    pub fn probe(&self, key: Key, ply: u32) -> Probe {
+        self.counters.probe();
+        let index = self.bucket_index(key);
+        let bucket = &self.buckets[index];
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, e) in bucket.entries.iter().enumerate() {
+            let data = e.data.load(Relaxed);
+            let check = e.check.load(Relaxed);
+            if data >> 56 & 3 == 0 {
+                // Empty: the best place to write, but keep looking for the key.
+                if victim_worth > i32::MIN {
+                    victim = i;
+                    victim_worth = i32::MIN;
+                }
+                continue;
+            }
+            if check ^ data == key.0 {
+                self.counters.hit();
+                return Probe { hit: unpack(data, ply), slot: Slot { bucket: index, entry: i } };
+            }
+            let worth = (data >> 48 & 0xFF) as i32 - 8 * self.age((data >> 58) as u8);
+            if worth < victim_worth {
+                victim = i;
+                victim_worth = worth;
+            }
+        }
+        Probe { hit: None, slot: Slot { bucket: index, entry: victim } }
+    }
+
+    /// Stores a result for `key` in `slot` (from a probe of the same key). `ply` converts decisive scores.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &self,
+        slot: Slot,
+        key: Key,
+        ply: u32,
+        depth: u8,
+        bound: Bound,
+        score: Score,
+        eval: Option<Score>,
+        move_code: Option<u16>,
+    ) {
+        debug_assert!(score.abs() < score::INFINITY);
+        let e = &self.buckets[slot.bucket].entries[slot.entry];
+        let old_data = e.data.load(Relaxed);
+        let old_check = e.check.load(Relaxed);
+        let generation = self.generation();
+        let old_bound = old_data >> 56 & 3;
+        let mut move_code = move_code;
+        if old_bound != 0 && old_check ^ old_data == key.0 {
+            // Same position: keep a deeper result from this search unless the new one is exact.
+            let old_depth = (old_data >> 48) as u8;
+            let old_generation = (old_data >> 58) as u8;
+            if bound != Bound::Exact
+                && old_generation == generation
+                && old_depth > depth.saturating_add(KEEP_DEPTH_MARGIN)
+            {
+                return;
+            }
+            if move_code.is_none() && old_data & 0xFFFF != 0 {
+                move_code = Some((old_data & 0xFFFF) as u16 - 1);
+            }
+        } else if old_bound != 0 {
+            self.counters.overwrite();
+        }
+        self.counters.store();
+        let data = pack(move_code, score::to_table(score, ply), eval, depth, bound, generation);
+        e.data.store(data, Relaxed);
+        e.check.store(key.0 ^ data, Relaxed);
+    }
+
+    /// Permille of a sample of entries that were written by the current search (as UCI's `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.buckets.len().min(1000 / BUCKET_ENTRIES);
+        let generation = self.generation();
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .flat_map(|b| b.entries.iter())
+            .filter(|e| {
+                let d = e.data.load(Relaxed);
+                d >> 56 & 3 != 0 && (d >> 58) as u8 == generation
+            })
+            .count();
+        (used * 1000 / (sample * BUCKET_ENTRIES)) as u32
+    }
+}
+
+impl<C: TableCounters> std::fmt::Debug for TranspositionTable<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TranspositionTable")
+            .field("buckets", &self.buckets.len())
+            .field("generation", &self.generation())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::{loss_in, win_in};
+    use std::sync::atomic::AtomicBool;
+
+    /// Keys that all land in bucket 0 of a one-bucket table.
+    fn key(i: u64) -> Key {
+        Key(i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    #[test]
+    fn any_size_in_mib_and_hashfull() {
+        for mib in [1, 3, 5] {
+            let t = TranspositionTable::new(mib);
+            assert_eq!(t.size_bytes(), mib << 20);
+            assert_eq!(t.hashfull(), 0);
+        }
+        let t = TranspositionTable::new(1);
+        for i in 0..100_000 {
+            let k = key(i);
+            let p = t.probe(k, 0);
+            t.store(p.slot, k, 0, 1, Bound::Exact, 0, None, None);
+        }
+        assert!(t.hashfull() > 900, "{}", t.hashfull());
+        t.new_search();
+        assert_eq!(t.hashfull(), 0, "hashfull counts only the current generation");
+        t.clear();
+        assert!((0..100).all(|i| t.probe(key(i), 0).hit.is_none()));
+    }
+
+    #[test]
+    fn fields_round_trip() {
+        let t = TranspositionTable::new(1);
+        let k = key(5);
+        for (score, eval, mv) in [(-31_000, Some(-5), Some(0)), (123, None, None), (0, Some(31_999), Some(65_534))] {
+            let p = t.probe(k, 0);
+            t.store(p.slot, k, 0, 200, Bound::Lower, score, eval, mv);
+            let e = t.probe(k, 0).hit.unwrap();
+            assert_eq!((e.depth, e.bound, e.score, e.eval), (200, Bound::Lower, score, eval));
+            if mv.is_some() {
+                assert_eq!(e.move_code, mv);
+            }
+        }
+    }
+
+    #[test]
+    fn mate_scores_round_trip_across_plies() {
+        let t = TranspositionTable::new(1);
+        let k = key(9);
+        // A win 3 plies below a node at ply 10 is a win at ply 13 from the root.
+        let p = t.probe(k, 10);
+        t.store(p.slot, k, 10, 5, Bound::Exact, win_in(13), None, None);
+        assert_eq!(t.probe(k, 10).hit.unwrap().score, win_in(13));
+        // Read at ply 4 (a transposition nearer the root), the same node is 3 plies from the win.
+        assert_eq!(t.probe(k, 4).hit.unwrap().score, win_in(7));
+        let p = t.probe(k, 2);
+        t.store(p.slot, k, 2, 9, Bound::Exact, loss_in(8), None, None);
+        assert_eq!(t.probe(k, 20).hit.unwrap().score, loss_in(26));
+    }
+
+    #[test]
+    fn replacement_prefers_deeper_and_newer() {
+        let t: TranspositionTable = TranspositionTable::with_buckets(1);
+        // Fill the bucket with depths 10, 2, 7, 5.
+        for (i, d) in [(1, 10), (2, 2), (3, 7), (4, 5)] {
+            let p = t.probe(key(i), 0);
+            t.store(p.slot, key(i), 0, d, Bound::Exact, 0, None, None);
+        }
+        // A fifth key replaces the shallowest (depth 2).
+        let p = t.probe(key(5), 0);
+        t.store(p.slot, key(5), 0, 1, Bound::Exact, 0, None, None);
+        assert!(t.probe(key(2), 0).hit.is_none());
+        assert!([1, 3, 4, 5].iter().all(|&i| t.probe(key(i), 0).hit.is_some()));
+        // Two searches later the old entries are worth depth - 16: the depth-10 one (-6) outlives the
+        // others but goes before any new entry, even a depth-1 one.
+        t.new_search();
+        t.new_search();
+        for i in 6..=8 {
+            let p = t.probe(key(i), 0);
+            t.store(p.slot, key(i), 0, 1, Bound::Exact, 0, None, None);
+        }
+        assert!(t.probe(key(1), 0).hit.is_some(), "the deepest old entry goes last");
+        let p = t.probe(key(9), 0);
+        t.store(p.slot, key(9), 0, 1, Bound::Exact, 0, None, None);
+        assert!(t.probe(key(1), 0).hit.is_none(), "old deep entries age out");
+        assert!((6..=9).all(|i| t.probe(key(i), 0).hit.is_some()));
+    }
+
+    #[test]
+    fn same_key_keeps_deeper_result_and_old_move() {
+        let t: TranspositionTable = TranspositionTable::with_buckets(1);
+        let k = key(1);
+        let p = t.probe(k, 0);
+        t.store(p.slot, k, 0, 12, Bound::Lower, 50, None, Some(7));
+        let p = t.probe(k, 0);
+        t.store(p.slot, k, 0, 3, Bound::Upper, -10, None, None);
+        let e = t.probe(k, 0).hit.unwrap();
+        assert_eq!((e.depth, e.score), (12, 50), "shallow bound does not replace a deep one");
+        let p = t.probe(k, 0);
+        t.store(p.slot, k, 0, 3, Bound::Exact, -10, None, None);
+        let e = t.probe(k, 0).hit.unwrap();
+        assert_eq!((e.depth, e.score, e.move_code), (3, -10, Some(7)), "exact replaces, move kept");
+        t.new_search();
+        let p = t.probe(k, 0);
+        t.store(p.slot, k, 0, 1, Bound::Upper, 1, None, Some(2));
+        assert_eq!(t.probe(k, 0).hit.unwrap().depth, 1, "an older generation is always replaced");
+    }
+
+    #[test]
+    fn counters_count() {
+        let t: TranspositionTable<AtomicCounters> = TranspositionTable::with_counters(1);
+        let p = t.probe(key(1), 0);
+        t.store(p.slot, key(1), 0, 1, Bound::Exact, 0, None, None);
+        t.probe(key(1), 0);
+        let s = t.counters().snapshot();
+        assert_eq!((s.probes, s.hits, s.stores, s.overwrites), (2, 1, 1, 0));
+        let small: TranspositionTable<AtomicCounters> = TranspositionTable::with_buckets(1);
+        for i in 0..5 {
+            let p = small.probe(key(i), 0);
+            small.store(p.slot, key(i), 0, 1, Bound::Exact, 0, None, None);
+        }
+        assert_eq!(small.counters().snapshot().overwrites, 1);
+    }
+
+    /// Many threads write entries whose data is a function of the key into the same bucket; every hit a
+    /// reader accepts must carry the data written for its key, never another key's.
+    #[test]
+    fn concurrent_hammering_never_yields_a_torn_hit() {
+        let t: TranspositionTable = TranspositionTable::with_buckets(1);
+        let stop = AtomicBool::new(false);
+        let bad = AtomicU64::new(0);
+        let hits = AtomicU64::new(0);
+        let expected = |k: u64| ((k % 200) as u8, (k % 20_000) as Score - 10_000);
+        std::thread::scope(|s| {
+            for thread in 0..4u64 {
+                let (t, stop, bad, hits) = (&t, &stop, &bad, &hits);
+                s.spawn(move || {
+                    let mut i = thread;
+                    while !stop.load(Relaxed) {
+                        i = i.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        let k = key(i % 64);
+                        let (depth, score) = expected(k.0);
+                        let p = t.probe(k, 0);
+                        if let Some(e) = p.hit {
+                            hits.fetch_add(1, Relaxed);
+                            if (e.depth, e.score, e.move_code) != (depth, score, Some(depth as u16)) {
+                                bad.fetch_add(1, Relaxed);
+                            }
+                        }
+                        t.store(p.slot, k, 0, depth, Bound::Exact, score, None, Some(depth as u16));
+                        if thread == 0 && t.generation() == 0 && i % 7 == 0 {
+                            t.new_search();
+                        }
+                    }
+                });
+            }
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            stop.store(true, Relaxed);
+        });
+        assert!(hits.load(Relaxed) > 1000);
+        assert_eq!(bad.load(Relaxed), 0);
+    }
+}

@@ -41,6 +41,7 @@
 //! ```
 
 mod searcher;
+pub mod verify;
 
 pub use searcher::{Iteration, Limits, SearchOptions, SearchResult, Searcher, Solution};
 

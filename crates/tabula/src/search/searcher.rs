@@ -623,7 +623,6 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     /// Fail-soft negamax: the score of the position searched `depth` plies deep within (`alpha`, `beta`).
     fn negamax(&mut self, depth: i32, ply: u32, mut alpha: Score, mut beta: Score, pv_node: bool) -> Score {
         debug_assert!(-INFINITY <= alpha && alpha < beta && beta <= INFINITY);
-        debug_assert!(pv_node || beta == alpha + 1 || ply == 0);
         let p = ply as usize;
         self.td.ensure_ply(p);
         self.td.pv[p].clear();

@@ -32,7 +32,7 @@ use tabula::zobrist::{Key, Layout, ZobristKeys};
 /// The key layout: 9 cells × 2 marks.
 pub const LAYOUT: Layout = Layout::new(9, 2, 0);
 /// The keys, generated at compile time.
-pub const KEYS: ZobristKeys<Key, { LAYOUT.len() }> = ZobristKeys::<Key, { LAYOUT.len() }>::generate(0x7177_7AC7_0E);
+pub const KEYS: ZobristKeys<Key, { LAYOUT.len() }> = ZobristKeys::<Key, { LAYOUT.len() }>::generate(0x0071_777A_C70E);
 
 const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
 const FULL: u16 = 0o777;
@@ -184,7 +184,7 @@ impl TicTacToe {
     }
 
     fn has_line(bits: u16) -> bool {
-        LINES.iter().any(|&l| bits & l == l)
+        LINES.iter().any(|&l| l & !bits == 0)
     }
 
     /// Empty cells that would complete a line for `mark`.

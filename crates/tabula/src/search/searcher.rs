@@ -749,6 +749,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         debug_assert!(!moves.is_empty(), "a game that is not over has a legal move");
         let mut order = std::mem::take(&mut self.td.order[p]);
         self.order_moves(&moves, &mut order, tt_code, p);
+        if self.options.table && depth >= 2 && moves.len() > 1 {
+            // Fetch every child's bucket now, so that their memory latencies overlap.
+            for &mv in &moves {
+                self.game.play(mv);
+                self.table.prefetch(self.game.table_key().0);
+                self.game.undo(mv);
+            }
+        }
 
         // Step 7. Search the moves; PVS searches all but the first with a null window.
         let side = p & 1;

@@ -1,0 +1,494 @@
+//! The board: two bitboards, Zobrist keys for the board and its mirror image, and the game's tactics.
+//!
+//! Bit `column * (H + 1) + row` stands for a cell (row 0 at the bottom); each column has one spare bit on
+//! top so that vertical shifts never wrap into the next column. `current` holds the stones of the side to
+//! move, `mask` all stones: the opponent's are `current ^ mask`.
+
+use std::fmt;
+use std::str::FromStr;
+use tabula::game::{Game, Outcome};
+use tabula::zobrist::{Key, ZobristKeys};
+
+/// Keys per (bit, colour) for boards of up to 64 bits; colour 0 is the first player.
+pub const KEYS: ZobristKeys<Key, 128> = ZobristKeys::<Key, 128>::generate(0xC0_4E_C7_F0);
+
+/// A column index, 0 on the left.
+pub type Column = u8;
+
+/// A Connect Four position on a board `W` columns wide and `H` rows high (`W * (H + 1) <= 64`).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Board<const W: usize = 7, const H: usize = 6> {
+    current: u64,
+    mask: u64,
+    moves: u32,
+    key: Key,
+    mirror_key: Key,
+}
+
+/// The standard 7×6 board.
+pub type Standard = Board<7, 6>;
+
+/// Why a move or a position was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// A character that is not a column number 1..=W.
+    InvalidColumn {
+        /// 1-based position of the move in the sequence.
+        index: usize,
+        /// The character found.
+        found: char,
+    },
+    /// The column is full.
+    FullColumn {
+        /// 1-based position of the move in the sequence.
+        index: usize,
+        /// The 1-based column.
+        column: u8,
+    },
+    /// The game was already won or drawn before this move.
+    GameOver {
+        /// 1-based position of the move in the sequence.
+        index: usize,
+    },
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            MoveError::InvalidColumn { index, found } => {
+                write!(f, "move {index}: `{found}` is not a column (expected a digit from 1 to the board's width)")
+            }
+            MoveError::FullColumn { index, column } => write!(f, "move {index}: column {column} is full"),
+            MoveError::GameOver { index } => write!(f, "move {index}: the game is already over"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl<const W: usize, const H: usize> Default for Board<W, H> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const H: usize> Board<W, H> {
+    const FITS: () = assert!(W >= 1 && H >= 1 && W * (H + 1) <= 64 && W <= 9, "board too large for 64 bits");
+    /// Number of cells.
+    pub const CELLS: u32 = (W * H) as u32;
+    const BOTTOM: u64 = {
+        let mut b = 0;
+        let mut c = 0;
+        while c < W {
+            b |= 1 << (c * (H + 1));
+            c += 1;
+        }
+        b
+    };
+    const BOARD: u64 = Self::BOTTOM * ((1 << H) - 1);
+    /// Columns from the centre outwards: the usual best-first order.
+    pub const CENTRE_FIRST: [Column; W] = {
+        let mut order = [0; W];
+        let mut i = 0;
+        while i < W {
+            // W/2, then alternately left and right of it.
+            let offset = (i as isize + 1) / 2;
+            let c = if i % 2 == 1 { W as isize / 2 - offset } else { W as isize / 2 + offset };
+            // For even widths the order starts right of centre and still covers every column.
+            order[i] = c as Column;
+            i += 1;
+        }
+        order
+    };
+
+    /// The empty board.
+    pub const fn new() -> Self {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::FITS;
+        Self { current: 0, mask: 0, moves: 0, key: Key::ZERO, mirror_key: Key::ZERO }
+    }
+
+    #[inline(always)]
+    const fn column_mask(col: usize) -> u64 {
+        ((1 << H) - 1) << (col * (H + 1))
+    }
+
+    #[inline(always)]
+    const fn top_mask(col: usize) -> u64 {
+        1 << (H - 1 + col * (H + 1))
+    }
+
+    /// Number of stones played.
+    pub fn moves(&self) -> u32 {
+        self.moves
+    }
+
+    /// Whether a stone can be dropped in `col`.
+    #[inline(always)]
+    pub fn can_play(&self, col: Column) -> bool {
+        (col as usize) < W && self.mask & Self::top_mask(col as usize) == 0
+    }
+
+    /// Cells where a stone can be dropped now.
+    #[inline(always)]
+    fn possible(&self) -> u64 {
+        (self.mask + Self::BOTTOM) & Self::BOARD
+    }
+
+    /// Empty cells that would complete four for the stones `position`.
+    #[inline(always)]
+    fn winning_cells(position: u64, mask: u64) -> u64 {
+        let h = H as u32;
+        // Vertical: three stacked stones, the cell above them.
+        let mut r = (position << 1) & (position << 2) & (position << 3);
+        for shift in [h + 1, h, h + 2] {
+            // Horizontal (h + 1) and the two diagonals (h, h + 2).
+            let p = (position << shift) & (position << (2 * shift));
+            r |= p & (position << (3 * shift));
+            r |= p & (position >> shift);
+            let p = (position >> shift) & (position >> (2 * shift));
+            r |= p & (position << shift);
+            r |= p & (position >> (3 * shift));
+        }
+        r & (Self::BOARD ^ mask)
+    }
+
+    #[inline(always)]
+    fn has_four(position: u64) -> bool {
+        let h = H as u32;
+        for shift in [1, h, h + 1, h + 2] {
+            let m = position & (position >> shift);
+            if m & (m >> (2 * shift)) != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Cells where the side to move would complete four.
+    #[inline(always)]
+    pub fn own_threats(&self) -> u64 {
+        Self::winning_cells(self.current, self.mask)
+    }
+
+    /// Cells where the opponent would complete four.
+    #[inline(always)]
+    pub fn opponent_threats(&self) -> u64 {
+        Self::winning_cells(self.current ^ self.mask, self.mask)
+    }
+
+    /// The bit a stone dropped in `col` would occupy.
+    #[inline(always)]
+    fn drop_bit(&self, col: usize) -> u64 {
+        (self.mask + (1 << (col * (H + 1)))) & Self::column_mask(col)
+    }
+
+    /// The number of cells where the side to move would complete four after dropping in `col`: Pons's
+    /// move-ordering measure.
+    #[inline(always)]
+    pub fn threats_after(&self, col: Column) -> u32 {
+        let bit = self.drop_bit(col as usize);
+        Self::winning_cells(self.current | bit, self.mask | bit).count_ones()
+    }
+
+    /// Playable cells after which the opponent cannot win at once (empty if every move loses at once).
+    #[inline(always)]
+    fn non_losing_cells(&self) -> u64 {
+        let mut possible = self.possible();
+        let threats = self.opponent_threats();
+        let forced = possible & threats;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0; // two threats to parry at once
+            }
+            possible = forced;
+        }
+        // Never play just below an opponent's winning cell.
+        possible & !(threats >> 1)
+    }
+
+    /// Drops a stone in `col`, updating both keys.
+    #[inline(always)]
+    fn drop(&mut self, col: usize) {
+        let bit = self.drop_bit(col);
+        debug_assert!(bit != 0, "column {col} is full");
+        let index = bit.trailing_zeros() as usize;
+        let colour = (self.moves & 1) as usize;
+        let (c, row) = (index / (H + 1), index % (H + 1));
+        let mirror = (W - 1 - c) * (H + 1) + row;
+        self.key ^= KEYS[2 * index + colour];
+        self.mirror_key ^= KEYS[2 * mirror + colour];
+        self.current ^= self.mask;
+        self.mask |= bit;
+        self.moves += 1;
+    }
+
+    /// Takes the top stone out of `col`, updating both keys.
+    #[inline(always)]
+    fn lift(&mut self, col: usize) {
+        let column = self.mask & Self::column_mask(col);
+        debug_assert!(column != 0, "column {col} is empty");
+        let bit = 1 << (63 - column.leading_zeros());
+        self.mask ^= bit;
+        self.current ^= self.mask;
+        self.moves -= 1;
+        let index = bit.trailing_zeros() as usize;
+        let colour = (self.moves & 1) as usize;
+        let (c, row) = (index / (H + 1), index % (H + 1));
+        let mirror = (W - 1 - c) * (H + 1) + row;
+        self.key ^= KEYS[2 * index + colour];
+        self.mirror_key ^= KEYS[2 * mirror + colour];
+    }
+
+    /// Plays column `col` (0-based) after checking it.
+    ///
+    /// # Errors
+    ///
+    /// If the column is out of range or full, or the game is over (`index` 1 in the error).
+    pub fn try_play(&mut self, col: Column) -> Result<(), MoveError> {
+        if col as usize >= W {
+            return Err(MoveError::InvalidColumn { index: 1, found: char::from(b'1' + col) });
+        }
+        if self.outcome().is_some() {
+            return Err(MoveError::GameOver { index: 1 });
+        }
+        if !self.can_play(col) {
+            return Err(MoveError::FullColumn { index: 1, column: col + 1 });
+        }
+        self.drop(col as usize);
+        Ok(())
+    }
+
+    /// Plays a sequence of 1-based column digits such as `"4453"`.
+    ///
+    /// # Errors
+    ///
+    /// The first bad move, with its 1-based index in the sequence; the board is left unchanged.
+    pub fn play_sequence(&mut self, sequence: &str) -> Result<(), MoveError> {
+        let mut next = self.clone();
+        for (i, ch) in sequence.chars().enumerate() {
+            let index = i + 1;
+            let col = match ch.to_digit(10) {
+                Some(d) if d >= 1 && d as usize <= W => (d - 1) as Column,
+                _ => return Err(MoveError::InvalidColumn { index, found: ch }),
+            };
+            next.try_play(col).map_err(|e| match e {
+                MoveError::FullColumn { column, .. } => MoveError::FullColumn { index, column },
+                MoveError::GameOver { .. } => MoveError::GameOver { index },
+                MoveError::InvalidColumn { found, .. } => MoveError::InvalidColumn { index, found },
+            })?;
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// The key computed from scratch, for tests of the incremental update.
+    pub fn key_from_scratch(&self) -> (Key, Key) {
+        let mut key = Key::ZERO;
+        let mut mirror = Key::ZERO;
+        // The side to move owns `current`; colour 0 moved first.
+        let to_move = (self.moves & 1) as usize;
+        for c in 0..W {
+            for row in 0..H {
+                let index = c * (H + 1) + row;
+                let bit = 1u64 << index;
+                if self.mask & bit != 0 {
+                    let colour = if self.current & bit != 0 { to_move } else { to_move ^ 1 };
+                    key ^= KEYS[2 * index + colour];
+                    mirror ^= KEYS[2 * ((W - 1 - c) * (H + 1) + row) + colour];
+                }
+            }
+        }
+        (key, mirror)
+    }
+
+    /// The stone at `col`, `row` (0 = bottom): `Some(0)` for the first player, `Some(1)` for the second.
+    pub fn cell(&self, col: usize, row: usize) -> Option<u8> {
+        let bit = 1u64 << (col * (H + 1) + row);
+        if self.mask & bit == 0 {
+            return None;
+        }
+        let to_move = (self.moves & 1) as u8;
+        Some(if self.current & bit != 0 { to_move } else { to_move ^ 1 })
+    }
+
+    /// Converts a search score at this position into Pascal Pons's convention: a win is positive, worth the
+    /// number of the winner's stones left in hand at the end plus one (`W*H/2 + 1 - stones the winner played`),
+    /// a loss the negative of the opponent's, a draw 0.
+    pub fn pons_score(&self, score: tabula::Score) -> i32 {
+        match tabula::score::plies_to_end(score) {
+            None => 0,
+            Some(p) => {
+                let total = self.moves as i32 + p.abs();
+                let winner_stones = (total + 1) / 2;
+                let value = (W * H) as i32 / 2 + 1 - winner_stones;
+                if p > 0 {
+                    value
+                } else {
+                    -value
+                }
+            }
+        }
+    }
+}
+
+impl<const W: usize, const H: usize> Game for Board<W, H> {
+    type Move = Column;
+    const MOVE_CODES: usize = W;
+    const FINDS_IMMEDIATE_WINS: bool = true;
+
+    #[inline]
+    fn legal_moves(&self, moves: &mut Vec<Column>) {
+        moves.extend(Self::CENTRE_FIRST.iter().copied().filter(|&c| self.mask & Self::top_mask(c as usize) == 0));
+    }
+
+    #[inline(always)]
+    fn play(&mut self, col: Column) {
+        self.drop(col as usize);
+    }
+
+    #[inline(always)]
+    fn undo(&mut self, col: Column) {
+        self.lift(col as usize);
+    }
+
+    #[inline(always)]
+    fn outcome(&self) -> Option<Outcome> {
+        if Self::has_four(self.current ^ self.mask) {
+            Some(Outcome::Loss)
+        } else if self.moves == Self::CELLS {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    fn key(&self) -> Key {
+        self.key
+    }
+
+    #[inline(always)]
+    fn move_code(col: Column) -> u16 {
+        col as u16
+    }
+
+    #[inline(always)]
+    fn winning_move(&self) -> Option<Column> {
+        let wins = self.possible() & self.own_threats();
+        (wins != 0).then(|| (wins.trailing_zeros() as usize / (H + 1)) as Column)
+    }
+
+    #[inline(always)]
+    fn non_losing_moves(&self, moves: &mut Vec<Column>) -> bool {
+        let cells = self.non_losing_cells();
+        moves.extend(Self::CENTRE_FIRST.iter().copied().filter(|&c| cells & Self::column_mask(c as usize) != 0));
+        true
+    }
+
+    #[inline(always)]
+    fn table_key(&self) -> (Key, u8) {
+        if self.mirror_key < self.key {
+            (self.mirror_key, 1)
+        } else {
+            (self.key, 0)
+        }
+    }
+
+    #[inline(always)]
+    fn transform_move_code(code: u16, symmetry: u8, _to_canonical: bool) -> u16 {
+        if symmetry == 1 {
+            (W as u16 - 1) - code
+        } else {
+            code
+        }
+    }
+
+    fn max_plies_remaining(&self) -> Option<u32> {
+        Some(Self::CELLS - self.moves)
+    }
+}
+
+impl<const W: usize, const H: usize> FromStr for Board<W, H> {
+    type Err = MoveError;
+
+    /// Reads a sequence of 1-based column digits, such as `"4453"`; surrounding blanks are ignored.
+    fn from_str(s: &str) -> Result<Self, MoveError> {
+        let mut b = Self::new();
+        b.play_sequence(s.trim())?;
+        Ok(b)
+    }
+}
+
+impl<const W: usize, const H: usize> fmt::Display for Board<W, H> {
+    /// Rows from the top, `X` for the first player and `O` for the second, then the column numbers.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in (0..H).rev() {
+            for col in 0..W {
+                let c = match self.cell(col, row) {
+                    Some(0) => 'X',
+                    Some(_) => 'O',
+                    None => '.',
+                };
+                write!(f, "{c}{}", if col + 1 < W { " " } else { "\n" })?;
+            }
+        }
+        for col in 0..W {
+            write!(f, "{}{}", col + 1, if col + 1 < W { " " } else { "" })?;
+        }
+        Ok(())
+    }
+}
+
+impl<const W: usize, const H: usize> fmt::Debug for Board<W, H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board<{W}, {H}> after {} moves\n{self}", self.moves)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn centre_first_covers_every_column() {
+        assert_eq!(Standard::CENTRE_FIRST, [3, 2, 4, 1, 5, 0, 6]);
+        let mut v = Board::<6, 5>::CENTRE_FIRST.to_vec();
+        v.sort_unstable();
+        assert_eq!(v, (0..6).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn wins_in_every_direction() {
+        // Horizontal, vertical, diagonal up-right and its mirror image; then the position before each win.
+        for seq in ["4455667", "1212121", "12234334544", "76654554344"] {
+            let b: Standard = seq.parse().unwrap();
+            assert_eq!(b.outcome(), Some(Outcome::Loss), "{seq}\n{b}");
+            let mut before: Standard = seq[..seq.len() - 1].parse().unwrap();
+            assert_eq!(before.outcome(), None);
+            before.play(before.winning_move().expect("a win in one"));
+            assert_eq!(before.outcome(), Some(Outcome::Loss));
+        }
+    }
+
+    #[test]
+    fn errors_name_the_move() {
+        assert_eq!("448".parse::<Standard>(), Err(MoveError::InvalidColumn { index: 3, found: '8' }));
+        assert_eq!("1x".parse::<Standard>(), Err(MoveError::InvalidColumn { index: 2, found: 'x' }));
+        assert_eq!("1111111".parse::<Standard>(), Err(MoveError::FullColumn { index: 7, column: 1 }));
+        assert_eq!("12121212".parse::<Standard>(), Err(MoveError::GameOver { index: 8 }));
+    }
+
+    #[test]
+    fn pons_scores() {
+        use tabula::score::{loss_in, win_in};
+        let b = Standard::new();
+        assert_eq!(b.pons_score(win_in(1)), 21);
+        assert_eq!(b.pons_score(win_in(41)), 1);
+        assert_eq!(b.pons_score(loss_in(2)), -21);
+        assert_eq!(b.pons_score(0), 0);
+        let b: Standard = "1".parse().unwrap();
+        assert_eq!(b.pons_score(win_in(1)), 21);
+        assert_eq!(b.pons_score(loss_in(2)), -20);
+    }
+}

@@ -1,0 +1,39 @@
+//! The game of Go for Tabula: rules, keys, scoring, SGF and a GTP v2 session.
+//!
+//! - [`coords`]: colours, points, moves and their GTP and SGF spellings.
+//! - [`board`]: stones, chains with exact liberties, captures, simple ko and the Zobrist key.
+//! - [`position`]: a game with its rules (superko, suicide), komi, history and undo; implements
+//!   [`tabula::Game`] so the core's searches run on small boards.
+//! - [`scoring`]: Tromp–Taylor area scoring and the GTP fixed handicap.
+//! - [`sgf`]: reading and writing game records.
+//! - [`picker`]: the [`MovePicker`](picker::MovePicker) trait behind `genmove`, and a random player.
+//! - [`gtp`]: the Go Text Protocol session.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_go::coords::{Color, Move};
+//! use tabula_go::position::{Position, Rules};
+//! use tabula_go::scoring::area_score;
+//!
+//! let mut game = Position::new(5, Rules::default()).unwrap();
+//! game.set_komi(0.5);
+//! game.play(Move::from_gtp("C3", 5).unwrap(), Color::Black).unwrap();
+//! game.play(Move::Pass, Color::White).unwrap();
+//! game.play(Move::Pass, Color::Black).unwrap();
+//! assert!(game.is_over());
+//! assert_eq!(area_score(game.board()).result(game.komi()), "B+24.5");
+//! ```
+#![deny(missing_docs)]
+
+pub mod board;
+pub mod coords;
+pub mod gtp;
+pub mod picker;
+pub mod position;
+pub mod scoring;
+pub mod sgf;
+
+pub use coords::{Color, Move, Point};
+pub use gtp::GtpSession;
+pub use position::{KoRule, Position, Rules};

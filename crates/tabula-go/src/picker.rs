@@ -1,0 +1,111 @@
+//! Choosing a move for `genmove`: the [`MovePicker`] trait, and a uniformly random player.
+//!
+//! A stronger player (Monte Carlo tree search, say) implements [`MovePicker`] and plugs into the GTP
+//! session in place of [`RandomPicker`].
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_go::coords::{Color, Move};
+//! use tabula_go::picker::{MovePicker, RandomPicker};
+//! use tabula_go::position::{Position, Rules};
+//!
+//! let mut game = Position::new(9, Rules::default()).unwrap();
+//! let mut picker = RandomPicker::new(42);
+//! let mv = picker.pick(&game, Color::Black);
+//! assert!(matches!(mv, Move::Play(_)));
+//! game.play(mv, Color::Black).unwrap();
+//! ```
+
+use crate::coords::{Color, Move, Point};
+use crate::position::Position;
+use tabula::zobrist::SplitMix64;
+
+/// Chooses a move for a player.
+pub trait MovePicker {
+    /// A legal move (or [`Move::Pass`]) for `color` in `position`; `color` need not be the side to move.
+    fn pick(&mut self, position: &Position, color: Color) -> Move;
+}
+
+/// A seedable random number generator over [`SplitMix64`].
+#[derive(Clone, Debug)]
+pub struct Rng(SplitMix64);
+
+impl Rng {
+    /// A generator started at `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(SplitMix64::new(seed))
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0.next()
+    }
+
+    /// A number in `0..n` (`n > 0`), by multiply-and-shift: no modulo bias worth measuring.
+    pub fn below(&mut self, n: usize) -> usize {
+        debug_assert!(n > 0);
+        ((self.0.next() as u128 * n as u128) >> 64) as usize
+    }
+}
+
+/// Whether `point` is an empty point all of whose neighbours are stones of `color`: filling it would only
+/// take away one of that player's own eyes.
+pub fn is_own_eye(position: &Position, point: Point, color: Color) -> bool {
+    let board = position.board();
+    board.get(point).is_none() && board.neighbors(point).all(|n| board.get(n) == Some(color))
+}
+
+/// Plays a uniformly random legal move that does not fill one of its own single-point eyes, and passes
+/// when there is none.
+#[derive(Clone, Debug)]
+pub struct RandomPicker {
+    rng: Rng,
+}
+
+impl RandomPicker {
+    /// A random player seeded with `seed`: the same seed gives the same moves.
+    pub fn new(seed: u64) -> RandomPicker {
+        RandomPicker { rng: Rng::new(seed) }
+    }
+}
+
+impl MovePicker for RandomPicker {
+    fn pick(&mut self, position: &Position, color: Color) -> Move {
+        let candidates: Vec<Point> = position
+            .board()
+            .points()
+            .filter(|&p| !is_own_eye(position, p, color) && position.is_legal(Move::Play(p), color))
+            .collect();
+        if candidates.is_empty() {
+            Move::Pass
+        } else {
+            Move::Play(candidates[self.rng.below(candidates.len())])
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Rules;
+
+    #[test]
+    fn random_games_end_with_both_players_passing() {
+        let mut game = Position::new(5, Rules::default()).unwrap();
+        let mut picker = RandomPicker::new(1);
+        let mut plies = 0;
+        while !game.is_over() && plies < 1000 {
+            let mv = picker.pick(&game, game.to_move());
+            game.play(mv, game.to_move()).unwrap();
+            plies += 1;
+        }
+        assert!(game.is_over(), "a random game on 5x5 ends within 1000 plies");
+    }
+
+    #[test]
+    fn below_stays_in_range() {
+        let mut rng = Rng::new(3);
+        assert!((0..1000).all(|_| rng.below(7) < 7));
+    }
+}

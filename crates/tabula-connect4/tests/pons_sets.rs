@@ -16,9 +16,15 @@ fn load(name: &str) -> Vec<(String, i32)> {
 }
 
 fn check_set(name: &str, strong: bool) {
-    let set = load(name);
-    let mib = std::env::var("C4_MIB").ok().and_then(|v| v.parse().ok()).unwrap_or(64);
-    let mut solver = Solver::new(mib);
+    check_set_with(name, strong, 1, usize::MAX);
+}
+
+fn check_set_with(name: &str, strong: bool, threads: usize, limit: usize) {
+    let set: Vec<_> = load(name).into_iter().take(limit).collect();
+    let mut solver = Solver::new(64);
+    let mut options = solver.searcher().options().clone();
+    options.threads = threads;
+    solver.searcher().set_options(options);
     let start = Instant::now();
     let mut nodes = 0;
     for (moves, expected) in &set {
@@ -59,11 +65,13 @@ fn mid_set_weak() {
 }
 
 #[test]
+#[ignore = "slow (about a minute): cargo test --release -p tabula-connect4 -- --ignored"]
 fn begin_set_strong() {
     check_set("begin", true);
 }
 
 #[test]
+#[ignore = "slow (about a minute): cargo test --release -p tabula-connect4 -- --ignored"]
 fn begin_set_weak() {
     check_set("begin", false);
 }
@@ -77,4 +85,11 @@ fn analysis_agrees_with_solve() {
         let best = solver.analyze(&board).into_iter().flatten().max().unwrap();
         assert_eq!(best, expected, "{moves}");
     }
+}
+
+/// Two threads sharing the table give the same exact scores.
+#[test]
+fn two_threads_solve_exactly() {
+    check_set_with("mid", true, 2, 200);
+    check_set_with("begin", true, 2, 3);
 }

@@ -43,7 +43,7 @@
 mod searcher;
 pub mod verify;
 
-pub use searcher::{Iteration, Limits, SearchOptions, SearchResult, Searcher, Solution};
+pub use searcher::{Iteration, Limits, SearchOptions, SearchResult, Searcher, Solution, PARALLEL_AFTER};
 
 use crate::game::{Evaluator, Game};
 use crate::score::{Score, INFINITY};

@@ -28,6 +28,8 @@ pub struct SearchOptions {
     pub null_move: bool,
     /// The game's tactical hooks: immediate wins and moves that do not lose at once.
     pub tactics: bool,
+    /// Enhanced transposition cutoffs: before searching a node's moves, look each child up in the table.
+    pub etc: bool,
     /// Search threads sharing the table (Lazy SMP). At least one.
     pub threads: usize,
 }
@@ -43,6 +45,7 @@ impl Default for SearchOptions {
             quiescence: true,
             null_move: true,
             tactics: true,
+            etc: true,
             threads: 1,
         }
     }
@@ -60,6 +63,7 @@ impl SearchOptions {
             quiescence: false,
             null_move: false,
             tactics: true,
+            etc: true,
             threads: 1,
         }
     }
@@ -200,6 +204,8 @@ const HISTORY_MAX: i32 = 1 << 14;
 const TT_MOVE_ORDER: i32 = i32::MAX;
 const KILLER_ORDER: [i32; 2] = [(1 << 15) + 2, (1 << 15) + 1];
 const HINT_LIMIT: i32 = (1 << 14) - 1;
+/// Enhanced transposition cutoffs are tried from this depth up.
+const ETC_DEPTH: i32 = 4;
 /// How often (in nodes) a thread looks at the clock and the stop flags.
 const CHECK_EVERY: u64 = 1024;
 
@@ -320,7 +326,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     }
 
     /// The exact score of `game` by null-window bisection over the possible scores, each test searched to the
-    /// end of the game (single-threaded). Requires [`Game::max_plies_remaining`].
+    /// end of the game. Requires [`Game::max_plies_remaining`]. With `threads > 1`, a solve that outgrows
+    /// [`PARALLEL_AFTER`] nodes continues with that many threads sharing the table; each test's answer is
+    /// taken from whichever thread finishes it first.
     ///
     /// # Panics
     ///
@@ -328,10 +336,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     pub fn solve(&mut self, game: &G) -> Solution {
         let remaining = game.max_plies_remaining().expect("solve needs Game::max_plies_remaining");
         self.table.new_search();
-        self.prepare_threads(1);
-        let shared = self.shared(&Limits::default(), Instant::now());
-        let mut worker =
-            Worker::new(game.clone(), &self.evaluator, &self.table, &self.options, &shared, &mut self.threads[0], true);
+        if let Some(outcome) = game.outcome() {
+            return Solution { score: outcome.score_at(0), nodes: 0, searches: 0 };
+        }
         // Ranks order the possible scores: -remaining (lost at once) .. 0 (draw) .. remaining (won at once).
         let rem = remaining as i32;
         let score_of = |rank: i32| -> Score {
@@ -346,9 +353,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         let ceil_rank = |s: Score| -> i32 { (-rem..=rem).find(|&r| score_of(r) >= s).unwrap_or(rem) };
         let (mut lo, mut hi) = (-rem, rem);
         let mut searches = 0;
-        if let Some(outcome) = game.outcome() {
-            return Solution { score: outcome.score_at(0), nodes: 0, searches: 0 };
-        }
+        let mut nodes = 0;
         while lo < hi {
             // Test near zero first: proving a quick win or loss costs more than proving the result.
             let mut med = lo + (hi - lo) / 2;
@@ -358,7 +363,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 med = hi / 2;
             }
             let threshold = score_of(med);
-            let r = worker.negamax(rem, 0, threshold, threshold + 1, false);
+            let r = self.window_search(game, rem, threshold, threshold + 1, &mut nodes);
             searches += 1;
             if r <= threshold {
                 hi = floor_rank(r).min(med);
@@ -366,12 +371,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 lo = ceil_rank(r).max(med + 1);
             }
         }
-        debug_assert!(worker.game.key() == game.key());
-        Solution { score: score_of(lo), nodes: worker.nodes, searches }
+        Solution { score: score_of(lo), nodes, searches }
     }
 
     /// Whether `game` is won, drawn or lost (a positive, zero or negative score) with one search on the
-    /// window (-1, 1). Requires [`Game::max_plies_remaining`].
+    /// window (-1, 1). Requires [`Game::max_plies_remaining`]; uses threads as [`solve`](Self::solve) does.
     ///
     /// # Panics
     ///
@@ -379,14 +383,66 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     pub fn solve_weak(&mut self, game: &G) -> Solution {
         let remaining = game.max_plies_remaining().expect("solve_weak needs Game::max_plies_remaining");
         self.table.new_search();
-        self.prepare_threads(1);
+        let mut nodes = 0;
+        let r = self.window_search(game, remaining as i32, -1, 1, &mut nodes);
+        Solution { score: r.signum(), nodes, searches: 1 }
+    }
+
+    /// One search of the root on (`alpha`, `beta`) to `depth`: single-threaded while `nodes` (the solve's
+    /// running total, updated here) is below [`PARALLEL_AFTER`], on all threads after.
+    fn window_search(&mut self, game: &G, depth: i32, alpha: Score, beta: Score, nodes: &mut u64) -> Score {
+        let threads = self.options.threads.max(1);
+        if threads == 1 || *nodes < PARALLEL_AFTER {
+            self.prepare_threads(1);
+            let limits = Limits { nodes: (threads > 1).then(|| PARALLEL_AFTER - *nodes), ..Limits::default() };
+            let shared = self.shared(&limits, Instant::now());
+            let mut worker = Worker::new(
+                game.clone(),
+                &self.evaluator,
+                &self.table,
+                &self.options,
+                &shared,
+                &mut self.threads[0],
+                true,
+            );
+            let r = worker.negamax(depth, 0, alpha, beta, false);
+            *nodes += worker.nodes;
+            if !worker.stopped {
+                return r;
+            }
+        }
+        self.prepare_threads(threads);
         let shared = self.shared(&Limits::default(), Instant::now());
-        let mut worker =
-            Worker::new(game.clone(), &self.evaluator, &self.table, &self.options, &shared, &mut self.threads[0], true);
-        let r = worker.negamax(remaining as i32, 0, -1, 1, false);
-        Solution { score: r.signum(), nodes: worker.nodes, searches: 1 }
+        let answer = std::sync::Mutex::new(None);
+        let (evaluator, table, options) = (&self.evaluator, &*self.table, &self.options);
+        let searched: u64 = std::thread::scope(|scope| {
+            let handles: Vec<_> = self.threads[..threads]
+                .iter_mut()
+                .enumerate()
+                .map(|(i, td)| {
+                    let (game, shared, answer) = (game.clone(), &shared, &answer);
+                    scope.spawn(move || {
+                        let mut worker = Worker::new(game, evaluator, table, options, shared, td, i == 0);
+                        worker.thread_index = i;
+                        let r = worker.negamax(depth, 0, alpha, beta, false);
+                        if !worker.stopped {
+                            answer.lock().expect("no thread panics holding it").get_or_insert(r);
+                            shared.stop.store(true, Relaxed);
+                        }
+                        worker.nodes
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("search thread")).sum()
+        });
+        *nodes += searched;
+        answer.into_inner().expect("no thread panics holding it").expect("one thread finishes")
     }
 }
+
+/// A multi-threaded solve switches from one thread to all of them after this many nodes: below it, starting
+/// threads costs more than they save.
+pub const PARALLEL_AFTER: u64 = 50_000;
 
 /// One thread's search.
 struct Worker<'a, G: Game, E> {
@@ -404,6 +460,7 @@ struct Worker<'a, G: Game, E> {
     hits: u64,
     stopped: bool,
     root_best: Option<G::Move>,
+    thread_index: usize,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
@@ -431,6 +488,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             hits: 0,
             stopped: false,
             root_best: None,
+            thread_index: 0,
         }
     }
 
@@ -651,9 +709,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
 
         // Step 3. Table probe; cut off at non-PV nodes when the entry is deep enough and its bound decides.
-        let (key, symmetry) = if self.options.table { self.game.table_key() } else { (Key::ZERO, 0) };
+        let use_table = self.options.table;
+        let (key, symmetry) = if use_table { self.game.table_key() } else { (Key::ZERO, 0) };
         let mut tt_code = NO_CODE;
-        let probe = if self.options.table {
+        let probe = if use_table {
             self.probes += 1;
             let probe = self.table.probe(key, ply);
             if let Some(e) = probe.hit {
@@ -749,12 +808,44 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         debug_assert!(!moves.is_empty(), "a game that is not over has a legal move");
         let mut order = std::mem::take(&mut self.td.order[p]);
         self.order_moves(&moves, &mut order, tt_code, p);
-        if self.options.table && depth >= 2 && moves.len() > 1 {
+        if use_table && depth >= 2 && moves.len() > 1 {
             // Fetch every child's bucket now, so that their memory latencies overlap.
             for &mv in &moves {
                 self.game.play(mv);
                 self.table.prefetch(self.game.table_key().0);
                 self.game.undo(mv);
+            }
+            // Enhanced transposition cutoff: a child already known to be bad enough for the opponent refutes
+            // this node without a search.
+            if self.options.etc && !pv_node && depth >= ETC_DEPTH {
+                for &mv in &moves {
+                    self.game.play(mv);
+                    let child = self.table.probe(self.game.table_key().0, ply + 1).hit;
+                    self.game.undo(mv);
+                    if let Some(e) = child {
+                        if e.depth as i32 >= depth - 1 && e.bound != Bound::Lower && -e.score >= beta {
+                            self.td.moves[p] = moves;
+                            self.td.order[p] = order;
+                            if let Some(probe) = probe {
+                                let code = G::transform_move_code(G::move_code(mv), symmetry, true);
+                                self.table.store(
+                                    probe.slot,
+                                    key,
+                                    ply,
+                                    depth.clamp(0, 255) as u8,
+                                    Bound::Lower,
+                                    -e.score,
+                                    None,
+                                    Some(code),
+                                );
+                            }
+                            if ply == 0 {
+                                self.root_best = Some(mv);
+                            }
+                            return -e.score;
+                        }
+                    }
+                }
             }
         }
 

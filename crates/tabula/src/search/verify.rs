@@ -81,6 +81,7 @@ pub fn option_matrix() -> Vec<SearchOptions> {
                             quiescence: true,
                             null_move: false,
                             tactics: heuristics != pvs,
+                            etc: heuristics,
                             threads,
                         });
                     }

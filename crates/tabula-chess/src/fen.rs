@@ -1,0 +1,534 @@
+//! FEN and EPD: the unvalidated [`Setup`] they describe, parsing with a typed [`FenError`] naming the field at
+//! fault, and formatting.
+//!
+//! The half-move clock and full-move number may be left out (they default to 0 and 1), as EPD-style FENs often
+//! do; every other field is required.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_chess::{FenError, FenField, Position, Setup};
+//!
+//! let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+//! let pos = Position::from_fen(fen).unwrap();
+//! assert_eq!(pos.to_fen(), fen);
+//!
+//! let err = Setup::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1").unwrap_err();
+//! assert!(matches!(err, FenError::Field { field: FenField::SideToMove, .. }));
+//! assert_eq!(err.to_string(), "invalid side to move \"x\" in FEN: expected w or b");
+//!
+//! // EPD: four fields, then operations.
+//! let epd = tabula_chess::Epd::parse("4k3/8/8/8/8/8/8/4K2R w K - bm O-O; id \"castle\";").unwrap();
+//! assert_eq!(epd.operation("id"), Some("castle"));
+//! ```
+
+use crate::board::Board;
+use crate::position::{CastlingRights, CastlingSide, Position, PositionError};
+use crate::types::{Color, File, Piece, Rank, Square};
+use std::fmt;
+
+/// A position as FEN describes it, not yet checked for legality. [`Position::from_setup`] validates it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Where the pieces stand.
+    pub board: Board,
+    /// The side to move.
+    pub turn: Color,
+    /// The castling rights claimed.
+    pub castling: CastlingRights,
+    /// The en-passant square given, if any.
+    pub ep_square: Option<Square>,
+    /// Half-moves since the last capture or pawn move.
+    pub halfmove_clock: u32,
+    /// The move number.
+    pub fullmove_number: u32,
+}
+
+/// A field of a FEN record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FenField {
+    /// The piece placement, rank 8 first.
+    Placement,
+    /// `w` or `b`.
+    SideToMove,
+    /// `KQkq`, a subset, or `-`.
+    Castling,
+    /// A square on the third or sixth rank, or `-`.
+    EnPassant,
+    /// The half-move clock.
+    Halfmove,
+    /// The full-move number.
+    Fullmove,
+}
+
+impl fmt::Display for FenField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FenField::Placement => "piece placement",
+            FenField::SideToMove => "side to move",
+            FenField::Castling => "castling rights",
+            FenField::EnPassant => "en-passant square",
+            FenField::Halfmove => "half-move clock",
+            FenField::Fullmove => "full-move number",
+        })
+    }
+}
+
+/// Why a FEN or EPD record cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    /// One field is missing or malformed.
+    #[error("invalid {field} {value:?} in FEN: {reason}")]
+    Field {
+        /// The field at fault.
+        field: FenField,
+        /// Its text (empty if missing).
+        value: String,
+        /// What was expected.
+        reason: &'static str,
+    },
+    /// Text after the six fields.
+    #[error("FEN has {0} fields, expected at most 6")]
+    TooManyFields(usize),
+    /// The fields are well formed but describe an illegal position.
+    #[error("FEN describes an illegal position: {0}")]
+    Position(#[from] PositionError),
+}
+
+fn field_error(field: FenField, value: &str, reason: &'static str) -> FenError {
+    FenError::Field { field, value: value.to_owned(), reason }
+}
+
+fn parse_placement(text: &str) -> Result<Board, FenError> {
+    let err = |reason| field_error(FenField::Placement, text, reason);
+    let mut board = Board::empty();
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(err("expected 8 ranks separated by '/'"));
+    }
+    for (i, row) in ranks.iter().enumerate() {
+        let rank = Rank::ALL[7 - i];
+        let mut file = 0u32;
+        let mut last_was_digit = false;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                if !(1..=8).contains(&d) {
+                    return Err(err("empty-square counts run from 1 to 8"));
+                }
+                if last_was_digit {
+                    return Err(err("two empty-square counts in a row"));
+                }
+                last_was_digit = true;
+                file += d;
+            } else {
+                last_was_digit = false;
+                let piece =
+                    Piece::from_char(c).ok_or_else(|| err("unknown piece letter (expected one of PNBRQKpnbrqk)"))?;
+                let Some(f) = File::new(file) else {
+                    return Err(err("a rank has more than 8 squares"));
+                };
+                board.put(Square::from_coords(f, rank), piece);
+                file += 1;
+            }
+            if file > 8 {
+                return Err(err("a rank has more than 8 squares"));
+            }
+        }
+        if file != 8 {
+            return Err(err("a rank has fewer than 8 squares"));
+        }
+    }
+    Ok(board)
+}
+
+fn parse_castling(text: &str) -> Result<CastlingRights, FenError> {
+    if text == "-" {
+        return Ok(CastlingRights::NONE);
+    }
+    let mut rights = CastlingRights::NONE;
+    for c in text.chars() {
+        let (color, side) = match c {
+            'K' => (Color::White, CastlingSide::KingSide),
+            'Q' => (Color::White, CastlingSide::QueenSide),
+            'k' => (Color::Black, CastlingSide::KingSide),
+            'q' => (Color::Black, CastlingSide::QueenSide),
+            'A'..='H' | 'a'..='h' => {
+                return Err(field_error(FenField::Castling, text, "Shredder-FEN (Chess960) rights are not supported"))
+            }
+            _ => return Err(field_error(FenField::Castling, text, "expected '-' or letters from KQkq")),
+        };
+        if rights.has(color, side) {
+            return Err(field_error(FenField::Castling, text, "a right is given twice"));
+        }
+        rights = rights.with(color, side, true);
+    }
+    if text.is_empty() {
+        return Err(field_error(FenField::Castling, text, "missing"));
+    }
+    Ok(rights)
+}
+
+fn parse_ep(text: &str) -> Result<Option<Square>, FenError> {
+    if text == "-" {
+        return Ok(None);
+    }
+    let sq: Square =
+        text.parse().map_err(|_| field_error(FenField::EnPassant, text, "expected '-' or a square such as e3"))?;
+    if sq.rank() != Rank::Third && sq.rank() != Rank::Sixth {
+        return Err(field_error(FenField::EnPassant, text, "an en-passant square is on the third or sixth rank"));
+    }
+    Ok(Some(sq))
+}
+
+fn parse_number(field: FenField, text: &str) -> Result<u32, FenError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(field_error(field, text, "expected a non-negative integer"));
+    }
+    text.parse().map_err(|_| field_error(field, text, "number too large"))
+}
+
+impl Setup {
+    /// The standard starting position.
+    pub fn startpos() -> Setup {
+        Setup {
+            board: Board::startpos(),
+            turn: Color::White,
+            castling: CastlingRights::ALL,
+            ep_square: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+        }
+    }
+
+    /// Reads a FEN record. Surrounding whitespace and runs of spaces between fields are accepted.
+    ///
+    /// # Errors
+    ///
+    /// [`FenError::Field`] naming the first malformed or missing field, or [`FenError::TooManyFields`].
+    pub fn from_fen(fen: &str) -> Result<Setup, FenError> {
+        let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+        if fields.len() > 6 {
+            return Err(FenError::TooManyFields(fields.len()));
+        }
+        let mut setup = Setup::from_fields(&fields)?;
+        if let Some(h) = fields.get(4) {
+            setup.halfmove_clock = parse_number(FenField::Halfmove, h)?;
+        }
+        if let Some(f) = fields.get(5) {
+            setup.fullmove_number = parse_number(FenField::Fullmove, f)?;
+        }
+        Ok(setup)
+    }
+
+    /// The first four fields (placement, side, castling, en passant); clocks at 0 and 1.
+    fn from_fields(fields: &[&str]) -> Result<Setup, FenError> {
+        let get = |i: usize, field| fields.get(i).copied().ok_or_else(|| field_error(field, "", "missing"));
+        let board = parse_placement(get(0, FenField::Placement)?)?;
+        let side = get(1, FenField::SideToMove)?;
+        let turn = match side {
+            "w" => Color::White,
+            "b" => Color::Black,
+            _ => return Err(field_error(FenField::SideToMove, side, "expected w or b")),
+        };
+        let castling = parse_castling(get(2, FenField::Castling)?)?;
+        let ep_square = parse_ep(get(3, FenField::EnPassant)?)?;
+        Ok(Setup { board, turn, castling, ep_square, halfmove_clock: 0, fullmove_number: 1 })
+    }
+
+    /// The setup as a FEN record (all six fields).
+    pub fn to_fen(&self) -> String {
+        format!("{} {} {}", self.to_epd_fields(), self.halfmove_clock, self.fullmove_number)
+    }
+
+    /// The four position fields shared by FEN and EPD.
+    fn to_epd_fields(&self) -> String {
+        let mut out = String::with_capacity(80);
+        for (i, rank) in Rank::ALL.iter().rev().enumerate() {
+            if i > 0 {
+                out.push('/');
+            }
+            let mut empty = 0;
+            for file in File::ALL {
+                match self.board.piece_at(Square::from_coords(file, *rank)) {
+                    Some(piece) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push(piece.to_char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+        }
+        out.push(' ');
+        out.push(self.turn.to_char());
+        out.push(' ');
+        out.push_str(&castling_field(self.castling));
+        out.push(' ');
+        match self.ep_square {
+            Some(sq) => out.push_str(&sq.to_string()),
+            None => out.push('-'),
+        }
+        out
+    }
+}
+
+impl fmt::Display for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}
+
+impl std::str::FromStr for Setup {
+    type Err = FenError;
+    fn from_str(s: &str) -> Result<Setup, FenError> {
+        Setup::from_fen(s)
+    }
+}
+
+/// The FEN castling field: `KQkq`, a subset in that order, or `-`.
+pub(crate) fn castling_field(rights: CastlingRights) -> String {
+    let mut out = String::new();
+    for (color, side, c) in [
+        (Color::White, CastlingSide::KingSide, 'K'),
+        (Color::White, CastlingSide::QueenSide, 'Q'),
+        (Color::Black, CastlingSide::KingSide, 'k'),
+        (Color::Black, CastlingSide::QueenSide, 'q'),
+    ] {
+        if rights.has(color, side) {
+            out.push(c);
+        }
+    }
+    if out.is_empty() {
+        out.push('-');
+    }
+    out
+}
+
+impl Position {
+    /// Reads and validates a FEN record.
+    ///
+    /// # Errors
+    ///
+    /// [`FenError::Field`] or [`FenError::TooManyFields`] for malformed text, [`FenError::Position`] for a
+    /// well-formed record of an illegal position.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Ok(Position::from_setup(&Setup::from_fen(fen)?)?)
+    }
+
+    /// The position as FEN. The en-passant field is `-` unless a pawn stands ready to capture en passant.
+    pub fn to_fen(&self) -> String {
+        self.to_setup().to_fen()
+    }
+
+    /// The position as the four EPD fields, without operations.
+    pub fn to_epd(&self) -> String {
+        self.to_setup().to_epd_fields()
+    }
+}
+
+impl std::str::FromStr for Position {
+    type Err = FenError;
+    fn from_str(s: &str) -> Result<Position, FenError> {
+        Position::from_fen(s)
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}
+
+/// One EPD operation: an opcode and its operands (quotes removed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operation {
+    /// The opcode, such as `bm`, `id` or `D5`.
+    pub opcode: String,
+    /// The operand text after the opcode, trimmed and unquoted (empty if none).
+    pub operand: String,
+}
+
+/// An EPD record: a position and its operations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Epd {
+    /// The position fields (clocks from `hmvc` / `fmvn` operations or FEN-style numbers, else 0 and 1).
+    pub setup: Setup,
+    /// The operations in order.
+    pub operations: Vec<Operation>,
+}
+
+impl Epd {
+    /// Reads an EPD line: four position fields, then operations each ended by `;`. Also accepted: the FEN clocks
+    /// right after the four fields, and operations introduced by `;` (as in common perft suites:
+    /// `<fen> ;D1 20 ;D2 400`).
+    ///
+    /// # Errors
+    ///
+    /// A [`FenError`] for the position fields.
+    pub fn parse(line: &str) -> Result<Epd, FenError> {
+        let line = line.trim();
+        let mut rest = line;
+        let mut fields = Vec::with_capacity(6);
+        while fields.len() < 6 {
+            rest = rest.trim_start();
+            let end = rest.find(|c: char| c.is_ascii_whitespace() || c == ';').unwrap_or(rest.len());
+            let token = &rest[..end];
+            let is_clock = !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
+            if token.is_empty() || (fields.len() >= 4 && !is_clock) {
+                break;
+            }
+            fields.push(token);
+            rest = &rest[end..];
+        }
+        let mut setup = Setup::from_fields(&fields)?;
+        if let Some(h) = fields.get(4) {
+            setup.halfmove_clock = parse_number(FenField::Halfmove, h)?;
+        }
+        if let Some(f) = fields.get(5) {
+            setup.fullmove_number = parse_number(FenField::Fullmove, f)?;
+        }
+        let mut operations = Vec::new();
+        for part in split_operations(rest) {
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            let (opcode, operand) = part.split_once(char::is_whitespace).unwrap_or((part, ""));
+            let operand = operand.trim();
+            let operand = operand.strip_prefix('"').and_then(|o| o.strip_suffix('"')).unwrap_or(operand);
+            match opcode {
+                "hmvc" => setup.halfmove_clock = parse_number(FenField::Halfmove, operand)?,
+                "fmvn" => setup.fullmove_number = parse_number(FenField::Fullmove, operand)?,
+                _ => {}
+            }
+            operations.push(Operation { opcode: opcode.to_owned(), operand: operand.to_owned() });
+        }
+        Ok(Epd { setup, operations })
+    }
+
+    /// The operand of the first operation with `opcode`.
+    pub fn operation(&self, opcode: &str) -> Option<&str> {
+        self.operations.iter().find(|op| op.opcode == opcode).map(|op| op.operand.as_str())
+    }
+
+    /// The record as an EPD line: four fields, then `opcode operand;` for each operation.
+    pub fn to_epd(&self) -> String {
+        let mut out = self.setup.to_epd_fields();
+        for op in &self.operations {
+            out.push(' ');
+            out.push_str(&op.opcode);
+            if !op.operand.is_empty() {
+                out.push(' ');
+                if op.operand.contains(char::is_whitespace) || op.operand.contains(';') {
+                    out.push('"');
+                    out.push_str(&op.operand);
+                    out.push('"');
+                } else {
+                    out.push_str(&op.operand);
+                }
+            }
+            out.push(';');
+        }
+        out
+    }
+}
+
+/// Splits operations on `;` outside double quotes.
+fn split_operations(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let mut quoted = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ';' if !quoted => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_fens_name_their_field() {
+        let cases = [
+            ("", FenField::Placement),
+            ("8/8/8/8/8/8/8 w - - 0 1", FenField::Placement),
+            ("9/8/8/8/8/8/8/8 w - - 0 1", FenField::Placement),
+            ("44/8/8/8/8/8/8/8 w - - 0 1", FenField::Placement),
+            ("rnbqkbnrr/8/8/8/8/8/8/8 w - - 0 1", FenField::Placement),
+            ("rnbqkbn/8/8/8/8/8/8/8 w - - 0 1", FenField::Placement),
+            ("x7/8/8/8/8/8/8/8 w - - 0 1", FenField::Placement),
+            ("8/8/8/8/8/8/8/8", FenField::SideToMove),
+            ("8/8/8/8/8/8/8/8 W - - 0 1", FenField::SideToMove),
+            ("8/8/8/8/8/8/8/8 w", FenField::Castling),
+            ("8/8/8/8/8/8/8/8 w KK - 0 1", FenField::Castling),
+            ("8/8/8/8/8/8/8/8 w Kx - 0 1", FenField::Castling),
+            ("8/8/8/8/8/8/8/8 w HAha - 0 1", FenField::Castling),
+            ("8/8/8/8/8/8/8/8 w - e4 0 1", FenField::EnPassant),
+            ("8/8/8/8/8/8/8/8 w - e 0 1", FenField::EnPassant),
+            ("8/8/8/8/8/8/8/8 w - - x 1", FenField::Halfmove),
+            ("8/8/8/8/8/8/8/8 w - - -1 1", FenField::Halfmove),
+            ("8/8/8/8/8/8/8/8 w - - 0 99999999999", FenField::Fullmove),
+        ];
+        for (fen, field) in cases {
+            match Setup::from_fen(fen) {
+                Err(FenError::Field { field: f, .. }) => assert_eq!(f, field, "{fen}"),
+                other => panic!("{fen}: {other:?}"),
+            }
+        }
+        assert_eq!(Setup::from_fen("8/8/8/8/8/8/8/8 w - - 0 1 x"), Err(FenError::TooManyFields(7)));
+    }
+
+    #[test]
+    fn illegal_positions_are_typed() {
+        let cases = [
+            ("8/8/8/8/8/8/8/4K3 w - - 0 1", PositionError::MissingKing(Color::Black)),
+            ("k7/8/8/8/8/8/8/4KK2 w - - 0 1", PositionError::TooManyKings(Color::White)),
+            ("k6P/8/8/8/8/8/8/4K3 w - - 0 1", PositionError::PawnOnBackRank(Square::H8)),
+            ("k7/8/8/8/8/8/8/R3K3 w - - 0 1", PositionError::OppositeCheck),
+            (
+                "k7/8/8/8/8/8/8/4K3 w K - 0 1",
+                PositionError::InvalidCastlingRights(Color::White, CastlingSide::KingSide),
+            ),
+            ("k7/8/8/8/8/8/8/4K3 w - e6 0 1", PositionError::InvalidEnPassant("e6".parse().unwrap())),
+            ("4k3/8/8/8/8/2q1r1q1/8/4K3 w - - 0 1", PositionError::TooManyCheckers(3)),
+        ];
+        for (fen, error) in cases {
+            assert_eq!(Position::from_fen(fen), Err(FenError::Position(error)), "{fen}");
+        }
+    }
+
+    #[test]
+    fn clocks_are_optional_and_ep_is_normalised() {
+        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3").unwrap();
+        assert_eq!(pos.to_fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        let fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+        assert_eq!(Position::from_fen(fen).unwrap().to_fen(), fen);
+    }
+
+    #[test]
+    fn epd_operations() {
+        let epd = Epd::parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400").unwrap();
+        assert_eq!(epd.operation("D2"), Some("400"));
+        assert_eq!(epd.setup, Setup::startpos());
+        let line = "4k3/8/8/8/8/8/8/4K2R w K - bm O-O; id \"a; b\"; hmvc 7;";
+        let epd = Epd::parse(line).unwrap();
+        assert_eq!(epd.operation("id"), Some("a; b"));
+        assert_eq!(epd.setup.halfmove_clock, 7);
+        assert_eq!(epd.to_epd(), "4k3/8/8/8/8/8/8/4K2R w K - bm O-O; id \"a; b\"; hmvc 7;");
+        assert!(Epd::parse("4k3/8/8/8/8/8/8/4K2R w").is_err());
+    }
+}

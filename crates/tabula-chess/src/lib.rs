@@ -1,0 +1,51 @@
+//! Chess for Tabula: bitboards, magic attack tables built at compile time, a validated [`Position`] with fully
+//! legal move generation and make/undo, FEN / EPD / UCI / SAN notation, Polyglot Zobrist keys and perft.
+//!
+//! - [`types`]: [`Square`], [`File`], [`Rank`], [`Color`], [`Role`], [`Piece`].
+//! - [`bitboard`]: [`Bitboard`], a set of squares.
+//! - [`attacks`]: knight, king, pawn and magic slider attacks, lines and gaps between squares.
+//! - [`board`]: [`Board`], the piece placement and its key.
+//! - [`fen`]: the unvalidated [`Setup`], FEN and EPD.
+//! - [`position`]: [`Position`], make/undo, [`PositionError`].
+//! - [`movegen`]: legal move generation.
+//! - [`moves`]: [`Move`] and UCI notation.
+//! - [`san`]: Standard Algebraic Notation.
+//! - [`zobrist`]: the Polyglot keys.
+//! - [`perft`]: move-tree counting.
+//!
+//! [`Position`] implements [`tabula::Game`], so the core's searches play chess.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_chess::{perft, Position};
+//!
+//! let mut pos = Position::startpos();
+//! let mv = pos.parse_san("Nf3").unwrap();
+//! assert_eq!(mv.to_string(), "g1f3");
+//! pos.play(mv).unwrap();
+//! assert_eq!(pos.to_fen(), "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
+//! assert_eq!(perft::perft(&mut pos, 2), 440);
+//! ```
+#![deny(missing_docs)]
+
+pub mod attacks;
+pub mod bitboard;
+pub mod board;
+pub mod fen;
+mod game;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod san;
+pub mod types;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use board::Board;
+pub use fen::{Epd, FenError, FenField, Operation, Setup};
+pub use moves::{Move, MoveList, MoveSink, UciError};
+pub use position::{CastlingRights, CastlingSide, Position, PositionError};
+pub use san::SanError;
+pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};

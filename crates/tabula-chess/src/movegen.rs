@@ -1,0 +1,312 @@
+//! Legal move generation.
+//!
+//! Moves are generated legal, not generated and then tested: pieces pinned to their king move only along the pin
+//! line, in check every piece but the king must capture the checker or block, in double check only the king
+//! moves, the king never steps onto an attacked square (its own square removed from the blockers, so it cannot
+//! retreat along a checking ray), and castling needs empty squares between king and rook and no attack on the
+//! king's path. En passant, the one move that takes two pieces off a line at once, is checked by looking for a
+//! slider that sees the king once both pawns are gone.
+//!
+//! Generation is organised as one destination set per piece, which lets [`Position::count_legal_moves`] count
+//! the moves of the last perft ply with a population count instead of making them.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_chess::Position;
+//!
+//! let pos = Position::startpos();
+//! assert_eq!(pos.legal_moves().len(), 20);
+//! assert_eq!(pos.count_legal_moves(), 20);
+//!
+//! // The white pawn on e5 may not take d6 en passant: the rook on a5 would see the king on h5.
+//! let pos = Position::from_fen("8/8/8/r2pP2K/8/8/8/k7 w - d6 0 1").unwrap();
+//! assert!(pos.legal_moves().iter().all(|mv| mv.to_string() != "e5d6"));
+//! ```
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveList, MoveSink};
+use crate::position::{CastlingSide, Position};
+use crate::types::{Color, Piece, Rank, Role, Square};
+
+/// The legal destinations of one piece.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PieceMoves {
+    pub role: Role,
+    pub from: Square,
+    pub to: Bitboard,
+}
+
+impl PieceMoves {
+    /// Whether these are pawn moves onto the last rank (each destination is four moves).
+    #[inline(always)]
+    fn promotes(&self, us: Color) -> bool {
+        self.role == Role::Pawn && self.from.rank() == Rank::Seventh.relative_to(us)
+    }
+
+    /// Number of moves, counting each promotion destination four times.
+    #[inline(always)]
+    fn count(&self, us: Color) -> u64 {
+        let n = self.to.count() as u64;
+        if self.promotes(us) {
+            4 * n
+        } else {
+            n
+        }
+    }
+
+    #[inline(always)]
+    fn push_into<S: MoveSink>(&self, us: Color, sink: &mut S) {
+        if self.promotes(us) {
+            for to in self.to {
+                for role in Role::PROMOTIONS {
+                    sink.push_move(Move::with_promotion(self.from, to, role));
+                }
+            }
+        } else {
+            for to in self.to {
+                sink.push_move(Move::new(self.from, to));
+            }
+        }
+    }
+}
+
+impl Position {
+    /// Whether a piece of `by` attacks `sq`, with `occupied` as the blockers.
+    #[inline(always)]
+    fn is_attacked(&self, sq: Square, occupied: Bitboard, by: Color) -> bool {
+        let b = self.board();
+        let theirs = b.by_color(by);
+        (attacks::knight(sq) & theirs & b.by_role(Role::Knight)).any()
+            || (attacks::pawn(by.flip(), sq) & theirs & b.by_role(Role::Pawn)).any()
+            || (attacks::king(sq) & theirs & b.by_role(Role::King)).any()
+            || (attacks::bishop(sq, occupied) & theirs & b.diagonal_sliders()).any()
+            || (attacks::rook(sq, occupied) & theirs & b.orthogonal_sliders()).any()
+    }
+
+    /// Our pieces that stand alone between our king and an enemy slider aiming at it.
+    #[inline(always)]
+    pub(crate) fn pinned(&self) -> Bitboard {
+        let b = self.board();
+        let king = self.our_king();
+        let theirs = b.by_color(self.turn().flip());
+        let snipers = (attacks::rook(king, theirs) & theirs & b.orthogonal_sliders())
+            | (attacks::bishop(king, theirs) & theirs & b.diagonal_sliders());
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & b.occupied();
+            if !blockers.more_than_one() {
+                pinned |= blockers;
+            }
+        }
+        pinned & b.by_color(self.turn())
+    }
+
+    /// Calls `listener` with the legal destinations of each piece that has any (and possibly some empty sets);
+    /// stops early and returns `true` as soon as the listener returns `true`.
+    #[inline(always)]
+    pub(crate) fn generate<F: FnMut(PieceMoves) -> bool>(&self, mut listener: F) -> bool {
+        let b = self.board();
+        let us = self.turn();
+        let them = us.flip();
+        let ours = b.by_color(us);
+        let theirs = b.by_color(them);
+        let occupied = b.occupied();
+        let king = self.our_king();
+        let checkers = self.checkers();
+
+        // Step 1. King moves, castling included: never onto an attacked square.
+        let without_king = occupied.without(king);
+        let mut king_to = Bitboard::EMPTY;
+        for to in attacks::king(king) & !ours {
+            if !self.is_attacked(to, without_king, them) {
+                king_to = king_to.with(to);
+            }
+        }
+        if checkers.is_empty() && !self.castling().is_empty() {
+            for side in CastlingSide::ALL {
+                if !self.castling().has(us, side) {
+                    continue;
+                }
+                let rank = us.back_rank();
+                let rook = Square::from_coords(side.rook_from_file(), rank);
+                let king_to_sq = Square::from_coords(side.king_to_file(), rank);
+                if (attacks::between(king, rook) & occupied).is_empty()
+                    && !(attacks::between(king, king_to_sq).with(king_to_sq))
+                        .into_iter()
+                        .any(|sq| self.is_attacked(sq, occupied, them))
+                {
+                    king_to = king_to.with(king_to_sq);
+                }
+            }
+        }
+        if king_to.any() && listener(PieceMoves { role: Role::King, from: king, to: king_to }) {
+            return true;
+        }
+
+        // Step 2. In double check only the king moves; in single check the others must capture or block.
+        if checkers.more_than_one() {
+            return false;
+        }
+        let target = match checkers.first() {
+            Some(checker) => (attacks::between(king, checker) | checkers) & !ours,
+            None => !ours,
+        };
+        let pinned = self.pinned();
+
+        // Step 3. Knights: a pinned knight never moves.
+        for from in b.by_role(Role::Knight) & ours & !pinned {
+            let to = attacks::knight(from) & target;
+            if to.any() && listener(PieceMoves { role: Role::Knight, from, to }) {
+                return true;
+            }
+        }
+
+        // Step 4. Sliders: a pinned one stays on the line through its king and its pinner.
+        for from in b.diagonal_sliders() & ours {
+            let mut to = attacks::bishop(from, occupied) & target;
+            if pinned.contains(from) {
+                to &= attacks::line(king, from);
+            }
+            if to.any() {
+                let role = if b.by_role(Role::Queen).contains(from) { Role::Queen } else { Role::Bishop };
+                if listener(PieceMoves { role, from, to }) {
+                    return true;
+                }
+            }
+        }
+        for from in b.orthogonal_sliders() & ours {
+            let mut to = attacks::rook(from, occupied) & target;
+            if pinned.contains(from) {
+                to &= attacks::line(king, from);
+            }
+            if to.any() {
+                let role = if b.by_role(Role::Queen).contains(from) { Role::Queen } else { Role::Rook };
+                if listener(PieceMoves { role, from, to }) {
+                    return true;
+                }
+            }
+        }
+
+        // Step 5. Pawns: pushes onto empty squares, captures onto enemy pieces, and en passant.
+        let third_rank = Bitboard::rank(Rank::Third.relative_to(us));
+        let ep = self.ep_square();
+        for from in b.by_role(Role::Pawn) & ours {
+            let single = Bitboard::from_square(from).forward(us) & !occupied;
+            let double = (single & third_rank).forward(us) & !occupied;
+            let attacks = attacks::pawn(us, from);
+            let mut to = ((single | double) | (attacks & theirs)) & target;
+            if let Some(ep) = ep {
+                if attacks.contains(ep) && self.en_passant_is_legal(from, ep) {
+                    to = to.with(ep);
+                }
+            }
+            if pinned.contains(from) {
+                to &= attacks::line(king, from);
+            }
+            if to.any() && listener(PieceMoves { role: Role::Pawn, from, to }) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the pawn on `from` may capture en passant onto `ep`: with both pawns gone and ours on `ep`, no
+    /// enemy piece may attack the king (this covers pins along the rank, which no pin mask sees).
+    fn en_passant_is_legal(&self, from: Square, ep: Square) -> bool {
+        let b = self.board();
+        let king = self.our_king();
+        let them = self.turn().flip();
+        let captured = Square::from_coords(ep.file(), from.rank());
+        let occupied = (b.occupied().without(from).without(captured)).with(ep);
+        let theirs = b.by_color(them).without(captured);
+        (attacks::bishop(king, occupied) & theirs & b.diagonal_sliders()).is_empty()
+            && (attacks::rook(king, occupied) & theirs & b.orthogonal_sliders()).is_empty()
+            && (attacks::knight(king) & theirs & b.by_role(Role::Knight)).is_empty()
+            && (attacks::pawn(self.turn(), king) & theirs & b.by_role(Role::Pawn)).is_empty()
+    }
+
+    /// Every legal move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// Appends every legal move to `sink`.
+    pub fn legal_moves_into<S: MoveSink>(&self, sink: &mut S) {
+        let us = self.turn();
+        self.generate(|pm| {
+            pm.push_into(us, sink);
+            false
+        });
+    }
+
+    /// Appends the legal captures (en passant included) and promotions to `sink`.
+    pub fn noisy_moves_into<S: MoveSink>(&self, sink: &mut S) {
+        let us = self.turn();
+        let theirs = self.board().by_color(us.flip());
+        let ep = self.ep_square().map_or(Bitboard::EMPTY, Bitboard::from_square);
+        self.generate(|mut pm| {
+            if !pm.promotes(us) {
+                pm.to &= if pm.role == Role::Pawn { theirs | ep } else { theirs };
+            }
+            pm.push_into(us, sink);
+            false
+        });
+    }
+
+    /// The number of legal moves, counted without making or listing them.
+    #[inline]
+    pub fn count_legal_moves(&self) -> u64 {
+        let us = self.turn();
+        let mut count = 0;
+        self.generate(|pm| {
+            count += pm.count(us);
+            false
+        });
+        count
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        self.generate(|pm| pm.to.any())
+    }
+
+    /// The legal moves of the piece on `from`, appended to `sink`.
+    pub fn legal_moves_from<S: MoveSink>(&self, from: Square, sink: &mut S) {
+        let us = self.turn();
+        self.generate(|pm| {
+            if pm.from == from {
+                pm.push_into(us, sink);
+                return true;
+            }
+            false
+        });
+    }
+
+    /// Whether `mv` is a capture here (en passant included).
+    pub fn is_capture(&self, mv: Move) -> bool {
+        let b = self.board();
+        b.by_color(self.turn().flip()).contains(mv.to())
+            || (Some(mv.to()) == self.ep_square() && b.by_role(Role::Pawn).contains(mv.from()))
+    }
+
+    /// Whether `mv` castles here (a king moving two files).
+    pub fn is_castling(&self, mv: Move) -> bool {
+        self.board().by_role(Role::King).contains(mv.from())
+            && mv.from().file().index().abs_diff(mv.to().file().index()) == 2
+    }
+
+    /// The piece that `mv` moves, if there is one on its origin.
+    pub fn moved_piece(&self, mv: Move) -> Option<Piece> {
+        self.board().piece_at(mv.from())
+    }
+
+    /// Whether the side to move has a piece other than pawns and its king.
+    pub fn has_non_pawn_material(&self) -> bool {
+        let b = self.board();
+        (b.by_color(self.turn()) & !(b.by_role(Role::Pawn) | b.by_role(Role::King))).any()
+    }
+}

@@ -1,0 +1,272 @@
+//! [`Move`]: a move in 16 bits, and its UCI long algebraic notation (`e2e4`, `e1g1`, `e7e8q`).
+//!
+//! A move names its origin, its destination and a promotion; whether it is a capture, castling or en passant
+//! follows from the position it is played in. Castling is written as the king's two-square move, as UCI does.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_chess::{Move, Position, Role, Square};
+//!
+//! let mv: Move = "e7e8q".parse().unwrap();
+//! assert_eq!(mv.from(), "e7".parse().unwrap());
+//! assert_eq!(mv.promotion(), Some(Role::Queen));
+//! assert_eq!(mv.to_string(), "e7e8q");
+//! assert!("e7e9".parse::<Move>().is_err());
+//!
+//! // Checked against a position: only legal moves parse.
+//! let pos = Position::startpos();
+//! assert!(pos.parse_uci("e2e4").is_ok());
+//! assert!(pos.parse_uci("e2e5").is_err());
+//! ```
+
+use crate::types::{Role, Square};
+use std::fmt;
+use std::str::FromStr;
+
+/// A move: origin in bits 0–5, destination in bits 6–11, promotion role (1 knight to 4 queen, 0 none) in 12–14.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move(u16);
+
+impl Move {
+    /// Number of distinct move codes ([`Move::code`] is below this).
+    pub const CODES: usize = 1 << 15;
+
+    /// A move from `from` to `to` without promotion.
+    #[inline(always)]
+    pub const fn new(from: Square, to: Square) -> Move {
+        Move(from.index() as u16 | (to.index() as u16) << 6)
+    }
+
+    /// A pawn move from `from` to `to` promoting to `role`.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if `role` is a pawn or a king.
+    #[inline(always)]
+    pub const fn with_promotion(from: Square, to: Square, role: Role) -> Move {
+        debug_assert!(!matches!(role, Role::Pawn | Role::King));
+        Move(Move::new(from, to).0 | (role.index() as u16) << 12)
+    }
+
+    /// The square the piece leaves.
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square::from_index_unchecked((self.0 & 63) as u32)
+    }
+
+    /// The square the piece lands on.
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square::from_index_unchecked((self.0 >> 6 & 63) as u32)
+    }
+
+    /// The role a pawn promotes to, if this is a promotion.
+    #[inline(always)]
+    pub const fn promotion(self) -> Option<Role> {
+        match self.0 >> 12 {
+            0 => None,
+            r => Role::from_index(r as usize),
+        }
+    }
+
+    /// The 15-bit code of the move (its whole representation).
+    #[inline(always)]
+    pub const fn code(self) -> u16 {
+        self.0
+    }
+
+    /// The move of a code made by [`Move::code`], if the code is well formed.
+    pub const fn from_code(code: u16) -> Option<Move> {
+        match code >> 12 {
+            0..=4 => Some(Move(code)),
+            _ => None,
+        }
+    }
+
+    /// The move in UCI notation: origin, destination, promotion letter.
+    pub fn to_uci(self) -> String {
+        self.to_string()
+    }
+
+    /// Parses UCI notation without a position: two squares and an optional promotion letter (`n b r q`).
+    ///
+    /// # Errors
+    ///
+    /// [`UciError`] if the text is not of that shape. Use [`Position::parse_uci`](crate::Position::parse_uci) to
+    /// also check legality.
+    pub fn from_uci(uci: &str) -> Result<Move, UciError> {
+        let invalid = |reason| UciError::Syntax { uci: uci.to_owned(), reason };
+        if !uci.is_ascii() {
+            return Err(invalid("not ASCII"));
+        }
+        if uci.len() != 4 && uci.len() != 5 {
+            return Err(invalid("expected 4 or 5 characters"));
+        }
+        let from: Square = uci[0..2].parse().map_err(|_| invalid("bad origin square"))?;
+        let to: Square = uci[2..4].parse().map_err(|_| invalid("bad destination square"))?;
+        if from == to {
+            return Err(invalid("origin and destination are the same square"));
+        }
+        match uci[4..].chars().next() {
+            None => Ok(Move::new(from, to)),
+            Some(c) => match Role::from_char(c) {
+                Some(role @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen)) if c.is_ascii_lowercase() => {
+                    Ok(Move::with_promotion(from, to, role))
+                }
+                _ => Err(invalid("promotion must be one of n, b, r, q")),
+            },
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from(), self.to())?;
+        if let Some(role) = self.promotion() {
+            write!(f, "{}", role.to_char())?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl FromStr for Move {
+    type Err = UciError;
+
+    fn from_str(s: &str) -> Result<Move, UciError> {
+        Move::from_uci(s)
+    }
+}
+
+/// A UCI move that does not parse, or is not legal in the position it was read for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UciError {
+    /// The text is not two squares and an optional promotion letter.
+    #[error("invalid UCI move {uci:?}: {reason}")]
+    Syntax {
+        /// The text read.
+        uci: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// Well formed, but not a legal move here.
+    #[error("illegal move {uci:?} in {fen}")]
+    Illegal {
+        /// The text read.
+        uci: String,
+        /// The position, as FEN.
+        fen: String,
+    },
+}
+
+/// A fixed-capacity list of moves, big enough for any legal position (at most 218 moves exist).
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MoveList::CAPACITY],
+    len: usize,
+}
+
+impl MoveList {
+    /// The most moves the list holds.
+    pub const CAPACITY: usize = 256;
+
+    /// An empty list.
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        MoveList { moves: [Move(0); MoveList::CAPACITY], len: 0 }
+    }
+
+    /// Appends a move.
+    ///
+    /// # Panics
+    ///
+    /// If the list is full (it never is for legal moves of a legal position).
+    #[inline(always)]
+    pub fn push(&mut self, mv: Move) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+
+    /// The moves as a slice.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// Number of moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+/// Something moves can be pushed onto: a [`MoveList`] or a `Vec<Move>`.
+pub trait MoveSink {
+    /// Appends one move.
+    fn push_move(&mut self, mv: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push_move(&mut self, mv: Move) {
+        self.push(mv);
+    }
+}
+
+impl MoveSink for Vec<Move> {
+    #[inline(always)]
+    fn push_move(&mut self, mv: Move) {
+        self.push(mv);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uci_round_trip_and_errors() {
+        for text in ["e2e4", "e1g1", "e7e8q", "a2a1n", "h7h8r", "b2b1b"] {
+            assert_eq!(text.parse::<Move>().unwrap().to_string(), text);
+        }
+        for bad in ["", "e2", "e2e4qq", "e2e4k", "e2e4p", "e2e4Q", "e2e2", "z2e4", "é2e4", "e2e4 "] {
+            assert!(bad.parse::<Move>().is_err(), "{bad:?}");
+        }
+        for code in 0..(1u16 << 15) {
+            if let Some(mv) = Move::from_code(code) {
+                assert_eq!(mv.code(), code);
+            }
+        }
+    }
+}

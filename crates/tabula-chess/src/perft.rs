@@ -1,0 +1,158 @@
+//! Perft: counting the leaves of the legal move tree to a fixed depth, the standard test of a move generator.
+//!
+//! [`perft`] counts the last ply in bulk (the number of legal moves, without making them); [`perft_without_bulk`]
+//! makes every move down to depth 0, for benchmarking make/undo. [`divide`] gives the count below each root move,
+//! the tool for finding which move a buggy generator gets wrong. [`perft_hashed`] shares subtree counts between
+//! transpositions through a [`PerftTable`] keyed by the Polyglot key and the depth.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_chess::perft::{divide, perft, perft_hashed, PerftTable};
+//! use tabula_chess::Position;
+//!
+//! let mut pos = Position::startpos();
+//! assert_eq!(perft(&mut pos, 3), 8902);
+//! let mut table = PerftTable::new(1 << 16);
+//! assert_eq!(perft_hashed(&mut pos, 4, &mut table), 197_281);
+//! let split = divide(&mut pos, 2);
+//! assert_eq!(split.len(), 20);
+//! assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 400);
+//! ```
+
+use crate::moves::Move;
+use crate::position::Position;
+
+/// Number of leaf positions `depth` plies below `pos`. `pos` is restored before returning.
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_moves(),
+        _ => {
+            let mut nodes = 0;
+            for &mv in pos.legal_moves().iter() {
+                pos.play_unchecked(mv);
+                nodes += perft(pos, depth - 1);
+                pos.undo();
+            }
+            nodes
+        }
+    }
+}
+
+/// [`perft`] without bulk counting: every move of the last ply is made and taken back.
+pub fn perft_without_bulk(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    for &mv in pos.legal_moves().iter() {
+        pos.play_unchecked(mv);
+        nodes += perft_without_bulk(pos, depth - 1);
+        pos.undo();
+    }
+    nodes
+}
+
+/// The perft count `depth - 1` plies below each legal move, in generation order. Empty at depth 0.
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|&mv| {
+            pos.play_unchecked(mv);
+            let nodes = perft(pos, depth - 1);
+            pos.undo();
+            (mv, nodes)
+        })
+        .collect()
+}
+
+/// One slot: the full 64-bit key and the count with the depth in its low 8 bits.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    count_and_depth: u64,
+}
+
+/// A table of perft subtree counts keyed by (Polyglot key, depth), always-replace.
+///
+/// The full key is stored and compared, so a count is reused only for a position with the same key at the same
+/// depth. Positions with equal placement, side to move, castling rights and en-passant square have equal subtrees;
+/// the move clocks, which the key leaves out, do not change perft counts.
+pub struct PerftTable {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl PerftTable {
+    /// A table of at least `entries` slots (rounded up to a power of two; 16 bytes each).
+    pub fn new(entries: usize) -> PerftTable {
+        let size = entries.max(1).next_power_of_two();
+        PerftTable { entries: vec![Entry::default(); size], mask: size - 1 }
+    }
+
+    #[inline(always)]
+    fn slot(&self, key: u64, depth: u32) -> usize {
+        // Mix the depth in so that one position's counts at several depths use different slots.
+        (key ^ (depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) as usize & self.mask
+    }
+
+    fn probe(&self, key: u64, depth: u32) -> Option<u64> {
+        let entry = self.entries[self.slot(key, depth)];
+        (entry.key == key && entry.count_and_depth & 0xff == depth as u64 && entry.count_and_depth != 0)
+            .then_some(entry.count_and_depth >> 8)
+    }
+
+    fn store(&mut self, key: u64, depth: u32, count: u64) {
+        debug_assert!(depth < 256 && count < 1 << 56);
+        let slot = self.slot(key, depth);
+        self.entries[slot] = Entry { key, count_and_depth: count << 8 | depth as u64 };
+    }
+}
+
+/// [`perft`] that looks up and stores subtree counts of depth 2 and more in `table`.
+pub fn perft_hashed(pos: &mut Position, depth: u32, table: &mut PerftTable) -> u64 {
+    if depth <= 1 {
+        return perft(pos, depth);
+    }
+    let key = pos.key().0;
+    if let Some(count) = table.probe(key, depth) {
+        return count;
+    }
+    let mut nodes = 0;
+    for &mv in pos.legal_moves().iter() {
+        pos.play_unchecked(mv);
+        nodes += perft_hashed(pos, depth - 1, table);
+        pos.undo();
+    }
+    table.store(key, depth, nodes);
+    nodes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn startpos_counts() {
+        let mut pos = Position::startpos();
+        let expected = [1, 20, 400, 8902, 197_281];
+        for (depth, &count) in expected.iter().enumerate() {
+            assert_eq!(perft(&mut pos, depth as u32), count);
+            assert_eq!(perft_without_bulk(&mut pos, depth as u32), count);
+        }
+        assert_eq!(pos, Position::startpos());
+    }
+
+    #[test]
+    fn hashed_perft_stays_exact_with_a_tiny_table() {
+        let mut pos =
+            Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+        let mut table = PerftTable::new(64);
+        assert_eq!(perft_hashed(&mut pos, 3, &mut table), 97_862);
+        assert_eq!(perft_hashed(&mut pos, 3, &mut table), 97_862);
+    }
+}

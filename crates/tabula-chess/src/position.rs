@@ -1,0 +1,659 @@
+//! [`Position`]: a validated chess position with make/undo, and the [`CastlingRights`] it carries.
+//!
+//! A position is built from a [`Setup`] (or FEN) by [`Position::from_setup`], which rejects impossible positions
+//! with a [`PositionError`]. From then on it changes only through [`Position::play`] / [`Position::play_unchecked`]
+//! and [`Position::undo`]; every change goes through a mutator that XORs the Polyglot key in the same place it
+//! changes the state, so [`Position::key`] is never stale and never recomputed.
+//!
+//! The en-passant square is kept only when a pawn of the side to move stands ready to capture on it (the rule
+//! Polyglot hashes by), so two positions with the same key also have the same FEN up to the move clocks.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_chess::Position;
+//!
+//! let mut pos = Position::startpos();
+//! let start_key = pos.key();
+//! for uci in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+//!     pos.play(pos.parse_uci(uci).unwrap()).unwrap();
+//! }
+//! assert_eq!(pos.key(), start_key); // same placement, rights and side to move
+//! pos.undo();
+//! assert_eq!(pos.to_fen(), "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 3 2");
+//! ```
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::fen::Setup;
+use crate::moves::{Move, UciError};
+use crate::types::{Color, File, Piece, Rank, Role, Square};
+use crate::zobrist;
+use tabula::Key;
+
+/// Which way a king castles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CastlingSide {
+    /// Towards the h-file (O-O).
+    KingSide = 0,
+    /// Towards the a-file (O-O-O).
+    QueenSide = 1,
+}
+
+impl CastlingSide {
+    /// Both sides, king side first.
+    pub const ALL: [CastlingSide; 2] = [CastlingSide::KingSide, CastlingSide::QueenSide];
+    /// Number of sides.
+    pub const COUNT: usize = 2;
+
+    /// 0 for the king side, 1 for the queen side.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The file the king lands on.
+    pub const fn king_to_file(self) -> File {
+        match self {
+            CastlingSide::KingSide => File::G,
+            CastlingSide::QueenSide => File::C,
+        }
+    }
+
+    /// The file the rook lands on.
+    pub const fn rook_to_file(self) -> File {
+        match self {
+            CastlingSide::KingSide => File::F,
+            CastlingSide::QueenSide => File::D,
+        }
+    }
+
+    /// The file the rook starts from in standard chess.
+    pub const fn rook_from_file(self) -> File {
+        match self {
+            CastlingSide::KingSide => File::H,
+            CastlingSide::QueenSide => File::A,
+        }
+    }
+}
+
+/// The four standard castling rights as bits: `1 << (2 * color + side)`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CastlingRights(u8);
+
+impl CastlingRights {
+    /// No right at all.
+    pub const NONE: CastlingRights = CastlingRights(0);
+    /// All four rights.
+    pub const ALL: CastlingRights = CastlingRights(15);
+
+    /// Whether `color` may still castle on `side`.
+    #[inline(always)]
+    pub const fn has(self, color: Color, side: CastlingSide) -> bool {
+        self.0 >> (2 * color.index() + side.index()) & 1 != 0
+    }
+
+    /// These rights plus (`allowed`) or minus one.
+    #[inline(always)]
+    pub const fn with(self, color: Color, side: CastlingSide, allowed: bool) -> CastlingRights {
+        let bit = 1 << (2 * color.index() + side.index());
+        CastlingRights(if allowed { self.0 | bit } else { self.0 & !bit })
+    }
+
+    /// Whether no right is left.
+    #[inline(always)]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The rights as four bits (white short, white long, black short, black long from bit 0).
+    #[inline(always)]
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+}
+
+impl std::fmt::Debug for CastlingRights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CastlingRights({})", crate::fen::castling_field(*self))
+    }
+}
+
+/// The rights lost when a piece moves from or to each square (king and rook home squares).
+static RIGHTS_LOST: [u8; 64] = {
+    let mut table = [0u8; 64];
+    table[Square::E1.index()] = 0b0011;
+    table[Square::H1.index()] = 0b0001;
+    table[Square::A1.index()] = 0b0010;
+    table[Square::E8.index()] = 0b1100;
+    table[Square::H8.index()] = 0b0100;
+    table[Square::A8.index()] = 0b1000;
+    table
+};
+
+/// Why a [`Setup`] is not a legal chess position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// A side has no king.
+    #[error("{0:?} has no king")]
+    MissingKing(Color),
+    /// A side has more than one king.
+    #[error("{0:?} has more than one king")]
+    TooManyKings(Color),
+    /// A side has more than 16 pieces or more than 8 pawns.
+    #[error("{0:?} has too many pieces (more than 16, or more than 8 pawns)")]
+    TooManyPieces(Color),
+    /// A pawn stands on the first or eighth rank.
+    #[error("pawn on {0}, a back rank")]
+    PawnOnBackRank(Square),
+    /// The side that just moved left its own king in check.
+    #[error("the side not to move is in check")]
+    OppositeCheck,
+    /// More than two pieces give check, which no legal move can produce.
+    #[error("the king is attacked by {0} pieces; no legal move gives more than two checks")]
+    TooManyCheckers(u32),
+    /// A castling right whose king or rook is not on its home square.
+    #[error("{0:?} may castle {1:?} but its king or rook is not on its home square")]
+    InvalidCastlingRights(Color, CastlingSide),
+    /// An en-passant square that no double pawn push can have produced.
+    #[error("en-passant square {0} does not follow a double pawn push")]
+    InvalidEnPassant(Square),
+}
+
+/// What [`Position::undo`] needs to restore that the move itself does not say.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    mv: Move,
+    captured: Option<Piece>,
+    castling: CastlingRights,
+    ep_square: Option<Square>,
+    halfmove_clock: u32,
+    checkers: Bitboard,
+}
+
+/// A legal chess position with its own history of moves for [`undo`](Position::undo).
+#[derive(Clone)]
+pub struct Position {
+    board: Board,
+    turn: Color,
+    castling: CastlingRights,
+    ep_square: Option<Square>,
+    halfmove_clock: u32,
+    fullmove_number: u32,
+    /// Key of everything but the placement: side to move, castling rights, en passant.
+    state_key: Key,
+    /// The pieces giving check to the side to move.
+    checkers: Bitboard,
+    history: Vec<Undo>,
+}
+
+impl PartialEq for Position {
+    /// Equal placement, side to move, rights, en passant and clocks; the move history is not compared.
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep_square == other.ep_square
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+    }
+}
+
+impl Eq for Position {}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_setup(&Setup::startpos()).expect("the starting position is legal")
+    }
+
+    /// Validates `setup`.
+    ///
+    /// An en-passant square is checked (a double push must have produced it) and then dropped if no pawn of the
+    /// side to move stands beside the pushed pawn. A full-move number of 0 is read as 1.
+    ///
+    /// # Errors
+    ///
+    /// A [`PositionError`] naming the first problem found.
+    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+        let board = &setup.board;
+        for color in Color::ALL {
+            let kings = board.by_piece(Piece::new(color, Role::King)).count();
+            if kings == 0 {
+                return Err(PositionError::MissingKing(color));
+            }
+            if kings > 1 {
+                return Err(PositionError::TooManyKings(color));
+            }
+            if board.by_color(color).count() > 16 || board.by_piece(Piece::new(color, Role::Pawn)).count() > 8 {
+                return Err(PositionError::TooManyPieces(color));
+            }
+        }
+        let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
+        if let Some(sq) = (board.by_role(Role::Pawn) & back_ranks).first() {
+            return Err(PositionError::PawnOnBackRank(sq));
+        }
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if setup.castling.has(color, side) {
+                    let rank = color.back_rank();
+                    let king = Square::from_coords(File::E, rank);
+                    let rook = Square::from_coords(side.rook_from_file(), rank);
+                    if board.piece_at(king) != Some(Piece::new(color, Role::King))
+                        || board.piece_at(rook) != Some(Piece::new(color, Role::Rook))
+                    {
+                        return Err(PositionError::InvalidCastlingRights(color, side));
+                    }
+                }
+            }
+        }
+        let us = setup.turn;
+        let them = us.flip();
+        let their_king = board.king_of(them).expect("checked above");
+        if (board.attackers_to(their_king, board.occupied()) & board.by_color(us)).any() {
+            return Err(PositionError::OppositeCheck);
+        }
+        let our_king = board.king_of(us).expect("checked above");
+        let checkers = board.attackers_to(our_king, board.occupied()) & board.by_color(them);
+        if checkers.count() > 2 {
+            return Err(PositionError::TooManyCheckers(checkers.count()));
+        }
+        let mut ep_square = None;
+        if let Some(ep) = setup.ep_square {
+            // The pawn that moved two squares stands in front of `ep`, and the two squares it crossed are empty.
+            let pushed = ep.offset(0, if us == Color::White { -1 } else { 1 });
+            let origin = ep.offset(0, if us == Color::White { 1 } else { -1 });
+            let valid = ep.rank() == Rank::Sixth.relative_to(us)
+                && !board.occupied().contains(ep)
+                && origin.is_some_and(|o| !board.occupied().contains(o))
+                && pushed.is_some_and(|p| board.piece_at(p) == Some(Piece::new(them, Role::Pawn)));
+            if !valid {
+                return Err(PositionError::InvalidEnPassant(ep));
+            }
+            if (attacks::pawn(them, ep) & board.by_piece(Piece::new(us, Role::Pawn))).any() {
+                ep_square = Some(ep);
+            }
+        }
+        let mut pos = Position {
+            board: board.clone(),
+            turn: Color::White,
+            castling: CastlingRights::NONE,
+            ep_square: None,
+            halfmove_clock: setup.halfmove_clock,
+            fullmove_number: setup.fullmove_number.max(1),
+            state_key: zobrist::WHITE_TO_MOVE,
+            checkers,
+            history: Vec::with_capacity(64),
+        };
+        if us == Color::Black {
+            pos.flip_turn();
+        }
+        pos.set_castling(setup.castling);
+        pos.set_ep_square(ep_square);
+        Ok(pos)
+    }
+
+    /// The position as an unvalidated [`Setup`].
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board.clone(),
+            turn: self.turn,
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+        }
+    }
+
+    // ---- Accessors ------------------------------------------------------------------------------------------
+
+    /// The placement of the pieces.
+    #[inline(always)]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The castling rights left.
+    #[inline(always)]
+    pub fn castling(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The en-passant square, when a pawn of the side to move could capture onto it.
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// Half-moves since the last capture or pawn move (the fifty-move rule counts these).
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    /// The move number, starting at 1 and increased after each Black move.
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
+    /// The pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// Whether the side to move is in check.
+    #[inline(always)]
+    pub fn is_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    /// The square of the side to move's king.
+    #[inline(always)]
+    pub fn our_king(&self) -> Square {
+        (self.board.by_role(Role::King) & self.board.by_color(self.turn)).single()
+    }
+
+    /// The Polyglot key of the position.
+    #[inline(always)]
+    pub fn key(&self) -> Key {
+        self.board.key() ^ self.state_key
+    }
+
+    /// The Polyglot key computed from scratch, to check the incremental [`key`](Position::key).
+    pub fn key_from_scratch(&self) -> Key {
+        let mut key = self.board.key_from_scratch();
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if self.castling.has(color, side) {
+                    key ^= zobrist::castling(color, side);
+                }
+            }
+        }
+        if let Some(ep) = self.ep_square {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        if self.turn == Color::White {
+            key ^= zobrist::WHITE_TO_MOVE;
+        }
+        key
+    }
+
+    /// Number of moves that [`undo`](Position::undo) can take back.
+    pub fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The moves played since the position was set up, oldest first.
+    pub fn moves_played(&self) -> impl DoubleEndedIterator<Item = Move> + '_ {
+        self.history.iter().map(|undo| undo.mv)
+    }
+
+    // ---- State mutators: each XORs the key where it changes the state -------------------------------------
+
+    #[inline(always)]
+    fn flip_turn(&mut self) {
+        self.turn = self.turn.flip();
+        self.state_key ^= zobrist::WHITE_TO_MOVE;
+    }
+
+    #[inline(always)]
+    fn set_castling(&mut self, rights: CastlingRights) {
+        let mut changed = self.castling.0 ^ rights.0;
+        while changed != 0 {
+            let bit = changed.trailing_zeros() as usize;
+            self.state_key ^= zobrist::castling(Color::ALL[bit / 2], CastlingSide::ALL[bit % 2]);
+            changed &= changed - 1;
+        }
+        self.castling = rights;
+    }
+
+    #[inline(always)]
+    fn set_ep_square(&mut self, ep: Option<Square>) {
+        if let Some(old) = self.ep_square {
+            self.state_key ^= zobrist::en_passant(old.file());
+        }
+        if let Some(new) = ep {
+            self.state_key ^= zobrist::en_passant(new.file());
+        }
+        self.ep_square = ep;
+    }
+
+    /// Recomputes the checkers of the side to move (after a move or a pass).
+    #[inline(always)]
+    fn update_checkers(&mut self) {
+        let king = self.our_king();
+        self.checkers = self.board.attackers_to(king, self.board.occupied()) & self.board.by_color(self.turn.flip());
+    }
+
+    // ---- Make and undo -------------------------------------------------------------------------------------
+
+    /// Plays `mv` if it is legal here.
+    ///
+    /// # Errors
+    ///
+    /// [`UciError::Illegal`] if it is not.
+    pub fn play(&mut self, mv: Move) -> Result<(), UciError> {
+        if !self.is_legal(mv) {
+            return Err(UciError::Illegal { uci: mv.to_uci(), fen: self.to_fen() });
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Whether `mv` is one of the legal moves.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.legal_moves().contains(&mv)
+    }
+
+    /// Plays `mv`, which must be legal here (from [`legal_moves`](Position::legal_moves) or checked with
+    /// [`is_legal`](Position::is_legal)).
+    ///
+    /// # Panics
+    ///
+    /// If no piece stands on the origin square. Other illegal moves leave a corrupt position (debug builds
+    /// assert against some).
+    pub fn play_unchecked(&mut self, mv: Move) {
+        let (from, to) = (mv.from(), mv.to());
+        let us = self.turn;
+        let piece = self.board.piece_at(from).expect("a piece on the origin square");
+        debug_assert_eq!(piece.color, us, "{mv} moves an opponent's piece");
+        let captured = self.board.piece_at(to);
+        self.history.push(Undo {
+            mv,
+            captured,
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmove_clock: self.halfmove_clock,
+            checkers: self.checkers,
+        });
+
+        self.halfmove_clock += 1;
+        let mut new_ep = None;
+        if captured.is_some() {
+            self.halfmove_clock = 0;
+            self.board.remove(to);
+        }
+        self.board.remove(from);
+        match piece.role {
+            Role::Pawn => {
+                self.halfmove_clock = 0;
+                if Some(to) == self.ep_square {
+                    // En passant: the captured pawn stands beside the origin, on the destination's file.
+                    self.board.remove(Square::from_coords(to.file(), from.rank()));
+                } else if from.index().abs_diff(to.index()) == 16 {
+                    let crossed = Square::from_index_unchecked((from.index() + to.index()) as u32 / 2);
+                    if (attacks::pawn(us, crossed) & self.board.by_piece(Piece::new(us.flip(), Role::Pawn))).any() {
+                        new_ep = Some(crossed);
+                    }
+                }
+                let role = mv.promotion().unwrap_or(Role::Pawn);
+                self.board.put(to, Piece::new(us, role));
+            }
+            Role::King if from.file().index().abs_diff(to.file().index()) == 2 => {
+                let side = if to.file() == File::G { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+                let rank = from.rank();
+                let rook = self.board.remove(Square::from_coords(side.rook_from_file(), rank));
+                debug_assert_eq!(rook, Some(Piece::new(us, Role::Rook)));
+                self.board.put(Square::from_coords(side.rook_to_file(), rank), Piece::new(us, Role::Rook));
+                self.board.put(to, piece);
+            }
+            _ => self.board.put(to, piece),
+        }
+        let lost = RIGHTS_LOST[from.index()] | RIGHTS_LOST[to.index()];
+        if self.castling.0 & lost != 0 {
+            self.set_castling(CastlingRights(self.castling.0 & !lost));
+        }
+        if self.ep_square.is_some() || new_ep.is_some() {
+            self.set_ep_square(new_ep);
+        }
+        if us == Color::Black {
+            self.fullmove_number += 1;
+        }
+        self.flip_turn();
+        self.update_checkers();
+    }
+
+    /// Takes back the last move played and returns it (`None` if there is none).
+    pub fn undo(&mut self) -> Option<Move> {
+        let undo = self.history.pop()?;
+        let mv = undo.mv;
+        let (from, to) = (mv.from(), mv.to());
+        self.flip_turn();
+        let us = self.turn;
+        if us == Color::Black {
+            self.fullmove_number -= 1;
+        }
+        let moved = self.board.remove(to).expect("the moved piece on the destination");
+        match moved.role {
+            _ if mv.promotion().is_some() => self.board.put(from, Piece::new(us, Role::Pawn)),
+            Role::Pawn => {
+                self.board.put(from, moved);
+                if Some(to) == undo.ep_square {
+                    self.board.put(Square::from_coords(to.file(), from.rank()), Piece::new(us.flip(), Role::Pawn));
+                }
+            }
+            Role::King if from.file().index().abs_diff(to.file().index()) == 2 => {
+                let side = if to.file() == File::G { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+                let rank = from.rank();
+                self.board.remove(Square::from_coords(side.rook_to_file(), rank));
+                self.board.put(Square::from_coords(side.rook_from_file(), rank), Piece::new(us, Role::Rook));
+                self.board.put(from, moved);
+            }
+            _ => self.board.put(from, moved),
+        }
+        if let Some(captured) = undo.captured {
+            self.board.put(to, captured);
+        }
+        if self.castling != undo.castling {
+            self.set_castling(undo.castling);
+        }
+        if self.ep_square != undo.ep_square {
+            self.set_ep_square(undo.ep_square);
+        }
+        self.halfmove_clock = undo.halfmove_clock;
+        self.checkers = undo.checkers;
+        Some(mv)
+    }
+
+    /// Passes the turn (a "null move" for search): the en-passant right lapses, the clocks advance.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if the side to move is in check.
+    pub fn play_null(&mut self) {
+        debug_assert!(!self.is_check(), "null move while in check");
+        self.history.push(Undo {
+            mv: Move::new(Square::A1, Square::A1),
+            captured: None,
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmove_clock: self.halfmove_clock,
+            checkers: self.checkers,
+        });
+        self.set_ep_square(None);
+        self.halfmove_clock += 1;
+        if self.turn == Color::Black {
+            self.fullmove_number += 1;
+        }
+        self.flip_turn();
+        self.update_checkers();
+    }
+
+    /// Takes back a [`play_null`](Position::play_null).
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if the last move was not a null move.
+    pub fn undo_null(&mut self) {
+        let undo = self.history.pop().expect("a null move to take back");
+        debug_assert_eq!(undo.mv, Move::new(Square::A1, Square::A1));
+        self.flip_turn();
+        if self.turn == Color::Black {
+            self.fullmove_number -= 1;
+        }
+        self.set_ep_square(undo.ep_square);
+        self.halfmove_clock = undo.halfmove_clock;
+        self.checkers = undo.checkers;
+    }
+
+    /// Parses a UCI move and checks that it is legal here.
+    ///
+    /// # Errors
+    ///
+    /// [`UciError::Syntax`] if the text is not a move, [`UciError::Illegal`] if the move is not legal here.
+    pub fn parse_uci(&self, uci: &str) -> Result<Move, UciError> {
+        let mv = Move::from_uci(uci)?;
+        if self.is_legal(mv) {
+            Ok(mv)
+        } else {
+            Err(UciError::Illegal { uci: uci.to_owned(), fen: self.to_fen() })
+        }
+    }
+
+    /// Whether the side to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_move()
+    }
+
+    /// Whether the side to move is stalemated.
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_move()
+    }
+
+    /// Whether neither side has the material to mate by any sequence of legal moves: bare kings, a single minor
+    /// piece, or bishops all on squares of one colour.
+    pub fn is_insufficient_material(&self) -> bool {
+        let b = &self.board;
+        if (b.by_role(Role::Pawn) | b.orthogonal_sliders()).any() {
+            return false;
+        }
+        let minors = b.by_role(Role::Knight) | b.by_role(Role::Bishop);
+        if minors.count() <= 1 {
+            return true;
+        }
+        const DARK: Bitboard = Bitboard(0xaa55_aa55_aa55_aa55);
+        let bishops = b.by_role(Role::Bishop);
+        b.by_role(Role::Knight).is_empty() && ((bishops & DARK).is_empty() || (bishops & !DARK).is_empty())
+    }
+}

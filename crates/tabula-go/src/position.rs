@@ -30,7 +30,7 @@ use crate::board::{Board, IllegalMove, PlaceRecord, SizeError, WHITE_TO_MOVE};
 use crate::coords::{Color, Move, Point, MAX_POINTS};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
-use tabula::zobrist::{Key, Key128};
+use tabula::zobrist::{Key, Key128, ZobristKeys};
 use thiserror::Error;
 
 /// Which repetitions are forbidden.
@@ -88,6 +88,11 @@ impl Hasher for KeyHasher {
 }
 
 type KeySet = HashSet<Key128, BuildHasherDefault<KeyHasher>>;
+
+/// Extra keys for the search key only: one per simple-ko point, and the last for "the previous move was a
+/// pass" (the next pass ends the game). Both change what may follow, so a transposition table must tell
+/// such positions apart.
+const SEARCH_KEYS: ZobristKeys<Key, { MAX_POINTS + 1 }> = ZobristKeys::<Key, { MAX_POINTS + 1 }>::generate(0x0006_06b0);
 
 /// One move of the history, with what undo needs.
 #[derive(Clone, Copy, Debug)]
@@ -210,13 +215,21 @@ impl Position {
         self.seen.insert(self.superko_key(self.board.key(), self.to_move));
     }
 
-    /// The 64-bit key of the position for a transposition table: the board and the side to move.
-    /// (The superko history is not part of it.)
+    /// The 64-bit key of the position for a transposition table: the board, the side to move, the simple-ko
+    /// point and whether the last move was a pass. The superko history is not part of it, so under a
+    /// superko rule two positions with one key may still differ in which moves are legal.
     pub fn key(&self) -> Key {
-        match self.to_move {
+        let mut key = match self.to_move {
             Color::Black => self.board.key64(),
             Color::White => (self.board.key() ^ WHITE_TO_MOVE).to_key(),
+        };
+        if let Some(ko) = self.board.ko() {
+            key ^= SEARCH_KEYS.get(ko.index());
         }
+        if self.passes == 1 {
+            key ^= SEARCH_KEYS.get(MAX_POINTS);
+        }
+        key
     }
 
     /// Whether `color` may play `mv` now. A pass is always legal.
@@ -530,5 +543,43 @@ mod tests {
         assert_eq!(g.setup_stones().len(), 2);
         g.play(Move::Pass, Color::Black).unwrap();
         assert_eq!(g.set_stone(Point::new(1, 1), None), Err(SetupError::MovesPlayed));
+    }
+
+    struct AreaEvaluator;
+
+    impl tabula::Evaluator<Position> for AreaEvaluator {
+        fn evaluate(&self, game: &Position) -> tabula::Score {
+            let margin = crate::scoring::area_score(game.board()).margin(game.komi());
+            let black = (margin * 2.0) as tabula::Score;
+            if game.to_move() == Color::Black {
+                black
+            } else {
+                -black
+            }
+        }
+    }
+
+    #[test]
+    fn core_searches_agree_with_minimax_on_small_boards() {
+        use tabula::search::{alphabeta, minimax, Searcher};
+        let mut rng = SplitMix64::new(99);
+        for (size, depth) in [(2, 6), (3, 4)] {
+            for _ in 0..6 {
+                // Simple ko keeps legality a function of the key, as the table needs.
+                let mut g = Position::new(size, Rules { ko: KoRule::Simple, suicide: false }).unwrap();
+                g.set_komi(0.5);
+                let mut moves = Vec::new();
+                for _ in 0..rng.next() % 4 {
+                    moves.clear();
+                    tabula::Game::legal_moves(&g, &mut moves);
+                    let mv = moves[(rng.next() % moves.len() as u64) as usize];
+                    tabula::Game::play(&mut g, mv);
+                }
+                let expected = minimax(&mut g.clone(), &AreaEvaluator, depth);
+                assert_eq!(alphabeta(&mut g.clone(), &AreaEvaluator, depth), expected);
+                let mut searcher = Searcher::new(AreaEvaluator, 1);
+                assert_eq!(searcher.search_depth(&g, depth).score, expected, "{size}x{size} depth {depth}\n{g:?}");
+            }
+        }
     }
 }

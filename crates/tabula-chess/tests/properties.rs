@@ -1,0 +1,81 @@
+//! Property tests: FEN and UCI round trips on positions reached by random games, and make/undo restoring
+//! everything.
+
+use proptest::prelude::*;
+use tabula_chess::{Move, Position};
+
+/// Plays the moves chosen by `choices` (each taken modulo the number of legal moves) from the start position,
+/// stopping early when the game is over.
+fn random_game(choices: &[usize]) -> Position {
+    let mut pos = Position::startpos();
+    for &choice in choices {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos.play_unchecked(moves[choice % moves.len()]);
+    }
+    pos
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn fen_round_trips(choices in prop::collection::vec(any::<usize>(), 0..120)) {
+        let pos = random_game(&choices);
+        let fen = pos.to_fen();
+        let parsed = Position::from_fen(&fen).unwrap();
+        prop_assert_eq!(&parsed, &pos);
+        prop_assert_eq!(parsed.key(), pos.key());
+        prop_assert_eq!(parsed.to_fen(), fen);
+    }
+
+    #[test]
+    fn uci_and_san_round_trip(choices in prop::collection::vec(any::<usize>(), 0..120)) {
+        let pos = random_game(&choices);
+        for &mv in pos.legal_moves().iter() {
+            prop_assert_eq!(Move::from_uci(&mv.to_uci()), Ok(mv));
+            prop_assert_eq!(pos.parse_uci(&mv.to_uci()), Ok(mv));
+            prop_assert_eq!(pos.parse_san(&pos.san(mv)), Ok(mv), "{} {}", pos.to_fen(), pos.san(mv));
+        }
+    }
+
+    #[test]
+    fn undo_restores_the_position(choices in prop::collection::vec(any::<usize>(), 0..120)) {
+        let pos = random_game(&choices);
+        let mut played = pos.clone();
+        for &mv in pos.legal_moves().iter() {
+            played.play_unchecked(mv);
+            prop_assert_eq!(played.key(), played.key_from_scratch());
+            prop_assert_eq!(played.undo(), Some(mv));
+            prop_assert_eq!(&played, &pos);
+            prop_assert_eq!(played.key(), pos.key());
+            prop_assert_eq!(played.checkers(), pos.checkers());
+        }
+    }
+
+    #[test]
+    fn parsers_never_panic(text in "\\PC{0,80}") {
+        let _ = Position::from_fen(&text);
+        let _ = tabula_chess::Epd::parse(&text);
+        let _ = Move::from_uci(&text);
+        let pos = Position::startpos();
+        let _ = pos.parse_uci(&text);
+        let _ = pos.parse_san(&text);
+    }
+
+    #[test]
+    fn fen_like_strings_never_panic(
+        placement in "[pnbrqkPNBRQK1-9/]{0,70}",
+        side in "[wbx-]{0,2}",
+        castling in "[KQkqA-Ha-h-]{0,5}",
+        ep in "[a-i1-9-]{0,3}",
+    ) {
+        let fen = format!("{placement} {side} {castling} {ep} 0 1");
+        if let Ok(pos) = Position::from_fen(&fen) {
+            let _ = pos.legal_moves();
+            prop_assert_eq!(Position::from_fen(&pos.to_fen()).unwrap(), pos);
+        }
+    }
+}

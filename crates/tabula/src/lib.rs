@@ -3,9 +3,9 @@
 //! - [`zobrist`]: deterministic 64- and 128-bit keys, generated at compile time, updated by XOR.
 //! - [`quality`]: checks any key set for the defects that make distinct positions collide.
 //! - [`tt`]: a bucketed transposition table shared by threads without locks.
-//! - [`game`]: the [`Game`](game::Game) and [`Evaluator`](game::Evaluator) traits a game implements.
+//! - [`game`]: the [`Game`] and [`Evaluator`] traits a game implements.
 //! - [`score`]: scores with wins and losses counted in plies.
-//! - [`search`]: minimax, alpha-beta and the main [`Searcher`](search::Searcher).
+//! - [`search`]: minimax, alpha-beta and the main [`Searcher`].
 //!
 //! The core never names a game: each game lives in its own crate and implements [`game::Game`].
 #![deny(missing_docs)]
@@ -22,3 +22,8 @@ pub use score::Score;
 pub use search::{Limits, SearchOptions, Searcher};
 pub use tt::TranspositionTable;
 pub use zobrist::{Key, Key128};
+
+/// The README's library example, compiled and run as a doctest so that it stays true.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -49,8 +49,8 @@ use crate::game::{Evaluator, Game};
 use crate::score::{Score, INFINITY};
 
 /// Plain minimax in negamax form: every move searched to `depth` plies, no pruning, no table.
-/// The oracle the other searches are tested against. Terminal positions score by [`Outcome::score_at`]
-/// (crate::game::Outcome::score_at) at their ply, leaves at depth 0 by the evaluator.
+/// The oracle the other searches are tested against. Terminal positions score by
+/// [`Outcome::score_at`](crate::game::Outcome::score_at) at their ply, leaves at depth 0 by the evaluator.
 pub fn minimax<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32) -> Score {
     fn go<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32, ply: u32) -> Score {
         if let Some(outcome) = game.outcome() {

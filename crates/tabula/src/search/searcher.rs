@@ -594,39 +594,12 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
     }
 
-    /// The PV of the last search from the triangular table, extended by table moves where it was cut short.
+    /// The PV of the last search, from the triangular table (never cut short: the table does not cut off
+    /// at PV nodes).
     fn principal_variation(&mut self) -> Vec<G::Move> {
         let mut pv = self.td.pv.first().cloned().unwrap_or_default();
-        if let (Some(best), false) = (self.root_best, pv.is_empty()) {
-            debug_assert_eq!(pv[0], best);
-        }
         if pv.is_empty() {
             pv.extend(self.root_best);
-        }
-        let mut game = self.game.clone();
-        let mut moves = Vec::new();
-        for &mv in &pv {
-            game.play(mv);
-        }
-        // Follow table moves past the end of the collected line, guarding against cycles.
-        let mut seen: Vec<Key> = Vec::new();
-        while self.options.table && pv.len() < 64 && game.outcome().is_none() {
-            let (key, symmetry) = game.table_key();
-            if seen.contains(&key) {
-                break;
-            }
-            seen.push(key);
-            let Some(code) = self.table.probe(key, 0).hit.and_then(|e| e.move_code) else {
-                break;
-            };
-            let code = G::transform_move_code(code, symmetry, false);
-            moves.clear();
-            game.legal_moves(&mut moves);
-            let Some(&mv) = moves.iter().find(|&&m| G::move_code(m) == code) else {
-                break;
-            };
-            game.play(mv);
-            pv.push(mv);
         }
         pv
     }
@@ -745,7 +718,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             if let Some(mv) = self.game.winning_move() {
                 if ply == 0 {
                     self.root_best = Some(mv);
-                    self.td.pv[0].push(mv);
+                }
+                if pv_node || ply == 0 {
+                    self.td.pv[p].push(mv);
                 }
                 self.td.moves[p] = moves;
                 return win_in(ply + 1);

@@ -1,0 +1,130 @@
+//! `tabula`: play, analyze, solve, benchmark and check the keys of Tabula's games.
+
+mod bench;
+mod engine;
+mod games;
+mod play;
+mod solve;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand, ValueEnum};
+use engine::EngineArgs;
+use games::CliGame;
+use std::path::PathBuf;
+use tabula_connect4::Standard;
+use tabula_tictactoe::TicTacToe;
+
+#[derive(Parser)]
+#[command(name = "tabula", version, about = "Zobrist hashing, transposition tables and alpha-beta search, for games")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum GameName {
+    /// Tic-tac-toe.
+    Tictactoe,
+    /// Connect Four, 7×6.
+    Connect4,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play in the terminal: human against engine, or engine against engine.
+    Play {
+        /// The game.
+        game: GameName,
+        /// Who plays the first side.
+        #[arg(long, value_enum, default_value_t = play::Player::Human)]
+        first: play::Player,
+        /// Who plays the second side.
+        #[arg(long, value_enum, default_value_t = play::Player::Engine)]
+        second: play::Player,
+        /// Start from this position instead of the initial one.
+        #[arg(long)]
+        position: Option<String>,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Analyze a position: best move, score, principal variation, nodes, table hit rate, time.
+    Analyze {
+        /// The game.
+        game: GameName,
+        /// The position (tic-tac-toe: cells played, `519`, or a board `o...x...x`; Connect Four: columns played).
+        #[arg(default_value = "")]
+        position: String,
+        /// Connect Four: solve each column exactly instead of a limited search.
+        #[arg(long)]
+        solve: bool,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Solve Connect Four positions read one per line (from FILE or standard input): `position score`.
+    Solve {
+        /// The game (only connect4).
+        game: solve::SolveGame,
+        /// Positions file; standard input if absent.
+        file: Option<PathBuf>,
+        /// Win / draw / loss only (1, 0, -1).
+        #[arg(long)]
+        weak: bool,
+        /// Append nodes and microseconds to each line.
+        #[arg(long)]
+        stats: bool,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// A fixed set of searches: prints a deterministic node count and the speed.
+    Bench {
+        /// Transposition table size in MiB for each search.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+    /// Key-quality report of a game's Zobrist keys.
+    Keys {
+        /// The game.
+        game: GameName,
+    },
+}
+
+fn main() {
+    if let Err(e) = run(Cli::parse()) {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Play { game, first, second, position, engine } => match game {
+            GameName::Tictactoe => play::run::<TicTacToe>(first, second, position.as_deref(), &engine),
+            GameName::Connect4 => play::run::<Standard>(first, second, position.as_deref(), &engine),
+        },
+        Command::Analyze { game, position, solve, engine } => match game {
+            GameName::Tictactoe => play::analyze::<TicTacToe>(&position, &engine),
+            GameName::Connect4 if solve => solve::analyze_columns(&position, engine.hash),
+            GameName::Connect4 => play::analyze::<Standard>(&position, &engine),
+        },
+        Command::Solve { game: _, file, weak, stats, hash, threads } => {
+            solve::run(file.as_deref(), weak, stats, hash, threads)
+        }
+        Command::Bench { hash } => bench::run(hash),
+        Command::Keys { game } => {
+            let keys = match game {
+                GameName::Tictactoe => TicTacToe::keys(),
+                GameName::Connect4 => Standard::keys(),
+            };
+            let report = tabula::quality::check(keys);
+            println!("{report}");
+            if !report.is_sound() {
+                anyhow::bail!("the key set has defects");
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! The `tabula` binary, run as a user would.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn tabula(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tabula runs");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn solve_reports_bad_lines_and_goes_on() {
+    let out = tabula(
+        &["solve", "connect4"],
+        "47162476765337275374225432452161354\n448\n1111111\n12121212\n6343534131255714276174447266172 1\n",
+    );
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert_eq!(stdout, "47162476765337275374225432452161354 -3\n6343534131255714276174447266172 1\n");
+    assert!(stderr.contains("line 2: `448`: move 3: `8` is not a column"), "{stderr}");
+    assert!(stderr.contains("line 3: `1111111`: move 7: column 1 is full"), "{stderr}");
+    assert!(stderr.contains("line 4: `12121212`: move 8: the game is already over"), "{stderr}");
+    assert!(!out.status.success());
+}
+
+#[test]
+fn solve_with_stats_and_weak() {
+    let out = tabula(&["solve", "connect4", "--weak", "--stats"], "47162476765337275374225432452161354\n");
+    let stdout = text(&out.stdout);
+    let fields: Vec<&str> = stdout.split_whitespace().collect();
+    assert_eq!(fields.len(), 4, "{stdout}");
+    assert_eq!(fields[1], "-1");
+    assert!(fields[2].parse::<u64>().unwrap() > 0);
+    assert!(out.status.success());
+}
+
+#[test]
+fn keys_report_is_sound() {
+    for game in ["tictactoe", "connect4"] {
+        let out = tabula(&["keys", game], "");
+        assert!(out.status.success());
+        assert!(text(&out.stdout).contains("verdict         sound"));
+    }
+}
+
+#[test]
+fn analyze_shows_best_move_and_stats() {
+    let out = tabula(&["analyze", "tictactoe", "519", "--depth", "6"], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for field in ["best move", "score", "pv", "nodes", "table hits", "time"] {
+        assert!(stdout.contains(field), "{field} missing:\n{stdout}");
+    }
+    // From the mid set: the side to move wins with score 8.
+    let out = tabula(&["analyze", "connect4", "775463462234262", "--solve"], "");
+    assert!(text(&out.stdout).contains("a win for the side to move (score 8)"), "{}", text(&out.stdout));
+    let out = tabula(&["analyze", "connect4", "448"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("is not a column"));
+}
+
+#[test]
+fn engine_against_engine_draws_tictactoe() {
+    let out = tabula(&["play", "tictactoe", "--first", "engine", "--second", "engine", "--depth", "9"], "");
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("Draw."), "{}", text(&out.stdout));
+}
+
+#[test]
+fn human_moves_are_checked() {
+    let out = tabula(&["play", "tictactoe", "--depth", "9"], "0\n5\nquit\n");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("cell 0 is not a legal move here") || stdout.contains("is not a cell"), "{stdout}");
+    assert!(stdout.contains("o plays"), "{stdout}");
+}

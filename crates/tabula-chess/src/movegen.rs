@@ -30,26 +30,39 @@ use crate::moves::{Move, MoveList, MoveSink};
 use crate::position::{CastlingSide, Position};
 use crate::types::{Color, Piece, Rank, Role, Square};
 
-/// The legal destinations of one piece.
+/// A set of legal moves of one role: either one piece's moves (`shift == 0`: every move starts from `from`), or
+/// pawn moves made set-wise, each starting `shift` squares before its destination.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PieceMoves {
     pub role: Role,
     pub from: Square,
     pub to: Bitboard,
+    pub shift: i8,
+    /// Pawn moves onto the last rank: each destination is four moves.
+    pub promotion: bool,
 }
 
 impl PieceMoves {
-    /// Whether these are pawn moves onto the last rank (each destination is four moves).
     #[inline(always)]
-    fn promotes(&self, us: Color) -> bool {
-        self.role == Role::Pawn && self.from.rank() == Rank::Seventh.relative_to(us)
+    fn piece(role: Role, from: Square, to: Bitboard) -> PieceMoves {
+        PieceMoves { role, from, to, shift: 0, promotion: false }
+    }
+
+    /// The origin of the move to `to`.
+    #[inline(always)]
+    fn origin(&self, to: Square) -> Square {
+        if self.shift == 0 {
+            self.from
+        } else {
+            Square::from_index_unchecked((to.index() as i32 - self.shift as i32) as u32)
+        }
     }
 
     /// Number of moves, counting each promotion destination four times.
     #[inline(always)]
-    fn count(&self, us: Color) -> u64 {
+    fn count(&self) -> u64 {
         let n = self.to.count() as u64;
-        if self.promotes(us) {
+        if self.promotion {
             4 * n
         } else {
             n
@@ -57,16 +70,16 @@ impl PieceMoves {
     }
 
     #[inline(always)]
-    fn push_into<S: MoveSink>(&self, us: Color, sink: &mut S) {
-        if self.promotes(us) {
+    fn push_into<S: MoveSink>(&self, sink: &mut S) {
+        if self.promotion {
             for to in self.to {
                 for role in Role::PROMOTIONS {
-                    sink.push_move(Move::with_promotion(self.from, to, role));
+                    sink.push_move(Move::with_promotion(self.origin(to), to, role));
                 }
             }
         } else {
             for to in self.to {
-                sink.push_move(Move::new(self.from, to));
+                sink.push_move(Move::new(self.origin(to), to));
             }
         }
     }
@@ -141,7 +154,7 @@ impl Position {
                 }
             }
         }
-        if king_to.any() && listener(PieceMoves { role: Role::King, from: king, to: king_to }) {
+        if king_to.any() && listener(PieceMoves::piece(Role::King, king, king_to)) {
             return true;
         }
 
@@ -158,7 +171,7 @@ impl Position {
         // Step 3. Knights: a pinned knight never moves.
         for from in b.by_role(Role::Knight) & ours & !pinned {
             let to = attacks::knight(from) & target;
-            if to.any() && listener(PieceMoves { role: Role::Knight, from, to }) {
+            if to.any() && listener(PieceMoves::piece(Role::Knight, from, to)) {
                 return true;
             }
         }
@@ -171,7 +184,7 @@ impl Position {
             }
             if to.any() {
                 let role = if b.by_role(Role::Queen).contains(from) { Role::Queen } else { Role::Bishop };
-                if listener(PieceMoves { role, from, to }) {
+                if listener(PieceMoves::piece(role, from, to)) {
                     return true;
                 }
             }
@@ -183,30 +196,58 @@ impl Position {
             }
             if to.any() {
                 let role = if b.by_role(Role::Queen).contains(from) { Role::Queen } else { Role::Rook };
-                if listener(PieceMoves { role, from, to }) {
+                if listener(PieceMoves::piece(role, from, to)) {
                     return true;
                 }
             }
         }
 
-        // Step 5. Pawns: pushes onto empty squares, captures onto enemy pieces, and en passant.
+        // Step 5. Pawns: pushes onto empty squares, captures onto enemy pieces, and en passant. Pawns that are
+        // not pinned move set-wise, one shifted bitboard per kind of move; pinned ones and en passant one by one.
+        let pawns = b.by_role(Role::Pawn) & ours;
+        let last_rank = Bitboard::rank(Rank::Eighth.relative_to(us));
         let third_rank = Bitboard::rank(Rank::Third.relative_to(us));
-        let ep = self.ep_square();
-        for from in b.by_role(Role::Pawn) & ours {
-            let single = Bitboard::from_square(from).forward(us) & !occupied;
-            let double = (single & third_rank).forward(us) & !occupied;
-            let attacks = attacks::pawn(us, from);
-            let mut to = ((single | double) | (attacks & theirs)) & target;
-            if let Some(ep) = ep {
-                if attacks.contains(ep) && self.en_passant_is_legal(from, ep) {
-                    to = to.with(ep);
+        let free = pawns & !pinned;
+        let forward: i8 = if us == Color::White { 8 } else { -8 };
+        const NOT_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
+        const NOT_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
+        let single = free.forward(us) & !occupied;
+        let double = (single & third_rank).forward(us) & !occupied;
+        let toward_a = (free & NOT_A).forward(us);
+        let toward_h = (free & NOT_H).forward(us);
+        // (A capture toward the a-file lands one square before the push square, toward h one after.)
+        let left = Bitboard(toward_a.0 >> 1);
+        let right = Bitboard(toward_h.0 << 1);
+        for (to, shift) in [
+            (single & target, forward),
+            (double & target, 2 * forward),
+            (left & theirs & target, forward - 1),
+            (right & theirs & target, forward + 1),
+        ] {
+            for (to, promotion) in [(to & !last_rank, false), (to & last_rank, true)] {
+                if to.any() && listener(PieceMoves { role: Role::Pawn, from: king, to, shift, promotion }) {
+                    return true;
                 }
             }
-            if pinned.contains(from) {
-                to &= attacks::line(king, from);
+        }
+        for from in pawns & pinned {
+            let single = Bitboard::from_square(from).forward(us) & !occupied;
+            let double = (single & third_rank).forward(us) & !occupied;
+            let to = ((single | double) | (attacks::pawn(us, from) & theirs)) & target & attacks::line(king, from);
+            if to.any() {
+                let promotion = (to & last_rank).any();
+                if listener(PieceMoves { role: Role::Pawn, from, to, shift: 0, promotion }) {
+                    return true;
+                }
             }
-            if to.any() && listener(PieceMoves { role: Role::Pawn, from, to }) {
-                return true;
+        }
+        if let Some(ep) = self.ep_square() {
+            for from in attacks::pawn(them, ep) & pawns {
+                if self.en_passant_is_legal(from, ep)
+                    && listener(PieceMoves::piece(Role::Pawn, from, Bitboard::from_square(ep)))
+                {
+                    return true;
+                }
             }
         }
         false
@@ -236,9 +277,8 @@ impl Position {
 
     /// Appends every legal move to `sink`.
     pub fn legal_moves_into<S: MoveSink>(&self, sink: &mut S) {
-        let us = self.turn();
         self.generate(|pm| {
-            pm.push_into(us, sink);
+            pm.push_into(sink);
             false
         });
     }
@@ -249,10 +289,10 @@ impl Position {
         let theirs = self.board().by_color(us.flip());
         let ep = self.ep_square().map_or(Bitboard::EMPTY, Bitboard::from_square);
         self.generate(|mut pm| {
-            if !pm.promotes(us) {
+            if !pm.promotion {
                 pm.to &= if pm.role == Role::Pawn { theirs | ep } else { theirs };
             }
-            pm.push_into(us, sink);
+            pm.push_into(sink);
             false
         });
     }
@@ -260,10 +300,9 @@ impl Position {
     /// The number of legal moves, counted without making or listing them.
     #[inline]
     pub fn count_legal_moves(&self) -> u64 {
-        let us = self.turn();
         let mut count = 0;
         self.generate(|pm| {
-            count += pm.count(us);
+            count += pm.count();
             false
         });
         count
@@ -276,12 +315,13 @@ impl Position {
 
     /// The legal moves of the piece on `from`, appended to `sink`.
     pub fn legal_moves_from<S: MoveSink>(&self, from: Square, sink: &mut S) {
-        let us = self.turn();
-        self.generate(|pm| {
-            if pm.from == from {
-                pm.push_into(us, sink);
-                return true;
+        self.generate(|mut pm| {
+            if pm.shift != 0 {
+                pm.to = pm.to.into_iter().filter(|&to| pm.origin(to) == from).collect();
+            } else if pm.from != from {
+                return false;
             }
+            pm.push_into(sink);
             false
         });
     }
@@ -308,5 +348,45 @@ impl Position {
     pub fn has_non_pawn_material(&self) -> bool {
         let b = self.board();
         (b.by_color(self.turn()) & !(b.by_role(Role::Pawn) | b.by_role(Role::King))).any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POSITIONS: [&str; 4] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    ];
+
+    #[test]
+    fn moves_from_one_square_are_the_legal_moves_from_it() {
+        for fen in POSITIONS {
+            let pos = Position::from_fen(fen).unwrap();
+            let all = pos.legal_moves();
+            assert_eq!(all.len() as u64, pos.count_legal_moves());
+            for sq in Square::ALL {
+                let mut from = Vec::new();
+                pos.legal_moves_from(sq, &mut from);
+                let expected: Vec<Move> = all.iter().copied().filter(|mv| mv.from() == sq).collect();
+                assert_eq!(from, expected, "{fen} {sq}");
+            }
+        }
+    }
+
+    #[test]
+    fn pins_checks_and_en_passant() {
+        let count = |fen: &str| Position::from_fen(fen).unwrap().count_legal_moves();
+        // Double check: only the king moves.
+        assert_eq!(count("4k3/8/8/8/8/5n2/8/r3K3 w - - 0 1"), 2);
+        // The pinned knight cannot move; the pinned rook slides along the pin.
+        assert_eq!(count("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1"), 4);
+        assert_eq!(count("4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1"), 9);
+        // En passant that removes the checking pawn.
+        let pos = Position::from_fen("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1").unwrap();
+        assert!(pos.legal_moves().iter().any(|mv| mv.to_string() == "e4d3"));
     }
 }

@@ -1,6 +1,7 @@
 //! `tabula`: play, analyze, solve, benchmark and check the keys of Tabula's games.
 
 mod bench;
+mod chess;
 mod engine;
 mod games;
 mod play;
@@ -27,6 +28,10 @@ enum GameName {
     Tictactoe,
     /// Connect Four, 7×6.
     Connect4,
+    /// Chess (Polyglot keys).
+    Chess,
+    /// Go (keys for boards up to 25×25).
+    Go,
 }
 
 #[derive(Subcommand)]
@@ -90,6 +95,28 @@ enum Command {
         /// The game.
         game: GameName,
     },
+    /// The Zobrist key of a position.
+    Hash {
+        /// The game (only chess).
+        game: chess::HashGame,
+        /// The position as FEN.
+        fen: String,
+    },
+    /// Count the leaf nodes of the chess move tree from a position (FEN) to a depth.
+    Perft {
+        /// The position as FEN (`startpos` for the initial position).
+        fen: String,
+        /// Depth in plies.
+        depth: u32,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Count through a transposition table of this many MiB keyed by the Zobrist key.
+        #[arg(long)]
+        hash: Option<usize>,
+    },
+    /// Speak the Go Text Protocol (version 2) on standard input and output.
+    Gtp,
 }
 
 fn main() {
@@ -104,22 +131,28 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play { game, first, second, position, engine } => match game {
             GameName::Tictactoe => play::run::<TicTacToe>(first, second, position.as_deref(), &engine),
             GameName::Connect4 => play::run::<Standard>(first, second, position.as_deref(), &engine),
+            other => anyhow::bail!("play does not support {other:?} yet"),
         },
         Command::Analyze { game, position, solve, engine } => match game {
             GameName::Tictactoe => play::analyze::<TicTacToe>(&position, &engine),
             GameName::Connect4 if solve => solve::analyze_columns(&position, engine.hash),
             GameName::Connect4 => play::analyze::<Standard>(&position, &engine),
+            other => anyhow::bail!("analyze does not support {other:?} yet"),
         },
+        Command::Hash { game: _, fen } => chess::hash(&fen),
+        Command::Perft { fen, depth, divide, hash } => chess::perft(&fen, depth, divide, hash),
+        Command::Gtp => gtp(),
         Command::Solve { game: _, file, weak, stats, hash, threads } => {
             solve::run(file.as_deref(), weak, stats, hash, threads)
         }
         Command::Bench { hash } => bench::run(hash),
         Command::Keys { game } => {
-            let keys = match game {
-                GameName::Tictactoe => TicTacToe::keys(),
-                GameName::Connect4 => Standard::keys(),
+            let report = match game {
+                GameName::Tictactoe => tabula::quality::check(TicTacToe::keys()),
+                GameName::Connect4 => tabula::quality::check(Standard::keys()),
+                GameName::Chess => tabula::quality::check(tabula_chess::zobrist::POLYGLOT.as_slice()),
+                GameName::Go => tabula::quality::check(tabula_go::board::KEYS.as_slice()),
             };
-            let report = tabula::quality::check(keys);
             println!("{report}");
             if !report.is_sound() {
                 anyhow::bail!("the key set has defects");
@@ -127,4 +160,21 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// The GTP loop: each line goes to the session, each answer to standard output, until `quit` or the end of input.
+fn gtp() -> Result<()> {
+    use std::io::{BufRead, Write};
+    let mut session = tabula_go::GtpSession::new();
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = line?;
+        out.write_all(session.handle(&line).as_bytes())?;
+        out.flush()?;
+        if session.is_finished() {
+            break;
+        }
+    }
+    Ok(())
 }

@@ -84,3 +84,25 @@ fn human_moves_are_checked() {
     assert!(stdout.contains("cell 0 is not a legal move here") || stdout.contains("is not a cell"), "{stdout}");
     assert!(stdout.contains("o plays"), "{stdout}");
 }
+
+#[test]
+fn chess_hash_and_perft() {
+    let out = tabula(&["hash", "chess", "rnbqkbnr/p1pppppp/8/8/P6P/R1p5/1P1PPPP1/1NBQKBNR b Kkq - 0 4"], "");
+    assert_eq!(text(&out.stdout), "5c3f9b829b279560\n");
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let out = tabula(&["perft", kiwipete, "3", "--divide"], "");
+    let stdout = text(&out.stdout);
+    assert!(stdout.ends_with("nodes 97862\n"), "{stdout}");
+    assert_eq!(stdout.lines().filter(|l| l.contains(": ")).count(), 48);
+    let out = tabula(&["perft", kiwipete, "3", "--hash", "1"], "");
+    assert!(text(&out.stdout).ends_with("nodes 97862\n"));
+    let out = tabula(&["perft", "8/8/8/8/8/8/8/8 w - - 0 1", "1"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("bad FEN"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn gtp_session_over_stdio() {
+    let out = tabula(&["gtp"], "protocol_version\n7 boardsize 30\nboardsize 9\nplay b e5\nplay w e5\nquit\nname\n");
+    assert_eq!(text(&out.stdout), "= 2\n\n?7 unacceptable size\n\n=\n\n=\n\n? illegal move\n\n=\n\n");
+}

@@ -1,0 +1,317 @@
+//! The state-recall cache: what was computed for a state (its energy, every event's rate, the total rate),
+//! found again by the state's Zobrist key.
+//!
+//! Layout: a power-of-two number of buckets of [`WAYS`] slots; a key picks its bucket by its low bits and may sit
+//! in any slot of it. A slot holds:
+//!
+//! | field    | type  | meaning                                                           |
+//! |----------|-------|-------------------------------------------------------------------|
+//! | `key`    | `u64` | the state's primary Zobrist key                                   |
+//! | `check`  | `u64` | the independent check key (compared only in verify mode)          |
+//! | `energy` | `i64` | the state's energy in neV                                         |
+//! | `total`  | `f64` | the sum of the rates, in the event order                          |
+//! | `stamp`  | `u64` | when the slot was stored ([`Replacement::Oldest`]) or last used ([`Replacement::Lru`]); 0 = empty |
+//!
+//! and, in a parallel array, `events` rates (`f64`). The memory bound counts both: the number of slots is the
+//! largest that fits in `mib` MiB ([`StateCache::entry_bytes`] each), rounded down to a power of two buckets.
+//!
+//! When a bucket is full the [`Replacement`] policy picks the slot to overwrite. In verify mode a slot whose
+//! primary key matches but check key does not is a *collision*: two different states share 64 key bits; it is
+//! counted and treated as a miss.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_kmc::cache::{Replacement, StateCache};
+//!
+//! let mut cache = StateCache::new(1, 8, true, Replacement::Lru).unwrap();
+//! assert!(cache.lookup(42, 7).is_none());
+//! cache.store(42, 7, -1_000, 3.0, &[1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+//! let hit = cache.lookup(42, 7).unwrap();
+//! assert_eq!((hit.energy, hit.total, hit.rates[1]), (-1_000, 3.0, 2.0));
+//! assert!(cache.lookup(42, 8).is_none()); // same key, different check key: a collision
+//! assert_eq!((cache.counters().lookups, cache.counters().recalls, cache.counters().collisions), (3, 1, 1));
+//! ```
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Slots per bucket.
+pub const WAYS: usize = 4;
+
+/// Which slot of a full bucket a new state replaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Replacement {
+    /// The least recently used (stored or recalled) slot: keeps the states the trajectory keeps coming back to.
+    #[default]
+    Lru,
+    /// The slot stored longest ago, whatever its use since (first in, first out).
+    Oldest,
+}
+
+impl fmt::Display for Replacement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Replacement::Lru => "lru",
+            Replacement::Oldest => "oldest",
+        })
+    }
+}
+
+/// Counters of the cache's work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheCounters {
+    /// Lookups made.
+    pub lookups: u64,
+    /// Lookups that returned a stored state.
+    pub recalls: u64,
+    /// Lookups whose primary key matched a slot holding a different state (verify mode only).
+    pub collisions: u64,
+    /// States stored.
+    pub stores: u64,
+    /// Stores that overwrote another state.
+    pub evictions: u64,
+}
+
+impl CacheCounters {
+    /// Share of lookups that recalled a state (0 when there were none).
+    pub fn recall_rate(&self) -> f64 {
+        if self.lookups == 0 {
+            0.0
+        } else {
+            self.recalls as f64 / self.lookups as f64
+        }
+    }
+}
+
+/// The cache cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{mib} MiB holds no bucket of {WAYS} states with {events} events each ({bytes} bytes per state)")]
+pub struct CacheSizeError {
+    /// The bound asked for.
+    pub mib: usize,
+    /// Events per state.
+    pub events: usize,
+    /// Bytes per state.
+    pub bytes: usize,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    key: u64,
+    check: u64,
+    energy: i64,
+    total: f64,
+    stamp: u64,
+}
+
+const _: () = assert!(std::mem::size_of::<Slot>() == 40);
+
+/// A recalled state: a copy of its energy and total rate, and its rates in the cache.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recalled<'a> {
+    /// Energy in neV.
+    pub energy: i64,
+    /// Total rate.
+    pub total: f64,
+    /// Every event's rate, in the event order.
+    pub rates: &'a [f64],
+}
+
+/// A bounded table of computed states, keyed by Zobrist key.
+#[derive(Clone, Debug)]
+pub struct StateCache {
+    slots: Vec<Slot>,
+    rates: Vec<f64>,
+    events: usize,
+    mask: usize,
+    verify: bool,
+    policy: Replacement,
+    clock: u64,
+    occupied: usize,
+    counters: CacheCounters,
+}
+
+impl StateCache {
+    /// Bytes one state takes: its slot and its rates.
+    pub const fn entry_bytes(events: usize) -> usize {
+        std::mem::size_of::<Slot>() + events * std::mem::size_of::<f64>()
+    }
+
+    /// A cache of at most `mib` MiB for states with `events` events each.
+    ///
+    /// # Errors
+    ///
+    /// [`CacheSizeError`] if `mib` MiB cannot hold one bucket.
+    pub fn new(mib: usize, events: usize, verify: bool, policy: Replacement) -> Result<Self, CacheSizeError> {
+        let bytes = Self::entry_bytes(events);
+        let fit = mib.saturating_mul(1 << 20) / (bytes * WAYS);
+        if fit == 0 {
+            return Err(CacheSizeError { mib, events, bytes });
+        }
+        let buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
+        Ok(Self {
+            slots: vec![Slot::default(); buckets * WAYS],
+            rates: vec![0.0; buckets * WAYS * events],
+            events,
+            mask: buckets - 1,
+            verify,
+            policy,
+            clock: 0,
+            occupied: 0,
+            counters: CacheCounters::default(),
+        })
+    }
+
+    /// Number of states the cache can hold.
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Number of states held.
+    pub fn len(&self) -> usize {
+        self.occupied
+    }
+
+    /// Whether no state is held.
+    pub fn is_empty(&self) -> bool {
+        self.occupied == 0
+    }
+
+    /// Bytes allocated for slots and rates.
+    pub fn memory_bytes(&self) -> usize {
+        self.capacity() * Self::entry_bytes(self.events)
+    }
+
+    /// The counters so far.
+    pub fn counters(&self) -> CacheCounters {
+        self.counters
+    }
+
+    /// Events per state.
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// Whether check keys are compared.
+    pub fn verifies(&self) -> bool {
+        self.verify
+    }
+
+    /// The state stored under `key` (and `check`, in verify mode), if any.
+    #[inline]
+    pub fn lookup(&mut self, key: u64, check: u64) -> Option<Recalled<'_>> {
+        self.counters.lookups += 1;
+        self.clock += 1;
+        let base = (key as usize & self.mask) * WAYS;
+        for i in base..base + WAYS {
+            let slot = &mut self.slots[i];
+            if slot.stamp != 0 && slot.key == key {
+                if self.verify && slot.check != check {
+                    self.counters.collisions += 1;
+                    return None;
+                }
+                if self.policy == Replacement::Lru {
+                    slot.stamp = self.clock;
+                }
+                self.counters.recalls += 1;
+                let slot = *slot;
+                return Some(Recalled {
+                    energy: slot.energy,
+                    total: slot.total,
+                    rates: &self.rates[i * self.events..(i + 1) * self.events],
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a state, replacing a slot with the same key, else an empty slot, else the policy's victim.
+    ///
+    /// # Panics
+    ///
+    /// If `rates` does not hold exactly the cache's number of events.
+    pub fn store(&mut self, key: u64, check: u64, energy: i64, total: f64, rates: &[f64]) {
+        assert_eq!(rates.len(), self.events, "a state has {} events", self.events);
+        self.clock += 1;
+        self.counters.stores += 1;
+        let base = (key as usize & self.mask) * WAYS;
+        let bucket = &self.slots[base..base + WAYS];
+        let way = bucket
+            .iter()
+            .position(|s| s.stamp != 0 && s.key == key)
+            .or_else(|| bucket.iter().position(|s| s.stamp == 0))
+            .unwrap_or_else(|| {
+                self.counters.evictions += 1;
+                (0..WAYS).min_by_key(|&w| bucket[w].stamp).expect("WAYS > 0")
+            });
+        let i = base + way;
+        if self.slots[i].stamp == 0 {
+            self.occupied += 1;
+        }
+        self.slots[i] = Slot { key, check, energy, total, stamp: self.clock };
+        self.rates[i * self.events..(i + 1) * self.events].copy_from_slice(rates);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_bound_is_respected() {
+        for mib in [1, 3, 64] {
+            for events in [6, 8, 12, 24] {
+                let c = StateCache::new(mib, events, false, Replacement::Lru).unwrap();
+                assert!(c.memory_bytes() <= mib << 20);
+                assert!(c.memory_bytes() * 2 > mib << 20, "at least half the bound is used");
+                assert_eq!(c.capacity() % WAYS, 0);
+            }
+        }
+        assert!(StateCache::new(0, 8, false, Replacement::Lru).is_err());
+    }
+
+    #[test]
+    fn full_bucket_evicts_by_policy() {
+        let rates = [0.5; 8];
+        for policy in [Replacement::Lru, Replacement::Oldest] {
+            let mut c = StateCache::new(1, 8, false, policy).unwrap();
+            let buckets = (c.capacity() / WAYS) as u64;
+            // Five keys in bucket 0: the fifth evicts one.
+            for k in 0..WAYS as u64 {
+                c.store(k * buckets, 0, k as i64, 1.0, &rates);
+            }
+            assert!(c.lookup(0, 0).is_some()); // key 0 is now the most recently used
+            c.store(WAYS as u64 * buckets, 0, 9, 1.0, &rates);
+            assert_eq!(c.counters().evictions, 1);
+            assert_eq!(c.len(), WAYS);
+            let zero_survived = c.lookup(0, 0).is_some();
+            let one_survived = c.lookup(buckets, 0).is_some();
+            match policy {
+                Replacement::Lru => assert!(zero_survived && !one_survived),
+                Replacement::Oldest => assert!(!zero_survived && one_survived),
+            }
+        }
+    }
+
+    #[test]
+    fn counters_add_up_and_collisions_need_verify() {
+        let rates = [1.0; 6];
+        let mut plain = StateCache::new(1, 6, false, Replacement::Lru).unwrap();
+        let mut verify = StateCache::new(1, 6, true, Replacement::Lru).unwrap();
+        for c in [&mut plain, &mut verify] {
+            c.store(5, 1, 0, 6.0, &rates);
+            c.lookup(5, 1);
+            c.lookup(5, 2);
+            c.lookup(6, 1);
+        }
+        let (p, v) = (plain.counters(), verify.counters());
+        assert_eq!((p.lookups, p.recalls, p.collisions, p.stores), (3, 2, 0, 1));
+        assert_eq!((v.lookups, v.recalls, v.collisions, v.stores), (3, 1, 1, 1));
+        assert!((v.recall_rate() - 1.0 / 3.0).abs() < 1e-12);
+        // Storing the same key again replaces, it does not grow the cache.
+        verify.store(5, 2, 0, 6.0, &rates);
+        assert_eq!(verify.len(), 1);
+    }
+}

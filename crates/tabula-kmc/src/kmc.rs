@@ -1,0 +1,515 @@
+//! The residence-time (BKL, n-fold way) loop, with optional recall of states already computed.
+//!
+//! A *state* is an occupation. Its *events* are the exchanges of each vacancy (in increasing site order) with
+//! each first-shell neighbour (in the lattice's fixed order); an exchange with another vacancy gets rate 0.
+//! An exchange of the vacancy with an atom of species `X` has barrier
+//! `E_a = max(E_0(X) + ΔE/2, ΔE, 0)` and rate `ν · exp(−E_a / k_B T)`: the clamps keep the barrier above both
+//! end states, and the forward/backward rate ratio stays `exp(−ΔE / k_B T)` (detailed balance).
+//!
+//! **Computing a state** means, for each of its events, the ΔE of the exchange from the two sites' local
+//! environments over every shell (`2 · Σ_shells z_shell` pair-table look-ups: 28 for bcc with two shells) and an
+//! `exp`. **Recalling a state** replaces all of that by one probe of the [`StateCache`] and a copy of the
+//! rates. Each step:
+//!
+//! 1. choose event `i` with probability `rate_i / R` (one uniform draw, a walk of the rates in order);
+//! 2. advance time by `−ln(u) / R` (a second draw);
+//! 3. exchange the vacancy and the atom (four XORs per key);
+//! 4. recall the new state by its key, or compute it (and store it).
+//!
+//! Both branches of step 4 produce the same bits: energies are exact integers ([`crate::energy`]) and the rates
+//! of a state are computed in a fixed order from its occupation alone, so a run with recall and one without
+//! follow the same trajectory from the same seed. On a miss the new energy is the old one minus the ΔE of the
+//! new state's event that undoes the move just made (computed anyway), so no event is computed twice.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_kmc::cache::{Replacement, StateCache};
+//! use tabula_kmc::energy::{ev_to_nev, PairEnergies};
+//! use tabula_kmc::kmc::{Model, Simulation};
+//! use tabula_kmc::lattice::{Lattice, LatticeKind};
+//!
+//! let lattice = Lattice::new(LatticeKind::Bcc, 3, 2).unwrap();
+//! let mut pairs = PairEnergies::new(3, 2); // A, B, vacancy
+//! pairs.set(0, 0, 1, ev_to_nev(0.05));
+//! let model = Model::new(lattice, pairs, vec![ev_to_nev(0.6), ev_to_nev(0.5)], 1e13, 600.0);
+//! let mut species = vec![0u8; model.lattice().sites()];
+//! species[0] = 2;
+//! species[7] = 1;
+//! let cache = StateCache::new(1, model.events_per_state(1), false, Replacement::Lru).unwrap();
+//! let mut with = Simulation::new(model.clone(), species.clone(), 7, Some(cache)).unwrap();
+//! let mut without = Simulation::new(model, species, 7, None).unwrap();
+//! for _ in 0..1000 {
+//!     assert_eq!(with.step(), without.step());
+//! }
+//! assert!(with.counters().recalls > 0);
+//! ```
+
+use crate::cache::{CacheCounters, StateCache};
+use crate::energy::{Nev, PairEnergies, BOLTZMANN_EV_PER_K, NEV_PER_EV};
+use crate::keys::ZobristTable;
+use crate::lattice::Lattice;
+use crate::occupation::Occupation;
+use crate::Species;
+use tabula::zobrist::{Key, SplitMix64};
+
+/// The physics of a run: lattice, pair energies, migration barriers, attempt frequency and temperature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    lattice: Lattice,
+    pairs: PairEnergies,
+    e0: Vec<Nev>,
+    attempt_frequency: f64,
+    temperature: f64,
+    /// `1 / (2 k_B T)` in 1/neV: the barrier is kept doubled so that `E_0 + ΔE/2` stays an integer.
+    half_beta: f64,
+}
+
+impl Model {
+    /// A model; `e0[x]` is the barrier term of atom species `x` (the vacancy is species `e0.len()`), `ν` in 1/s,
+    /// `temperature` in K.
+    ///
+    /// # Panics
+    ///
+    /// If the pair table's species count is not `e0.len() + 1`, or its shell count differs from the lattice's.
+    pub fn new(lattice: Lattice, pairs: PairEnergies, e0: Vec<Nev>, attempt_frequency: f64, temperature: f64) -> Self {
+        assert_eq!(pairs.kinds(), e0.len() + 1, "one E_0 per atom species");
+        assert_eq!(pairs.shells(), lattice.shells(), "pair energies for every listed shell");
+        let half_beta = 1.0 / (2.0 * BOLTZMANN_EV_PER_K * temperature * NEV_PER_EV);
+        Self { lattice, pairs, e0, attempt_frequency, temperature, half_beta }
+    }
+
+    /// The lattice.
+    pub fn lattice(&self) -> &Lattice {
+        &self.lattice
+    }
+
+    /// The pair energies.
+    pub fn pairs(&self) -> &PairEnergies {
+        &self.pairs
+    }
+
+    /// Temperature in K.
+    pub fn temperature(&self) -> f64 {
+        self.temperature
+    }
+
+    /// The species number of the vacancy.
+    pub fn vacancy(&self) -> Species {
+        self.e0.len() as Species
+    }
+
+    /// Number of events of a state with `vacancies` vacancies.
+    pub fn events_per_state(&self, vacancies: usize) -> usize {
+        vacancies * self.lattice.coordination(0)
+    }
+
+    /// Barrier `max(E_0(species) + ΔE/2, ΔE, 0)` in neV, doubled.
+    #[inline]
+    pub fn doubled_barrier(&self, species: usize, de: Nev) -> Nev {
+        (2 * self.e0[species] + de).max(2 * de).max(0)
+    }
+
+    /// Rate of an exchange of the vacancy with an atom of `species` that changes the energy by `de`.
+    #[inline]
+    pub fn rate(&self, species: usize, de: Nev) -> f64 {
+        self.attempt_frequency * (-(self.doubled_barrier(species, de) as f64) * self.half_beta).exp()
+    }
+
+    /// Computes every event of `occ`: its ΔE into `deltas` and its rate into `rates`; returns the total rate.
+    pub fn compute_state(&self, occ: &Occupation, rates: &mut [f64], deltas: &mut [Nev]) -> f64 {
+        let species = occ.species();
+        let vacancy = occ.vacancy();
+        let z = self.lattice.coordination(0);
+        debug_assert_eq!(rates.len(), occ.vacancies().len() * z);
+        let mut total = 0.0;
+        for (v, &vacancy_site) in occ.vacancies().iter().enumerate() {
+            for (slot, &atom_site) in self.lattice.neighbours(vacancy_site as usize, 0).iter().enumerate() {
+                let i = v * z + slot;
+                let atom = species[atom_site as usize];
+                if atom == vacancy {
+                    (rates[i], deltas[i]) = (0.0, 0);
+                    continue;
+                }
+                let de = self.pairs.exchange_delta(&self.lattice, species, vacancy_site as usize, atom_site as usize);
+                deltas[i] = de;
+                rates[i] = self.rate(atom as usize, de);
+                total += rates[i];
+            }
+        }
+        total
+    }
+
+    /// The total energy of an occupation, recomputed from every pair.
+    pub fn total_energy(&self, species: &[Species]) -> Nev {
+        self.pairs.total_energy(&self.lattice, species)
+    }
+}
+
+/// The simulation cannot start.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SimulationError {
+    /// The occupation does not cover the lattice.
+    #[error("the structure has {got} sites, the lattice {expected}")]
+    Sites {
+        /// Sites of the lattice.
+        expected: usize,
+        /// Sites given.
+        got: usize,
+    },
+    /// A site holds a species number the model does not know.
+    #[error("site {site} holds species {species}, but there are only {kinds} (the vacancy included)")]
+    Species {
+        /// The site.
+        site: usize,
+        /// Its species number.
+        species: Species,
+        /// Species known.
+        kinds: usize,
+    },
+    /// No vacancy, or more than the first shell's coordination (a vacancy could then be walled in by vacancies).
+    #[error("{vacancies} vacancies: between 1 and {max} are supported")]
+    Vacancies {
+        /// Vacancies given.
+        vacancies: usize,
+        /// The most supported.
+        max: usize,
+    },
+    /// The cache was built for another number of events per state.
+    #[error("the cache holds {cache} events per state, the model needs {model}")]
+    CacheShape {
+        /// Events per state the cache holds.
+        cache: usize,
+        /// Events per state the model needs.
+        model: usize,
+    },
+}
+
+/// One step: the event chosen and where the trajectory is after it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepRecord {
+    /// Index of the event in the state's event list.
+    pub event: u32,
+    /// The site the vacancy left.
+    pub from: u32,
+    /// The site the vacancy moved to.
+    pub to: u32,
+    /// Simulated time after the step, in s.
+    pub time: f64,
+    /// Energy after the step, in neV.
+    pub energy: Nev,
+}
+
+/// A kinetic Monte Carlo trajectory, with or without a recall cache.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    model: Model,
+    table: ZobristTable,
+    occ: Occupation,
+    rng: SplitMix64,
+    cache: Option<StateCache>,
+    rates: Vec<f64>,
+    deltas: Vec<Nev>,
+    total: f64,
+    energy: Nev,
+    time: f64,
+    steps: u64,
+    computed: u64,
+}
+
+/// A uniform draw in `[0, 1)` from 53 random bits.
+#[inline]
+fn uniform(bits: u64) -> f64 {
+    (bits >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+impl Simulation {
+    /// A simulation of `model` from `species` per site; `seed` starts the trajectory's [`SplitMix64`].
+    ///
+    /// # Errors
+    ///
+    /// [`SimulationError`] if the structure does not fit the model or the cache does not fit the events.
+    pub fn new(
+        model: Model,
+        species: Vec<Species>,
+        seed: u64,
+        cache: Option<StateCache>,
+    ) -> Result<Self, SimulationError> {
+        let sites = model.lattice.sites();
+        if species.len() != sites {
+            return Err(SimulationError::Sites { expected: sites, got: species.len() });
+        }
+        let kinds = model.pairs.kinds();
+        if let Some(site) = species.iter().position(|&s| s as usize >= kinds) {
+            return Err(SimulationError::Species { site, species: species[site], kinds });
+        }
+        let table = ZobristTable::new(sites, kinds);
+        let occ = Occupation::new(species, model.vacancy(), &table);
+        let vacancies = occ.vacancies().len();
+        let max = model.lattice.coordination(0);
+        if vacancies == 0 || vacancies > max {
+            return Err(SimulationError::Vacancies { vacancies, max });
+        }
+        let events = model.events_per_state(vacancies);
+        if let Some(c) = &cache {
+            if c.events() != events {
+                return Err(SimulationError::CacheShape { cache: c.events(), model: events });
+            }
+        }
+        let energy = model.total_energy(occ.species());
+        let mut sim = Simulation {
+            model,
+            table,
+            occ,
+            rng: SplitMix64::new(seed),
+            cache,
+            rates: vec![0.0; events],
+            deltas: vec![0; events],
+            total: 0.0,
+            energy,
+            time: 0.0,
+            steps: 0,
+            computed: 0,
+        };
+        sim.total = sim.model.compute_state(&sim.occ, &mut sim.rates, &mut sim.deltas);
+        sim.computed = 1;
+        if let Some(cache) = &mut sim.cache {
+            cache.store(sim.occ.key().0, sim.occ.check().0, sim.energy, sim.total, &sim.rates);
+        }
+        Ok(sim)
+    }
+
+    /// Makes one residence-time step.
+    ///
+    /// # Panics
+    ///
+    /// If no event has a positive rate (every barrier so high that `exp` underflows).
+    pub fn step(&mut self) -> StepRecord {
+        assert!(self.total > 0.0 && self.total.is_finite(), "no event has a positive rate");
+        // Step 1. Choose an event in proportion to its rate.
+        let target = uniform(self.rng.next()) * self.total;
+        let mut sum = 0.0;
+        let mut event = self.rates.iter().rposition(|&r| r > 0.0).expect("a positive rate");
+        for (i, &r) in self.rates.iter().enumerate() {
+            sum += r;
+            if sum > target {
+                event = i;
+                break;
+            }
+        }
+        debug_assert!(self.rates[event] > 0.0);
+
+        // Step 2. Advance the clock by an exponential residence time; `1 − u` lies in (0, 1].
+        self.time += -(1.0 - uniform(self.rng.next())).ln() / self.total;
+
+        // Step 3. Exchange the vacancy and the atom.
+        let z = self.model.lattice.coordination(0);
+        let from = self.occ.vacancies()[event / z] as usize;
+        let to = self.model.lattice.neighbours(from, 0)[event % z] as usize;
+        self.occ.exchange(&self.table, from, to);
+        self.steps += 1;
+
+        // Step 4. Recall the new state, or compute it.
+        self.resolve(from, to);
+        StepRecord { event: event as u32, from: from as u32, to: to as u32, time: self.time, energy: self.energy }
+    }
+
+    /// Fills the rates, total and energy of the state just entered, the vacancy having moved `from` → `to`.
+    #[inline]
+    fn resolve(&mut self, from: usize, to: usize) {
+        if let Some(cache) = &mut self.cache {
+            if let Some(hit) = cache.lookup(self.occ.key().0, self.occ.check().0) {
+                self.rates.copy_from_slice(hit.rates);
+                self.total = hit.total;
+                self.energy = hit.energy;
+                return;
+            }
+        }
+        self.total = self.model.compute_state(&self.occ, &mut self.rates, &mut self.deltas);
+        self.computed += 1;
+        // The new state's event that moves the vacancy on `to` back to `from` undoes the step: its ΔE is −ΔE.
+        let z = self.model.lattice.coordination(0);
+        let v = self.occ.vacancies().binary_search(&(to as u32)).expect("the vacancy moved to `to`");
+        let slot = self.model.lattice.neighbours(to, 0).iter().position(|&j| j as usize == from).expect("neighbours");
+        self.energy -= self.deltas[v * z + slot];
+        if let Some(cache) = &mut self.cache {
+            cache.store(self.occ.key().0, self.occ.check().0, self.energy, self.total, &self.rates);
+        }
+    }
+
+    /// Runs `steps` steps, calling `visit` after each.
+    pub fn run(&mut self, steps: u64, mut visit: impl FnMut(&StepRecord)) {
+        for _ in 0..steps {
+            let record = self.step();
+            visit(&record);
+        }
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The current occupation.
+    pub fn occupation(&self) -> &Occupation {
+        &self.occ
+    }
+
+    /// The current state's primary key.
+    pub fn key(&self) -> Key {
+        self.occ.key()
+    }
+
+    /// The Zobrist keys in use.
+    pub fn keys(&self) -> &ZobristTable {
+        &self.table
+    }
+
+    /// Energy of the current state, in neV.
+    pub fn energy(&self) -> Nev {
+        self.energy
+    }
+
+    /// Simulated time, in s.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Steps made.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// States computed (not recalled), the starting state included.
+    pub fn computed(&self) -> u64 {
+        self.computed
+    }
+
+    /// The current state's event rates, in event order.
+    pub fn rates(&self) -> &[f64] {
+        &self.rates
+    }
+
+    /// The current state's total rate.
+    pub fn total_rate(&self) -> f64 {
+        self.total
+    }
+
+    /// The cache's counters (all zero without a cache).
+    pub fn counters(&self) -> CacheCounters {
+        self.cache.as_ref().map(StateCache::counters).unwrap_or_default()
+    }
+
+    /// The recall cache, if any.
+    pub fn cache(&self) -> Option<&StateCache> {
+        self.cache.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cache::Replacement;
+    use crate::energy::ev_to_nev;
+    use crate::lattice::LatticeKind;
+
+    /// A three-species (A, B, C) alloy with `vacancies` vacancies and pair energies in every pair and shell.
+    fn alloy(kind: LatticeKind, size: usize, vacancies: usize, seed: u64) -> (Model, Vec<Species>) {
+        let lattice = Lattice::new(kind, size, 2).unwrap();
+        let mut rng = SplitMix64::new(seed);
+        let mut pairs = PairEnergies::new(4, 2);
+        for shell in 0..2 {
+            for a in 0..4 {
+                for b in a..4 {
+                    pairs.set(shell, a, b, ev_to_nev(-0.3 + 0.6 * uniform(rng.next())) / (shell as i64 + 1));
+                }
+            }
+        }
+        let model = Model::new(lattice, pairs, vec![ev_to_nev(0.6), ev_to_nev(0.5), ev_to_nev(0.7)], 1e13, 900.0);
+        let sites = model.lattice().sites();
+        let mut species: Vec<Species> =
+            (0..sites).map(|i| if i < vacancies { 3 } else { (rng.next() % 3) as Species }).collect();
+        for i in (1..sites).rev() {
+            species.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+        }
+        (model, species)
+    }
+
+    #[test]
+    fn incremental_key_and_energy_match_full_recomputation() {
+        for (kind, vacancies) in [(LatticeKind::Sc, 1), (LatticeKind::Bcc, 2), (LatticeKind::Fcc, 3)] {
+            let (model, species) = alloy(kind, 4, vacancies, 11);
+            let mut sim = Simulation::new(model, species, 3, None).unwrap();
+            for step in 0..2000 {
+                sim.step();
+                if step % 97 == 0 {
+                    assert_eq!((sim.key(), sim.occ.check()), sim.occ.full_keys(&sim.table), "{kind} step {step}");
+                    assert_eq!(sim.energy(), sim.model.total_energy(sim.occ.species()), "{kind} step {step}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_event_delta_matches_full_recomputation() {
+        for kind in LatticeKind::ALL {
+            let (model, species) = alloy(kind, 3, 2, 5);
+            let mut sim = Simulation::new(model, species, 9, None).unwrap();
+            for _ in 0..50 {
+                sim.step();
+                let z = sim.model.lattice().coordination(0);
+                let before = sim.model.total_energy(sim.occ.species());
+                for (v, &vac) in sim.occ.vacancies().iter().enumerate() {
+                    for (slot, &atom) in sim.model.lattice().neighbours(vac as usize, 0).iter().enumerate() {
+                        let mut after = sim.occ.species().to_vec();
+                        after.swap(vac as usize, atom as usize);
+                        let de = sim.model.total_energy(&after) - before;
+                        assert_eq!(sim.deltas[v * z + slot], if after == sim.occ.species() { 0 } else { de });
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn recall_gives_bit_identical_trajectories() {
+        // A tiny cache (evictions), a large one, verify mode and both policies: the same trajectory every time.
+        for (kind, vacancies) in [(LatticeKind::Bcc, 1), (LatticeKind::Fcc, 2)] {
+            let (model, species) = alloy(kind, 3, vacancies, 21);
+            let events = model.events_per_state(vacancies);
+            let mut reference = Simulation::new(model.clone(), species.clone(), 77, None).unwrap();
+            let expected: Vec<StepRecord> = (0..20_000).map(|_| reference.step()).collect();
+            for (mib, verify, policy) in [(1, false, Replacement::Lru), (64, true, Replacement::Oldest)] {
+                let cache = StateCache::new(mib, events, verify, policy).unwrap();
+                let mut sim = Simulation::new(model.clone(), species.clone(), 77, Some(cache)).unwrap();
+                for (i, want) in expected.iter().enumerate() {
+                    let got = sim.step();
+                    assert_eq!(got.event, want.event, "step {i}");
+                    assert_eq!(got.time.to_bits(), want.time.to_bits(), "step {i}");
+                    assert_eq!(got.energy, want.energy, "step {i}");
+                }
+                let c = sim.counters();
+                assert_eq!(c.lookups, 20_000);
+                assert_eq!(c.recalls + sim.computed(), 20_001);
+                assert_eq!(c.collisions, 0);
+                assert!(c.recalls > 0);
+            }
+        }
+    }
+
+    #[test]
+    fn bad_structures_are_refused() {
+        let (model, mut species) = alloy(LatticeKind::Sc, 3, 1, 1);
+        assert!(matches!(
+            Simulation::new(model.clone(), species[1..].to_vec(), 1, None),
+            Err(SimulationError::Sites { .. })
+        ));
+        species.iter_mut().filter(|s| **s == 3).for_each(|s| *s = 0);
+        assert!(matches!(
+            Simulation::new(model.clone(), species.clone(), 1, None),
+            Err(SimulationError::Vacancies { vacancies: 0, .. })
+        ));
+        species[0] = 9;
+        assert!(matches!(Simulation::new(model, species, 1, None), Err(SimulationError::Species { site: 0, .. })));
+    }
+}

@@ -1,0 +1,33 @@
+//! Lattice kinetic Monte Carlo of alloys, with Zobrist-key recall of states already computed.
+//!
+//! In a kinetic Monte Carlo (KMC) run of an alloy with a vacancy, the same configurations come back again and
+//! again. Mason, Hudson & Sutton ("Fast recall of state-history in kinetic Monte Carlo simulations utilizing the
+//! Zobrist key", Comput. Phys. Commun. 165 (2005) 37–48) recognise them by a Zobrist key and reuse what was
+//! computed for them. This crate does the same on sc, bcc and fcc lattices with pair energies per neighbour
+//! shell and vacancy-exchange events chosen by the residence-time (BKL) algorithm.
+//!
+//! - [`lattice`]: periodic cubic supercells and neighbour shells.
+//! - [`energy`]: pair energies, exact integer energies, ΔE of an exchange.
+//! - [`keys`] and [`occupation`]: the (site, species) keys and the occupation whose mutator XORs them.
+//! - [`cache`]: the bounded recall cache with its replacement policy, verify mode and counters.
+//! - [`kmc`]: the model and the BKL loop.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_kmc::lattice::{Lattice, LatticeKind};
+//!
+//! let fcc = Lattice::new(LatticeKind::Fcc, 3, 2).unwrap();
+//! assert_eq!((fcc.sites(), fcc.coordination(0)), (108, 12));
+//! ```
+#![deny(missing_docs)]
+
+pub mod cache;
+pub mod energy;
+pub mod keys;
+pub mod kmc;
+pub mod lattice;
+pub mod occupation;
+
+/// A species number: atoms `0..n`, then the vacancy as species `n`.
+pub type Species = u8;

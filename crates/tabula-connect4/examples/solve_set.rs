@@ -1,23 +1,22 @@
 //! Solves a file of positions (`moves score` per line) and prints mean time and nodes per position.
 //!
-//! `cargo run --release -p tabula-connect4 --example solve_set -- tests/data/mid.txt [table MiB] [limit]`
+//! `cargo run --release -p tabula-connect4 --example solve_set -- tests/data/mid.txt [table MiB] [limit] [threads]`
 
 use std::time::Instant;
 use tabula_connect4::{Solver, Standard};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let path = args.get(1).expect("usage: solve_set FILE [MIB] [LIMIT]");
+    let path = args.get(1).expect("usage: solve_set FILE [MIB] [LIMIT] [THREADS]");
     let mib = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(64);
     let limit = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(usize::MAX);
     let text = std::fs::read_to_string(path).expect("readable file");
     let mut solver = Solver::new(mib);
-    let mut o = solver.searcher().options().clone();
-    o.history = std::env::var("HIST").is_ok();
-    o.killers = std::env::var("KILL").is_ok();
-    o.etc = std::env::var("NOETC").is_err();
-    o.threads = std::env::var("THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
-    solver.searcher().set_options(o);
+    if let Some(threads) = args.get(4).and_then(|a| a.parse().ok()) {
+        let mut options = solver.searcher().options().clone();
+        options.threads = threads;
+        solver.searcher().set_options(options);
+    }
     let (mut nodes, mut n, mut wrong) = (0u64, 0usize, 0usize);
     let start = Instant::now();
     for line in text.lines().take(limit) {

@@ -207,6 +207,15 @@ impl<const W: usize, const H: usize> Board<W, H> {
         possible & !(threats >> 1)
     }
 
+    /// The key and the mirrored key after dropping a stone in `col`.
+    #[inline(always)]
+    fn keys_after(&self, col: usize) -> (Key, Key) {
+        let index = self.drop_bit(col).trailing_zeros() as usize;
+        let colour = (self.moves & 1) as usize;
+        let mirror = (W - 1 - col) * (H + 1) + index % (H + 1);
+        (self.key ^ KEYS[2 * index + colour], self.mirror_key ^ KEYS[2 * mirror + colour])
+    }
+
     /// Drops a stone in `col`, updating both keys.
     #[inline(always)]
     fn drop(&mut self, col: usize) {
@@ -396,6 +405,12 @@ impl<const W: usize, const H: usize> Game for Board<W, H> {
     }
 
     #[inline(always)]
+    fn child_table_key(&mut self, col: Column) -> Key {
+        let (key, mirror) = self.keys_after(col as usize);
+        key.min(mirror)
+    }
+
+    #[inline(always)]
     fn transform_move_code(code: u16, symmetry: u8, _to_canonical: bool) -> u16 {
         if symmetry == 1 {
             (W as u16 - 1) - code
@@ -468,6 +483,20 @@ mod tests {
             assert_eq!(before.outcome(), None);
             before.play(before.winning_move().expect("a win in one"));
             assert_eq!(before.outcome(), Some(Outcome::Loss));
+        }
+    }
+
+    #[test]
+    fn child_keys_match_played_keys() {
+        let mut b: Standard = "4453221".parse().unwrap();
+        let mut moves = Vec::new();
+        b.legal_moves(&mut moves);
+        for col in moves {
+            let predicted = b.child_table_key(col);
+            b.play(col);
+            assert_eq!(predicted, b.table_key().0);
+            assert_eq!((b.key, b.mirror_key), b.key_from_scratch());
+            b.undo(col);
         }
     }
 

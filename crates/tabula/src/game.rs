@@ -151,6 +151,17 @@ pub trait Game: Clone + Send {
         (self.key(), 0)
     }
 
+    /// The [`table_key`](Game::table_key) of the position after `mv`, used to prefetch and peek at children's
+    /// table entries. The default plays and takes back the move; a game that can compute the key directly
+    /// (one XOR per feature) should.
+    #[inline(always)]
+    fn child_table_key(&mut self, mv: Self::Move) -> Key {
+        self.play(mv);
+        let key = self.table_key().0;
+        self.undo(mv);
+        key
+    }
+
     /// Maps a move code through symmetry `symmetry` (into the canonical frame when `to_canonical`, out of it
     /// otherwise). Identity by default.
     #[inline(always)]

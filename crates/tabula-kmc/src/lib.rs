@@ -11,6 +11,9 @@
 //! - [`keys`] and [`occupation`]: the (site, species) keys and the occupation whose mutator XORs them.
 //! - [`cache`]: the bounded recall cache with its replacement policy, verify mode and counters.
 //! - [`kmc`]: the model and the BKL loop.
+//! - [`config`]: the TOML config and its validation; [`example_config`] is a commented example.
+//! - [`io`] and [`plot`]: extended XYZ frames, the CSV log, the SVG plot.
+//! - [`run()`]: a whole run with its outputs and [`Summary`]; [`compare_recall`]: the recall experiment.
 //!
 //! # Examples
 //!
@@ -23,11 +26,18 @@
 #![deny(missing_docs)]
 
 pub mod cache;
+pub mod config;
 pub mod energy;
+pub mod io;
 pub mod keys;
 pub mod kmc;
 pub mod lattice;
 pub mod occupation;
+pub mod plot;
+pub mod run;
+
+pub use config::{example_config, Config, ConfigError};
+pub use run::{compare_recall, run, Error, RecallComparison, Summary};
 
 /// A species number: atoms `0..n`, then the vacancy as species `n`.
 pub type Species = u8;

@@ -7,7 +7,10 @@
 //! prints what it returns. `loadsgf` reads the file through a loader that defaults to the file system and
 //! can be replaced ([`GtpSession::set_sgf_loader`]).
 //!
-//! `genmove` asks a [`MovePicker`]. `final_status_list` has no dead-stone analysis: every stone is
+//! `genmove` asks a [`MovePicker`]: by default the Monte Carlo tree search ([`Mcts`]), thinking within the
+//! clock that `time_settings` and `time_left` give (one second a move without them), resigning lost games
+//! and, for `kgs-genmove_cleanup`, not passing while dead enemy stones remain. [`GtpSession::random`] plays
+//! random moves instead. `final_status_list` has no dead-stone analysis: every stone is
 //! reported alive, none dead or in seki, and `final_score` counts every stone on the board.
 //!
 //! # Examples
@@ -25,7 +28,8 @@
 //! ```
 
 use crate::coords::{Color, Move, Point};
-use crate::picker::{MovePicker, RandomPicker, Rng};
+use crate::mcts::{Config, Mcts};
+use crate::picker::{Decision, MovePicker, RandomPicker, Request, Rng};
 use crate::position::{Position, Rules};
 use crate::scoring::{area_score, fixed_handicap, max_fixed_handicap};
 use crate::sgf::GameRecord;
@@ -61,7 +65,7 @@ pub const COMMANDS: &[&str] = &[
 /// Reads the file `loadsgf` names.
 pub type SgfLoader = Box<dyn FnMut(&str) -> std::io::Result<String> + Send>;
 
-/// Time settings as the controller gave them (kept for a future time manager).
+/// Time settings as the controller gave them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeSettings {
     /// Main time in seconds.
@@ -73,7 +77,7 @@ pub struct TimeSettings {
 }
 
 /// A GTP session: the game, the rules, a move picker and the clock settings.
-pub struct GtpSession<P: MovePicker = RandomPicker> {
+pub struct GtpSession<P: MovePicker = Mcts> {
     game: Position,
     rules: Rules,
     picker: P,
@@ -87,17 +91,24 @@ pub struct GtpSession<P: MovePicker = RandomPicker> {
 /// A failed command: its message.
 type Failure = &'static str;
 
-impl GtpSession<RandomPicker> {
-    /// A session on a 19×19 board with the default rules (positional superko, no suicide) and a random
-    /// picker seeded with 0.
+impl GtpSession<Mcts> {
+    /// A session on a 19×19 board with the default rules (positional superko, no suicide) and the Monte
+    /// Carlo tree search player with its default [`Config`].
     pub fn new() -> Self {
-        GtpSession::with_picker(RandomPicker::new(0), Rules::default())
+        GtpSession::with_picker(Mcts::new(Config::default()), Rules::default())
     }
 }
 
-impl Default for GtpSession<RandomPicker> {
+impl Default for GtpSession<Mcts> {
     fn default() -> Self {
         GtpSession::new()
+    }
+}
+
+impl GtpSession<RandomPicker> {
+    /// A session with the default rules and a random player seeded with `seed`.
+    pub fn random(seed: u64) -> Self {
+        GtpSession::with_picker(RandomPicker::new(seed), Rules::default())
     }
 }
 
@@ -209,13 +220,17 @@ impl<P: MovePicker> GtpSession<P> {
             }
             ("genmove" | "kgs-genmove_cleanup", [color]) => {
                 let color = Color::from_gtp(color).ok_or("syntax error")?;
-                let mv = self.pick(color);
-                self.game.play(mv, color).expect("picked moves are legal");
-                Ok(mv.to_gtp().to_uppercase())
+                match self.pick(color, command == "kgs-genmove_cleanup") {
+                    Some(mv) => {
+                        self.game.play(mv, color).expect("picked moves are legal");
+                        Ok(mv.to_gtp().to_uppercase())
+                    }
+                    None => Ok("resign".into()),
+                }
             }
             ("reg_genmove", [color]) => {
                 let color = Color::from_gtp(color).ok_or("syntax error")?;
-                Ok(self.pick(color).to_gtp().to_uppercase())
+                Ok(self.pick(color, false).map_or("resign".into(), |mv| mv.to_gtp().to_uppercase()))
             }
             ("undo", []) => self.game.undo().map(|_| String::new()).ok_or("cannot undo"),
             ("showboard", []) => Ok(self.diagram()),
@@ -321,13 +336,19 @@ impl<P: MovePicker> GtpSession<P> {
         Ok(points.iter().map(|p| p.to_gtp()).collect::<Vec<_>>().join(" "))
     }
 
-    fn pick(&mut self, color: Color) -> Move {
-        let mv = self.picker.pick(&self.game, color);
-        if self.game.is_legal(mv, color) {
-            mv
-        } else {
-            Move::Pass
+    /// The picker's move for `color`, a pass if it is illegal, or `None` to resign.
+    fn pick(&mut self, color: Color, cleanup: bool) -> Option<Move> {
+        let request = Request { settings: self.time, time_left: self.time_left[color.index()], cleanup };
+        match self.picker.decide(&self.game, color, &request) {
+            Decision::Play(mv) if self.game.is_legal(mv, color) => Some(mv),
+            Decision::Play(_) => Some(Move::Pass),
+            Decision::Resign => None,
         }
+    }
+
+    /// The move picker.
+    pub fn picker_mut(&mut self) -> &mut P {
+        &mut self.picker
     }
 
     /// The board as text, top row first, with coordinates and prisoners; starts with a newline so that the

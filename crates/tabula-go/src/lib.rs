@@ -7,6 +7,8 @@
 //! - [`scoring`]: Tromp–Taylor area scoring and the GTP fixed handicap.
 //! - [`sgf`]: reading and writing game records.
 //! - [`picker`]: the [`MovePicker`](picker::MovePicker) trait behind `genmove`, and a random player.
+//! - [`playout`]: a light board for fast random playouts.
+//! - [`mcts`]: the Monte Carlo tree search player (UCT with RAVE, transpositions, threads, time control).
 //! - [`gtp`]: the Go Text Protocol session.
 //!
 //! # Examples
@@ -29,11 +31,14 @@
 pub mod board;
 pub mod coords;
 pub mod gtp;
+pub mod mcts;
 pub mod picker;
+pub mod playout;
 pub mod position;
 pub mod scoring;
 pub mod sgf;
 
 pub use coords::{Color, Move, Point};
 pub use gtp::GtpSession;
+pub use mcts::{Analysis, Budget, Mcts};
 pub use position::{KoRule, Position, Rules};

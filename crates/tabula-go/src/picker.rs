@@ -18,6 +18,7 @@
 //! ```
 
 use crate::coords::{Color, Move, Point};
+use crate::gtp::TimeSettings;
 use crate::position::Position;
 use tabula::zobrist::SplitMix64;
 
@@ -25,6 +26,33 @@ use tabula::zobrist::SplitMix64;
 pub trait MovePicker {
     /// A legal move (or [`Move::Pass`]) for `color` in `position`; `color` need not be the side to move.
     fn pick(&mut self, position: &Position, color: Color) -> Move;
+
+    /// What `genmove` plays: by default [`pick`](MovePicker::pick)'s move. A player may use the clock in
+    /// `request`, resign, or (when `request.cleanup` is set) keep playing until dead stones are captured.
+    fn decide(&mut self, position: &Position, color: Color, request: &Request) -> Decision {
+        let _ = request;
+        Decision::Play(self.pick(position, color))
+    }
+}
+
+/// What a `genmove` knows besides the position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Request {
+    /// The time settings the controller gave.
+    pub settings: TimeSettings,
+    /// The time left for the player to move (seconds, stones in the period), if the controller said.
+    pub time_left: Option<(u32, u32)>,
+    /// `kgs-genmove_cleanup`: do not pass while dead enemy stones remain on the board.
+    pub cleanup: bool,
+}
+
+/// A `genmove` answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Play this move (or pass).
+    Play(Move),
+    /// Give up the game.
+    Resign,
 }
 
 /// A seedable random number generator over [`SplitMix64`].

@@ -94,6 +94,22 @@ type KeySet = HashSet<Key128, BuildHasherDefault<KeyHasher>>;
 /// such positions apart.
 const SEARCH_KEYS: ZobristKeys<Key, { MAX_POINTS + 1 }> = ZobristKeys::<Key, { MAX_POINTS + 1 }>::generate(0x0006_06b0);
 
+/// The 64-bit search key of `board` with `to_move` to play after `passes` consecutive passes: the key
+/// [`Position::key`] gives, for searches that play moves on a bare [`Board`].
+pub fn search_key(board: &Board, to_move: Color, passes: u8) -> Key {
+    let mut key = match to_move {
+        Color::Black => board.key64(),
+        Color::White => (board.key() ^ WHITE_TO_MOVE).to_key(),
+    };
+    if let Some(ko) = board.ko() {
+        key ^= SEARCH_KEYS.get(ko.index());
+    }
+    if passes == 1 {
+        key ^= SEARCH_KEYS.get(MAX_POINTS);
+    }
+    key
+}
+
 /// One move of the history, with what undo needs.
 #[derive(Clone, Copy, Debug)]
 struct Played {
@@ -202,14 +218,6 @@ impl Position {
         self.history.len()
     }
 
-    /// The key superko compares: the board, and the side to move under the situational rule.
-    fn superko_key(&self, board_key: Key128, to_move: Color) -> Key128 {
-        match (self.rules.ko, to_move) {
-            (KoRule::Situational, Color::White) => board_key ^ WHITE_TO_MOVE,
-            _ => board_key,
-        }
-    }
-
     fn reset_seen(&mut self) {
         self.seen.clear();
         self.seen.insert(self.superko_key(self.board.key(), self.to_move));
@@ -219,17 +227,21 @@ impl Position {
     /// point and whether the last move was a pass. The superko history is not part of it, so under a
     /// superko rule two positions with one key may still differ in which moves are legal.
     pub fn key(&self) -> Key {
-        let mut key = match self.to_move {
-            Color::Black => self.board.key64(),
-            Color::White => (self.board.key() ^ WHITE_TO_MOVE).to_key(),
-        };
-        if let Some(ko) = self.board.ko() {
-            key ^= SEARCH_KEYS.get(ko.index());
+        search_key(&self.board, self.to_move, self.passes)
+    }
+
+    /// The superko key of a board with key `board_key` and `to_move` to play, under these rules.
+    pub fn superko_key(&self, board_key: Key128, to_move: Color) -> Key128 {
+        match (self.rules.ko, to_move) {
+            (KoRule::Situational, Color::White) => board_key ^ WHITE_TO_MOVE,
+            _ => board_key,
         }
-        if self.passes == 1 {
-            key ^= SEARCH_KEYS.get(MAX_POINTS);
-        }
-        key
+    }
+
+    /// Whether a position with superko key `key` (see [`superko_key`](Position::superko_key)) occurred
+    /// earlier in this game; always false under the simple ko rule.
+    pub fn repeats(&self, key: Key128) -> bool {
+        self.rules.ko != KoRule::Simple && self.seen.contains(&key)
     }
 
     /// Whether `color` may play `mv` now. A pass is always legal.

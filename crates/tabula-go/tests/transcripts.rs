@@ -66,7 +66,7 @@ fn control_characters_are_dropped_and_quit_ends_the_session() {
 
 #[test]
 fn genmove_plays_legal_moves_until_both_pass() {
-    let mut session = GtpSession::new();
+    let mut session = GtpSession::random(0);
     session.handle("boardsize 7");
     let mut passes = 0;
     for ply in 0..400 {

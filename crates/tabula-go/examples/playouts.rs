@@ -1,0 +1,36 @@
+//! Playouts per second from the empty board, one thread.
+//!
+//! `cargo run --release -p tabula-go --example playouts -- [seconds per size, default 2]`
+
+use std::time::{Duration, Instant};
+use tabula_go::board::Board;
+use tabula_go::coords::Color;
+use tabula_go::picker::Rng;
+use tabula_go::playout::PlayoutBoard;
+
+fn main() {
+    let seconds: f64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(2.0);
+    for size in [9, 19] {
+        let empty = PlayoutBoard::from_board(&Board::new(size).unwrap(), Color::Black);
+        let mut board = empty.clone();
+        let mut rng = Rng::new(1);
+        let (mut count, mut black_wins, mut moves) = (0u64, 0u64, 0u64);
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs_f64(seconds) {
+            for _ in 0..100 {
+                board.copy_from(&empty);
+                let margin = board.playout(&mut rng, 7.0, None);
+                black_wins += (margin > 0.0) as u64;
+                moves += board.moves_played() as u64;
+                count += 1;
+            }
+        }
+        let elapsed = start.elapsed().as_secs_f64();
+        println!(
+            "{size}x{size}: {count} playouts in {elapsed:.2} s = {:.0} playouts/s, {:.1} moves each, black wins {:.1} % at komi 7",
+            count as f64 / elapsed,
+            moves as f64 / count as f64,
+            100.0 * black_wins as f64 / count as f64
+        );
+    }
+}

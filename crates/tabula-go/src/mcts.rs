@@ -1,0 +1,871 @@
+//! Monte Carlo tree search: UCT with RAVE, priors from captures and shape, a transposition table of
+//! nodes, tree reuse between moves, several threads, time control, resignation and cleanup.
+//!
+//! Each iteration walks down the tree from the root, picks a move in each node, runs a
+//! [playout](crate::playout) from the first position the tree does not know, and backs the result up the
+//! path. Details:
+//!
+//! - **Nodes live in a table keyed by [`Position::key`]** (board, side to move, ko point, pass state), so
+//!   positions reached by different move orders share one node and its statistics. The superko history is
+//!   not in the key, so an edge's move is checked against the real history of the path (the game's keys
+//!   plus those played in the tree) when it is chosen, and skipped when it repeats a position.
+//! - **Edges** hold the move, prior-seeded visits and wins, and all-moves-as-first (AMAF) visits and
+//!   wins. The value of an edge mixes the two with the weight
+//!   `β = ñ / (ñ + n + ñ·n / equivalence)` (Gelly & Silver's RAVE; `equivalence` is about 3000), plus a
+//!   small UCB exploration term.
+//! - **Priors** stand in for first-play urgency: every move starts with a few even virtual games, a capture
+//!   or an escape from atari with extra wins, a self-atari or a first-line move in empty surroundings with
+//!   extra losses, and moves next to the last one with a small bonus.
+//! - **Pass** is a tree move only when no other move exists or the opponent has just passed; two passes end
+//!   the game and the board is scored as it stands (Tromp–Taylor area).
+//! - **Tree reuse**: the table survives between moves, so the root of the next search usually has
+//!   statistics already; nodes unseen during the last search are dropped when the table fills up.
+//! - **Threads** share the table behind one mutex, held while walking and backing up but not during the
+//!   playout; a virtual loss keeps threads apart.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_go::coords::{Color, Move};
+//! use tabula_go::mcts::{Budget, Config, Mcts};
+//! use tabula_go::position::{Position, Rules};
+//!
+//! let mut game = Position::new(5, Rules::default()).unwrap();
+//! game.set_komi(0.5);
+//! let mut mcts = Mcts::new(Config { threads: 1, seed: 1, ..Config::default() });
+//! let analysis = mcts.search(&game, Color::Black, Budget::playouts(2000));
+//! assert!(matches!(analysis.best, Move::Play(_)));
+//! assert!(analysis.playouts >= 2000);
+//! assert!(analysis.win_rate > 0.5); // black moves first on an empty 5x5
+//! ```
+
+use crate::board::Board;
+use crate::coords::{Color, Move};
+use crate::gtp::TimeSettings;
+use crate::picker::{Decision, MovePicker, Request, Rng};
+use crate::playout::{PlayoutBoard, NO_POINT};
+use crate::position::{search_key, Position};
+use crate::scoring::area_score;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use tabula::zobrist::Key128;
+
+/// Settings of the search.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Search threads (at least one).
+    pub threads: usize,
+    /// Seed of the random playouts: with one thread and a playout budget, a search is reproducible.
+    pub seed: u64,
+    /// A fixed number of playouts per move for `genmove`, overriding the clock (reproducible tests).
+    pub playouts: Option<u64>,
+    /// Thinking time per move when the controller gave no time settings.
+    pub time_per_move: Duration,
+    /// Resign when the best move's win rate is below this after [`resign_after`](Config::resign_after)
+    /// playouts; 0 never resigns.
+    pub resign_below: f64,
+    /// Playouts needed before resigning.
+    pub resign_after: u64,
+    /// Edge visits (virtual prior visits excluded) before the position it leads to gets a node.
+    pub expand_after: u32,
+    /// The most edges the table holds; nodes stop being added when it is full.
+    pub max_edges: usize,
+    /// RAVE equivalence parameter: the visits at which the real and the AMAF values weigh about the same.
+    pub rave_equivalence: f64,
+    /// Weight of the UCB exploration term.
+    pub exploration: f64,
+}
+
+impl Default for Config {
+    /// As many threads as the machine has, one second per move, resignation below 10 %.
+    fn default() -> Config {
+        Config {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            seed: 0x7ab1_1a60,
+            playouts: None,
+            time_per_move: Duration::from_secs(1),
+            resign_below: 0.1,
+            resign_after: 3000,
+            expand_after: 2,
+            max_edges: 4 << 20,
+            rave_equivalence: 3000.0,
+            exploration: 0.1,
+        }
+    }
+}
+
+/// How long one search may run: a playout count, a time, or both (whichever ends first).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Stop after this many playouts.
+    pub playouts: Option<u64>,
+    /// Stop after this much time.
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    /// A fixed number of playouts.
+    pub fn playouts(n: u64) -> Budget {
+        Budget { playouts: Some(n), time: None }
+    }
+
+    /// A fixed time.
+    pub fn time(time: Duration) -> Budget {
+        Budget { playouts: None, time: Some(time) }
+    }
+}
+
+/// One root move and what the search thinks of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    /// The move.
+    pub mv: Move,
+    /// Playouts through it.
+    pub visits: u32,
+    /// Its win rate for the player to move (priors included).
+    pub win_rate: f64,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// The move to play (most visited).
+    pub best: Move,
+    /// Its win rate for the player to move, 0 to 1.
+    pub win_rate: f64,
+    /// Playouts run by this search.
+    pub playouts: u64,
+    /// The principal variation: the most visited path, starting with `best`.
+    pub pv: Vec<Move>,
+    /// Whether the position is lost clearly enough to resign (see [`Config::resign_below`]).
+    pub resign: bool,
+    /// Root moves by visits, most visited first.
+    pub candidates: Vec<Candidate>,
+}
+
+/// Keys are uniformly random already: hash a key by itself.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A move out of a node with its statistics, for the player to move in that node.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    /// The move as a padded playout-board index, [`NO_POINT`] for a pass.
+    index: u16,
+    /// Real playouts through the edge.
+    visits: u32,
+    /// Visits and wins, prior included (and the virtual loss while a thread is below).
+    n: f32,
+    w: f32,
+    /// AMAF visits and wins.
+    rave_n: f32,
+    rave_w: f32,
+}
+
+const _: () = assert!(std::mem::size_of::<Edge>() == 24);
+
+struct Node {
+    edges: Box<[Edge]>,
+    /// Playouts through the node.
+    visits: u32,
+    /// The last search that used the node.
+    stamp: u32,
+}
+
+type Table = HashMap<u64, Node, BuildHasherDefault<KeyHasher>>;
+
+struct Tree {
+    nodes: Table,
+    edges: usize,
+    stamp: u32,
+}
+
+/// The virtual loss a thread adds to an edge while its playout runs.
+const VIRTUAL_LOSS: f32 = 1.0;
+
+/// A Monte Carlo tree search player. Keeps its tree between searches.
+pub struct Mcts {
+    config: Config,
+    tree: Mutex<Tree>,
+    /// Board size and komi the tree was built for: a change empties it.
+    context: (usize, u64),
+    searches: u64,
+}
+
+/// What every search thread shares.
+struct Shared<'a> {
+    config: &'a Config,
+    tree: &'a Mutex<Tree>,
+    root: &'a Position,
+    root_board: PlayoutBoard,
+    color: Color,
+    passes: u8,
+    komi: f64,
+    budget: Budget,
+    start: Instant,
+    claimed: AtomicU64,
+    done: AtomicU64,
+    stop: AtomicBool,
+    /// Per padded index: playouts that ended with black owning the point (cleanup only; else empty).
+    black_owns: Vec<AtomicU64>,
+}
+
+impl Mcts {
+    /// A player with `config`.
+    pub fn new(config: Config) -> Mcts {
+        Mcts {
+            config,
+            tree: Mutex::new(Tree { nodes: Table::default(), edges: 0, stamp: 0 }),
+            context: (0, 0),
+            searches: 0,
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Changes the settings (the tree is kept).
+    pub fn set_config(&mut self, config: Config) {
+        self.config = config;
+    }
+
+    /// Empties the tree.
+    pub fn clear(&mut self) {
+        let tree = self.tree.get_mut().expect("no thread panicked holding the tree");
+        tree.nodes.clear();
+        tree.edges = 0;
+    }
+
+    /// Number of nodes in the table.
+    pub fn nodes(&self) -> usize {
+        self.tree.lock().expect("no thread panicked holding the tree").nodes.len()
+    }
+
+    /// Playouts already recorded at the root for `color` to play in `position` (tree reuse).
+    pub fn root_visits(&self, position: &Position, color: Color) -> u32 {
+        let key = search_key(position.board(), color, position.passes().min(1));
+        let tree = self.tree.lock().expect("no thread panicked holding the tree");
+        tree.nodes.get(&key.0).map_or(0, |n| n.visits)
+    }
+
+    /// Searches `position` for `color` (who need not be the side to move) within `budget`.
+    pub fn search(&mut self, position: &Position, color: Color, budget: Budget) -> Analysis {
+        self.search_with(position, color, budget, false).0
+    }
+
+    /// The search; also returns, for cleanup, whether enemy stones the playouts mostly capture remain.
+    fn search_with(&mut self, position: &Position, color: Color, budget: Budget, cleanup: bool) -> (Analysis, bool) {
+        // Step 1. The root position, and a tree that fits it.
+        let mut root = position.clone();
+        if root.to_move() != color {
+            root.set_to_move(color);
+        }
+        let context = (root.size(), root.komi().to_bits());
+        if context != self.context {
+            self.clear();
+            self.context = context;
+        }
+        self.searches += 1;
+        let config = self.config.clone();
+        {
+            let tree = self.tree.get_mut().expect("no thread panicked holding the tree");
+            tree.stamp = tree.stamp.wrapping_add(1);
+            if tree.edges > config.max_edges / 2 {
+                let keep = tree.stamp.wrapping_sub(1);
+                tree.nodes.retain(|_, node| node.stamp == keep);
+                tree.edges = tree.nodes.values().map(|n| n.edges.len()).sum();
+            }
+        }
+        let root_board = PlayoutBoard::from_board(root.board(), color);
+        let shared = Shared {
+            config: &config,
+            tree: &self.tree,
+            root: &root,
+            color,
+            passes: root.passes().min(1),
+            komi: root.komi(),
+            budget,
+            start: Instant::now(),
+            claimed: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            black_owns: (0..if cleanup { root_board.cells() } else { 0 }).map(|_| AtomicU64::new(0)).collect(),
+            root_board,
+        };
+        // Step 2. The threads.
+        let threads = config.threads.max(1);
+        let seed = config.seed ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        std::thread::scope(|scope| {
+            for t in 1..threads {
+                let shared = &shared;
+                scope.spawn(move || worker(shared, Rng::new(seed.wrapping_add(t as u64))));
+            }
+            worker(&shared, Rng::new(seed));
+        });
+        // Step 3. The answer.
+        let playouts = shared.done.load(Ordering::Relaxed);
+        let dead_enemies = cleanup && dead_stones_remain(&shared, playouts);
+        let tree = shared.tree.lock().expect("no thread panicked holding the tree");
+        let mut analysis = summarize(&tree, &root, &shared.root_board, color, shared.passes, playouts);
+        drop(tree);
+        analysis.resign = config.resign_below > 0.0
+            && playouts >= config.resign_after
+            && analysis.win_rate < config.resign_below
+            && analysis.best != Move::Pass;
+        (analysis, dead_enemies)
+    }
+
+    /// What to play for `color` in `position` within `budget`: like [`search`](Mcts::search), but when
+    /// `cleanup` is set a pass is replaced by the best other move while the playouts capture enemy stones.
+    pub fn decide_with(&mut self, position: &Position, color: Color, budget: Budget, cleanup: bool) -> Decision {
+        let (analysis, dead_enemies) = self.search_with(position, color, budget, cleanup);
+        if analysis.resign {
+            return Decision::Resign;
+        }
+        if cleanup && analysis.best == Move::Pass && dead_enemies {
+            if let Some(c) = analysis.candidates.iter().find(|c| c.mv != Move::Pass) {
+                return Decision::Play(c.mv);
+            }
+            if let Some(mv) = any_move(position, color) {
+                return Decision::Play(mv);
+            }
+        }
+        Decision::Play(analysis.best)
+    }
+}
+
+/// The first legal move that fills no own eye, if any.
+fn any_move(position: &Position, color: Color) -> Option<Move> {
+    let pb = PlayoutBoard::from_board(position.board(), color);
+    position.board().points().map(Move::Play).find(|&mv| {
+        let i = pb.move_index(mv) as usize;
+        !pb.is_own_eye(i, color) && position.is_legal(mv, color)
+    })
+}
+
+/// Whether an enemy stone stands where most playouts end with our area.
+fn dead_stones_remain(shared: &Shared, playouts: u64) -> bool {
+    if playouts == 0 {
+        return false;
+    }
+    let board = shared.root.board();
+    let enemy = shared.color.opponent();
+    board.points().any(|p| {
+        board.get(p) == Some(enemy) && {
+            let black = shared.black_owns[shared.root_board.index(p)].load(Ordering::Relaxed) as f64 / playouts as f64;
+            let ours = if shared.color == Color::Black { black } else { 1.0 - black };
+            ours > 0.7
+        }
+    })
+}
+
+/// The root's moves by visits, the win rate and the principal variation.
+fn summarize(tree: &Tree, root: &Position, pb: &PlayoutBoard, color: Color, passes: u8, playouts: u64) -> Analysis {
+    let key = search_key(root.board(), color, passes);
+    let mut candidates: Vec<Candidate> = tree.nodes.get(&key.0).map_or(Vec::new(), |node| {
+        node.edges
+            .iter()
+            .map(|e| Candidate { mv: pb.index_move(e.index), visits: e.visits, win_rate: (e.w / e.n) as f64 })
+            .collect()
+    });
+    candidates.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.win_rate.total_cmp(&a.win_rate)));
+    let Some(&best) = candidates.first() else {
+        return Analysis { best: Move::Pass, win_rate: 0.5, playouts, pv: vec![Move::Pass], resign: false, candidates };
+    };
+    // The principal variation: follow the most visited edges while nodes exist.
+    let mut pv = vec![best.mv];
+    let mut board = root.board().clone();
+    let mut removed = Vec::new();
+    let (mut to_move, mut passes) = (color, passes);
+    let mut mv = best.mv;
+    while pv.len() < 20 {
+        match mv {
+            Move::Pass => {
+                board.clear_ko();
+                passes += 1;
+            }
+            Move::Play(p) => {
+                board.place(p, to_move, &mut removed);
+                passes = 0;
+            }
+        }
+        to_move = to_move.opponent();
+        if passes >= 2 {
+            break;
+        }
+        let Some(node) = tree.nodes.get(&search_key(&board, to_move, passes).0) else { break };
+        let Some(next) = node.edges.iter().filter(|e| e.visits > 0).max_by_key(|e| e.visits) else { break };
+        mv = pb.index_move(next.index);
+        if let Move::Play(p) = mv {
+            if board.get(p).is_some() || board.effect(p, to_move, false).is_err() {
+                break;
+            }
+        }
+        pv.push(mv);
+    }
+    Analysis { best: best.mv, win_rate: best.win_rate, playouts, pv, resign: false, candidates }
+}
+
+/// The edges of a new node: every legal move (superko aside) that fills no own eye, with priors; the pass
+/// when there is nothing else or the opponent has just passed.
+fn expand(board: &Board, pb: &PlayoutBoard, color: Color, passes: u8, last: u16) -> Box<[Edge]> {
+    let mut edges = Vec::with_capacity(board.size() * board.size() + 1);
+    let last_point = (last != NO_POINT).then(|| pb.point(last as usize));
+    for p in board.points() {
+        if board.get(p).is_some() {
+            continue;
+        }
+        let i = pb.index(p);
+        if pb.is_own_eye(i, color) || board.effect(p, color, false).is_err() {
+            continue;
+        }
+        // Step 1. Even prior.
+        let (mut n, mut w) = (10.0f32, 5.0f32);
+        // Step 2. Tactics: captures and escapes are urgent, self-atari rarely good.
+        let captures = pb.capture_size(i, color);
+        if captures > 0 {
+            n += 20.0;
+            w += 20.0;
+        }
+        if pb.saves_size(i, color) > 0 && !pb.is_self_atari(i, color) {
+            n += 20.0;
+            w += 20.0;
+        }
+        if pb.is_self_atari(i, color) {
+            n += 20.0;
+        }
+        if pb.gives_atari(i, color) {
+            n += 5.0;
+            w += 4.0;
+        }
+        // Step 3. Shape: empty first lines are slow; moves near the last one are local answers.
+        let line = p.column().min(p.row()).min(board.size() - 1 - p.column()).min(board.size() - 1 - p.row());
+        let code = pb.neighborhood(i, color);
+        let lonely = (0..8).all(|k| matches!(code >> (2 * k) & 3, 0 | 3));
+        if line == 0 && lonely {
+            n += 10.0;
+        }
+        if let Some(q) = last_point {
+            if q.column().abs_diff(p.column()) <= 1 && q.row().abs_diff(p.row()) <= 1 {
+                n += 6.0;
+                w += 6.0;
+            }
+        }
+        edges.push(Edge { index: i as u16, visits: 0, n, w, rave_n: 0.0, rave_w: 0.0 });
+    }
+    if edges.is_empty() || passes == 1 {
+        edges.push(Edge { index: NO_POINT, visits: 0, n: 10.0, w: 5.0, rave_n: 0.0, rave_w: 0.0 });
+    }
+    edges.into_boxed_slice()
+}
+
+/// The index of the edge to follow among those `legal` allows.
+fn select(node: &Node, config: &Config, mut legal: impl FnMut(&Edge) -> bool) -> Option<usize> {
+    let log_n = ((node.visits + 1) as f32).ln();
+    let equivalence = config.rave_equivalence as f32;
+    let exploration = config.exploration as f32;
+    let mut order: Vec<(f32, usize)> = node
+        .edges
+        .iter()
+        .enumerate()
+        .map(|(k, e)| {
+            let q = e.w / e.n;
+            let value = if e.rave_n > 0.0 {
+                let beta = e.rave_n / (e.rave_n + e.n + e.rave_n * e.n / equivalence);
+                (1.0 - beta) * q + beta * e.rave_w / e.rave_n
+            } else {
+                q
+            };
+            (value + exploration * (log_n / e.n).sqrt(), k)
+        })
+        .collect();
+    // Usually the best edge is legal: find it, and sort only when the superko check refuses it.
+    let best = order.iter().copied().max_by(|a, b| a.0.total_cmp(&b.0))?;
+    if legal(&node.edges[best.1]) {
+        return Some(best.1);
+    }
+    order.sort_by(|a, b| b.0.total_cmp(&a.0));
+    order.into_iter().skip(1).map(|(_, k)| k).find(|&k| legal(&node.edges[k]))
+}
+
+/// One step of the walk down the tree, for the backup.
+struct Step {
+    key: u64,
+    edge: Option<usize>,
+    color: Color,
+    index: u16,
+}
+
+/// Runs iterations until the budget is spent.
+fn worker(shared: &Shared, mut rng: Rng) {
+    let config = shared.config;
+    let root = shared.root;
+    let suicide_ok = false;
+    let mut board = root.board().clone();
+    let mut pb = shared.root_board.clone();
+    let mut removed = Vec::new();
+    let mut path: Vec<Step> = Vec::new();
+    let mut keys: Vec<Key128> = Vec::new();
+    let mut amaf = vec![0u8; pb.cells()];
+    loop {
+        // Step 1. Budget.
+        if shared.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let claimed = shared.claimed.fetch_add(1, Ordering::Relaxed);
+        let out_of_playouts = shared.budget.playouts.is_some_and(|n| claimed >= n);
+        let out_of_time = shared.budget.time.is_some_and(|t| shared.start.elapsed() >= t);
+        if out_of_playouts || out_of_time || (shared.budget.playouts.is_none() && shared.budget.time.is_none()) {
+            shared.stop.store(true, Ordering::Relaxed);
+            break;
+        }
+        // Step 2. Walk down the tree, expanding the first node that deserves it.
+        board.clone_from(root.board());
+        pb.copy_from(&shared.root_board);
+        path.clear();
+        keys.clear();
+        let (mut color, mut passes) = (shared.color, shared.passes);
+        let mut last = NO_POINT;
+        let mut terminal = None;
+        {
+            let mut tree = shared.tree.lock().expect("no thread panicked holding the tree");
+            let stamp = tree.stamp;
+            let mut parent_visits = u32::MAX;
+            loop {
+                if passes >= 2 {
+                    terminal = Some(area_score(&board).margin(shared.komi));
+                    break;
+                }
+                let key = search_key(&board, color, passes).0;
+                if !tree.nodes.contains_key(&key) {
+                    if parent_visits < config.expand_after || tree.edges >= config.max_edges {
+                        break;
+                    }
+                    let edges = expand(&board, &pb, color, passes, last);
+                    tree.edges += edges.len();
+                    tree.nodes.insert(key, Node { edges, visits: 0, stamp });
+                }
+                let node = tree.nodes.get_mut(&key).expect("the node was just found or made");
+                node.stamp = stamp;
+                let chosen = select(node, config, |e| {
+                    e.index == NO_POINT || {
+                        let p = pb.point(e.index as usize);
+                        board.effect(p, color, suicide_ok).is_ok_and(|effect| {
+                            let k = root.superko_key(effect.key_after, color.opponent());
+                            !root.repeats(k) && !keys.contains(&k)
+                        })
+                    }
+                });
+                let index = match chosen {
+                    Some(k) => {
+                        let e = &mut node.edges[k];
+                        e.n += VIRTUAL_LOSS;
+                        parent_visits = e.visits;
+                        e.index
+                    }
+                    None => {
+                        parent_visits = 0;
+                        NO_POINT
+                    }
+                };
+                path.push(Step { key, edge: chosen, color, index });
+                // Play the move on both boards.
+                if index == NO_POINT {
+                    board.clear_ko();
+                    passes += 1;
+                } else {
+                    removed.clear();
+                    board.place(pb.point(index as usize), color, &mut removed);
+                    passes = 0;
+                }
+                pb.play(index as usize, color);
+                color = color.opponent();
+                keys.push(root.superko_key(board.key(), color));
+                last = index;
+            }
+        }
+        // Step 3. The playout.
+        amaf.fill(0);
+        let margin = match terminal {
+            Some(margin) => margin,
+            None => pb.playout(&mut rng, shared.komi, Some(&mut amaf)),
+        };
+        if terminal.is_none() && !shared.black_owns.is_empty() {
+            for (i, own) in shared.black_owns.iter().enumerate() {
+                if pb.owner(i) == Some(Color::Black) {
+                    own.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+        let black_result = if margin > 0.0 {
+            1.0
+        } else if margin < 0.0 {
+            0.0
+        } else {
+            0.5
+        };
+        // Step 4. Back up: the edge taken, and AMAF for every edge whose move its player played first later.
+        {
+            let mut tree = shared.tree.lock().expect("no thread panicked holding the tree");
+            for step in path.iter().rev() {
+                let mark = step.color.index() as u8 + 1;
+                if step.index != NO_POINT {
+                    amaf[step.index as usize] = mark;
+                }
+                let Some(node) = tree.nodes.get_mut(&step.key) else { continue };
+                let result = if step.color == Color::Black { black_result } else { 1.0 - black_result };
+                node.visits += 1;
+                if let Some(k) = step.edge {
+                    let e = &mut node.edges[k];
+                    e.n += 1.0 - VIRTUAL_LOSS;
+                    e.w += result;
+                    e.visits += 1;
+                }
+                for e in node.edges.iter_mut() {
+                    if e.index != NO_POINT && amaf[e.index as usize] == mark {
+                        e.rave_n += 1.0;
+                        e.rave_w += result;
+                    }
+                }
+            }
+        }
+        shared.done.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The thinking time for one move from the GTP clock, or `None` when the controller set no limit.
+///
+/// With stones left in a byo-yomi period: the period's time over its stones, less a safety margin. In main
+/// time: the time left over the moves still to come (estimated from the empty points), kept within what
+/// the byo-yomi would give afterwards.
+pub fn time_for_move(settings: TimeSettings, time_left: Option<(u32, u32)>, empty_points: usize) -> Option<Duration> {
+    let unlimited = settings.main_time == 0 && settings.byo_yomi_time == 0 && settings.byo_yomi_stones == 0;
+    if unlimited && time_left.is_none() {
+        return None;
+    }
+    let (seconds, stones) = time_left.unwrap_or((settings.main_time, 0));
+    let seconds = seconds as f64;
+    let per_move = if stones > 0 {
+        (seconds / stones as f64) * 0.8 - 0.2
+    } else {
+        let moves_to_go = (empty_points as f64 / 3.0).max(10.0);
+        let main = (seconds - 1.0).max(0.0) / moves_to_go;
+        let byo = if settings.byo_yomi_stones > 0 {
+            settings.byo_yomi_time as f64 / settings.byo_yomi_stones as f64 * 0.8
+        } else {
+            0.0
+        };
+        main.max(byo * 0.5)
+    };
+    Some(Duration::from_secs_f64(per_move.max(0.05)))
+}
+
+impl MovePicker for Mcts {
+    fn pick(&mut self, position: &Position, color: Color) -> Move {
+        match self.decide(position, color, &Request::default()) {
+            Decision::Play(mv) => mv,
+            Decision::Resign => Move::Pass,
+        }
+    }
+
+    /// A search within the clock (or the fixed playout count of the config).
+    fn decide(&mut self, position: &Position, color: Color, request: &Request) -> Decision {
+        // Nothing to think about: every move fills an own eye.
+        let Some(_) = any_move(position, color) else { return Decision::Play(Move::Pass) };
+        let budget = match self.config.playouts {
+            Some(n) => Budget::playouts(n),
+            None => {
+                let empty = position.board().points().filter(|&p| position.board().get(p).is_none()).count();
+                Budget::time(
+                    time_for_move(request.settings, request.time_left, empty).unwrap_or(self.config.time_per_move),
+                )
+            }
+        };
+        self.decide_with(position, color, budget, request.cleanup)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Rules;
+
+    fn game(size: usize, komi: f64, moves: &[(&str, Color)]) -> Position {
+        let mut g = Position::new(size, Rules::default()).unwrap();
+        g.set_komi(komi);
+        for &(s, c) in moves {
+            g.play(Move::from_gtp(s, size).unwrap(), c).unwrap();
+        }
+        g
+    }
+
+    fn one_thread(seed: u64) -> Mcts {
+        Mcts::new(Config { threads: 1, seed, ..Config::default() })
+    }
+
+    #[test]
+    fn captures_the_stones_in_atari() {
+        // Two white stones at C3-C4 with one liberty at C5; black to move on 5x5 takes them and wins.
+        let g = game(
+            5,
+            0.5,
+            &[
+                ("C3", Color::White),
+                ("B3", Color::Black),
+                ("C4", Color::White),
+                ("D3", Color::Black),
+                ("E5", Color::White),
+                ("C2", Color::Black),
+                ("A1", Color::White),
+                ("B4", Color::Black),
+                ("E1", Color::White),
+                ("D4", Color::Black),
+            ],
+        );
+        let a = one_thread(1).search(&g, Color::Black, Budget::playouts(3000));
+        assert_eq!(a.best, Move::from_gtp("C5", 5).unwrap(), "{a:?}");
+    }
+
+    #[test]
+    fn escapes_from_atari() {
+        // Black's C3-C4 has one liberty, C5: extending there gives it three.
+        let g = game(
+            7,
+            0.5,
+            &[
+                ("C3", Color::Black),
+                ("B3", Color::White),
+                ("C4", Color::Black),
+                ("B4", Color::White),
+                ("F5", Color::Black),
+                ("D3", Color::White),
+                ("F3", Color::Black),
+                ("D4", Color::White),
+                ("F2", Color::Black),
+                ("C2", Color::White),
+            ],
+        );
+        let a = one_thread(2).search(&g, Color::Black, Budget::playouts(4000));
+        assert_eq!(a.best, Move::from_gtp("C5", 7).unwrap(), "{a:?}");
+    }
+
+    #[test]
+    fn never_suggests_a_superko_repetition() {
+        // Black takes a ko, white passes: retaking is legal for white later only by superko rules; here
+        // white to move may not retake at once, and after black's pass the retake would repeat the board.
+        let mut g = game(
+            4,
+            0.5,
+            &[
+                ("B4", Color::Black),
+                ("C4", Color::White),
+                ("A3", Color::Black),
+                ("B3", Color::White),
+                ("D3", Color::White),
+                ("B2", Color::Black),
+                ("C2", Color::White),
+                ("C3", Color::Black),
+            ],
+        );
+        g.play(Move::Pass, Color::White).unwrap();
+        g.play(Move::Pass, Color::Black).unwrap();
+        let retake = Move::from_gtp("B3", 4).unwrap();
+        assert!(!g.is_legal(retake, Color::White));
+        let mut mcts = one_thread(3);
+        for _ in 0..3 {
+            let a = mcts.search(&g, Color::White, Budget::playouts(500));
+            assert!(g.is_legal(a.best, Color::White), "{a:?}");
+            assert!(a.pv.first() != Some(&retake));
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_search() {
+        let g = game(7, 7.0, &[("D4", Color::Black)]);
+        let a = one_thread(5).search(&g, Color::White, Budget::playouts(1500));
+        let b = one_thread(5).search(&g, Color::White, Budget::playouts(1500));
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn the_tree_is_reused_for_the_next_move() {
+        let mut g = game(7, 7.0, &[]);
+        let mut mcts = one_thread(6);
+        let a = mcts.search(&g, Color::Black, Budget::playouts(3000));
+        g.play(a.best, Color::Black).unwrap();
+        let reply = a.pv.get(1).copied().unwrap_or(Move::Pass);
+        g.play(reply, Color::White).unwrap();
+        let before = mcts.root_visits(&g, Color::Black);
+        assert!(before > 0, "the expected reply's node survives: {a:?}");
+        let b = mcts.search(&g, Color::Black, Budget::playouts(1000));
+        assert!(mcts.root_visits(&g, Color::Black) >= before + 1000 - 1);
+        assert!(g.is_legal(b.best, Color::Black));
+    }
+
+    #[test]
+    fn passes_only_when_passing_wins_or_nothing_is_left() {
+        // 3x3, black owns everything but one eye; white passed: black passes and wins.
+        let mut g = game(3, 0.5, &[("B1", Color::Black), ("B2", Color::Black), ("B3", Color::Black)]);
+        g.play(Move::Pass, Color::White).unwrap();
+        let a = one_thread(7).search(&g, Color::Black, Budget::playouts(300));
+        assert_eq!(a.best, Move::Pass, "{a:?}");
+        // On an open board black does not pass early.
+        let g = game(5, 0.5, &[]);
+        let a = one_thread(7).search(&g, Color::Black, Budget::playouts(300));
+        assert_ne!(a.best, Move::Pass);
+    }
+
+    #[test]
+    fn resigns_a_hopeless_game() {
+        // White has a single stone against a black wall on 5x5 with no komi.
+        let mut g = game(5, 0.0, &[]);
+        for s in ["B1", "B2", "B3", "B4", "B5", "D1", "D2", "D3", "D4", "D5"] {
+            g.set_stone(Point::from_gtp(s, 5).unwrap(), Some(Color::Black)).unwrap();
+        }
+        let mut mcts = Mcts::new(Config { threads: 1, seed: 8, resign_after: 500, ..Config::default() });
+        let a = mcts.search(&g, Color::White, Budget::playouts(1000));
+        assert!(a.resign, "{a:?}");
+    }
+
+    #[test]
+    fn two_threads_spend_the_budget() {
+        let g = game(9, 7.0, &[]);
+        let mut mcts = Mcts::new(Config { threads: 2, seed: 9, ..Config::default() });
+        let a = mcts.search(&g, Color::Black, Budget::playouts(2000));
+        assert!(a.playouts >= 2000 && a.playouts < 2010, "{}", a.playouts);
+        assert!(g.is_legal(a.best, Color::Black));
+    }
+
+    #[test]
+    fn time_budgets() {
+        let none = TimeSettings::default();
+        assert_eq!(time_for_move(none, None, 81), None);
+        let byo = TimeSettings { main_time: 0, byo_yomi_time: 10, byo_yomi_stones: 5 };
+        let t = time_for_move(byo, Some((10, 5)), 81).unwrap();
+        assert!(t < Duration::from_secs(2) && t > Duration::from_secs(1));
+        let sudden = TimeSettings { main_time: 300, byo_yomi_time: 0, byo_yomi_stones: 0 };
+        let t = time_for_move(sudden, Some((60, 0)), 60).unwrap();
+        assert!(t < Duration::from_secs(4), "{t:?}");
+    }
+
+    use crate::coords::Point;
+}

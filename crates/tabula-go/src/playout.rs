@@ -1,0 +1,739 @@
+//! Fast random playouts: a light board with pseudo-liberties, simple ko only, and Tromp–Taylor scoring.
+//!
+//! [`PlayoutBoard`] copies a [`Board`]'s stones into a flat array with a border ring (side + 2 per row), so
+//! a neighbour is one addition away and never off the array. Each chain keeps its stone count and its
+//! *pseudo-liberties*: the number of (stone, empty neighbour) pairs, their sum and their sum of squares.
+//! A chain is in atari exactly when every pseudo-liberty is the same point, that is when
+//! `sum² == count · squares`, and that point is `sum / count`; no liberty set is ever built.
+//!
+//! There is no superko set and no undo: a playout plays to the end on a copy and is thrown away. The policy
+//! ([`PlayoutBoard::playout`]) answers the previous move first — it captures a chain the opponent left in
+//! atari and saves its own chain the opponent just put in atari when the escape gains liberties — and
+//! otherwise plays a uniformly random legal move that neither fills one of its own eyes nor puts a chain of
+//! several stones in atari. A player with no such move passes; two passes end the playout.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_go::board::Board;
+//! use tabula_go::coords::Color;
+//! use tabula_go::picker::Rng;
+//! use tabula_go::playout::PlayoutBoard;
+//!
+//! let empty = PlayoutBoard::from_board(&Board::new(9).unwrap(), Color::Black);
+//! let mut board = empty.clone();
+//! let mut rng = Rng::new(7);
+//! let margin = board.playout(&mut rng, 7.0, None);
+//! // Every point ends up owned by someone or shared: black's area minus white's, minus komi.
+//! assert!(margin.abs() <= 81.0 + 7.0);
+//! assert!(board.is_finished());
+//! ```
+
+use crate::board::Board;
+use crate::coords::{Color, Move, Point};
+use crate::picker::Rng;
+
+/// The contents of a cell of the padded array.
+const EMPTY: u8 = 0;
+const BLACK: u8 = 1;
+const WHITE: u8 = 2;
+const BORDER: u8 = 3;
+/// No point (no ko, no last move). Index 0 is a border corner, never a playable point.
+pub const NO_POINT: u16 = 0;
+
+#[inline(always)]
+fn stone(color: Color) -> u8 {
+    color.index() as u8 + 1
+}
+
+/// A board for playouts: stones, chains with pseudo-liberties, the list of empty points and the simple ko.
+#[derive(Clone, Debug)]
+pub struct PlayoutBoard {
+    size: usize,
+    /// Side of the padded array: `size + 2`.
+    width: usize,
+    cells: Vec<u8>,
+    /// For a stone: the head of its chain.
+    head: Vec<u16>,
+    /// For a stone: the next stone of its chain (circular).
+    next: Vec<u16>,
+    /// For a head: stones, pseudo-liberty count, sum and sum of squares.
+    stones: Vec<u16>,
+    plibs: Vec<u16>,
+    lib_sum: Vec<u32>,
+    lib_squares: Vec<u64>,
+    /// The empty points, in no order, and each empty point's place in that list.
+    empty: Vec<u16>,
+    empty_at: Vec<u16>,
+    ko: u16,
+    last: u16,
+    to_move: Color,
+    passes: u8,
+    moves: u32,
+    /// Scratch marks for scoring floods.
+    marks: Vec<u32>,
+    generation: u32,
+}
+
+impl PlayoutBoard {
+    /// Copies the stones and simple-ko point of `board`, with `to_move` to play.
+    pub fn from_board(board: &Board, to_move: Color) -> PlayoutBoard {
+        let size = board.size();
+        let width = size + 2;
+        let cells = width * width;
+        let mut b = PlayoutBoard {
+            size,
+            width,
+            cells: vec![BORDER; cells],
+            head: vec![NO_POINT; cells],
+            next: vec![NO_POINT; cells],
+            stones: vec![0; cells],
+            plibs: vec![0; cells],
+            lib_sum: vec![0; cells],
+            lib_squares: vec![0; cells],
+            empty: Vec::with_capacity(size * size),
+            empty_at: vec![0; cells],
+            ko: NO_POINT,
+            last: NO_POINT,
+            to_move,
+            passes: 0,
+            moves: 0,
+            marks: vec![0; cells],
+            generation: 0,
+        };
+        for p in board.points() {
+            let i = b.index(p);
+            b.cells[i] = EMPTY;
+            b.empty_at[i] = b.empty.len() as u16;
+            b.empty.push(i as u16);
+        }
+        // Stones go in without captures: the source board is legal, so no chain lacks a liberty.
+        for p in board.points() {
+            if let Some(color) = board.get(p) {
+                b.put(b.index(p), stone(color));
+            }
+        }
+        b.ko = board.ko().map_or(NO_POINT, |k| b.index(k) as u16);
+        b
+    }
+
+    /// Makes `self` a copy of `other`, reusing its buffers.
+    pub fn copy_from(&mut self, other: &PlayoutBoard) {
+        self.clone_from(other);
+    }
+
+    /// The board side.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The padded index of a point.
+    #[inline(always)]
+    pub fn index(&self, point: Point) -> usize {
+        (point.row() + 1) * self.width + point.column() + 1
+    }
+
+    /// The point at a padded index (which must be on the board).
+    #[inline(always)]
+    pub fn point(&self, index: usize) -> Point {
+        Point::new(index % self.width - 1, index / self.width - 1)
+    }
+
+    /// The padded index of a move, [`NO_POINT`] for a pass.
+    pub fn move_index(&self, mv: Move) -> u16 {
+        match mv {
+            Move::Pass => NO_POINT,
+            Move::Play(p) => self.index(p) as u16,
+        }
+    }
+
+    /// The move at a padded index, a pass for [`NO_POINT`].
+    pub fn index_move(&self, index: u16) -> Move {
+        if index == NO_POINT {
+            Move::Pass
+        } else {
+            Move::Play(self.point(index as usize))
+        }
+    }
+
+    /// Number of padded cells: the length an AMAF array for [`playout`](PlayoutBoard::playout) needs.
+    pub fn cells(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The player to move.
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// Moves (passes included) played on this board since it was copied from a [`Board`].
+    pub fn moves_played(&self) -> u32 {
+        self.moves
+    }
+
+    /// Whether two passes in a row have ended the playout.
+    pub fn is_finished(&self) -> bool {
+        self.passes >= 2
+    }
+
+    /// The colour on a padded index, `None` for empty or border.
+    pub fn color_at(&self, index: usize) -> Option<Color> {
+        match self.cells[index] {
+            BLACK => Some(Color::Black),
+            WHITE => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn neighbors(&self, i: usize) -> [usize; 4] {
+        [i - 1, i + 1, i - self.width, i + self.width]
+    }
+
+    #[inline(always)]
+    fn add_lib(&mut self, h: usize, lib: usize) {
+        self.plibs[h] += 1;
+        self.lib_sum[h] += lib as u32;
+        self.lib_squares[h] += (lib * lib) as u64;
+    }
+
+    #[inline(always)]
+    fn remove_lib(&mut self, h: usize, lib: usize) {
+        self.plibs[h] -= 1;
+        self.lib_sum[h] -= lib as u32;
+        self.lib_squares[h] -= (lib * lib) as u64;
+    }
+
+    /// Whether the chain headed by `h` has exactly one liberty.
+    #[inline(always)]
+    fn in_atari(&self, h: usize) -> bool {
+        let (n, s) = (self.plibs[h] as u64, self.lib_sum[h] as u64);
+        n > 0 && s * s == n * self.lib_squares[h]
+    }
+
+    /// The single liberty of a chain in atari.
+    #[inline(always)]
+    fn atari_liberty(&self, h: usize) -> usize {
+        (self.lib_sum[h] / self.plibs[h] as u32) as usize
+    }
+
+    /// Puts a stone, merges it with friendly neighbours and takes liberties from enemies; no captures.
+    fn put(&mut self, i: usize, s: u8) {
+        debug_assert_eq!(self.cells[i], EMPTY);
+        let at = self.empty_at[i] as usize;
+        let moved = self.empty.swap_remove(at);
+        debug_assert_eq!(moved as usize, i);
+        if at < self.empty.len() {
+            self.empty_at[self.empty[at] as usize] = at as u16;
+        }
+        self.cells[i] = s;
+        self.head[i] = i as u16;
+        self.next[i] = i as u16;
+        self.stones[i] = 1;
+        self.plibs[i] = 0;
+        self.lib_sum[i] = 0;
+        self.lib_squares[i] = 0;
+        for n in self.neighbors(i) {
+            match self.cells[n] {
+                EMPTY => self.add_lib(i, n),
+                BORDER => {}
+                _ => {
+                    let h = self.head[n] as usize;
+                    self.remove_lib(h, i);
+                }
+            }
+        }
+        for n in self.neighbors(i) {
+            if self.cells[n] == s {
+                let (a, b) = (self.head[i] as usize, self.head[n] as usize);
+                if a != b {
+                    self.merge(a, b);
+                }
+            }
+        }
+    }
+
+    fn merge(&mut self, a: usize, b: usize) {
+        let (big, small) = if self.stones[a] >= self.stones[b] { (a, b) } else { (b, a) };
+        let mut s = small;
+        loop {
+            self.head[s] = big as u16;
+            s = self.next[s] as usize;
+            if s == small {
+                break;
+            }
+        }
+        self.next.swap(big, small);
+        self.stones[big] += self.stones[small];
+        self.plibs[big] += self.plibs[small];
+        self.lib_sum[big] += self.lib_sum[small];
+        self.lib_squares[big] += self.lib_squares[small];
+    }
+
+    /// Removes the chain headed by `h`; returns its size and one of its stones.
+    fn remove_chain(&mut self, h: usize) -> (usize, usize) {
+        let mut s = h;
+        let mut count = 0;
+        loop {
+            self.cells[s] = EMPTY;
+            self.empty_at[s] = self.empty.len() as u16;
+            self.empty.push(s as u16);
+            count += 1;
+            s = self.next[s] as usize;
+            if s == h {
+                break;
+            }
+        }
+        loop {
+            for n in self.neighbors(s) {
+                if matches!(self.cells[n], BLACK | WHITE) {
+                    let nh = self.head[n] as usize;
+                    self.add_lib(nh, s);
+                }
+            }
+            s = self.next[s] as usize;
+            if s == h {
+                break;
+            }
+        }
+        (count, h)
+    }
+
+    /// Whether `color` may play on the empty padded index `i`: not the ko point, not suicide.
+    #[inline]
+    pub fn is_legal(&self, i: usize, color: Color) -> bool {
+        if self.cells[i] != EMPTY || i == self.ko as usize {
+            return false;
+        }
+        let s = stone(color);
+        for n in self.neighbors(i) {
+            match self.cells[n] {
+                EMPTY => return true,
+                BORDER => {}
+                c => {
+                    let h = self.head[n] as usize;
+                    // Our chain keeps another liberty, or the enemy chain dies: either way a liberty.
+                    if (c == s) != self.in_atari(h) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the empty index `i` is an eye of `color`: every neighbour is its stone, and the diagonals
+    /// leave it real (no enemy diagonal on the edge, at most one in the middle).
+    #[inline]
+    pub fn is_own_eye(&self, i: usize, color: Color) -> bool {
+        let s = stone(color);
+        if self.neighbors(i).iter().any(|&n| self.cells[n] != s && self.cells[n] != BORDER) {
+            return false;
+        }
+        let w = self.width;
+        let enemy = 3 - s;
+        let (mut bad, mut edge) = (0, false);
+        for d in [i - w - 1, i - w + 1, i + w - 1, i + w + 1] {
+            match self.cells[d] {
+                BORDER => edge = true,
+                c if c == enemy => bad += 1,
+                _ => {}
+            }
+        }
+        bad + edge as u32 <= 1
+    }
+
+    /// Whether playing `i` puts a chain of two or more stones (counting the new one) in atari with no capture.
+    fn is_big_self_atari(&self, i: usize, color: Color) -> bool {
+        let s = stone(color);
+        let mut libs = [0usize; 2];
+        let mut nlibs = 0;
+        let mut stones = 1;
+        let mut add = |lib: usize, nlibs: &mut usize| {
+            if lib != i && !libs[..*nlibs].contains(&lib) {
+                if *nlibs == 2 {
+                    return true;
+                }
+                libs[*nlibs] = lib;
+                *nlibs += 1;
+            }
+            false
+        };
+        for n in self.neighbors(i) {
+            match self.cells[n] {
+                EMPTY => {
+                    if add(n, &mut nlibs) {
+                        return false;
+                    }
+                }
+                BORDER => {}
+                c if c == s => {
+                    let h = self.head[n] as usize;
+                    if !self.in_atari(h) && self.plibs[h] > 2 {
+                        // Likely two or more real liberties; count exactly only for small chains.
+                        return false;
+                    }
+                    stones += self.stones[h] as usize;
+                    let mut st = h;
+                    loop {
+                        for m in self.neighbors(st) {
+                            if self.cells[m] == EMPTY && add(m, &mut nlibs) {
+                                return false;
+                            }
+                        }
+                        st = self.next[st] as usize;
+                        if st == h {
+                            break;
+                        }
+                    }
+                }
+                _ => {
+                    if self.in_atari(self.head[n] as usize) {
+                        return false; // a capture gives liberties
+                    }
+                }
+            }
+        }
+        nlibs <= 1 && stones >= 2
+    }
+
+    /// Plays `color` on padded index `i` (legal, see [`is_legal`](PlayoutBoard::is_legal)) or passes for
+    /// [`NO_POINT`]: captures, the new ko point, the turn.
+    pub fn play(&mut self, i: usize, color: Color) {
+        self.moves += 1;
+        self.to_move = color.opponent();
+        self.last = i as u16;
+        self.ko = NO_POINT;
+        if i == NO_POINT as usize {
+            self.passes += 1;
+            return;
+        }
+        self.passes = 0;
+        debug_assert!(self.is_legal(i, color) || self.cells[i] == EMPTY);
+        let s = stone(color);
+        self.put(i, s);
+        let enemy = 3 - s;
+        let (mut captured, mut taken) = (0, 0);
+        for n in self.neighbors(i) {
+            if self.cells[n] == enemy && self.plibs[self.head[n] as usize] == 0 {
+                let (count, at) = self.remove_chain(self.head[n] as usize);
+                captured += count;
+                taken = at;
+            }
+        }
+        let h = self.head[i] as usize;
+        if captured == 1 && self.stones[h] == 1 && self.in_atari(h) {
+            self.ko = taken as u16;
+        }
+    }
+
+    /// A response to the previous move: capture the chain it left in atari, or save one of ours it put in
+    /// atari when the escape gains liberties.
+    fn answer_last(&self, color: Color) -> Option<usize> {
+        let last = self.last as usize;
+        if last == NO_POINT as usize || self.cells[last] == EMPTY {
+            return None;
+        }
+        let h = self.head[last] as usize;
+        if self.in_atari(h) {
+            let lib = self.atari_liberty(h);
+            if self.is_legal(lib, color) {
+                return Some(lib);
+            }
+        }
+        let s = stone(color);
+        for n in self.neighbors(last) {
+            if self.cells[n] == s && self.in_atari(self.head[n] as usize) {
+                let lib = self.atari_liberty(self.head[n] as usize);
+                let free = self.neighbors(lib).iter().filter(|&&m| self.cells[m] == EMPTY).count();
+                if free >= 2 && self.is_legal(lib, color) {
+                    return Some(lib);
+                }
+            }
+        }
+        None
+    }
+
+    /// A random legal move for `color` that fills no own eye and is no big self-atari, or
+    /// [`NO_POINT`] (pass).
+    fn random_move(&self, rng: &mut Rng, color: Color) -> usize {
+        let n = self.empty.len();
+        if n == 0 {
+            return NO_POINT as usize;
+        }
+        let start = rng.below(n);
+        for k in 0..n {
+            let j = if start + k < n { start + k } else { start + k - n };
+            let i = self.empty[j] as usize;
+            if self.is_legal(i, color) && !self.is_own_eye(i, color) && !self.is_big_self_atari(i, color) {
+                return i;
+            }
+        }
+        NO_POINT as usize
+    }
+
+    /// Plays the policy's move for the side to move; returns the index played ([`NO_POINT`] for a pass).
+    pub fn play_policy_move(&mut self, rng: &mut Rng) -> usize {
+        let color = self.to_move;
+        let i = self.answer_last(color).unwrap_or_else(|| self.random_move(rng, color));
+        self.play(i, color);
+        i
+    }
+
+    /// Plays the policy to the end (two passes, or three moves per point as a safety cap) and returns
+    /// black's area minus white's minus `komi`. When `amaf` is given (length [`cells`](PlayoutBoard::cells)),
+    /// each point not yet marked gets the colour that played there first (1 black, 2 white).
+    pub fn playout(&mut self, rng: &mut Rng, komi: f64, mut amaf: Option<&mut [u8]>) -> f64 {
+        let limit = self.moves + 3 * (self.size * self.size) as u32;
+        while !self.is_finished() && self.moves < limit {
+            let color = self.to_move;
+            let i = self.play_policy_move(rng);
+            if let Some(amaf) = amaf.as_deref_mut() {
+                if i != NO_POINT as usize && amaf[i] == 0 {
+                    amaf[i] = stone(color);
+                }
+            }
+        }
+        self.area_margin(komi)
+    }
+
+    /// Tromp–Taylor area: black's minus white's, minus `komi`.
+    pub fn area_margin(&mut self, komi: f64) -> f64 {
+        let mut margin: i32 = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.marks.fill(0);
+            self.generation = 1;
+        }
+        let generation = self.generation;
+        let mut stack: Vec<usize> = Vec::new();
+        for j in 0..self.empty.len() {
+            let start = self.empty[j] as usize;
+            if self.marks[start] == generation {
+                continue;
+            }
+            self.marks[start] = generation;
+            stack.push(start);
+            let (mut size, mut reaches) = (0i32, 0u8);
+            while let Some(q) = stack.pop() {
+                size += 1;
+                for n in self.neighbors(q) {
+                    match self.cells[n] {
+                        EMPTY if self.marks[n] != generation => {
+                            self.marks[n] = generation;
+                            stack.push(n);
+                        }
+                        BLACK => reaches |= 1,
+                        WHITE => reaches |= 2,
+                        _ => {}
+                    }
+                }
+            }
+            margin += match reaches {
+                1 => size,
+                2 => -size,
+                _ => 0,
+            };
+        }
+        for &c in &self.cells {
+            margin += match c {
+                BLACK => 1,
+                WHITE => -1,
+                _ => 0,
+            };
+        }
+        margin as f64 - komi
+    }
+
+    /// Who owns each padded index after a finished playout under area rules: the stone's colour, or the
+    /// colour of an empty point's only neighbouring colour (single-point regions; others are shared).
+    pub fn owner(&self, i: usize) -> Option<Color> {
+        match self.cells[i] {
+            BLACK => Some(Color::Black),
+            WHITE => Some(Color::White),
+            EMPTY => {
+                let mut reaches = 0u8;
+                for n in self.neighbors(i) {
+                    match self.cells[n] {
+                        BLACK => reaches |= 1,
+                        WHITE => reaches |= 2,
+                        _ => {}
+                    }
+                }
+                match reaches {
+                    1 => Some(Color::Black),
+                    2 => Some(Color::White),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `color` playing padded index `i` captures something, and how many stones.
+    pub fn capture_size(&self, i: usize, color: Color) -> usize {
+        let enemy = 3 - stone(color);
+        let mut heads = [0usize; 4];
+        let mut total = 0;
+        for (k, n) in self.neighbors(i).into_iter().enumerate() {
+            if self.cells[n] == enemy {
+                let h = self.head[n] as usize;
+                if self.in_atari(h) && !heads.contains(&h) {
+                    heads[k] = h;
+                    total += self.stones[h] as usize;
+                }
+            }
+        }
+        total
+    }
+
+    /// The size of the largest chain of `color` next to `i` that is in atari (0 if none): playing `i`
+    /// may save it.
+    pub fn saves_size(&self, i: usize, color: Color) -> usize {
+        let s = stone(color);
+        self.neighbors(i)
+            .into_iter()
+            .filter(|&n| self.cells[n] == s && self.in_atari(self.head[n] as usize))
+            .map(|n| self.stones[self.head[n] as usize] as usize)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whether playing `i` puts a chain of two or more stones of `color` in atari without capturing.
+    pub fn is_self_atari(&self, i: usize, color: Color) -> bool {
+        self.is_big_self_atari(i, color)
+    }
+
+    /// Whether `color` playing `i` puts an enemy chain next to it in atari.
+    pub fn gives_atari(&self, i: usize, color: Color) -> bool {
+        let enemy = 3 - stone(color);
+        self.neighbors(i).into_iter().any(|n| {
+            self.cells[n] == enemy && {
+                let h = self.head[n] as usize;
+                // Two pseudo-liberties both on `i`, or exactly two real ones with `i` among them.
+                !self.in_atari(h) && self.real_liberties(h, 3) == 2
+            }
+        })
+    }
+
+    /// The real liberties of the chain headed by `h`, counted up to `cap`.
+    fn real_liberties(&self, h: usize, cap: usize) -> usize {
+        let mut libs = [0usize; 8];
+        let mut count = 0;
+        let mut s = h;
+        loop {
+            for n in self.neighbors(s) {
+                if self.cells[n] == EMPTY && !libs[..count].contains(&n) {
+                    libs[count] = n;
+                    count += 1;
+                    if count >= cap.min(8) {
+                        return count;
+                    }
+                }
+            }
+            s = self.next[s] as usize;
+            if s == h {
+                return count;
+            }
+        }
+    }
+
+    /// The 3×3 neighbourhood of `i` as a 16-bit code (two bits per surrounding cell, the colours seen
+    /// from `color`: 0 empty, 1 own, 2 enemy, 3 border), for pattern tables.
+    pub fn neighborhood(&self, i: usize, color: Color) -> u16 {
+        let w = self.width;
+        let own = stone(color);
+        let mut code = 0u16;
+        for d in [i - w - 1, i - w, i - w + 1, i - 1, i + 1, i + w - 1, i + w, i + w + 1] {
+            let v = match self.cells[d] {
+                EMPTY => 0,
+                BORDER => 3,
+                c if c == own => 1,
+                _ => 2,
+            };
+            code = code << 2 | v;
+        }
+        code
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::{Position, Rules};
+    use crate::scoring::area_score;
+
+    #[test]
+    fn playouts_keep_pseudo_liberties_exact() {
+        let mut rng = Rng::new(3);
+        for size in [5, 9, 13] {
+            for _ in 0..20 {
+                let mut b = PlayoutBoard::from_board(&Board::new(size).unwrap(), Color::Black);
+                while !b.is_finished() && b.moves < 400 {
+                    b.play_policy_move(&mut rng);
+                    // Rebuilding from a real board gives the same chains.
+                    let mut real = Board::new(size).unwrap();
+                    for i in 0..b.cells() {
+                        if let Some(c) = b.color_at(i) {
+                            real.set(b.point(i), Some(c));
+                        }
+                    }
+                    for i in 0..b.cells() {
+                        if b.color_at(i).is_some() {
+                            let h = b.head[i] as usize;
+                            let exact = real.liberties(b.point(i));
+                            assert_eq!(b.in_atari(h), exact == 1, "{real}");
+                            assert_eq!(b.plibs[h] > 0, exact > 0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn area_margin_matches_the_scoring_module() {
+        let mut rng = Rng::new(9);
+        for _ in 0..20 {
+            let mut b = PlayoutBoard::from_board(&Board::new(7).unwrap(), Color::Black);
+            let margin = b.playout(&mut rng, 0.0, None);
+            let mut real = Board::new(7).unwrap();
+            for i in 0..b.cells() {
+                if let Some(c) = b.color_at(i) {
+                    real.set(b.point(i), Some(c));
+                }
+            }
+            assert_eq!(margin, area_score(&real).margin(0.0));
+        }
+    }
+
+    #[test]
+    fn policy_moves_are_legal_under_the_full_rules_apart_from_superko() {
+        let mut rng = Rng::new(12);
+        for _ in 0..20 {
+            let mut game = Position::new(6, Rules { ko: crate::KoRule::Simple, suicide: false }).unwrap();
+            let mut b = PlayoutBoard::from_board(game.board(), Color::Black);
+            while !b.is_finished() && game.move_count() < 300 {
+                let color = b.to_move();
+                let i = b.play_policy_move(&mut rng);
+                let mv = b.index_move(i as u16);
+                game.play(mv, color).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_chain_left_in_atari_is_captured() {
+        // White's last move at C4 has one liberty, C5: black's policy takes it.
+        let mut game = Position::new(5, Rules::default()).unwrap();
+        for (s, c) in [("C3", Color::Black), ("B4", Color::Black), ("D4", Color::Black)] {
+            game.play(Move::from_gtp(s, 5).unwrap(), c).unwrap();
+        }
+        let mut b = PlayoutBoard::from_board(game.board(), Color::White);
+        b.play(b.index(Point::from_gtp("C4", 5).unwrap()), Color::White);
+        let mut rng = Rng::new(1);
+        let i = b.play_policy_move(&mut rng);
+        assert_eq!(b.point(i), Point::from_gtp("C5", 5).unwrap());
+        assert_eq!(b.color_at(b.index(Point::from_gtp("C4", 5).unwrap())), None);
+    }
+}

@@ -132,6 +132,20 @@ pub trait Game: Clone + Send {
     /// Appends the noisy moves (captures, promotions, ...) that quiescence search should resolve.
     fn noisy_moves(&self, _moves: &mut Vec<Self::Move>) {}
 
+    /// Whether the side to move is in check (or under whatever immediate threat the game's rules force it to
+    /// answer). With [`SearchOptions::check_extension`](crate::search::SearchOptions::check_extension) the
+    /// search extends moves that give check; quiescence answers a check with every legal move instead of
+    /// standing pat; late-move reductions and futility pruning leave such nodes alone. `false` by default.
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// Whether `mv` (legal here, not yet played) is tactical: a capture, a promotion, anything
+    /// [`SearchOptions::lmr`](crate::search::SearchOptions::lmr) must not reduce. `false` by default.
+    fn is_tactical(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
     /// Whether passing the turn is a sound way to test the position here (false in zugzwang-prone positions).
     fn null_move_allowed(&self) -> bool {
         false

@@ -1,12 +1,13 @@
 //! The search family: plain [`minimax`] (the oracle), [`alphabeta`] without a table, and the [`Searcher`]:
 //! negamax alpha-beta with the transposition table, iterative deepening, principal variation search,
-//! aspiration windows, killers and history, quiescence and null move through the game's hooks, repetition
-//! through the key history, limits, per-iteration reports, Lazy SMP threads, and exact solving by null-window
-//! bisection for games that always end.
+//! aspiration windows, killers and history, quiescence, null move, check extension, late-move reductions and
+//! reverse futility pruning through the game's hooks, repetition through the key history, limits, per-iteration
+//! reports, Lazy SMP threads, and exact solving by null-window bisection for games that always end.
 //!
 //! Every search returns the same root value as [`minimax`] at the same fixed depth (decisive scores included),
-//! as long as the game gives the same position the same number of remaining plies and null-move pruning is
-//! off; the differential tests of each game check exactly that.
+//! as long as the game gives the same position the same number of remaining plies and the options that
+//! change values (null move, late-move reductions, futility pruning, check extension) are off; the differential
+//! tests of each game check exactly that.
 //!
 //! # Examples
 //!

@@ -34,6 +34,17 @@ pub struct SearchOptions {
     pub etc: bool,
     /// Search threads sharing the table (Lazy SMP). At least one.
     pub threads: usize,
+    /// Extend by one ply every move that leaves the opponent [in check](Game::in_check). No effect in games
+    /// that do not report checks.
+    pub check_extension: bool,
+    /// Late-move reductions: at PVS null-window nodes, quiet moves (not [tactical](Game::is_tactical), not
+    /// killers, not giving or escaping check) tried late are searched shallower first, and again at full
+    /// depth only if they beat alpha. Changes values at a fixed depth.
+    pub lmr: bool,
+    /// Reverse futility pruning with this margin per ply: a non-PV node up to
+    /// [`FUTILITY_DEPTH`] plies from the horizon, not in check, whose static evaluation beats beta by the
+    /// margin times the depth, returns the evaluation. `None`: off. Changes values at a fixed depth.
+    pub futility_margin: Option<Score>,
 }
 
 impl Default for SearchOptions {
@@ -49,6 +60,9 @@ impl Default for SearchOptions {
             tactics: true,
             etc: false,
             threads: 1,
+            check_extension: true,
+            lmr: false,
+            futility_margin: None,
         }
     }
 }
@@ -67,6 +81,9 @@ impl SearchOptions {
             tactics: true,
             etc: false,
             threads: 1,
+            check_extension: true,
+            lmr: false,
+            futility_margin: None,
         }
     }
 }
@@ -164,6 +181,7 @@ struct ThreadData<M> {
     killers: Vec<[u16; 2]>,
     history: Vec<i32>,
     keys: Vec<Key>,
+    root_moves: Vec<u16>,
 }
 
 impl<M> ThreadData<M> {
@@ -175,10 +193,13 @@ impl<M> ThreadData<M> {
             killers: Vec::new(),
             history: Vec::new(),
             keys: Vec::new(),
+            root_moves: Vec::new(),
         }
     }
 
-    fn prepare(&mut self, options: &SearchOptions, move_codes: usize, keys: &[Key]) {
+    fn prepare(&mut self, options: &SearchOptions, move_codes: usize, keys: &[Key], root_moves: &[u16]) {
+        self.root_moves.clear();
+        self.root_moves.extend_from_slice(root_moves);
         self.killers.clear();
         if options.history {
             self.history.clear();
@@ -205,6 +226,11 @@ const NO_CODE: u16 = u16::MAX;
 const HISTORY_MAX: i32 = 1 << 14;
 const KILLER_ORDER: [i32; 2] = [(1 << 15) + 2, (1 << 15) + 1];
 const HINT_LIMIT: i32 = (1 << 14) - 1;
+/// Reverse futility pruning applies this many plies from the horizon and closer.
+pub const FUTILITY_DEPTH: i32 = 6;
+/// Late-move reductions apply from this depth up, to moves after this many.
+const LMR_DEPTH: i32 = 3;
+const LMR_MOVES: usize = 3;
 /// Enhanced transposition cutoffs are tried from this depth up.
 const ETC_DEPTH: i32 = 4;
 /// How often (in nodes) a thread looks at the clock and the stop flags.
@@ -225,6 +251,7 @@ pub struct Searcher<G: Game, E: Evaluator<G>> {
     table: Arc<TranspositionTable>,
     options: SearchOptions,
     history: Vec<Key>,
+    root_moves: Vec<u16>,
     threads: Vec<ThreadData<G::Move>>,
 }
 
@@ -236,7 +263,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
 
     /// A searcher with default options on an existing (possibly shared) table.
     pub fn with_table(evaluator: E, table: Arc<TranspositionTable>) -> Self {
-        Self { evaluator, table, options: SearchOptions::default(), history: Vec::new(), threads: Vec::new() }
+        Self {
+            evaluator,
+            table,
+            options: SearchOptions::default(),
+            history: Vec::new(),
+            root_moves: Vec::new(),
+            threads: Vec::new(),
+        }
     }
 
     /// The options in force.
@@ -270,6 +304,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.history = keys;
     }
 
+    /// Restricts the root to the moves with these [codes](Game::move_code) (UCI's `searchmoves`); empty: every
+    /// legal move. Codes that match no legal move are ignored, and so is a list that matches none.
+    pub fn set_root_moves(&mut self, codes: Vec<u16>) {
+        self.root_moves = codes;
+    }
+
     fn shared(&self, limits: &Limits, start: Instant) -> Shared {
         Shared {
             stop: AtomicBool::new(false),
@@ -285,7 +325,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             self.threads.push(ThreadData::new());
         }
         for td in &mut self.threads[..count] {
-            td.prepare(&self.options, G::MOVE_CODES, &self.history);
+            td.prepare(&self.options, G::MOVE_CODES, &self.history, &self.root_moves);
         }
     }
 
@@ -439,6 +479,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         *nodes += searched;
         answer.into_inner().expect("no thread panics holding it").expect("one thread finishes")
     }
+}
+
+/// How many plies late-move reductions take off the `index`-th move at `depth`: about ln(depth)·ln(index)/2,
+/// one less at PV nodes.
+fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
+    let r = 0.5 + (depth as f32).ln() * (index as f32).ln() / 2.25;
+    r as i32 - pv_node as i32
 }
 
 /// A multi-threaded solve switches from one thread to all of them after this many nodes: below it, starting
@@ -754,14 +801,25 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
         }
 
-        // Step 5. Null move: if passing still fails high, a real move will too.
+        // Step 5. Reverse futility: far enough above beta near the horizon, assume a move keeps it there.
+        let in_check = self.game.in_check();
+        let prunable = !pv_node && ply > 0 && !in_check && !is_decisive(beta);
+        let mut static_eval = None;
+        if let Some(margin) = self.options.futility_margin.filter(|_| prunable && depth <= FUTILITY_DEPTH) {
+            let eval = self.evaluator.evaluate(&self.game);
+            static_eval = Some(eval);
+            if eval - margin * depth >= beta {
+                self.td.moves[p] = moves;
+                return eval;
+            }
+        }
+
+        // Step 6. Null move: if passing still fails high, a real move will too.
         if self.options.null_move
-            && !pv_node
-            && ply > 0
+            && prunable
             && depth >= 3
-            && !is_decisive(beta)
             && self.game.null_move_allowed()
-            && self.evaluator.evaluate(&self.game) >= beta
+            && static_eval.unwrap_or_else(|| self.evaluator.evaluate(&self.game)) >= beta
         {
             let reduction = 2 + depth / 4;
             self.td.keys.push(self.game.key());
@@ -779,9 +837,15 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
         }
 
-        // Step 6. Moves, ordered: table move, killers, the evaluator's hint, history.
+        // Step 7. Moves, ordered: table move, killers, the evaluator's hint, history.
         if !generated {
             self.game.legal_moves(&mut moves);
+        }
+        if p == 0 && !self.td.root_moves.is_empty() {
+            let root = &self.td.root_moves;
+            if moves.iter().any(|&m| root.contains(&G::move_code(m))) {
+                moves.retain(|&m| root.contains(&G::move_code(m)));
+            }
         }
         debug_assert!(!moves.is_empty(), "a game that is not over has a legal move");
         if use_table && depth >= 2 && moves.len() > 1 {
@@ -830,7 +894,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let mut order = std::mem::take(&mut self.td.order[p]);
         let mut offset = usize::MAX;
 
-        // Step 7. Search the moves; PVS searches all but the first with a null window.
+        // Step 8. Search the moves; PVS searches all but the first with a null window, late quiet moves
+        // (with LMR) shallower first.
         let side = p & 1;
         let alpha_orig = alpha;
         let mut best = -INFINITY;
@@ -853,13 +918,26 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
             let mv = moves[i];
 
+            let reducible = self.options.lmr
+                && depth >= LMR_DEPTH
+                && i >= LMR_MOVES + pv_node as usize
+                && !in_check
+                && !self.td.killers[p].contains(&G::move_code(mv))
+                && !self.game.is_tactical(mv);
             self.play(mv);
+            let gives_check = self.options.check_extension && self.game.in_check();
+            let new_depth = depth - 1 + gives_check as i32;
             let score = if i == 0 || !self.options.pvs {
-                -self.negamax(depth - 1, ply + 1, -beta, -alpha, pv_node)
+                -self.negamax(new_depth, ply + 1, -beta, -alpha, pv_node)
             } else {
-                let s = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha, false);
+                let reduction = if reducible && !gives_check { lmr_reduction(depth, i, pv_node) } else { 0 };
+                let reduction = reduction.min(new_depth - 1).max(0);
+                let mut s = -self.negamax(new_depth - reduction, ply + 1, -alpha - 1, -alpha, false);
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(new_depth, ply + 1, -alpha - 1, -alpha, false);
+                }
                 if s > alpha && s < beta && pv_node {
-                    -self.negamax(depth - 1, ply + 1, -beta, -alpha, true)
+                    -self.negamax(new_depth, ply + 1, -beta, -alpha, true)
                 } else {
                     s
                 }
@@ -902,7 +980,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             return 0;
         }
 
-        // Step 8. Store the result with its bound.
+        // Step 9. Store the result with its bound.
         if let Some(probe) = probe {
             let bound = if best >= beta {
                 Bound::Lower
@@ -986,14 +1064,20 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if ply > 0 && self.is_repetition() {
             return DRAW;
         }
-        let stand_pat = self.evaluator.evaluate(&self.game);
+        // In check, standing pat is no option: every evasion is searched.
+        let in_check = self.options.quiescence && ply < MAX_PLY - 1 && self.game.in_check();
+        let stand_pat = if in_check { -INFINITY } else { self.evaluator.evaluate(&self.game) };
         if !self.options.quiescence || stand_pat >= beta || ply >= MAX_PLY - 1 {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
         let mut moves = std::mem::take(&mut self.td.moves[p]);
         moves.clear();
-        self.game.noisy_moves(&mut moves);
+        if in_check {
+            self.game.legal_moves(&mut moves);
+        } else {
+            self.game.noisy_moves(&mut moves);
+        }
         if moves.is_empty() {
             self.td.moves[p] = moves;
             return stand_pat;

@@ -83,6 +83,9 @@ pub fn option_matrix() -> Vec<SearchOptions> {
                             tactics: heuristics != pvs,
                             etc: heuristics,
                             threads,
+                            check_extension: false,
+                            lmr: false,
+                            futility_margin: None,
                         });
                     }
                 }

@@ -1,0 +1,789 @@
+//! The board: stones, Zobrist keys, line codes and notation.
+//!
+//! Cells live in a 32×32 array with the board in the middle and at least five cells of wall around it, so
+//! that a scan along any line stops at a wall before it can leave the array. Three things change with each
+//! stone, always together in [`Board::play_unchecked`] and [`Board::undo_unchecked`]: the cell, the Zobrist
+//! key (one XOR for the stone, one for the side to move) and the line codes of the 32 cells that see the
+//! stone within four steps (see [`pattern`](crate::pattern)).
+//!
+//! Points are written two ways: Gomocup's 0-based `x,y` (x to the right, y down from the top left corner,
+//! [`Point`]'s `Display`), and the renju notation `h8`: a column letter from `a` and a row number from 1 at
+//! the bottom ([`Board::format_point`], [`Board::parse_point`]).
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_gomoku::{Board, Rule};
+//!
+//! let mut board = Board::from_moves(15, 15, Rule::Renju, "h8 i9 7,8").unwrap();
+//! assert_eq!(board.format_moves(board.moves()), "h8 i9 h7");
+//! let key = board.key();
+//! let last = board.take_back().unwrap();
+//! board.play(last).unwrap();
+//! assert_eq!(board.key(), key);
+//! assert_eq!(board.key(), board.key_from_scratch());
+//! ```
+
+use crate::pattern::{slot, tables, Pattern, Tables};
+use crate::rules;
+use std::fmt;
+use tabula::zobrist::{Key, Layout, ZobristKeys};
+use thiserror::Error;
+
+/// The largest width and height.
+pub const MAX_SIZE: usize = 22;
+/// The smallest width and height.
+pub const MIN_SIZE: usize = 5;
+/// The key layout: 22 × 22 cells × 2 colours, then one key for "white to move".
+pub const LAYOUT: Layout = Layout::new(MAX_SIZE * MAX_SIZE, 2, 1);
+/// The keys, generated at compile time. A stone's key depends on its (x, y) only, not on the board size.
+pub const KEYS: ZobristKeys<Key, { LAYOUT.len() }> = ZobristKeys::<Key, { LAYOUT.len() }>::generate(0x60_4D_0C_05);
+
+pub(crate) const STRIDE: usize = 32;
+const PAD: usize = 5;
+pub(crate) const CELLS: usize = STRIDE * STRIDE;
+/// Index steps of the four line directions: across, down, down-right, down-left.
+pub(crate) const DIRS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
+pub(crate) const EMPTY: u8 = 0;
+pub(crate) const WALL: u8 = 3;
+
+/// A player. Black moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    /// The first player.
+    Black = 1,
+    /// The second player.
+    White = 2,
+}
+
+impl Color {
+    /// Both colours, black first.
+    pub const ALL: [Color; 2] = [Color::Black, Color::White];
+    /// Number of colours.
+    pub const COUNT: usize = 2;
+
+    /// The other colour.
+    pub const fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    /// The cell value of a stone of this colour.
+    pub(crate) const fn as_cell(self) -> u8 {
+        self as u8
+    }
+
+    /// 0 for black, 1 for white.
+    pub const fn index(self) -> usize {
+        self as usize - 1
+    }
+}
+
+/// Which lines win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Rule {
+    /// Five or more in a row wins.
+    #[default]
+    Freestyle,
+    /// Exactly five wins; an overline does not.
+    Standard,
+    /// Renju: black wins with exactly five and may not play a double three, a double four or an overline;
+    /// white wins with five or more.
+    Renju,
+}
+
+impl Rule {
+    /// All rules.
+    pub const ALL: [Rule; 3] = [Rule::Freestyle, Rule::Standard, Rule::Renju];
+    /// Number of rules.
+    pub const COUNT: usize = 3;
+
+    /// Whether `color` needs exactly five (an overline does not win).
+    pub const fn exact_five(self, color: Color) -> bool {
+        match self {
+            Rule::Freestyle => false,
+            Rule::Standard => true,
+            Rule::Renju => matches!(color, Color::Black),
+        }
+    }
+
+    /// The rule's name as the command line spells it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rule::Freestyle => "freestyle",
+            Rule::Standard => "standard",
+            Rule::Renju => "renju",
+        }
+    }
+}
+
+impl std::str::FromStr for Rule {
+    type Err = ParseRuleError;
+    fn from_str(s: &str) -> Result<Rule, ParseRuleError> {
+        Rule::ALL.into_iter().find(|r| r.name().eq_ignore_ascii_case(s.trim())).ok_or_else(|| ParseRuleError(s.into()))
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A rule name that is not `freestyle`, `standard` or `renju`.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown rule `{0}` (expected freestyle, standard or renju)")]
+pub struct ParseRuleError(pub String);
+
+/// A point of the board: `x` to the right from 0, `y` down from 0 (Gomocup's coordinates).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point {
+    /// Column, 0 on the left.
+    pub x: u8,
+    /// Row, 0 at the top.
+    pub y: u8,
+}
+
+impl Point {
+    /// The point (x, y).
+    pub const fn new(x: u8, y: u8) -> Point {
+        Point { x, y }
+    }
+
+    /// A dense code below 484, the same on every board size.
+    pub const fn code(self) -> u16 {
+        self.y as u16 * MAX_SIZE as u16 + self.x as u16
+    }
+
+    /// The point with code `code`.
+    pub const fn from_code(code: u16) -> Point {
+        Point { x: (code % MAX_SIZE as u16) as u8, y: (code / MAX_SIZE as u16) as u8 }
+    }
+
+    #[inline(always)]
+    pub(crate) const fn index(self) -> usize {
+        (self.y as usize + PAD) * STRIDE + self.x as usize + PAD
+    }
+
+    #[inline(always)]
+    pub(crate) const fn from_index(index: usize) -> Point {
+        Point { x: (index % STRIDE - PAD) as u8, y: (index / STRIDE - PAD) as u8 }
+    }
+}
+
+/// `x,y`, as Gomocup writes it.
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.x, self.y)
+    }
+}
+
+/// Why a board, a point or a move was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveError {
+    /// The board size is outside 5..=22.
+    #[error("board size {width}x{height} is not supported (each side must be from {MIN_SIZE} to {MAX_SIZE})")]
+    Size {
+        /// Width asked for.
+        width: usize,
+        /// Height asked for.
+        height: usize,
+    },
+    /// Text that is neither `h8` nor `x,y`.
+    #[error("`{0}` is not a point (expected a column letter and a row number such as h8, or x,y such as 7,7)")]
+    Syntax(String),
+    /// A point off the board.
+    #[error("`{text}` is off the {width}x{height} board")]
+    OffBoard {
+        /// The point as written.
+        text: String,
+        /// Board width.
+        width: usize,
+        /// Board height.
+        height: usize,
+    },
+    /// The point already holds a stone.
+    #[error("{0} is already occupied")]
+    Occupied(Point),
+    /// The game is over.
+    #[error("the game is already over")]
+    GameOver,
+    /// A renju forbidden point for black.
+    #[error("{0} is forbidden for black under renju rules")]
+    Forbidden(Point),
+    /// A move in a list failed.
+    #[error("move {index}: {source}")]
+    InList {
+        /// 1-based position in the list.
+        index: usize,
+        /// What was wrong with it.
+        source: Box<MoveError>,
+    },
+}
+
+/// A gomoku position: board size, rule, stones, the moves that placed them and their key.
+#[derive(Clone)]
+pub struct Board {
+    width: u8,
+    height: u8,
+    rule: Rule,
+    pub(crate) cells: [u8; CELLS],
+    lines: [[u16; 4]; CELLS],
+    /// How many stones lie within two steps along a line: candidate moves have a nonzero count.
+    near: [u8; CELLS],
+    key: Key,
+    moves: Vec<Point>,
+    winner: Option<Color>,
+    tables: &'static Tables,
+}
+
+const NEAR: [isize; 16] = {
+    let mut out = [0isize; 16];
+    let mut i = 0;
+    while i < 4 {
+        out[4 * i] = DIRS[i];
+        out[4 * i + 1] = -DIRS[i];
+        out[4 * i + 2] = 2 * DIRS[i];
+        out[4 * i + 3] = -2 * DIRS[i];
+        i += 1;
+    }
+    out
+};
+
+impl Board {
+    /// An empty `width × height` board.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError::Size`] unless both sides are within 5..=22.
+    pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board, MoveError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+            return Err(MoveError::Size { width, height });
+        }
+        let mut cells = [WALL; CELLS];
+        for y in 0..height {
+            for x in 0..width {
+                cells[Point::new(x as u8, y as u8).index()] = EMPTY;
+            }
+        }
+        let mut lines = [[0u16; 4]; CELLS];
+        for (i, line) in lines.iter_mut().enumerate() {
+            for (k, &d) in DIRS.iter().enumerate() {
+                for o in (-4isize..=4).filter(|&o| o != 0) {
+                    let j = i as isize + o * d;
+                    if j < 0 || j >= CELLS as isize || cells[j as usize] == WALL {
+                        line[k] |= (WALL as u16) << (2 * slot(o));
+                    }
+                }
+            }
+        }
+        Ok(Board {
+            width: width as u8,
+            height: height as u8,
+            rule,
+            cells,
+            lines,
+            near: [0; CELLS],
+            key: Key::ZERO,
+            moves: Vec::new(),
+            winner: None,
+            tables: tables(),
+        })
+    }
+
+    /// A board with `moves` (a move list, see [`Board::parse_moves`]) played in order.
+    ///
+    /// # Errors
+    ///
+    /// A bad size, or [`MoveError::InList`] naming the first move that does not parse or cannot be played.
+    pub fn from_moves(width: usize, height: usize, rule: Rule, moves: &str) -> Result<Board, MoveError> {
+        let mut board = Board::new(width, height, rule)?;
+        for (i, point) in board.parse_moves(moves)?.into_iter().enumerate() {
+            board.play(point).map_err(|e| MoveError::InList { index: i + 1, source: Box::new(e) })?;
+        }
+        Ok(board)
+    }
+
+    /// Width in cells.
+    pub fn width(&self) -> usize {
+        self.width as usize
+    }
+
+    /// Height in cells.
+    pub fn height(&self) -> usize {
+        self.height as usize
+    }
+
+    /// The rule in force.
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The same stones under another rule (replayed, so forbidden points and wins are judged anew).
+    ///
+    /// # Errors
+    ///
+    /// If a move of the game is illegal under `rule` (a renju forbidden point, a move after a five).
+    pub fn with_rule(&self, rule: Rule) -> Result<Board, MoveError> {
+        let mut board = Board::new(self.width(), self.height(), rule)?;
+        for (i, &p) in self.moves.iter().enumerate() {
+            board.play(p).map_err(|e| MoveError::InList { index: i + 1, source: Box::new(e) })?;
+        }
+        Ok(board)
+    }
+
+    /// The moves played, in order.
+    pub fn moves(&self) -> &[Point] {
+        &self.moves
+    }
+
+    /// The side to move: black after an even number of moves.
+    pub fn side_to_move(&self) -> Color {
+        if self.moves.len() % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    /// The player who made five, if any.
+    pub fn winner(&self) -> Option<Color> {
+        self.winner
+    }
+
+    /// Whether every cell holds a stone.
+    pub fn is_full(&self) -> bool {
+        self.moves.len() == self.width() * self.height()
+    }
+
+    /// The incrementally kept Zobrist key.
+    pub fn key(&self) -> Key {
+        self.key
+    }
+
+    /// The key recomputed from the stones, for tests of the incremental one.
+    pub fn key_from_scratch(&self) -> Key {
+        let mut key = Key::ZERO;
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let p = Point::new(x, y);
+                if let Some(c) = self.stone(p) {
+                    key ^= KEYS[LAYOUT.feature(p.code() as usize, c.index())];
+                }
+            }
+        }
+        if self.side_to_move() == Color::White {
+            key ^= KEYS[LAYOUT.extra(0)];
+        }
+        key
+    }
+
+    /// Whether `p` lies on the board.
+    pub fn contains(&self, p: Point) -> bool {
+        p.x < self.width && p.y < self.height
+    }
+
+    /// The stone on `p`, if any (`None` also off the board).
+    pub fn stone(&self, p: Point) -> Option<Color> {
+        if !self.contains(p) {
+            return None;
+        }
+        match self.cells[p.index()] {
+            1 => Some(Color::Black),
+            2 => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// Whether `p` is on the board and empty.
+    pub fn is_empty_point(&self, p: Point) -> bool {
+        self.contains(p) && self.cells[p.index()] == EMPTY
+    }
+
+    /// The centre point (the first move of an empty board).
+    pub fn center(&self) -> Point {
+        Point::new(self.width / 2, self.height / 2)
+    }
+
+    /// Plays `p` for the side to move.
+    ///
+    /// # Errors
+    ///
+    /// If `p` is off the board or occupied, the game is over, or `p` is a renju forbidden point for black.
+    pub fn play(&mut self, p: Point) -> Result<(), MoveError> {
+        if !self.contains(p) {
+            return Err(MoveError::OffBoard { text: p.to_string(), width: self.width(), height: self.height() });
+        }
+        if self.cells[p.index()] != EMPTY {
+            return Err(MoveError::Occupied(p));
+        }
+        if self.winner.is_some() || self.is_full() {
+            return Err(MoveError::GameOver);
+        }
+        if !self.is_legal(p) {
+            return Err(MoveError::Forbidden(p));
+        }
+        self.play_unchecked(p);
+        Ok(())
+    }
+
+    /// Plays `p` for the side to move without checking it.
+    ///
+    /// # Panics
+    ///
+    /// May panic, or corrupt the position, if `p` is off the board or occupied.
+    pub fn play_unchecked(&mut self, p: Point) {
+        let color = self.side_to_move();
+        let i = p.index();
+        debug_assert_eq!(self.cells[i], EMPTY, "{p} is empty");
+        self.set(i, color);
+        self.moves.push(p);
+        self.key ^= KEYS[LAYOUT.extra(0)];
+        if rules::makes_five_at(&self.cells, i, color, self.rule) {
+            self.winner = Some(color);
+        }
+    }
+
+    /// Takes back the last move and returns it.
+    pub fn take_back(&mut self) -> Option<Point> {
+        let p = *self.moves.last()?;
+        self.undo_unchecked(p);
+        Some(p)
+    }
+
+    /// Takes back `p`, which must be the last move played.
+    ///
+    /// # Panics
+    ///
+    /// If there is no move to take back; in debug builds also if `p` is not the last move.
+    pub fn undo_unchecked(&mut self, p: Point) {
+        let last = self.moves.pop().expect("a move to take back");
+        debug_assert_eq!(last, p, "undo the last move");
+        let color = self.side_to_move();
+        self.clear(p.index(), color);
+        self.key ^= KEYS[LAYOUT.extra(0)];
+        self.winner = None;
+    }
+
+    /// Puts a stone of `color` on the empty cell `i` outside the move order (the threat searches try the
+    /// opponent's replies this way); [`remove`](Self::remove) must follow before any move is made or undone.
+    pub(crate) fn place(&mut self, i: usize, color: Color) {
+        debug_assert_eq!(self.cells[i], EMPTY);
+        self.set(i, color);
+    }
+
+    /// Takes away a stone put by [`place`](Self::place).
+    pub(crate) fn remove(&mut self, i: usize, color: Color) {
+        self.clear(i, color);
+    }
+
+    /// Puts a stone of `color` on cell `i`, keeping key, line codes and neighbour counts.
+    fn set(&mut self, i: usize, color: Color) {
+        let c = color.as_cell();
+        self.cells[i] = c;
+        self.key ^= KEYS[LAYOUT.feature(Point::from_index(i).code() as usize, color.index())];
+        for (k, &d) in DIRS.iter().enumerate() {
+            for o in 1..=4isize {
+                self.lines[(i as isize - o * d) as usize][k] |= (c as u16) << (2 * slot(o));
+                self.lines[(i as isize + o * d) as usize][k] |= (c as u16) << (2 * slot(-o));
+            }
+        }
+        for o in NEAR {
+            self.near[(i as isize + o) as usize] += 1;
+        }
+    }
+
+    /// Removes the stone of `color` from cell `i`: the exact inverse of [`set`](Self::set).
+    fn clear(&mut self, i: usize, color: Color) {
+        self.cells[i] = EMPTY;
+        self.key ^= KEYS[LAYOUT.feature(Point::from_index(i).code() as usize, color.index())];
+        for (k, &d) in DIRS.iter().enumerate() {
+            for o in 1..=4isize {
+                self.lines[(i as isize - o * d) as usize][k] &= !(3u16 << (2 * slot(o)));
+                self.lines[(i as isize + o * d) as usize][k] &= !(3u16 << (2 * slot(-o)));
+            }
+        }
+        for o in NEAR {
+            self.near[(i as isize + o) as usize] -= 1;
+        }
+    }
+
+    /// What a stone of `color` on the empty point `p` would make along each of the four lines (across,
+    /// down, down-right, down-left). Upper bounds near overlines; see [`pattern`](crate::pattern).
+    pub fn patterns(&self, p: Point, color: Color) -> [Pattern; 4] {
+        self.patterns_at(p.index(), color)
+    }
+
+    #[inline(always)]
+    pub(crate) fn patterns_at(&self, i: usize, color: Color) -> [Pattern; 4] {
+        let exact = self.rule.exact_five(color);
+        let c = color.as_cell();
+        let l = &self.lines[i];
+        [
+            self.tables.get(exact, c, l[0]),
+            self.tables.get(exact, c, l[1]),
+            self.tables.get(exact, c, l[2]),
+            self.tables.get(exact, c, l[3]),
+        ]
+    }
+
+    /// Whether the side to move may play the empty point `p`: always, except renju forbidden points for black.
+    pub fn is_legal(&self, p: Point) -> bool {
+        self.is_legal_at(p.index(), self.side_to_move())
+    }
+
+    /// Whether `color` may play the empty cell `i`; a quick pattern filter before the exact renju check.
+    pub(crate) fn is_legal_at(&self, i: usize, color: Color) -> bool {
+        if self.rule != Rule::Renju || color != Color::Black {
+            return true;
+        }
+        let pats = self.patterns_at(i, color);
+        let fours = pats.iter().filter(|p| p.is_four()).count();
+        let threes = pats.iter().filter(|&&p| p == Pattern::FlexThree).count();
+        let suspicious = pats.iter().any(|&p| p >= Pattern::DoubleFour) || fours >= 2 || fours + threes >= 2;
+        !suspicious || !rules::is_forbidden(&self.cells, i)
+    }
+
+    /// Whether `color` would make five (a winning line under the rule) by playing the empty cell `i`.
+    #[inline]
+    pub(crate) fn makes_five_at(&self, i: usize, color: Color) -> bool {
+        self.patterns_at(i, color).contains(&Pattern::Five) && rules::would_make_five(&self.cells, i, color, self.rule)
+    }
+
+    /// The empty cells within two steps along a line of some stone, row by row (the move candidates).
+    pub(crate) fn for_each_candidate(&self, mut f: impl FnMut(usize)) {
+        for y in 0..self.height as usize {
+            let row = (y + PAD) * STRIDE + PAD;
+            for i in row..row + self.width as usize {
+                if self.near[i] != 0 && self.cells[i] == EMPTY {
+                    f(i);
+                }
+            }
+        }
+    }
+
+    /// Up to two points where `color` would make five (two mean the other side cannot stop both).
+    pub fn five_points(&self, color: Color) -> Vec<Point> {
+        let mut out = Vec::new();
+        self.five_points_into(color, &mut out, usize::MAX);
+        out
+    }
+
+    /// Appends to `out` the cells (as points) where `color` makes five, stopping after `limit` of them.
+    pub(crate) fn five_points_into(&self, color: Color, out: &mut Vec<Point>, limit: usize) {
+        let start = out.len();
+        self.for_each_candidate(|i| {
+            if out.len() - start < limit && self.makes_five_at(i, color) {
+                out.push(Point::from_index(i));
+            }
+        });
+    }
+
+    // ---- Notation ------------------------------------------------------------------------------------------
+
+    /// Parses `h8` (column letter, row from 1 at the bottom) or `x,y` (0-based, y down), checking it is on
+    /// the board.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError::Syntax`] or [`MoveError::OffBoard`].
+    pub fn parse_point(&self, text: &str) -> Result<Point, MoveError> {
+        let t = text.trim();
+        let syntax = || MoveError::Syntax(t.to_string());
+        let off = || MoveError::OffBoard { text: t.to_string(), width: self.width(), height: self.height() };
+        let (x, y) = if let Some((a, b)) = t.split_once(',') {
+            let x: usize = a.trim().parse().map_err(|_| syntax())?;
+            let y: usize = b.trim().parse().map_err(|_| syntax())?;
+            (x, y)
+        } else {
+            let mut chars = t.chars();
+            let letter = chars.next().filter(char::is_ascii_alphabetic).ok_or_else(syntax)?;
+            let rest = chars.as_str();
+            if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) || rest.len() > 3 {
+                return Err(syntax());
+            }
+            let row: usize = rest.parse().map_err(|_| syntax())?;
+            let x = (letter.to_ascii_lowercase() as u8 - b'a') as usize;
+            if row == 0 || row > self.height() {
+                return Err(off());
+            }
+            (x, self.height() - row)
+        };
+        if x >= self.width() || y >= self.height() {
+            return Err(off());
+        }
+        Ok(Point::new(x as u8, y as u8))
+    }
+
+    /// `p` in renju notation: `h8` is (7, height − 8).
+    pub fn format_point(&self, p: Point) -> String {
+        format!("{}{}", (b'a' + p.x) as char, self.height() - p.y as usize)
+    }
+
+    /// Parses a move list: points (`h8` or `x,y`) separated by spaces, semicolons or newlines.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError::InList`] naming the first point that does not parse or is off the board.
+    pub fn parse_moves(&self, text: &str) -> Result<Vec<Point>, MoveError> {
+        text.split(|c: char| c.is_whitespace() || c == ';')
+            .filter(|t| !t.is_empty())
+            .enumerate()
+            .map(|(i, t)| self.parse_point(t).map_err(|e| MoveError::InList { index: i + 1, source: Box::new(e) }))
+            .collect()
+    }
+
+    /// A move list in renju notation, separated by spaces.
+    pub fn format_moves(&self, moves: &[Point]) -> String {
+        moves.iter().map(|&p| self.format_point(p)).collect::<Vec<_>>().join(" ")
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({}x{} {} \"{}\")", self.width, self.height, self.rule, self.format_moves(&self.moves))
+    }
+}
+
+/// A text board: `X` black, `O` white, `.` empty, the last move in brackets, coordinates around.
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let last = self.moves.last().copied();
+        let letters: String = (0..self.width).map(|x| format!(" {}", (b'a' + x) as char)).collect();
+        writeln!(f, "   {letters}")?;
+        for y in 0..self.height {
+            write!(f, "{:>2} ", self.height - y)?;
+            for x in 0..self.width {
+                let p = Point::new(x, y);
+                let c = match self.stone(p) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                };
+                if Some(p) == last {
+                    write!(f, "[{c}")?;
+                } else if x > 0 && Some(Point::new(x - 1, y)) == last {
+                    write!(f, "]{c}")?;
+                } else {
+                    write!(f, " {c}")?;
+                }
+            }
+            if last == Some(Point::new(self.width - 1, y)) {
+                write!(f, "]")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn notation_round_trips_and_errors() {
+        let b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        assert_eq!(b.parse_point("h8").unwrap(), Point::new(7, 7));
+        assert_eq!(b.parse_point("a15").unwrap(), Point::new(0, 0));
+        assert_eq!(b.parse_point("0,14").unwrap(), Point::new(0, 14));
+        assert_eq!(b.format_point(Point::new(0, 14)), "a1");
+        assert!(matches!(b.parse_point("p1"), Err(MoveError::OffBoard { .. })));
+        assert!(matches!(b.parse_point("a0"), Err(MoveError::OffBoard { .. })));
+        assert!(matches!(b.parse_point("15,0"), Err(MoveError::OffBoard { .. })));
+        for bad in ["", "h", "8", "h8x", "-1,2", "a,b", "é3", "h99999999999999999999"] {
+            assert!(b.parse_point(bad).is_err(), "{bad}");
+        }
+        assert!(matches!(b.parse_moves("h8 zz"), Err(MoveError::InList { index: 2, .. })));
+        assert!(Board::new(4, 15, Rule::Freestyle).is_err());
+        assert!(Board::new(15, 23, Rule::Freestyle).is_err());
+        assert!(Board::from_moves(15, 15, Rule::Freestyle, "h8 h8").is_err());
+    }
+
+    #[test]
+    fn display_shows_stones_and_last_move() {
+        let b = Board::from_moves(5, 5, Rule::Freestyle, "c3 d4").unwrap();
+        let text = b.to_string();
+        assert!(text.contains(" 4  . . .[O]."), "{text}");
+        assert!(text.contains(" 3  . . X . ."), "{text}");
+    }
+
+    #[test]
+    fn five_wins_and_overline_depends_on_the_rule() {
+        // Black: a8 b8 c8 d8 and f8 e8 → six in a row; white plays elsewhere.
+        let moves = "a8 a1 b8 b1 c8 c1 d8 d3 f8 e2";
+        for (rule, wins) in [(Rule::Freestyle, true), (Rule::Standard, false), (Rule::Renju, false)] {
+            let mut b = Board::from_moves(15, 15, rule, moves).unwrap();
+            let e8 = b.parse_point("e8").unwrap();
+            if rule == Rule::Renju {
+                assert_eq!(b.play(e8), Err(MoveError::Forbidden(e8)));
+                continue;
+            }
+            b.play(e8).unwrap();
+            assert_eq!(b.winner().is_some(), wins, "{rule}");
+        }
+        let mut b = Board::from_moves(15, 15, Rule::Standard, "a8 a1 b8 b1 c8 c1 d8 d1").unwrap();
+        b.play(b.parse_point("e8").unwrap()).unwrap();
+        assert_eq!(b.winner(), Some(Color::Black));
+        assert_eq!(b.play(Point::new(9, 9)), Err(MoveError::GameOver));
+    }
+
+    /// A random walk of plays and take-backs, checking every key against one recomputed from scratch.
+    fn walk(rule: Rule, width: usize, height: usize, seed: u64) {
+        let mut rng = tabula::zobrist::SplitMix64::new(seed);
+        let mut b = Board::new(width, height, rule).unwrap();
+        for _ in 0..300 {
+            if b.moves().len() > 3 && rng.next() % 4 == 0 {
+                b.take_back();
+            } else {
+                let p = Point::new((rng.next() % width as u64) as u8, (rng.next() % height as u64) as u8);
+                if b.play(p).is_err() && b.winner().is_some() {
+                    b.take_back();
+                }
+            }
+            assert_eq!(b.key(), b.key_from_scratch());
+            let fresh = b.with_rule(rule).unwrap();
+            assert_eq!(fresh.lines, b.lines);
+            assert_eq!(fresh.near, b.near);
+        }
+    }
+
+    #[test]
+    fn incremental_key_matches_key_from_scratch() {
+        for (s, rule) in Rule::ALL.into_iter().enumerate() {
+            walk(rule, 15, 15, s as u64);
+            walk(rule, 7, 11, 10 + s as u64);
+            walk(rule, 22, 5, 20 + s as u64);
+        }
+    }
+
+    #[test]
+    fn transpositions_share_a_key() {
+        let a = Board::from_moves(15, 15, Rule::Freestyle, "h8 i9 j10 g7").unwrap();
+        let b = Board::from_moves(15, 15, Rule::Freestyle, "j10 g7 h8 i9").unwrap();
+        assert_eq!(a.key(), b.key());
+        assert_ne!(a.key(), Board::from_moves(15, 15, Rule::Freestyle, "h8 j10 i9 g7").unwrap().key());
+    }
+
+    proptest! {
+        #[test]
+        fn move_lists_round_trip(w in 5usize..=22, h in 5usize..=22, raw in prop::collection::vec((0u8..22, 0u8..22), 0..40)) {
+            let b = Board::new(w, h, Rule::Freestyle).unwrap();
+            let points: Vec<Point> = raw.into_iter().map(|(x, y)| Point::new(x % w as u8, y % h as u8)).collect();
+            let text = b.format_moves(&points);
+            prop_assert_eq!(b.parse_moves(&text).unwrap(), points.clone());
+            let gomocup = points.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ");
+            prop_assert_eq!(b.parse_moves(&gomocup).unwrap(), points);
+        }
+
+        #[test]
+        fn parsing_never_panics(text in "\\PC{0,12}") {
+            let b = Board::new(15, 15, Rule::Renju).unwrap();
+            let _ = b.parse_moves(&text);
+            let _ = Board::from_moves(15, 15, Rule::Renju, &text);
+        }
+    }
+}

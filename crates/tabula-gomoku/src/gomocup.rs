@@ -1,0 +1,419 @@
+//! The Gomocup (Piskvork) protocol as a [`Session`]: one line in, the lines to answer out.
+//!
+//! Supported commands: `START size`, `RECTSTART w,h`, `RESTART`, `BEGIN`, `TURN x,y`, `BOARD` ... `x,y,field`
+//! ... `DONE`, `TAKEBACK x,y`, `INFO key value`, `END`, `ABOUT`. Anything else gets `UNKNOWN`, a known
+//! command with bad arguments `ERROR`, and the session keeps serving. Lines may end in CRLF or LF;
+//! commands are case-insensitive. `INFO` keys: `timeout_turn`, `timeout_match`, `time_left` (milliseconds),
+//! `max_memory` (bytes, 0 for no limit), `game_type`, `rule` (bit 1: exactly five, bit 4: renju; otherwise
+//! freestyle), `folder`, `thread_num`; other keys are ignored as the protocol asks.
+//!
+//! The session thinks synchronously inside [`Session::handle`]; a binary that wants to keep reading its
+//! input meanwhile reads it on another thread and raises [`Session::stop_flag`] when `END` arrives.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_gomoku::Session;
+//!
+//! let mut session = Session::new();
+//! assert_eq!(session.handle("START 15\r\n"), ["OK"]);
+//! session.handle("INFO timeout_turn 200");
+//! let reply = session.handle("TURN 7,7");
+//! let last = reply.last().unwrap();
+//! assert!(last.contains(',') && !last.starts_with("ERROR"));
+//! assert!(session.handle("FOO").last().unwrap().starts_with("UNKNOWN"));
+//! assert!(session.handle("TURN 99,99").last().unwrap().starts_with("ERROR"));
+//! ```
+
+use crate::board::{Board, Point, Rule, MAX_SIZE, MIN_SIZE};
+use crate::engine::Engine;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::Duration;
+use tabula::score::plies_to_end;
+use tabula::search::Limits;
+use thiserror::Error;
+
+/// The engine's self-description for `ABOUT`.
+pub const ABOUT: &str = concat!(
+    "name=\"tabula\", version=\"",
+    env!("CARGO_PKG_VERSION"),
+    "\", author=\"The Tabula authors\", country=\"Unknown\", www=\"https://github.com/\""
+);
+
+/// What is wrong with a protocol line.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ProtocolError {
+    /// A command the protocol knows, with arguments that do not parse.
+    #[error("{command}: cannot read `{argument}` ({expected})")]
+    BadArgument {
+        /// The command.
+        command: &'static str,
+        /// The argument as written.
+        argument: String,
+        /// What was expected.
+        expected: &'static str,
+    },
+    /// A command that needs a game before `START`.
+    #[error("{0}: no game started (send START first)")]
+    NoGame(&'static str),
+    /// The move or position cannot be played.
+    #[error("{0}")]
+    Move(#[from] crate::board::MoveError),
+}
+
+/// Time and memory limits from `INFO`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Milliseconds per move (0: as fast as possible).
+    pub timeout_turn: u64,
+    /// Milliseconds for the whole match (0: no limit).
+    pub timeout_match: u64,
+    /// Milliseconds left in the match.
+    pub time_left: u64,
+    /// Memory limit in bytes (0: none).
+    pub max_memory: u64,
+    /// Search threads.
+    pub threads: usize,
+}
+
+impl Default for Info {
+    fn default() -> Self {
+        Info { timeout_turn: 5_000, timeout_match: 0, time_left: u64::MAX, max_memory: 0, threads: 1 }
+    }
+}
+
+/// A Gomocup session. See the [module documentation](self).
+pub struct Session {
+    board: Option<Board>,
+    rule: Rule,
+    info: Info,
+    engine: Engine,
+    table_mib: usize,
+    /// `Some` between `BOARD` and `DONE`: the stones read so far (point, field).
+    pending: Option<Vec<(Point, u8)>>,
+    stop: Arc<AtomicBool>,
+    ended: bool,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The table size when `max_memory` sets no limit.
+const DEFAULT_TABLE_MIB: usize = 64;
+
+fn arg_error(command: &'static str, argument: &str, expected: &'static str) -> ProtocolError {
+    ProtocolError::BadArgument { command, argument: argument.to_string(), expected }
+}
+
+/// `x,y` as two numbers.
+fn parse_pair(command: &'static str, text: &str) -> Result<(usize, usize), ProtocolError> {
+    let bad = || arg_error(command, text, "x,y with two non-negative integers");
+    let (a, b) = text.trim().split_once(',').ok_or_else(bad)?;
+    Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
+}
+
+impl Session {
+    /// A session with no game yet.
+    pub fn new() -> Session {
+        Session {
+            board: None,
+            rule: Rule::Freestyle,
+            info: Info::default(),
+            engine: Engine::new(DEFAULT_TABLE_MIB),
+            table_mib: DEFAULT_TABLE_MIB,
+            pending: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            ended: false,
+        }
+    }
+
+    /// A flag that stops the current search when set (the binary sets it when `END` arrives).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Whether `END` was received.
+    pub fn is_ended(&self) -> bool {
+        self.ended
+    }
+
+    /// The current position, if a game was started.
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
+    /// The limits in force.
+    pub fn info(&self) -> Info {
+        self.info
+    }
+
+    /// Handles one line from the manager and returns the lines to answer (possibly none).
+    pub fn handle(&mut self, line: &str) -> Vec<String> {
+        let line = line.trim_end_matches(['\r', '\n']).trim();
+        if line.is_empty() {
+            return Vec::new();
+        }
+        if self.pending.is_some() {
+            return self.board_line(line);
+        }
+        let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        let result = match command.to_ascii_uppercase().as_str() {
+            "START" => self.start(rest),
+            "RECTSTART" => self.rectstart(rest),
+            "RESTART" => self.restart(),
+            "BEGIN" => self.begin(),
+            "TURN" => self.turn(rest),
+            "BOARD" => self.board_start(),
+            "TAKEBACK" => self.takeback(rest),
+            "INFO" => self.set_info(rest),
+            "END" => {
+                self.ended = true;
+                Ok(Vec::new())
+            }
+            "ABOUT" => Ok(vec![ABOUT.to_string()]),
+            _ => return vec![format!("UNKNOWN command `{command}`")],
+        };
+        result.unwrap_or_else(|e| vec![format!("ERROR {e}")])
+    }
+
+    fn new_board(&mut self, width: usize, height: usize) -> Result<Vec<String>, ProtocolError> {
+        let board = Board::new(width, height, self.rule)?;
+        self.board = Some(board);
+        self.engine.clear();
+        Ok(vec!["OK".to_string()])
+    }
+
+    fn start(&mut self, rest: &str) -> Result<Vec<String>, ProtocolError> {
+        let size: usize = rest.parse().map_err(|_| arg_error("START", rest, "a board size"))?;
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(arg_error("START", rest, "a size from 5 to 22"));
+        }
+        self.new_board(size, size)
+    }
+
+    fn rectstart(&mut self, rest: &str) -> Result<Vec<String>, ProtocolError> {
+        let (w, h) = parse_pair("RECTSTART", rest)?;
+        self.new_board(w, h)
+    }
+
+    fn restart(&mut self) -> Result<Vec<String>, ProtocolError> {
+        let board = self.board.as_ref().ok_or(ProtocolError::NoGame("RESTART"))?;
+        let (w, h) = (board.width(), board.height());
+        self.new_board(w, h)
+    }
+
+    fn game(&mut self, command: &'static str) -> Result<&mut Board, ProtocolError> {
+        self.board.as_mut().ok_or(ProtocolError::NoGame(command))
+    }
+
+    fn point(&mut self, command: &'static str, text: &str) -> Result<Point, ProtocolError> {
+        let (x, y) = parse_pair(command, text)?;
+        let board = self.game(command)?;
+        if x >= board.width() || y >= board.height() {
+            return Err(crate::board::MoveError::OffBoard {
+                text: text.to_string(),
+                width: board.width(),
+                height: board.height(),
+            }
+            .into());
+        }
+        Ok(Point::new(x as u8, y as u8))
+    }
+
+    fn begin(&mut self) -> Result<Vec<String>, ProtocolError> {
+        let board = self.game("BEGIN")?;
+        if !board.moves().is_empty() {
+            return Err(arg_error("BEGIN", "", "an empty board"));
+        }
+        Ok(self.think())
+    }
+
+    fn turn(&mut self, rest: &str) -> Result<Vec<String>, ProtocolError> {
+        let p = self.point("TURN", rest)?;
+        self.game("TURN")?.play(p)?;
+        Ok(self.think())
+    }
+
+    fn takeback(&mut self, rest: &str) -> Result<Vec<String>, ProtocolError> {
+        let p = self.point("TAKEBACK", rest)?;
+        let board = self.game("TAKEBACK")?;
+        if board.stone(p).is_none() {
+            return Err(arg_error("TAKEBACK", rest, "a point that holds a stone"));
+        }
+        if board.moves().last() == Some(&p) {
+            board.take_back();
+        } else {
+            // Not the last move: replay the game without it (colours follow the new order).
+            let mut rebuilt = Board::new(board.width(), board.height(), board.rule())?;
+            for &m in board.moves().iter().filter(|&&m| m != p) {
+                rebuilt.play_unchecked(m);
+            }
+            *board = rebuilt;
+        }
+        Ok(vec!["OK".to_string()])
+    }
+
+    fn set_info(&mut self, rest: &str) -> Result<Vec<String>, ProtocolError> {
+        let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let value = value.trim();
+        let number = |name: &'static str| -> Result<u64, ProtocolError> {
+            value.parse::<i64>().map(|v| v.max(0) as u64).map_err(|_| arg_error("INFO", value, name))
+        };
+        match key.to_ascii_lowercase().as_str() {
+            "timeout_turn" => self.info.timeout_turn = number("milliseconds")?,
+            "timeout_match" => self.info.timeout_match = number("milliseconds")?,
+            "time_left" => self.info.time_left = number("milliseconds")?,
+            "max_memory" => {
+                self.info.max_memory = number("bytes")?;
+                let mib = if self.info.max_memory == 0 {
+                    DEFAULT_TABLE_MIB
+                } else {
+                    // Half the allowance for the tables leaves room for the program and its buffers.
+                    ((self.info.max_memory / 2) >> 20).clamp(1, 1024) as usize
+                };
+                if mib != self.table_mib {
+                    self.table_mib = mib;
+                    self.engine.resize(mib);
+                }
+            }
+            "thread_num" => {
+                self.info.threads = number("a thread count")?.clamp(1, 64) as usize;
+                self.engine.set_threads(self.info.threads);
+            }
+            "rule" => {
+                let bits = number("a rule bitmask")?;
+                self.rule = if bits & 4 != 0 {
+                    Rule::Renju
+                } else if bits & 1 != 0 {
+                    Rule::Standard
+                } else {
+                    Rule::Freestyle
+                };
+                if let Some(board) = &self.board {
+                    self.board = Some(board.with_rule(self.rule)?);
+                }
+            }
+            "game_type" => {
+                number("a game type")?;
+            }
+            _ => {}
+        }
+        Ok(Vec::new())
+    }
+
+    fn board_start(&mut self) -> Result<Vec<String>, ProtocolError> {
+        self.game("BOARD")?;
+        self.pending = Some(Vec::new());
+        Ok(Vec::new())
+    }
+
+    /// A line inside `BOARD` ... `DONE`.
+    fn board_line(&mut self, line: &str) -> Vec<String> {
+        if line.eq_ignore_ascii_case("DONE") {
+            let stones = self.pending.take().unwrap_or_default();
+            return self.board_done(stones).unwrap_or_else(|e| vec![format!("ERROR {e}")]);
+        }
+        let parsed = (|| {
+            let (pair, field) = line.rsplit_once(',').ok_or_else(|| arg_error("BOARD", line, "x,y,field"))?;
+            let field: u8 = field.trim().parse().map_err(|_| arg_error("BOARD", line, "field 1, 2 or 3"))?;
+            if !(1..=3).contains(&field) {
+                return Err(arg_error("BOARD", line, "field 1, 2 or 3"));
+            }
+            let p = self.point("BOARD", pair)?;
+            Ok((p, field))
+        })();
+        match parsed {
+            Ok(stone) => {
+                self.pending.get_or_insert_with(Vec::new).push(stone);
+                Vec::new()
+            }
+            Err(e) => {
+                // A malformed line ends the position: the manager will send it again.
+                self.pending = None;
+                vec![format!("ERROR {e}")]
+            }
+        }
+    }
+
+    fn board_done(&mut self, stones: Vec<(Point, u8)>) -> Result<Vec<String>, ProtocolError> {
+        let board = self.game("BOARD")?;
+        // Field 1 is ours, 2 the opponent's; 3 (a winning line in continuous games) counts as the opponent's.
+        let own: Vec<Point> = stones.iter().filter(|s| s.1 == 1).map(|s| s.0).collect();
+        let theirs: Vec<Point> = stones.iter().filter(|s| s.1 != 1).map(|s| s.0).collect();
+        // We move next: with equal counts we are black, with one stone fewer white.
+        let (black, white) = if own.len() == theirs.len() {
+            (own, theirs)
+        } else if theirs.len() == own.len() + 1 {
+            (theirs, own)
+        } else {
+            return Err(arg_error(
+                "BOARD",
+                &format!("{} own, {} opponent", own.len(), theirs.len()),
+                "balanced counts",
+            ));
+        };
+        let mut fresh = Board::new(board.width(), board.height(), board.rule())?;
+        for (k, &b) in black.iter().enumerate() {
+            for p in std::iter::once(b).chain(white.get(k).copied()) {
+                if !fresh.is_empty_point(p) {
+                    return Err(crate::board::MoveError::Occupied(p).into());
+                }
+                fresh.play_unchecked(p);
+            }
+        }
+        if fresh.winner().is_some() {
+            return Err(crate::board::MoveError::GameOver.into());
+        }
+        *board = fresh;
+        Ok(self.think())
+    }
+
+    /// The time for this move, in milliseconds.
+    fn move_time(&self) -> u64 {
+        let mut ms = if self.info.timeout_turn == 0 { 100 } else { self.info.timeout_turn };
+        if self.info.timeout_match > 0 && self.info.time_left != u64::MAX {
+            ms = ms.min(self.info.time_left / 15);
+        }
+        // Keep a margin for the answer and the threat searches' overshoot.
+        (ms * 4 / 5).saturating_sub(20).max(5)
+    }
+
+    fn think(&mut self) -> Vec<String> {
+        self.stop.store(false, Relaxed);
+        let limits = Limits {
+            time: Some(Duration::from_millis(self.move_time())),
+            stop: Some(self.stop.clone()),
+            ..Limits::default()
+        };
+        let Some(board) = self.board.as_mut() else {
+            return vec!["ERROR no game".to_string()];
+        };
+        let thought = self.engine.think(board, &limits);
+        let Some(best) = thought.best else {
+            return vec!["ERROR the game is over".to_string()];
+        };
+        board.play_unchecked(best);
+        let score = match plies_to_end(thought.score) {
+            Some(p) if p > 0 => format!("win in {p}"),
+            Some(p) => format!("loss in {}", -p),
+            None => thought.score.to_string(),
+        };
+        let line = thought.win.as_ref().unwrap_or(&thought.pv);
+        vec![
+            format!(
+                "MESSAGE depth {} score {} nodes {} time {} pv {}",
+                thought.depth,
+                score,
+                thought.nodes,
+                thought.elapsed.as_millis(),
+                line.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
+            ),
+            best.to_string(),
+        ]
+    }
+}

@@ -1,0 +1,258 @@
+//! Line patterns: what placing a stone on a cell makes along one line direction.
+//!
+//! The board keeps, for every cell and each of the four line directions, a 16-bit *line code*: the eight
+//! neighbours at offsets −4..=−1 and 1..=4 along the line, two bits each (0 empty, 1 black, 2 white, 3 off the
+//! board). A placement changes the codes of at most 32 cells, one OR each. A lookup table then says what a
+//! stone of a given colour placed on the cell would make along that line: a five, an open four, a four, an
+//! open three and so on down to an open one. [`Pattern`] lists the classes.
+//!
+//! The nine-cell window cannot see the cells five away, which decide whether an exactly-five rule turns a
+//! run of five into an overline. The table treats them as empty, so for those rules it may see a five (or a
+//! four) where the stone beyond makes an overline, never the reverse: every class is an upper bound. Code
+//! that must be exact (wins, forbidden points, threat proofs) confirms with a direct scan of the board.
+//!
+//! The tables (one per colour and per "five or more" / "exactly five" variant, 256 KiB together) are built
+//! once, on first use, from the longest lines down: placing a stone only adds bits to a code, so every code a
+//! pattern refers to is already classified.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_gomoku::{Board, Pattern, Point, Rule};
+//!
+//! let board = Board::from_moves(15, 15, Rule::Freestyle, "h8 a1 i8 a2 j8 a3").unwrap();
+//! // Black to move: g8 or k8 makes an open four along the row.
+//! let k8 = board.parse_point("k8").unwrap();
+//! assert_eq!(board.patterns(k8, tabula_gomoku::Color::Black)[0], Pattern::FlexFour);
+//! ```
+
+use std::sync::OnceLock;
+
+/// What a stone placed on a cell makes along one line, weakest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Pattern {
+    /// Nothing that can grow into a five along this line.
+    None = 0,
+    /// One stone with room to become an open two.
+    FlexOne,
+    /// Two stones that can become a four but not an open four.
+    BlockTwo,
+    /// Two stones that can become an open three.
+    FlexTwo,
+    /// A three that can become a four but not an open four.
+    BlockThree,
+    /// An open three: one more stone makes an open four.
+    FlexThree,
+    /// A four: exactly one empty point makes five.
+    BlockFour,
+    /// An open (straight) four: two points five apart make five.
+    FlexFour,
+    /// Two fours on one line (`X.XXX.X`, `XX.XX.XX`): two points that each make five.
+    DoubleFour,
+    /// A five (or more, where the rule counts an overline).
+    Five,
+    /// Six or more in a row where the rule wants exactly five.
+    Overline,
+}
+
+impl Pattern {
+    /// All classes, weakest first.
+    pub const ALL: [Pattern; 11] = [
+        Pattern::None,
+        Pattern::FlexOne,
+        Pattern::BlockTwo,
+        Pattern::FlexTwo,
+        Pattern::BlockThree,
+        Pattern::FlexThree,
+        Pattern::BlockFour,
+        Pattern::FlexFour,
+        Pattern::DoubleFour,
+        Pattern::Five,
+        Pattern::Overline,
+    ];
+    /// Number of classes.
+    pub const COUNT: usize = 11;
+
+    /// The class with discriminant `code`.
+    ///
+    /// # Panics
+    ///
+    /// If `code >= COUNT`.
+    pub const fn from_code(code: u8) -> Pattern {
+        Pattern::ALL[code as usize]
+    }
+
+    /// Whether the stone makes at least a four (one point from five) along this line.
+    pub const fn is_four(self) -> bool {
+        matches!(self, Pattern::BlockFour | Pattern::FlexFour | Pattern::DoubleFour)
+    }
+
+    /// Whether the line then has two points that make five (an open four or two fours).
+    pub const fn is_open_four(self) -> bool {
+        matches!(self, Pattern::FlexFour | Pattern::DoubleFour)
+    }
+
+    /// The class one stone weaker: what a cell whose best completion makes `self` is.
+    const fn weaker(self) -> Pattern {
+        match self {
+            Pattern::FlexFour | Pattern::DoubleFour => Pattern::FlexThree,
+            Pattern::BlockFour => Pattern::BlockThree,
+            Pattern::FlexThree => Pattern::FlexTwo,
+            Pattern::BlockThree => Pattern::BlockTwo,
+            Pattern::FlexTwo => Pattern::FlexOne,
+            _ => Pattern::None,
+        }
+    }
+}
+
+/// The line-code slot (0..8) of the neighbour at `offset` (−4..=4, not 0).
+#[inline(always)]
+pub(crate) const fn slot(offset: isize) -> u32 {
+    if offset < 0 {
+        (offset + 4) as u32
+    } else {
+        (offset + 3) as u32
+    }
+}
+
+const CODES: usize = 1 << 16;
+
+/// Four tables: index `exact * 2 + colour - 1`.
+pub(crate) struct Tables {
+    table: Vec<u8>,
+}
+
+impl Tables {
+    /// The class for a stone of `colour` (1 black, 2 white) under the given five rule, on a cell with `code`.
+    #[inline(always)]
+    pub(crate) fn get(&self, exact: bool, colour: u8, code: u16) -> Pattern {
+        let t = (exact as usize) * 2 + colour as usize - 1;
+        Pattern::from_code(self.table[t * CODES + code as usize])
+    }
+}
+
+/// The shared tables, built on first use.
+pub(crate) fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(build)
+}
+
+fn build() -> Tables {
+    let mut table = vec![0u8; 4 * CODES];
+    for exact in [false, true] {
+        for colour in [1u8, 2] {
+            let t = (exact as usize) * 2 + colour as usize - 1;
+            let part = &mut table[t * CODES..(t + 1) * CODES];
+            for code in (0..CODES).rev() {
+                part[code] = classify(code as u16, colour, exact, part) as u8;
+            }
+        }
+    }
+    Tables { table }
+}
+
+/// The line of nine cells a code stands for, `colour` in the middle.
+fn decode(code: u16, colour: u8) -> [u8; 9] {
+    let mut line = [0u8; 9];
+    for (e, cell) in line.iter_mut().enumerate() {
+        *cell = if e == 4 { colour } else { ((code >> (2 * slot(e as isize - 4))) & 3) as u8 };
+    }
+    line
+}
+
+/// The run of `colour` through index `at` of the window: (first, last) inclusive.
+fn run(line: &[u8; 9], at: usize, colour: u8) -> (usize, usize) {
+    let (mut lo, mut hi) = (at, at);
+    while lo > 0 && line[lo - 1] == colour {
+        lo -= 1;
+    }
+    while hi < 8 && line[hi + 1] == colour {
+        hi += 1;
+    }
+    (lo, hi)
+}
+
+fn classify(code: u16, colour: u8, exact: bool, done: &[u8]) -> Pattern {
+    let mut line = decode(code, colour);
+    let (lo, hi) = run(&line, 4, colour);
+    let len = hi - lo + 1;
+    if len >= 5 {
+        return if exact && len > 5 { Pattern::Overline } else { Pattern::Five };
+    }
+    // The empty points that would complete a five through the middle stone.
+    let mut points = [0usize; 8];
+    let mut count = 0;
+    for e in 0..9 {
+        if line[e] != 0 {
+            continue;
+        }
+        line[e] = colour;
+        let (lo, hi) = run(&line, e, colour);
+        let len = hi - lo + 1;
+        if lo <= 4 && 4 <= hi && (len == 5 || (!exact && len > 5)) {
+            points[count] = e;
+            count += 1;
+        }
+        line[e] = 0;
+    }
+    match count {
+        0 => {}
+        1 => return Pattern::BlockFour,
+        2 if points[1] - points[0] == 5 => return Pattern::FlexFour,
+        _ => return Pattern::DoubleFour,
+    }
+    let mut best = Pattern::None;
+    for e in (0..9).filter(|&e| e != 4 && line[e] == 0) {
+        let grown = code | (colour as u16) << (2 * slot(e as isize - 4));
+        let weaker = Pattern::from_code(done[grown as usize]).weaker();
+        best = best.max(weaker);
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code_of(text: &str) -> u16 {
+        // `text` is nine characters with `*` in the middle: `x` black, `o` white, `#` wall, `.` empty.
+        let cells: Vec<char> = text.chars().collect();
+        assert_eq!(cells.len(), 9);
+        let mut code = 0u16;
+        for (e, c) in cells.iter().enumerate() {
+            if e == 4 {
+                continue;
+            }
+            let v = match c {
+                'x' => 1,
+                'o' => 2,
+                '#' => 3,
+                _ => 0,
+            };
+            code |= v << (2 * slot(e as isize - 4));
+        }
+        code
+    }
+
+    #[test]
+    fn classes_of_black_lines() {
+        let t = tables();
+        let black = |s: &str, exact| t.get(exact, 1, code_of(s));
+        assert_eq!(black("..xx*xx..", false), Pattern::Five);
+        assert_eq!(black(".xxx*xx..", false), Pattern::Five);
+        assert_eq!(black(".xxx*xx..", true), Pattern::Overline);
+        assert_eq!(black("...x*xx..", false), Pattern::FlexFour);
+        assert_eq!(black("..ox*xx..", false), Pattern::BlockFour);
+        assert_eq!(black("x.xx*.x..", false), Pattern::DoubleFour);
+        assert_eq!(black("...x*x...", false), Pattern::FlexThree);
+        assert_eq!(black("..ox*x...", false), Pattern::BlockThree);
+        assert_eq!(black("....*x...", false), Pattern::FlexTwo);
+        assert_eq!(black("....*....", false), Pattern::FlexOne);
+        assert_eq!(black("..o.*.o..", false), Pattern::None);
+        assert_eq!(black("##.x*xo..", false), Pattern::None);
+        assert_eq!(black("###.*x...", false), Pattern::FlexTwo);
+        // White sees black stones as the opponent's.
+        assert_eq!(t.get(false, 2, code_of("...x*x...")), Pattern::None);
+    }
+}

@@ -1,0 +1,424 @@
+//! Threat-space search: VCF (victory by continuous fours) and VCT (by continuous threes and fours).
+//!
+//! An AND/OR search where the attacker (the side to move at the root) plays only threats and the defender
+//! only the moves that can answer them:
+//!
+//! - **Attacker** (OR node): a five wins. Facing a four of the defender, the attacker must block it (and
+//!   loses to two). Otherwise it tries its fours (open fours and four-threes first) and, in a VCT, its
+//!   open threes.
+//! - **Defender** (AND node): a five of its own refutes. Two attacker fives cannot both be blocked. One
+//!   must be blocked, at the single point that does it (in renju, black cannot if that point is forbidden).
+//!   In a VCF nothing else is a threat, so the line fails. In a VCT the attacker threatens an open four: the
+//!   defender may play any point on the lines of those open-four points within five steps, the points
+//!   themselves, or any four of its own; the attacker must win against every one of them.
+//!
+//! Results go to a [`ThreatCache`] under the position's key (mixed with the kind of search and the rule):
+//! a win with its move for any depth, a failure with the depth it was searched to. The cache is lock-free
+//! and can be shared by the threads of a search.
+//!
+//! [`verify`](crate::verify) checks every win independently of the pattern tables used here.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_gomoku::{Board, Rule, ThreatKind, ThreatSolver};
+//!
+//! // Black: h8 i8 j8 (white g8 blocks it) and k9 k10 k11 (white k12 blocks it): k8 makes two fours.
+//! let board = Board::from_moves(15, 15, Rule::Freestyle, "h8 g8 i8 k12 j8 a1 k9 a3 k10 a5 k11 a7").unwrap();
+//! let mut solver = ThreatSolver::new(1);
+//! let line = solver.solve(&board, ThreatKind::Vcf, 10, 100_000).unwrap();
+//! assert_eq!(board.format_point(line[0]), "k8");
+//! ```
+
+use crate::board::{Board, Color, Point, DIRS, EMPTY};
+use crate::eval::point_value;
+use crate::pattern::Pattern;
+use crate::Rule;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use tabula::zobrist::{Key, SplitMix64};
+
+/// Which threats the attacker may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ThreatKind {
+    /// Fours only: every attacking move forces a single reply.
+    Vcf,
+    /// Fours and open threes.
+    Vct,
+}
+
+impl ThreatKind {
+    /// Both kinds.
+    pub const ALL: [ThreatKind; 2] = [ThreatKind::Vcf, ThreatKind::Vct];
+    /// Number of kinds.
+    pub const COUNT: usize = 2;
+}
+
+/// The salts that keep results of different searches and rules apart in one cache.
+const SALTS: [u64; 6] = {
+    let mut rng = SplitMix64::new(0x07A8_EA75);
+    let mut out = [0u64; 6];
+    let mut i = 0;
+    while i < 6 {
+        out[i] = rng.next();
+        i += 1;
+    }
+    out
+};
+
+fn salted(board: &Board, kind: ThreatKind) -> Key {
+    let rule = Rule::ALL.iter().position(|&r| r == board.rule()).unwrap_or(0);
+    Key(board.key().0 ^ SALTS[rule * 2 + kind as usize])
+}
+
+/// A lock-free table of threat-search results, keyed like the transposition table.
+///
+/// Each entry is two words, `key ^ data` and `data` (the Hyatt–Mann check): `data` bit 0 marks a used
+/// entry, bit 1 a win, bits 8..16 the depth searched, bits 16..32 the winning move's code + 1.
+pub struct ThreatCache {
+    entries: Vec<[AtomicU64; 2]>,
+}
+
+/// A cached result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cached {
+    win: bool,
+    depth: u32,
+    best: Option<Point>,
+}
+
+impl ThreatCache {
+    /// A cache of about `mib` mebibytes (at least one entry).
+    pub fn new(mib: usize) -> Self {
+        let n = (mib << 20) / 16;
+        Self { entries: (0..n.max(1)).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect() }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for e in &self.entries {
+            e[0].store(0, Relaxed);
+            e[1].store(0, Relaxed);
+        }
+    }
+
+    fn slot(&self, key: Key) -> &[AtomicU64; 2] {
+        let i = ((key.0 as u128 * self.entries.len() as u128) >> 64) as usize;
+        &self.entries[i]
+    }
+
+    fn probe(&self, key: Key) -> Option<Cached> {
+        let e = self.slot(key);
+        let data = e[1].load(Relaxed);
+        if data & 1 == 0 || e[0].load(Relaxed) ^ data != key.0 {
+            return None;
+        }
+        let code = (data >> 16) as u16;
+        Some(Cached {
+            win: data & 2 != 0,
+            depth: ((data >> 8) & 0xff) as u32,
+            best: code.checked_sub(1).map(Point::from_code),
+        })
+    }
+
+    fn store(&self, key: Key, c: Cached) {
+        let code = c.best.map_or(0, |p| p.code() + 1) as u64;
+        let data = 1 | (c.win as u64) << 1 | (c.depth.min(255) as u64) << 8 | code << 16;
+        let e = self.slot(key);
+        e[0].store(key.0 ^ data, Relaxed);
+        e[1].store(data, Relaxed);
+    }
+}
+
+/// The VCF/VCT solver: per-search counters over a (possibly shared) [`ThreatCache`].
+pub struct ThreatSolver {
+    cache: Arc<ThreatCache>,
+    nodes: u64,
+    limit: u64,
+    aborted: bool,
+}
+
+impl ThreatSolver {
+    /// A solver with its own cache of `cache_mib` mebibytes.
+    pub fn new(cache_mib: usize) -> Self {
+        Self::with_cache(Arc::new(ThreatCache::new(cache_mib)))
+    }
+
+    /// A solver on a shared cache.
+    pub fn with_cache(cache: Arc<ThreatCache>) -> Self {
+        Self { cache, nodes: 0, limit: u64::MAX, aborted: false }
+    }
+
+    /// The cache.
+    pub fn cache(&self) -> &Arc<ThreatCache> {
+        &self.cache
+    }
+
+    /// Nodes searched by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether the last call ran out of nodes before it could decide.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// The first move of a forced win for the side to move using at most `max_depth` attacking moves,
+    /// searched by iterative deepening within `node_limit` nodes. `None`: no win found (not a proof of none
+    /// if [`aborted`](Self::aborted)).
+    pub fn find(&mut self, board: &Board, kind: ThreatKind, max_depth: u32, node_limit: u64) -> Option<Point> {
+        self.nodes = 0;
+        self.limit = node_limit;
+        self.aborted = false;
+        if board.winner().is_some() {
+            return None;
+        }
+        let mut b = board.clone();
+        for depth in 1..=max_depth {
+            if let Some(p) = self.attack(&mut b, kind, depth) {
+                return Some(p);
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        None
+    }
+
+    /// A winning line (attacker and defender moves alternating, ending in the attacker's five) for the side
+    /// to move, as [`find`](Self::find) finds it; the defender's replies are the first of its options.
+    pub fn solve(&mut self, board: &Board, kind: ThreatKind, max_depth: u32, node_limit: u64) -> Option<Vec<Point>> {
+        self.find(board, kind, max_depth, node_limit)?;
+        let mut b = board.clone();
+        let mut line = Vec::new();
+        let mut depth = max_depth;
+        while b.winner().is_none() && line.len() < 4 * max_depth as usize + 4 {
+            self.limit = self.nodes + node_limit;
+            let m = self.attack(&mut b, kind, depth)?;
+            b.play_unchecked(m);
+            line.push(m);
+            depth = depth.saturating_sub(1).max(1);
+            if b.winner().is_some() {
+                break;
+            }
+            let reply = self.defences(&mut b, kind).into_iter().find(|&p| b.is_legal(p));
+            match reply {
+                Some(r) => {
+                    b.play_unchecked(r);
+                    line.push(r);
+                }
+                None => break,
+            }
+        }
+        Some(line)
+    }
+
+    fn attack(&mut self, board: &mut Board, kind: ThreatKind, depth: u32) -> Option<Point> {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            self.aborted = true;
+            return None;
+        }
+        let me = board.side_to_move();
+        // Step 1. A five wins; two fives of the opponent cannot be stopped.
+        let mut fives = Vec::with_capacity(2);
+        board.five_points_into(me, &mut fives, 1);
+        if let Some(&p) = fives.first() {
+            return Some(p);
+        }
+        board.five_points_into(me.opponent(), &mut fives, 2);
+        if fives.len() >= 2 || depth == 0 {
+            return None;
+        }
+        // Step 2. The cache.
+        let key = salted(board, kind);
+        if let Some(c) = self.cache.probe(key) {
+            if c.win && c.best.is_some_and(|p| board.is_empty_point(p)) {
+                return c.best;
+            }
+            if !c.win && c.depth >= depth {
+                return None;
+            }
+        }
+        // Step 3. Threats, strongest first; a four of the opponent must be blocked.
+        let moves = match fives.first() {
+            Some(&block) if board.is_legal_at(block.index(), me) => vec![block],
+            Some(_) => Vec::new(),
+            None => self.attacks(board, me, kind),
+        };
+        for m in moves {
+            board.play_unchecked(m);
+            let won = self.defend(board, kind, depth - 1);
+            board.undo_unchecked(m);
+            if self.aborted {
+                return None;
+            }
+            if won {
+                self.cache.store(key, Cached { win: true, depth, best: Some(m) });
+                return Some(m);
+            }
+        }
+        self.cache.store(key, Cached { win: false, depth, best: None });
+        None
+    }
+
+    /// The attacker's threats, strongest first.
+    fn attacks(&self, board: &Board, me: Color, kind: ThreatKind) -> Vec<Point> {
+        let mut scored = Vec::new();
+        board.for_each_candidate(|i| {
+            let pats = board.patterns_at(i, me);
+            let fours = pats.iter().filter(|p| p.is_four()).count();
+            let threes = pats.iter().filter(|&&p| p == Pattern::FlexThree).count();
+            let open = pats.iter().any(|p| p.is_open_four());
+            let rank = if open || fours >= 2 {
+                4
+            } else if fours == 1 && threes >= 1 {
+                3
+            } else if fours == 1 {
+                2
+            } else if kind == ThreatKind::Vct && threes >= 1 {
+                1
+            } else {
+                return;
+            };
+            if board.is_legal_at(i, me) {
+                scored.push((rank * 100_000 + point_value(board, i, me), Point::from_index(i)));
+            }
+        });
+        scored.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
+        scored.into_iter().map(|(_, p)| p).collect()
+    }
+
+    /// Whether the attacker (who just moved) wins against every defence.
+    fn defend(&mut self, board: &mut Board, kind: ThreatKind, depth: u32) -> bool {
+        let d = board.side_to_move();
+        let a = d.opponent();
+        let mut fives = Vec::with_capacity(2);
+        board.five_points_into(d, &mut fives, 1);
+        if !fives.is_empty() {
+            return false;
+        }
+        board.five_points_into(a, &mut fives, 2);
+        match fives.as_slice() {
+            [_, _] => return true,
+            [block] => {
+                let block = *block;
+                if !board.is_legal_at(block.index(), d) {
+                    return true;
+                }
+                board.play_unchecked(block);
+                let won = self.attack(board, kind, depth).is_some();
+                board.undo_unchecked(block);
+                return won;
+            }
+            _ => {}
+        }
+        if kind == ThreatKind::Vcf {
+            return false;
+        }
+        let defences = self.defences(board, kind);
+        if defences.is_empty() {
+            return false;
+        }
+        for m in defences {
+            if !board.is_legal_at(m.index(), d) {
+                continue;
+            }
+            board.play_unchecked(m);
+            let won = self.attack(board, kind, depth).is_some();
+            board.undo_unchecked(m);
+            if !won {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The defender's options against the attacker's threat (the defender to move): the block of a four, or
+    /// in a VCT the points near the attacker's open-four points and the defender's own fours. Empty if the
+    /// attacker threatens nothing this search counts.
+    fn defences(&self, board: &mut Board, kind: ThreatKind) -> Vec<Point> {
+        let d = board.side_to_move();
+        let a = d.opponent();
+        let mut fives = Vec::with_capacity(2);
+        board.five_points_into(a, &mut fives, 2);
+        if !fives.is_empty() {
+            return fives;
+        }
+        if kind == ThreatKind::Vcf {
+            return Vec::new();
+        }
+        // The attacker's open-four points, confirmed by placing the stone and counting real fives.
+        let mut candidates = Vec::new();
+        board.for_each_candidate(|i| {
+            let pats = board.patterns_at(i, a);
+            if pats.iter().any(|p| p.is_open_four()) || pats.iter().filter(|p| p.is_four()).count() >= 2 {
+                candidates.push((i, pats));
+            }
+        });
+        let mut confirmed = Vec::new();
+        for (t, pats) in candidates {
+            if !board.is_legal_at(t, a) {
+                continue;
+            }
+            board.place(t, a);
+            let mut after = Vec::with_capacity(2);
+            board.five_points_into(a, &mut after, 2);
+            board.remove(t, a);
+            if after.len() >= 2 {
+                confirmed.push((t, pats));
+            }
+        }
+        let mut mark = vec![false; crate::board::CELLS];
+        let mut out = Vec::new();
+        let mut push = |i: usize, out: &mut Vec<Point>| {
+            if !mark[i] && board.cells[i] == EMPTY {
+                mark[i] = true;
+                out.push(Point::from_index(i));
+            }
+        };
+        // The defender's own fours come first: they gain a tempo.
+        board.for_each_candidate(|i| {
+            if board.patterns_at(i, d).iter().any(|p| p.is_four()) {
+                push(i, &mut out);
+            }
+        });
+        let own_count = out.len();
+        for (t, pats) in confirmed {
+            push(t, &mut out);
+            for (k, &step) in DIRS.iter().enumerate() {
+                if pats[k] < Pattern::BlockFour {
+                    continue;
+                }
+                for o in -5isize..=5 {
+                    let j = t as isize + o * step;
+                    if (0..crate::board::CELLS as isize).contains(&j) {
+                        push(j as usize, &mut out);
+                    }
+                }
+            }
+        }
+        if out.len() == own_count {
+            // No open-four threat: the defender's fours alone answer nothing.
+            return Vec::new();
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_round_trips() {
+        let cache = ThreatCache::new(1);
+        let key = Key(0xDEAD_BEEF_1234_5678);
+        assert_eq!(cache.probe(key), None);
+        let c = Cached { win: true, depth: 7, best: Some(Point::new(21, 3)) };
+        cache.store(key, c);
+        assert_eq!(cache.probe(key), Some(c));
+        assert_eq!(cache.probe(Key(key.0 ^ 1)), None);
+    }
+}

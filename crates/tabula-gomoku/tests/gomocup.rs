@@ -1,0 +1,90 @@
+//! The Gomocup session driven by a scripted transcript (`tests/data/session.txt`).
+
+use tabula_gomoku::Session;
+
+fn matches(expected: &str, got: &str) -> bool {
+    if expected == "MOVE" {
+        let Some((x, y)) = got.split_once(',') else { return false };
+        return x.parse::<u8>().is_ok() && y.parse::<u8>().is_ok();
+    }
+    // `*` matches any run of characters.
+    let parts: Vec<&str> = expected.split('*').collect();
+    let mut rest = got;
+    for (i, part) in parts.iter().enumerate() {
+        if i == 0 {
+            let Some(r) = rest.strip_prefix(part) else { return false };
+            rest = r;
+        } else if i == parts.len() - 1 && !part.is_empty() {
+            return rest.ends_with(part);
+        } else {
+            let Some(at) = rest.find(part) else { return false };
+            rest = &rest[at + part.len()..];
+        }
+    }
+    parts.len() > 1 || rest.is_empty()
+}
+
+#[test]
+fn transcript() {
+    let script = include_str!("data/session.txt");
+    let mut session = Session::new();
+    let mut pending: Vec<String> = Vec::new();
+    for (n, line) in script.lines().enumerate() {
+        let n = n + 1;
+        if let Some(input) = line.strip_prefix("> ").or_else(|| (line == ">").then_some("")) {
+            assert!(pending.is_empty(), "line {n}: unexpected answers {pending:?}");
+            // The manager sends CRLF; the session must accept it.
+            pending = session.handle(&format!("{input}\r\n"));
+            pending.retain(|l| !l.starts_with("MESSAGE"));
+            pending.reverse();
+        } else if let Some(expected) = line.strip_prefix("< ") {
+            let got = pending.pop().unwrap_or_else(|| panic!("line {n}: expected `{expected}`, got nothing"));
+            assert!(matches(expected, &got), "line {n}: expected `{expected}`, got `{got}`");
+        }
+    }
+    assert!(pending.is_empty(), "unexpected answers at the end: {pending:?}");
+    assert!(session.is_ended());
+}
+
+#[test]
+fn garbage_never_panics() {
+    let mut session = Session::new();
+    session.handle("START 15");
+    session.handle("INFO timeout_turn 20");
+    for line in [
+        "",
+        "\r\n",
+        "TURN",
+        "TURN ,",
+        "TURN 1,",
+        "TURN 1,2,3",
+        "BOARD",
+        "1,2",
+        "x",
+        "DONE",
+        "TAKEBACK",
+        "INFO",
+        "INFO rule",
+        "RECTSTART ,",
+        "START -1",
+        "ÄÖ",
+        "TURN 18446744073709551616,1",
+    ] {
+        let answer = session.handle(line);
+        assert!(answer.iter().all(|l| !l.is_empty()), "{line:?} -> {answer:?}");
+    }
+}
+
+#[test]
+fn renju_session_never_plays_a_forbidden_point() {
+    // Black (us) h8 i8 j9 j10 with white far away: j8 is a double three, forbidden under renju.
+    let mut session = Session::new();
+    assert_eq!(session.handle("START 15"), ["OK"]);
+    session.handle("INFO rule 4");
+    session.handle("INFO timeout_turn 200");
+    for l in ["BOARD", "7,7,1", "8,7,1", "9,6,1", "9,5,1", "0,0,2", "14,0,2", "0,14,2", "14,14,2"] {
+        assert!(session.handle(l).is_empty());
+    }
+    let answer = session.handle("DONE");
+    assert_ne!(answer.last().unwrap(), "9,7", "{answer:?}");
+}

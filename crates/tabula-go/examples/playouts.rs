@@ -5,11 +5,13 @@
 use std::time::{Duration, Instant};
 use tabula_go::board::Board;
 use tabula_go::coords::Color;
+use tabula_go::patterns::Patterns;
 use tabula_go::picker::Rng;
 use tabula_go::playout::PlayoutBoard;
 
 fn main() {
     let seconds: f64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(2.0);
+    let patterns = Patterns::new();
     for size in [9, 19] {
         let empty = PlayoutBoard::from_board(&Board::new(size).unwrap(), Color::Black);
         let mut board = empty.clone();
@@ -19,7 +21,7 @@ fn main() {
         while start.elapsed() < Duration::from_secs_f64(seconds) {
             for _ in 0..100 {
                 board.copy_from(&empty);
-                let margin = board.playout(&mut rng, 7.0, None);
+                let margin = board.playout(&mut rng, 7.0, &patterns, None);
                 black_wins += (margin > 0.0) as u64;
                 moves += board.moves_played() as u64;
                 count += 1;

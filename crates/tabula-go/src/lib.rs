@@ -8,6 +8,7 @@
 //! - [`sgf`]: reading and writing game records.
 //! - [`picker`]: the [`MovePicker`](picker::MovePicker) trait behind `genmove`, and a random player.
 //! - [`playout`]: a light board for fast random playouts.
+//! - [`patterns`]: MoGo's 3×3 shape patterns for playouts and priors.
 //! - [`mcts`]: the Monte Carlo tree search player (UCT with RAVE, transpositions, threads, time control).
 //! - [`gtp`]: the Go Text Protocol session.
 //!
@@ -32,6 +33,7 @@ pub mod board;
 pub mod coords;
 pub mod gtp;
 pub mod mcts;
+pub mod patterns;
 pub mod picker;
 pub mod playout;
 pub mod position;

@@ -42,6 +42,7 @@
 use crate::board::Board;
 use crate::coords::{Color, Move};
 use crate::gtp::TimeSettings;
+use crate::patterns::Patterns;
 use crate::picker::{Decision, MovePicker, Request, Rng};
 use crate::playout::{PlayoutBoard, NO_POINT};
 use crate::position::{search_key, Position};
@@ -207,6 +208,7 @@ pub struct Mcts {
     /// Board size and komi the tree was built for: a change empties it.
     context: (usize, u64),
     searches: u64,
+    patterns: Patterns,
 }
 
 /// What every search thread shares.
@@ -223,6 +225,7 @@ struct Shared<'a> {
     claimed: AtomicU64,
     done: AtomicU64,
     stop: AtomicBool,
+    patterns: &'a Patterns,
     /// Per padded index: playouts that ended with black owning the point (cleanup only; else empty).
     black_owns: Vec<AtomicU64>,
 }
@@ -235,6 +238,7 @@ impl Mcts {
             tree: Mutex::new(Tree { nodes: Table::default(), edges: 0, stamp: 0 }),
             context: (0, 0),
             searches: 0,
+            patterns: Patterns::new(),
         }
     }
 
@@ -305,6 +309,7 @@ impl Mcts {
             komi: root.komi(),
             budget,
             start: Instant::now(),
+            patterns: &self.patterns,
             claimed: AtomicU64::new(0),
             done: AtomicU64::new(0),
             stop: AtomicBool::new(false),
@@ -427,7 +432,7 @@ fn summarize(tree: &Tree, root: &Position, pb: &PlayoutBoard, color: Color, pass
 
 /// The edges of a new node: every legal move (superko aside) that fills no own eye, with priors; the pass
 /// when there is nothing else or the opponent has just passed.
-fn expand(board: &Board, pb: &PlayoutBoard, color: Color, passes: u8, last: u16) -> Box<[Edge]> {
+fn expand(board: &Board, pb: &PlayoutBoard, patterns: &Patterns, color: Color, passes: u8, last: u16) -> Box<[Edge]> {
     let mut edges = Vec::with_capacity(board.size() * board.size() + 1);
     let last_point = (last != NO_POINT).then(|| pb.point(last as usize));
     for p in board.points() {
@@ -463,6 +468,10 @@ fn expand(board: &Board, pb: &PlayoutBoard, color: Color, passes: u8, last: u16)
         let lonely = (0..8).all(|k| matches!(code >> (2 * k) & 3, 0 | 3));
         if line == 0 && lonely {
             n += 10.0;
+        }
+        if patterns.matches(code) {
+            n += 10.0;
+            w += 10.0;
         }
         if let Some(q) = last_point {
             if q.column().abs_diff(p.column()) <= 1 && q.row().abs_diff(p.row()) <= 1 {
@@ -560,7 +569,7 @@ fn worker(shared: &Shared, mut rng: Rng) {
                     if parent_visits < config.expand_after || tree.edges >= config.max_edges {
                         break;
                     }
-                    let edges = expand(&board, &pb, color, passes, last);
+                    let edges = expand(&board, &pb, shared.patterns, color, passes, last);
                     tree.edges += edges.len();
                     tree.nodes.insert(key, Node { edges, visits: 0, stamp });
                 }
@@ -607,7 +616,7 @@ fn worker(shared: &Shared, mut rng: Rng) {
         amaf.fill(0);
         let margin = match terminal {
             Some(margin) => margin,
-            None => pb.playout(&mut rng, shared.komi, Some(&mut amaf)),
+            None => pb.playout(&mut rng, shared.komi, shared.patterns, Some(&mut amaf)),
         };
         if terminal.is_none() && !shared.black_owns.is_empty() {
             for (i, own) in shared.black_owns.iter().enumerate() {

@@ -8,8 +8,8 @@
 //!
 //! There is no superko set and no undo: a playout plays to the end on a copy and is thrown away. The policy
 //! ([`PlayoutBoard::playout`]) answers the previous move first — it captures a chain the opponent left in
-//! atari and saves its own chain the opponent just put in atari when the escape gains liberties — and
-//! otherwise plays a uniformly random legal move that neither fills one of its own eyes nor puts a chain of
+//! atari and saves its own chain the opponent just put in atari when the escape gains liberties — then plays a [shape pattern](crate::patterns) next to the
+//! previous move, and otherwise plays a uniformly random legal move that neither fills one of its own eyes nor puts a chain of
 //! several stones in atari. A player with no such move passes; two passes end the playout.
 //!
 //! # Examples
@@ -17,13 +17,15 @@
 //! ```
 //! use tabula_go::board::Board;
 //! use tabula_go::coords::Color;
+//! use tabula_go::patterns::Patterns;
 //! use tabula_go::picker::Rng;
 //! use tabula_go::playout::PlayoutBoard;
 //!
 //! let empty = PlayoutBoard::from_board(&Board::new(9).unwrap(), Color::Black);
 //! let mut board = empty.clone();
 //! let mut rng = Rng::new(7);
-//! let margin = board.playout(&mut rng, 7.0, None);
+//! let patterns = Patterns::new();
+//! let margin = board.playout(&mut rng, 7.0, &patterns, None);
 //! // Every point ends up owned by someone or shared: black's area minus white's, minus komi.
 //! assert!(margin.abs() <= 81.0 + 7.0);
 //! assert!(board.is_finished());
@@ -31,6 +33,7 @@
 
 use crate::board::Board;
 use crate::coords::{Color, Move, Point};
+use crate::patterns::Patterns;
 use crate::picker::Rng;
 
 /// The contents of a cell of the padded array.
@@ -472,10 +475,37 @@ impl PlayoutBoard {
         NO_POINT as usize
     }
 
+    /// A random one of the empty points around the last move that match a shape pattern (legal, no own
+    /// eye, no big self-atari).
+    fn pattern_move(&self, rng: &mut Rng, color: Color, patterns: &Patterns) -> Option<usize> {
+        let last = self.last as usize;
+        if last == NO_POINT as usize {
+            return None;
+        }
+        let w = self.width;
+        let mut found = [0usize; 8];
+        let mut count = 0;
+        for i in [last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1] {
+            if self.cells[i] == EMPTY
+                && patterns.matches(self.neighborhood(i, color))
+                && self.is_legal(i, color)
+                && !self.is_own_eye(i, color)
+                && !self.is_big_self_atari(i, color)
+            {
+                found[count] = i;
+                count += 1;
+            }
+        }
+        (count > 0).then(|| found[rng.below(count)])
+    }
+
     /// Plays the policy's move for the side to move; returns the index played ([`NO_POINT`] for a pass).
-    pub fn play_policy_move(&mut self, rng: &mut Rng) -> usize {
+    pub fn play_policy_move(&mut self, rng: &mut Rng, patterns: &Patterns) -> usize {
         let color = self.to_move;
-        let i = self.answer_last(color).unwrap_or_else(|| self.random_move(rng, color));
+        let i = self
+            .answer_last(color)
+            .or_else(|| self.pattern_move(rng, color, patterns))
+            .unwrap_or_else(|| self.random_move(rng, color));
         self.play(i, color);
         i
     }
@@ -483,11 +513,11 @@ impl PlayoutBoard {
     /// Plays the policy to the end (two passes, or three moves per point as a safety cap) and returns
     /// black's area minus white's minus `komi`. When `amaf` is given (length [`cells`](PlayoutBoard::cells)),
     /// each point not yet marked gets the colour that played there first (1 black, 2 white).
-    pub fn playout(&mut self, rng: &mut Rng, komi: f64, mut amaf: Option<&mut [u8]>) -> f64 {
+    pub fn playout(&mut self, rng: &mut Rng, komi: f64, patterns: &Patterns, mut amaf: Option<&mut [u8]>) -> f64 {
         let limit = self.moves + 3 * (self.size * self.size) as u32;
         while !self.is_finished() && self.moves < limit {
             let color = self.to_move;
-            let i = self.play_policy_move(rng);
+            let i = self.play_policy_move(rng, patterns);
             if let Some(amaf) = amaf.as_deref_mut() {
                 if i != NO_POINT as usize && amaf[i] == 0 {
                     amaf[i] = stone(color);
@@ -670,7 +700,7 @@ mod tests {
             for _ in 0..20 {
                 let mut b = PlayoutBoard::from_board(&Board::new(size).unwrap(), Color::Black);
                 while !b.is_finished() && b.moves < 400 {
-                    b.play_policy_move(&mut rng);
+                    b.play_policy_move(&mut rng, &Patterns::new());
                     // Rebuilding from a real board gives the same chains.
                     let mut real = Board::new(size).unwrap();
                     for i in 0..b.cells() {
@@ -696,7 +726,7 @@ mod tests {
         let mut rng = Rng::new(9);
         for _ in 0..20 {
             let mut b = PlayoutBoard::from_board(&Board::new(7).unwrap(), Color::Black);
-            let margin = b.playout(&mut rng, 0.0, None);
+            let margin = b.playout(&mut rng, 0.0, &Patterns::new(), None);
             let mut real = Board::new(7).unwrap();
             for i in 0..b.cells() {
                 if let Some(c) = b.color_at(i) {
@@ -715,7 +745,7 @@ mod tests {
             let mut b = PlayoutBoard::from_board(game.board(), Color::Black);
             while !b.is_finished() && game.move_count() < 300 {
                 let color = b.to_move();
-                let i = b.play_policy_move(&mut rng);
+                let i = b.play_policy_move(&mut rng, &Patterns::new());
                 let mv = b.index_move(i as u16);
                 game.play(mv, color).unwrap();
             }
@@ -732,7 +762,7 @@ mod tests {
         let mut b = PlayoutBoard::from_board(game.board(), Color::White);
         b.play(b.index(Point::from_gtp("C4", 5).unwrap()), Color::White);
         let mut rng = Rng::new(1);
-        let i = b.play_policy_move(&mut rng);
+        let i = b.play_policy_move(&mut rng, &Patterns::new());
         assert_eq!(b.point(i), Point::from_gtp("C5", 5).unwrap());
         assert_eq!(b.color_at(b.index(Point::from_gtp("C4", 5).unwrap())), None);
     }

@@ -1,0 +1,188 @@
+//! Plays the Monte Carlo tree search against GNU Go on 9×9 (komi 7, Chinese rules), colours alternating.
+//!
+//! ```text
+//! cargo run --release -p tabula-go --example vs_gnugo -- [--games 50] [--level 1] [--time 0.3]
+//!     [--playouts N] [--threads 2] [--seed 1] [--gnugo /usr/games/gnugo]
+//! ```
+//!
+//! Our engine runs in-process with a fixed time (or playout count) per move; GNU Go runs as
+//! `gnugo --mode gtp --level L --chinese-rules --komi 7`. A game ends by resignation or two passes and is
+//! adjudicated by our own area scoring; GNU Go's `final_score` is printed beside it, and games where the two
+//! disagree on the winner are counted.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+use tabula_go::coords::{Color, Move};
+use tabula_go::mcts::{Budget, Config, Mcts};
+use tabula_go::picker::Decision;
+use tabula_go::position::{Position, Rules};
+use tabula_go::scoring::area_score;
+
+struct GnuGo {
+    _child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl GnuGo {
+    fn start(program: &str, level: u32, komi: f64) -> GnuGo {
+        let mut child = Command::new(program)
+            .args(["--mode", "gtp", "--level", &level.to_string(), "--chinese-rules", "--komi", &komi.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        GnuGo { _child: child, input, output }
+    }
+
+    fn send(&mut self, command: &str) -> Result<String, String> {
+        writeln!(self.input, "{command}").unwrap();
+        self.input.flush().unwrap();
+        let mut response = String::new();
+        loop {
+            let mut line = String::new();
+            assert!(self.output.read_line(&mut line).unwrap() > 0, "gnugo closed its output after {command:?}");
+            if line.trim_end().is_empty() {
+                if !response.is_empty() {
+                    break;
+                }
+                continue;
+            }
+            response.push_str(&line);
+        }
+        let response = response.trim_end().to_string();
+        match response.split_at(1) {
+            ("=", rest) => Ok(rest.trim().to_string()),
+            (_, rest) => Err(rest.trim().to_string()),
+        }
+    }
+}
+
+fn arg<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let games: usize = arg(&args, "--games").unwrap_or(50);
+    let level: u32 = arg(&args, "--level").unwrap_or(1);
+    let seconds: f64 = arg(&args, "--time").unwrap_or(0.3);
+    let playouts: Option<u64> = arg(&args, "--playouts");
+    let threads: usize = arg(&args, "--threads").unwrap_or(2);
+    let seed: u64 = arg(&args, "--seed").unwrap_or(1);
+    let verbose = args.iter().any(|a| a == "--verbose");
+    let program: String = arg(&args, "--gnugo").unwrap_or_else(|| "/usr/games/gnugo".to_string());
+    let (size, komi) = (9, 7.0);
+    let budget = match playouts {
+        Some(n) => Budget::playouts(n),
+        None => Budget::time(Duration::from_secs_f64(seconds)),
+    };
+    println!("tabula vs gnugo level {level}: {games} games, 9x9, komi {komi}, {budget:?} per move, {threads} threads");
+    let mut gnugo = GnuGo::start(&program, level, komi);
+    gnugo.send(&format!("boardsize {size}")).unwrap();
+    let (mut wins, mut as_black, mut as_white, mut disagreements) = (0, [0, 0], [0, 0], 0);
+    let (mut our_playouts, mut our_moves) = (0u64, 0u64);
+    let start = Instant::now();
+    for game in 0..games {
+        let ours = if game % 2 == 0 { Color::Black } else { Color::White };
+        gnugo.send("clear_board").unwrap();
+        let mut position = Position::new(size, Rules::default()).unwrap();
+        position.set_komi(komi);
+        let mut mcts = Mcts::new(Config { threads, seed: seed + game as u64, ..Config::default() });
+        let mut resigned = None;
+        while !position.is_over() && position.move_count() < 300 {
+            let color = position.to_move();
+            if color == ours {
+                let analysis = mcts.search(&position, color, budget);
+                our_playouts += analysis.playouts;
+                our_moves += 1;
+                if verbose {
+                    let pv: Vec<String> = analysis.pv.iter().take(6).map(|m| m.to_gtp()).collect();
+                    println!(
+                        "  {} {:.3} {} playouts, pv {}",
+                        color.to_gtp(),
+                        analysis.win_rate,
+                        analysis.playouts,
+                        pv.join(" ")
+                    );
+                }
+                let decision = if analysis.resign { Decision::Resign } else { Decision::Play(analysis.best) };
+                match decision {
+                    Decision::Resign => {
+                        resigned = Some(color);
+                        break;
+                    }
+                    Decision::Play(mv) => {
+                        position.play(mv, color).expect("the engine plays legal moves");
+                        gnugo.send(&format!("play {} {}", color.to_gtp(), mv.to_gtp())).unwrap();
+                    }
+                }
+            } else {
+                let answer = gnugo.send(&format!("genmove {}", color.to_gtp())).unwrap();
+                if answer.eq_ignore_ascii_case("resign") {
+                    resigned = Some(color);
+                    break;
+                }
+                let mv = Move::from_gtp(&answer, size).unwrap();
+                if verbose {
+                    println!("  gnugo {answer}");
+                }
+                if position.play(mv, color).is_err() {
+                    println!("  gnugo's {answer} is illegal here (superko): counted as a pass");
+                    position.play(Move::Pass, color).unwrap();
+                }
+            }
+        }
+        let margin = area_score(position.board()).margin(komi);
+        let winner = match resigned {
+            Some(loser) => Some(loser.opponent()),
+            None if margin > 0.0 => Some(Color::Black),
+            None if margin < 0.0 => Some(Color::White),
+            None => None,
+        };
+        if verbose {
+            println!("{}", position.board());
+        }
+        let gnugo_score = gnugo.send("final_score").unwrap_or_default();
+        let gnugo_winner = match gnugo_score.chars().next() {
+            Some('B') => Some(Color::Black),
+            Some('W') => Some(Color::White),
+            _ => None,
+        };
+        if resigned.is_none() && gnugo_winner != winner {
+            disagreements += 1;
+        }
+        let won = winner == Some(ours);
+        wins += won as usize;
+        let tally = if ours == Color::Black { &mut as_black } else { &mut as_white };
+        tally[!won as usize] += 1;
+        let how = match resigned {
+            Some(loser) => format!("{} resigned", loser.to_gtp()),
+            None => format!("area {} (gnugo: {gnugo_score})", area_score(position.board()).result(komi)),
+        };
+        println!(
+            "game {:>3}: tabula {:<5} {} after {} moves, {how}; total {wins}/{}",
+            game + 1,
+            ours.to_gtp(),
+            if won { "wins " } else { "loses" },
+            position.move_count(),
+            game + 1
+        );
+    }
+    println!(
+        "tabula {wins}-{} against gnugo level {level} ({:.0} %): as black {}-{}, as white {}-{}; scoring \
+         disagreements with gnugo {disagreements}; {:.0} playouts per move; {:.0} s",
+        games - wins,
+        100.0 * wins as f64 / games.max(1) as f64,
+        as_black[0],
+        as_black[1],
+        as_white[0],
+        as_white[1],
+        our_playouts as f64 / our_moves.max(1) as f64,
+        start.elapsed().as_secs_f64()
+    );
+}

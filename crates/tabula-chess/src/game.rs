@@ -2,6 +2,7 @@
 
 use crate::moves::Move;
 use crate::position::Position;
+use crate::types::Role;
 use tabula::game::{Game, Outcome};
 use tabula::Key;
 
@@ -44,8 +45,23 @@ impl Game for Position {
 
     const MOVE_CODES: usize = Move::CODES;
 
+    /// Captures that do not lose material by [`see`](crate::eval::see), and queen promotions: the moves worth
+    /// resolving at the horizon.
     fn noisy_moves(&self, moves: &mut Vec<Move>) {
         self.noisy_moves_into(moves);
+        moves.retain(|&mv| match mv.promotion() {
+            Some(role) => role == Role::Queen,
+            None => crate::eval::see(self, mv) >= 0,
+        });
+    }
+
+    fn in_check(&self) -> bool {
+        self.is_check()
+    }
+
+    /// Captures and promotions.
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.promotion().is_some() || self.is_capture(mv)
     }
 
     /// Not in check, and the side to move has a piece besides pawns and king (pawn endings are where zugzwang
@@ -86,13 +102,18 @@ mod tests {
     }
 
     #[test]
-    fn noisy_moves_are_captures_and_promotions() {
+    fn noisy_moves_are_winning_captures_and_queen_promotions() {
         let pos = Position::from_fen("r3k3/1P6/8/3pP3/8/8/8/4K3 w - d6 0 1").unwrap();
         let mut noisy = Vec::new();
         Game::noisy_moves(&pos, &mut noisy);
         let mut names: Vec<String> = noisy.iter().map(Move::to_string).collect();
         names.sort();
-        assert_eq!(names, ["b7a8b", "b7a8n", "b7a8q", "b7a8r", "b7b8b", "b7b8n", "b7b8q", "b7b8r", "e5d6"]);
+        assert_eq!(names, ["b7a8q", "b7b8q", "e5d6"]);
+        // The queen taking a defended pawn is left out.
+        let pos = Position::from_fen("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1").unwrap();
+        noisy.clear();
+        Game::noisy_moves(&pos, &mut noisy);
+        assert!(noisy.is_empty());
     }
 
     #[test]

@@ -12,8 +12,13 @@
 //! - [`san`]: Standard Algebraic Notation.
 //! - [`zobrist`]: the Polyglot keys.
 //! - [`perft`]: move-tree counting.
+//! - [`eval`]: the evaluation and static exchange evaluation.
+//! - [`engine`]: the engine on the core searcher; [`time`]: time management.
+//! - [`uci`]: the UCI protocol as a session and a threaded driver.
+//! - [`book`]: Polyglot opening books.
 //!
-//! [`Position`] implements [`tabula::Game`], so the core's searches play chess.
+//! [`Position`] implements [`tabula::Game`] (with checks, tactical moves, quiescence and null-move hooks), so
+//! the core's searches play chess.
 //!
 //! # Examples
 //!
@@ -32,6 +37,9 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod board;
+pub mod book;
+pub mod engine;
+pub mod eval;
 pub mod fen;
 mod game;
 pub mod movegen;
@@ -39,7 +47,9 @@ pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod san;
+pub mod time;
 pub mod types;
+pub mod uci;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

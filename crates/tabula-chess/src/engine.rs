@@ -1,0 +1,172 @@
+//! The chess engine on the core searcher: [`Engine`] owns a [`Searcher`] with the chess
+//! [`Evaluation`] and the search options that play chess well, feeds it the key history of the game so that
+//! repetitions count, and runs fixed benchmarks ([`Engine::bench`]).
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula::search::Limits;
+//! use tabula_chess::engine::Engine;
+//! use tabula_chess::Position;
+//!
+//! let mut engine = Engine::new(8);
+//! // Mate in one: the rook goes to the back rank.
+//! let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+//! let result = engine.search(&pos, &Limits::depth(4), &[], |_| {});
+//! assert_eq!(result.best_move.unwrap().to_string(), "a1a8");
+//! assert_eq!(tabula::score::uci_string(result.score), "mate 1");
+//! ```
+
+use crate::eval::Evaluation;
+use crate::moves::Move;
+use crate::position::Position;
+use std::sync::Arc;
+use std::time::Instant;
+use tabula::search::{Iteration, Limits, SearchOptions, SearchResult, Searcher};
+use tabula::{Key, TranspositionTable};
+
+/// Reverse futility margin per ply, in centipawns.
+const FUTILITY_MARGIN: i32 = 90;
+
+/// The positions `bench` searches: opening, middlegames with tactics, endings.
+pub const BENCH_POSITIONS: [&str; 8] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+    "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/4R1K1 w - - 0 20",
+    "r1b1kb1r/pp3ppp/2n1pn2/q7/2BP4/2N2N2/PP3PPP/R1BQK2R w KQkq - 2 9",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "8/8/4k3/8/2p5/8/B2P2K1/8 w - - 0 1",
+    "6k1/5p2/6p1/8/7p/8/6PP/6K1 b - - 0 1",
+];
+
+/// A chess engine: the core searcher with chess evaluation and options.
+pub struct Engine {
+    searcher: Searcher<Position, Evaluation>,
+    hash_mib: usize,
+}
+
+impl Engine {
+    /// An engine with a table of `hash_mib` mebibytes and one thread.
+    pub fn new(hash_mib: usize) -> Engine {
+        let mut searcher = Searcher::new(Evaluation, hash_mib.max(1));
+        searcher.set_options(Engine::options(1));
+        Engine { searcher, hash_mib: hash_mib.max(1) }
+    }
+
+    /// The search options the engine plays with on `threads` threads.
+    pub fn options(threads: usize) -> SearchOptions {
+        SearchOptions {
+            threads: threads.max(1),
+            lmr: true,
+            check_extension: true,
+            futility_margin: Some(FUTILITY_MARGIN),
+            aspiration: Some(25),
+            ..SearchOptions::default()
+        }
+    }
+
+    /// Resizes the table (its contents are lost).
+    pub fn set_hash(&mut self, mib: usize) {
+        self.hash_mib = mib.max(1);
+        self.searcher.set_table(Arc::new(TranspositionTable::new(self.hash_mib)));
+    }
+
+    /// The table size in mebibytes.
+    pub fn hash_mib(&self) -> usize {
+        self.hash_mib
+    }
+
+    /// Sets the number of search threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.searcher.set_options(Engine::options(threads));
+    }
+
+    /// Empties the table.
+    pub fn clear_hash(&mut self) {
+        self.set_hash(self.hash_mib);
+    }
+
+    /// Searches `pos` within `limits`, restricted to `root_moves` if not empty, calling `on_iteration` after
+    /// each iteration. The moves played to reach `pos` (its own history) count for repetitions.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        root_moves: &[Move],
+        on_iteration: impl FnMut(&Iteration<Move>),
+    ) -> SearchResult<Move> {
+        self.searcher.set_history(history_keys(pos));
+        self.searcher.set_root_moves(root_moves.iter().map(|m| m.code()).collect());
+        self.searcher.search(pos, limits, on_iteration)
+    }
+
+    /// Searches each of [`BENCH_POSITIONS`] to `depth` with a fresh 16 MiB table on one thread and returns the
+    /// total node count (deterministic) and the time taken.
+    pub fn bench(depth: u32) -> (u64, std::time::Duration) {
+        let start = Instant::now();
+        let mut nodes = 0;
+        for fen in BENCH_POSITIONS {
+            let pos = Position::from_fen(fen).expect("bench positions are legal");
+            let mut engine = Engine::new(16);
+            nodes += engine.search(&pos, &Limits::depth(depth), &[], |_| {}).nodes;
+        }
+        (nodes, start.elapsed())
+    }
+}
+
+/// The keys of the positions before `pos` in its own history, oldest first.
+pub fn history_keys(pos: &Position) -> Vec<Key> {
+    let mut back = pos.clone();
+    let mut keys = Vec::with_capacity(pos.history_len());
+    while back.undo().is_some() {
+        keys.push(back.key());
+    }
+    keys.reverse();
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula::score::{is_decisive, DRAW};
+
+    #[test]
+    fn finds_tactics_and_mates() {
+        let mut engine = Engine::new(8);
+        // Win the queen with a knight fork.
+        let pos = Position::from_fen("r3k3/8/8/8/8/8/3N4/4K3 w - - 0 1").unwrap();
+        let r = engine.search(&pos, &Limits::depth(6), &[], |_| {});
+        assert!(r.best_move.is_some());
+        // Mate in two with a rook and king.
+        let pos = Position::from_fen("k7/8/1K6/8/8/8/8/7R w - - 0 1").unwrap();
+        let r = engine.search(&pos, &Limits::depth(6), &[], |_| {});
+        assert!(is_decisive(r.score) && r.score > 0, "{}", r.score);
+    }
+
+    #[test]
+    fn repetition_through_the_game_history_is_a_draw() {
+        // Black is a queen down; Kh8 repeats a position of the game, which the search scores as a draw.
+        let mut pos = Position::from_fen("6k1/8/8/8/8/8/8/1Q4K1 b - - 0 1").unwrap();
+        for mv in ["g8h8", "g1h1", "h8g8", "h1g1"] {
+            pos.play(pos.parse_uci(mv).unwrap()).unwrap();
+        }
+        let keys = history_keys(&pos);
+        assert_eq!(keys.len(), 4);
+        assert_eq!(keys[0], pos.key());
+        let mut engine = Engine::new(8);
+        let r = engine.search(&pos, &Limits::depth(5), &[], |_| {});
+        assert_eq!((r.best_move.unwrap().to_string(), r.score), ("g8h8".to_owned(), DRAW));
+        // Without the history the same position is simply lost.
+        let fresh = Position::from_fen(&pos.to_fen()).unwrap();
+        assert!(engine.search(&fresh, &Limits::depth(5), &[], |_| {}).score < -500);
+    }
+
+    #[test]
+    fn search_moves_restrict_the_root() {
+        let pos = Position::startpos();
+        let only = pos.parse_uci("a2a3").unwrap();
+        let r = Engine::new(8).search(&pos, &Limits::depth(4), &[only], |_| {});
+        assert_eq!(r.best_move, Some(only));
+    }
+}

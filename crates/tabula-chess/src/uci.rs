@@ -1,0 +1,711 @@
+//! The Universal Chess Interface: [`UciSession`], the protocol's logic (a line in, the lines to answer out), and
+//! [`UciDriver`], which runs searches on a thread so that `stop`, `ponderhit` and `isready` are served while the
+//! engine thinks.
+//!
+//! Commands: `uci`, `isready`, `setoption name <id> [value <x>]` (options `Hash`, `Threads`, `Clear Hash`,
+//! `Move Overhead`, `OwnBook`, `BookFile`), `ucinewgame`, `position startpos|fen <fen> [moves ...]`, `go` with
+//! `wtime btime winc binc movestogo depth nodes movetime mate infinite ponder searchmoves`, `stop`,
+//! `ponderhit`, `quit`, and the extras `go perft <depth>`, `d` (show the position) and `bench [depth]`.
+//! An unknown or malformed command is answered with `info string ...` and otherwise ignored; a `go` always ends
+//! with a `bestmove`.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_chess::uci::UciSession;
+//!
+//! let mut session = UciSession::new();
+//! assert_eq!(session.handle("isready"), ["readyok"]);
+//! session.handle("position startpos moves e2e4 e7e5");
+//! let reply = session.handle("go depth 3");
+//! assert!(reply[0].starts_with("info depth 1 "));
+//! assert!(reply.last().unwrap().starts_with("bestmove "));
+//! assert!(session.handle("frobnicate")[0].starts_with("info string unknown command"));
+//! ```
+//!
+//! A binary serves the protocol on standard input and output with [`run_stdio`], or feeds lines to a
+//! [`UciDriver`] itself:
+//!
+//! ```
+//! use tabula_chess::uci::UciDriver;
+//!
+//! let mut driver = UciDriver::new(Vec::<u8>::new());
+//! driver.feed("go infinite");
+//! driver.feed("isready"); // answered at once, while the search runs
+//! driver.feed("stop");
+//! assert!(!driver.feed("quit"));
+//! let out = String::from_utf8(driver.into_output()).unwrap();
+//! assert!(out.contains("readyok") && out.contains("bestmove"));
+//! ```
+
+use crate::book::{Book, BookError};
+use crate::engine::Engine;
+use crate::fen::FenError;
+use crate::moves::Move;
+use crate::perft;
+use crate::position::Position;
+use crate::time::{Clock, TimePlan};
+use crate::types::{Color, File, Rank, Square};
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use tabula::score::{plies_to_end, uci_string};
+use tabula::search::{Iteration, Limits};
+
+/// The engine's name in `id name`.
+pub const ENGINE_NAME: &str = concat!("Tabula ", env!("CARGO_PKG_VERSION"));
+/// Depth of the `bench` command without an argument.
+pub const BENCH_DEPTH: u32 = 7;
+/// [`UciSession::handle`] cannot be told to stop, so it caps an unlimited search at this depth.
+pub const UNLIMITED_DEPTH: u32 = 6;
+const DEFAULT_HASH: usize = 16;
+const MAX_HASH: usize = 4096;
+const MAX_THREADS: usize = 64;
+const DEFAULT_OVERHEAD: u64 = 30;
+const GO_KEYWORDS: [&str; 13] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "perft",
+];
+
+/// What was wrong with a command.
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    /// The first word is no command.
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+    /// A keyword lacks its value, or the value does not parse.
+    #[error("'{keyword}' expects {expected}, got '{got}'")]
+    BadValue {
+        /// The keyword.
+        keyword: String,
+        /// What it takes.
+        expected: &'static str,
+        /// What came (empty if nothing).
+        got: String,
+    },
+    /// `position` without `startpos` or `fen`.
+    #[error("position expects 'startpos' or 'fen <fen>', got '{0}'")]
+    Position(String),
+    /// The FEN does not parse or is not a legal position.
+    #[error("invalid FEN: {0}")]
+    Fen(#[from] FenError),
+    /// A move in `position ... moves` or `searchmoves` is not legal.
+    #[error("illegal move '{mv}' in {fen}")]
+    IllegalMove {
+        /// The move as given.
+        mv: String,
+        /// The position it was tried in.
+        fen: String,
+    },
+    /// `setoption` names no option of this engine.
+    #[error("unknown option '{0}'")]
+    UnknownOption(String),
+    /// The book file could not be read.
+    #[error(transparent)]
+    Book(#[from] BookError),
+}
+
+impl CommandError {
+    fn bad(keyword: &str, expected: &'static str, got: Option<&str>) -> CommandError {
+        CommandError::BadValue { keyword: keyword.to_owned(), expected, got: got.unwrap_or("").to_owned() }
+    }
+
+    /// The `info string` line reporting this error.
+    pub fn to_info(&self) -> String {
+        format!("info string {self}")
+    }
+}
+
+/// A search for a [`UciDriver`] (or [`UciSession::handle`]) to run: what `go` asked for.
+#[derive(Clone, Debug)]
+pub struct SearchJob {
+    /// The position to search, with the moves that led to it.
+    pub position: Position,
+    /// Depth limit (`depth`, or from `mate`).
+    pub depth: Option<u32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves is found.
+    pub mate: Option<u32>,
+    /// Soft and hard time limits from the clock.
+    pub plan: TimePlan,
+    /// `go infinite`: no `bestmove` before `stop`.
+    pub infinite: bool,
+    /// `go ponder`: no `bestmove` before `stop` or `ponderhit`; the clock starts at `ponderhit`.
+    pub ponder: bool,
+    /// `searchmoves`: the root moves to consider (empty: all).
+    pub root_moves: Vec<Move>,
+    /// Lines to print before the search starts (reports of malformed parts of the command).
+    pub notes: Vec<String>,
+}
+
+impl SearchJob {
+    /// Whether nothing but `stop` ends this search.
+    pub fn is_unbounded(&self) -> bool {
+        self.infinite
+            || self.ponder
+            || (self.depth.is_none() && self.nodes.is_none() && self.mate.is_none() && self.plan.hard.is_none())
+    }
+}
+
+/// What a command asks of the caller.
+#[derive(Debug)]
+pub enum Action {
+    /// Print these lines (possibly none).
+    Reply(Vec<String>),
+    /// Start this search.
+    Search(Box<SearchJob>),
+    /// Stop serving.
+    Quit,
+}
+
+/// The flags a running search watches.
+#[derive(Clone, Debug, Default)]
+pub struct SearchControl {
+    /// Set to stop the search.
+    pub stop: Arc<AtomicBool>,
+    /// Set while pondering; cleared by `ponderhit`.
+    pub pondering: Arc<AtomicBool>,
+}
+
+/// The state of a UCI conversation: options, book, current position and the engine.
+pub struct UciSession {
+    engine: Arc<Mutex<Engine>>,
+    position: Position,
+    overhead: Duration,
+    threads: usize,
+    own_book: bool,
+    book_file: String,
+    book: Option<Book>,
+    rng: u64,
+}
+
+impl Default for UciSession {
+    fn default() -> Self {
+        UciSession::new()
+    }
+}
+
+impl UciSession {
+    /// A session at the starting position with default options.
+    pub fn new() -> UciSession {
+        let seed =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+        UciSession {
+            engine: Arc::new(Mutex::new(Engine::new(DEFAULT_HASH))),
+            position: Position::startpos(),
+            overhead: Duration::from_millis(DEFAULT_OVERHEAD),
+            threads: 1,
+            own_book: false,
+            book_file: String::new(),
+            book: None,
+            rng: seed | 1,
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The engine, shared with the search thread.
+    pub fn engine(&self) -> Arc<Mutex<Engine>> {
+        Arc::clone(&self.engine)
+    }
+
+    /// Handles one line and returns the answer; a `go` is searched here to the end (an unlimited one to
+    /// [`UNLIMITED_DEPTH`]), so this suits scripts and tests. `quit` returns nothing.
+    pub fn handle(&mut self, line: &str) -> Vec<String> {
+        match self.command(line) {
+            Action::Reply(lines) => lines,
+            Action::Quit => Vec::new(),
+            Action::Search(mut job) => {
+                if job.is_unbounded() {
+                    job.depth = Some(job.depth.unwrap_or(UNLIMITED_DEPTH).min(UNLIMITED_DEPTH));
+                    (job.infinite, job.ponder) = (false, false);
+                }
+                let mut out = Vec::new();
+                run_search(&self.engine, &job, &SearchControl::default(), &mut |line| out.push(line));
+                out
+            }
+        }
+    }
+
+    /// Interprets one line: the lines to answer, a search to start, or the end.
+    pub fn command(&mut self, line: &str) -> Action {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&first, args)) = words.split_first() else {
+            return Action::Reply(Vec::new());
+        };
+        let reply = match first {
+            "uci" => Ok(self.identify()),
+            "isready" => Ok(vec!["readyok".to_owned()]),
+            "debug" | "register" | "stop" | "ponderhit" => Ok(Vec::new()),
+            "quit" => return Action::Quit,
+            "ucinewgame" => {
+                self.lock_engine().clear_hash();
+                self.position = Position::startpos();
+                Ok(Vec::new())
+            }
+            "setoption" => self.set_option(args),
+            "position" => self.set_position(args),
+            "go" => return self.go(args),
+            "d" => Ok(self.display()),
+            "bench" => bench(args),
+            _ => Err(CommandError::Unknown(first.to_owned())),
+        };
+        Action::Reply(reply.unwrap_or_else(|e| vec![e.to_info()]))
+    }
+
+    fn lock_engine(&self) -> std::sync::MutexGuard<'_, Engine> {
+        self.engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn identify(&self) -> Vec<String> {
+        [
+            format!("id name {ENGINE_NAME}"),
+            "id author the Tabula authors".to_owned(),
+            format!("option name Hash type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}"),
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+            "option name Clear Hash type button".to_owned(),
+            format!("option name Move Overhead type spin default {DEFAULT_OVERHEAD} min 0 max 5000"),
+            "option name OwnBook type check default false".to_owned(),
+            "option name BookFile type string default <empty>".to_owned(),
+            "uciok".to_owned(),
+        ]
+        .into()
+    }
+
+    fn set_option(&mut self, args: &[&str]) -> Result<Vec<String>, CommandError> {
+        if args.first() != Some(&"name") {
+            return Err(CommandError::bad("setoption", "'name <id> [value <x>]'", args.first().copied()));
+        }
+        let value_at = args.iter().position(|&w| w == "value");
+        let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+        let value = value_at.map(|i| args[i + 1..].join(" "));
+        let number = |min: u64, max: u64| -> Result<u64, CommandError> {
+            value
+                .as_deref()
+                .and_then(|v| v.parse::<u64>().ok())
+                .filter(|n| (min..=max).contains(n))
+                .ok_or_else(|| CommandError::bad(&name, "a number in range", value.as_deref()))
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => self.lock_engine().set_hash(number(1, MAX_HASH as u64)? as usize),
+            "threads" => {
+                self.threads = number(1, MAX_THREADS as u64)? as usize;
+                let threads = self.threads;
+                self.lock_engine().set_threads(threads);
+            }
+            "clear hash" => self.lock_engine().clear_hash(),
+            "move overhead" => self.overhead = Duration::from_millis(number(0, 5000)?),
+            "ownbook" => {
+                self.own_book = match value.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                    Some("true") => true,
+                    Some("false") => false,
+                    other => return Err(CommandError::bad("OwnBook", "true or false", other)),
+                }
+            }
+            "bookfile" => {
+                let file = value.unwrap_or_default();
+                self.book = None;
+                self.book_file = file.clone();
+                if !file.is_empty() && file != "<empty>" {
+                    let book = Book::open(&file)?;
+                    let entries = book.len();
+                    self.book = Some(book);
+                    return Ok(vec![format!("info string book {file} loaded with {entries} entries")]);
+                }
+            }
+            _ => return Err(CommandError::UnknownOption(name)),
+        }
+        Ok(Vec::new())
+    }
+
+    fn set_position(&mut self, args: &[&str]) -> Result<Vec<String>, CommandError> {
+        let moves_at = args.iter().position(|&w| w == "moves").unwrap_or(args.len());
+        let mut pos = match args.first() {
+            Some(&"startpos") if moves_at == 1 => Position::startpos(),
+            Some(&"fen") if moves_at > 1 => Position::from_fen(&args[1..moves_at].join(" "))?,
+            _ => return Err(CommandError::Position(args.join(" "))),
+        };
+        let mut reply = Vec::new();
+        for &text in args.iter().skip(moves_at + 1) {
+            match pos.parse_uci(text) {
+                Ok(mv) => pos.play_unchecked(mv),
+                Err(_) => {
+                    let err = CommandError::IllegalMove { mv: text.to_owned(), fen: pos.to_fen() };
+                    reply.push(format!("{}; the position stops before it", err.to_info()));
+                    break;
+                }
+            }
+        }
+        self.position = pos;
+        Ok(reply)
+    }
+
+    fn go(&mut self, args: &[&str]) -> Action {
+        let mut notes = Vec::new();
+        let mut clock = [Clock::default(), Clock::default()];
+        let mut movestogo = None;
+        let mut movetime = None;
+        let (mut depth, mut nodes, mut mate) = (None, None, None);
+        let (mut infinite, mut ponder) = (false, false);
+        let mut root_moves = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let keyword = args[i];
+            let value = args.get(i + 1).copied();
+            let number =
+                |expected| value.and_then(|v| v.parse::<i64>().ok()).ok_or(CommandError::bad(keyword, expected, value));
+            let ms = |n: i64| Duration::from_millis(n.max(0) as u64);
+            let mut step = 2;
+            let parsed: Result<(), CommandError> = match keyword {
+                "wtime" => number("milliseconds").map(|n| clock[0].time = Some(ms(n))),
+                "btime" => number("milliseconds").map(|n| clock[1].time = Some(ms(n))),
+                "winc" => number("milliseconds").map(|n| clock[0].increment = ms(n)),
+                "binc" => number("milliseconds").map(|n| clock[1].increment = ms(n)),
+                "movestogo" => number("a move count").map(|n| movestogo = Some(n.clamp(1, 1000) as u32)),
+                "movetime" => number("milliseconds").map(|n| movetime = Some(ms(n))),
+                "depth" => number("a depth").map(|n| depth = Some(n.clamp(1, 200) as u32)),
+                "nodes" => number("a node count").map(|n| nodes = Some(n.max(1) as u64)),
+                "mate" => number("a move count").map(|n| mate = Some(n.clamp(1, 100) as u32)),
+                "infinite" | "ponder" => {
+                    step = 1;
+                    if keyword == "infinite" {
+                        infinite = true;
+                    } else {
+                        ponder = true;
+                    }
+                    Ok(())
+                }
+                "searchmoves" => {
+                    step = 1;
+                    while let Some(&text) = args.get(i + step).filter(|w| !GO_KEYWORDS.contains(w)) {
+                        match self.position.parse_uci(text) {
+                            Ok(mv) => root_moves.push(mv),
+                            Err(_) => notes.push(
+                                CommandError::IllegalMove { mv: text.to_owned(), fen: self.position.to_fen() }
+                                    .to_info(),
+                            ),
+                        }
+                        step += 1;
+                    }
+                    Ok(())
+                }
+                "perft" => {
+                    return Action::Reply(match value.and_then(|v| v.parse::<u32>().ok()).filter(|&d| d <= 10) {
+                        Some(d) => self.perft(d),
+                        None => vec![CommandError::bad("perft", "a depth from 0 to 10", value).to_info()],
+                    });
+                }
+                _ => {
+                    step = 1;
+                    Err(CommandError::bad("go", "a go parameter", Some(keyword)))
+                }
+            };
+            if let Err(e) = parsed {
+                notes.push(e.to_info());
+            }
+            i += step;
+        }
+
+        if self.own_book && !infinite && !ponder && root_moves.is_empty() {
+            if let Some(book) = &self.book {
+                // xorshift64: any spread of choices will do.
+                self.rng ^= self.rng << 13;
+                self.rng ^= self.rng >> 7;
+                self.rng ^= self.rng << 17;
+                if let Some(mv) = book.pick(&self.position, self.rng) {
+                    notes.push(format!("info string book move {mv}"));
+                    notes.push(format!("bestmove {mv}"));
+                    return Action::Reply(notes);
+                }
+            }
+        }
+        let side = if self.position.turn() == Color::White { 0 } else { 1 };
+        let mut clock = clock[side];
+        clock.moves_to_go = movestogo;
+        clock.movetime = movetime;
+        let plan = clock.plan(self.overhead);
+        if let Some(m) = mate {
+            depth = Some(depth.unwrap_or(u32::MAX).min(2 * m));
+        }
+        Action::Search(Box::new(SearchJob {
+            position: self.position.clone(),
+            depth,
+            nodes,
+            mate,
+            plan,
+            infinite,
+            ponder,
+            root_moves,
+            notes,
+        }))
+    }
+
+    fn perft(&self, depth: u32) -> Vec<String> {
+        let mut pos = self.position.clone();
+        let mut total = 0;
+        let mut lines = Vec::new();
+        if depth == 0 {
+            total = 1;
+        } else {
+            for (mv, count) in perft::divide(&mut pos, depth) {
+                lines.push(format!("{mv}: {count}"));
+                total += count;
+            }
+        }
+        lines.push(String::new());
+        lines.push(format!("Nodes searched: {total}"));
+        lines
+    }
+
+    fn display(&self) -> Vec<String> {
+        let board = self.position.board();
+        let mut lines = vec![" +---+---+---+---+---+---+---+---+".to_owned()];
+        for rank in Rank::ALL.iter().rev() {
+            let mut row = String::from(" |");
+            for file in File::ALL {
+                let c = board.piece_at(Square::from_coords(file, *rank)).map_or(' ', |p| p.to_char());
+                row.push_str(&format!(" {c} |"));
+            }
+            row.push_str(&format!(" {}", rank.to_char()));
+            lines.push(row);
+            lines.push(" +---+---+---+---+---+---+---+---+".to_owned());
+        }
+        lines.push("   a   b   c   d   e   f   g   h".to_owned());
+        lines.push(String::new());
+        lines.push(format!("Fen: {}", self.position.to_fen()));
+        lines.push(format!("Key: {:016X}", self.position.key().as_u64()));
+        let checkers: Vec<String> = self.position.checkers().into_iter().map(|s| s.to_string()).collect();
+        lines.push(format!("Checkers: {}", checkers.join(" ")));
+        lines
+    }
+}
+
+fn bench(args: &[&str]) -> Result<Vec<String>, CommandError> {
+    let depth = match args.first() {
+        None => BENCH_DEPTH,
+        Some(v) => v.parse::<u32>().ok().filter(|d| (1..=30).contains(d)).ok_or(CommandError::bad(
+            "bench",
+            "a depth from 1 to 30",
+            Some(v),
+        ))?,
+    };
+    let (nodes, time) = Engine::bench(depth);
+    let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+    Ok(vec![
+        format!("info string bench depth {depth} positions {}", crate::engine::BENCH_POSITIONS.len()),
+        format!("Total time (ms) : {}", time.as_millis()),
+        format!("Nodes searched  : {nodes}"),
+        format!("Nodes/second    : {nps}"),
+    ])
+}
+
+/// The `info` line for an iteration.
+pub fn info_line(it: &Iteration<Move>) -> String {
+    let pv: Vec<String> = it.pv.iter().map(|m| m.to_uci()).collect();
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        it.depth,
+        it.seldepth.max(it.depth),
+        uci_string(it.score),
+        it.nodes,
+        it.nps,
+        it.hashfull,
+        it.elapsed.as_millis(),
+        pv.join(" ")
+    )
+}
+
+/// Runs `job` on `engine` under `control`, sending `info` lines and the final `bestmove` to `out`.
+///
+/// The clock is watched from a helper thread: past the hard limit (counted from `ponderhit` when pondering)
+/// the search is stopped; past the soft limit no new iteration begins. An infinite or pondering search that
+/// ends early waits for `stop` (or `ponderhit`) before it answers.
+pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchControl, out: &mut dyn FnMut(String)) {
+    let start = Instant::now();
+    for note in &job.notes {
+        out(note.clone());
+    }
+    control.pondering.store(job.ponder, Relaxed);
+    let mut engine = engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let limits = Limits { depth: job.depth, nodes: job.nodes, time: None, stop: Some(Arc::clone(&control.stop)) };
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        if let Some(hard) = job.plan.hard.filter(|_| !job.infinite) {
+            let (done, control) = (&done, control);
+            scope.spawn(move || {
+                let mut since = (!control.pondering.load(Relaxed)).then_some(start);
+                while !done.load(Relaxed) {
+                    if since.is_none() && !control.pondering.load(Relaxed) {
+                        since = Some(Instant::now());
+                    }
+                    if since.is_some_and(|s| s.elapsed() >= hard) {
+                        control.stop.store(true, Relaxed);
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            });
+        }
+        let result = engine.search(&job.position, &limits, &job.root_moves, |it| {
+            out(info_line(it));
+            let pondering = control.pondering.load(Relaxed);
+            let soft_passed = job.plan.soft.is_some_and(|soft| start.elapsed() >= soft);
+            let mate_found =
+                job.mate.is_some_and(|m| plies_to_end(it.score).is_some_and(|p| p > 0 && (p as u32).div_ceil(2) <= m));
+            if !job.infinite && !pondering && (soft_passed || mate_found) {
+                control.stop.store(true, Relaxed);
+            }
+        });
+        done.store(true, Relaxed);
+        result
+    });
+    while !control.stop.load(Relaxed) && (job.infinite || control.pondering.load(Relaxed)) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let line = match (result.best_move, result.pv.get(1)) {
+        (Some(best), Some(reply)) if result.pv.first() == Some(&best) => format!("bestmove {best} ponder {reply}"),
+        (Some(best), _) => format!("bestmove {best}"),
+        (None, _) => "bestmove 0000".to_owned(),
+    };
+    out(line);
+}
+
+/// A search running on its own thread.
+struct Running {
+    handle: JoinHandle<()>,
+    control: SearchControl,
+    unbounded: bool,
+}
+
+/// Serves UCI from lines fed to it, writing answers to `W` (standard output, or a buffer in tests). Searches
+/// run on a thread; `isready`, `stop`, `ponderhit` and `quit` are handled at once while one runs, any other
+/// command first waits for the search to end (stopping an infinite or pondering one).
+pub struct UciDriver<W: Write + Send + 'static> {
+    session: UciSession,
+    out: Arc<Mutex<W>>,
+    running: Option<Running>,
+}
+
+impl<W: Write + Send + 'static> UciDriver<W> {
+    /// A driver writing to `out`.
+    pub fn new(out: W) -> UciDriver<W> {
+        UciDriver { session: UciSession::new(), out: Arc::new(Mutex::new(out)), running: None }
+    }
+
+    /// The session (for its position or engine).
+    pub fn session(&self) -> &UciSession {
+        &self.session
+    }
+
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Handles one line. Returns `false` after `quit`.
+    pub fn feed(&mut self, line: &str) -> bool {
+        let first = line.split_whitespace().next().unwrap_or("");
+        match first {
+            "isready" => {
+                emit(&self.out, "readyok".to_owned());
+                return true;
+            }
+            "stop" => {
+                self.stop();
+                return true;
+            }
+            "ponderhit" => {
+                if let Some(r) = &self.running {
+                    r.control.pondering.store(false, Relaxed);
+                }
+                return true;
+            }
+            "quit" => {
+                self.stop();
+                return false;
+            }
+            _ => {}
+        }
+        if self.running.as_ref().is_some_and(|r| r.unbounded) {
+            self.stop();
+        } else {
+            self.wait();
+        }
+        match self.session.command(line) {
+            Action::Reply(lines) => lines.into_iter().for_each(|l| emit(&self.out, l)),
+            Action::Quit => return false,
+            Action::Search(job) => {
+                let control = SearchControl::default();
+                let (engine, out, thread_control) = (self.session.engine(), Arc::clone(&self.out), control.clone());
+                let unbounded = job.is_unbounded();
+                let handle = std::thread::spawn(move || {
+                    run_search(&engine, &job, &thread_control, &mut |line| emit(&out, line));
+                });
+                self.running = Some(Running { handle, control, unbounded });
+            }
+        }
+        true
+    }
+
+    /// Stops the running search, if any, and waits for its `bestmove`.
+    pub fn stop(&mut self) {
+        if let Some(r) = &self.running {
+            r.control.stop.store(true, Relaxed);
+        }
+        self.wait();
+    }
+
+    /// Waits for the running search, if any, to finish by itself.
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            // A panicking search thread has already lost its search; the session goes on.
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Stops any search and returns the output.
+    pub fn into_output(mut self) -> W {
+        self.stop();
+        let out = Arc::try_unwrap(self.out).ok().expect("no search thread holds the output after stop");
+        out.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+fn emit<W: Write>(out: &Mutex<W>, line: String) {
+    let mut out = out.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    // A closed output leaves nobody to tell.
+    let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+}
+
+/// Serves UCI on standard input and output until `quit` or the end of input.
+///
+/// # Errors
+///
+/// An error reading standard input.
+pub fn run_stdio() -> std::io::Result<()> {
+    let mut driver = UciDriver::new(std::io::stdout());
+    for line in std::io::stdin().lock().lines() {
+        if !driver.feed(&line?) {
+            break;
+        }
+    }
+    driver.stop();
+    Ok(())
+}

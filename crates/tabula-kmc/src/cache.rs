@@ -2,18 +2,20 @@
 //! found again by the state's Zobrist key.
 //!
 //! Layout: a power-of-two number of buckets of [`WAYS`] slots; a key picks its bucket by its low bits and may sit
-//! in any slot of it. A slot holds:
+//! in any slot of it. A bucket's keys and stamps fill one 64-byte cache line, so a probe that misses reads one
+//! line; each slot's record lies in a second array:
 //!
-//! | field    | type  | meaning                                                           |
-//! |----------|-------|-------------------------------------------------------------------|
-//! | `key`    | `u64` | the state's primary Zobrist key                                   |
-//! | `check`  | `u64` | the independent check key (compared only in verify mode)          |
-//! | `energy` | `i64` | the state's energy in neV                                         |
-//! | `total`  | `f64` | the sum of the rates, in the event order                          |
-//! | `stamp`  | `u64` | when the slot was stored ([`Replacement::Oldest`]) or last used ([`Replacement::Lru`]); 0 = empty |
+//! | where  | field    | type        | meaning                                                          |
+//! |--------|----------|-------------|------------------------------------------------------------------|
+//! | bucket | `key`    | `u64`       | the state's primary Zobrist key                                  |
+//! | bucket | `stamp`  | `u64`       | clock when stored ([`Replacement::Oldest`]) or last used ([`Replacement::Lru`]); 0 = empty |
+//! | record | `check`  | `u64`       | the independent check key (compared only in verify mode)         |
+//! | record | `energy` | `i64`       | the state's energy in neV                                        |
+//! | record | `total`  | `f64`       | the sum of the rates, in the event order                         |
+//! | record | `rates`  | `[f64; events]` | every event's rate                                           |
 //!
-//! and, in a parallel array, `events` rates (`f64`). The memory bound counts both: the number of slots is the
-//! largest that fits in `mib` MiB ([`StateCache::entry_bytes`] each), rounded down to a power of two buckets.
+//! The memory bound counts both: the number of slots is the largest that fits in `mib` MiB
+//! ([`StateCache::entry_bytes`] each), rounded down to a power of two buckets.
 //!
 //! When a bucket is full the [`Replacement`] policy picks the slot to overwrite. In verify mode a slot whose
 //! primary key matches but check key does not is a *collision*: two different states share 64 key bits; it is
@@ -97,16 +99,19 @@ pub struct CacheSizeError {
     pub bytes: usize,
 }
 
+/// The keys and stamps of one bucket: one cache line, so a probe that misses reads one line.
 #[derive(Clone, Copy, Debug, Default)]
-struct Slot {
-    key: u64,
-    check: u64,
-    energy: i64,
-    total: f64,
-    stamp: u64,
+#[repr(C, align(64))]
+struct Bucket {
+    keys: [u64; WAYS],
+    /// 0 = empty.
+    stamps: [u64; WAYS],
 }
 
-const _: () = assert!(std::mem::size_of::<Slot>() == 40);
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+/// Words of a slot's record before its rates: check key, energy, total rate (as `f64` bit patterns).
+const HEADER: usize = 3;
 
 /// A recalled state: a copy of its energy and total rate, and its rates in the cache.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -122,8 +127,11 @@ pub struct Recalled<'a> {
 /// A bounded table of computed states, keyed by Zobrist key.
 #[derive(Clone, Debug)]
 pub struct StateCache {
-    slots: Vec<Slot>,
-    rates: Vec<f64>,
+    buckets: Vec<Bucket>,
+    /// Per slot, `HEADER + events` words: check, energy and total, then the rates, contiguous so that a
+    /// recall or a store touches one short run of memory. Integers are kept as `f64` bit patterns, which
+    /// moves do not alter.
+    records: Vec<f64>,
     events: usize,
     mask: usize,
     verify: bool,
@@ -134,9 +142,9 @@ pub struct StateCache {
 }
 
 impl StateCache {
-    /// Bytes one state takes: its slot and its rates.
+    /// Bytes one state takes: its key, stamp, check key, energy, total and rates.
     pub const fn entry_bytes(events: usize) -> usize {
-        std::mem::size_of::<Slot>() + events * std::mem::size_of::<f64>()
+        std::mem::size_of::<Bucket>() / WAYS + (HEADER + events) * std::mem::size_of::<f64>()
     }
 
     /// A cache of at most `mib` MiB for states with `events` events each.
@@ -152,8 +160,8 @@ impl StateCache {
         }
         let buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
         Ok(Self {
-            slots: vec![Slot::default(); buckets * WAYS],
-            rates: vec![0.0; buckets * WAYS * events],
+            buckets: vec![Bucket::default(); buckets],
+            records: vec![0.0; buckets * WAYS * (HEADER + events)],
             events,
             mask: buckets - 1,
             verify,
@@ -166,7 +174,7 @@ impl StateCache {
 
     /// Number of states the cache can hold.
     pub fn capacity(&self) -> usize {
-        self.slots.len()
+        self.buckets.len() * WAYS
     }
 
     /// Number of states held.
@@ -179,7 +187,7 @@ impl StateCache {
         self.occupied == 0
     }
 
-    /// Bytes allocated for slots and rates.
+    /// Bytes allocated for buckets and records.
     pub fn memory_bytes(&self) -> usize {
         self.capacity() * Self::entry_bytes(self.events)
     }
@@ -204,27 +212,20 @@ impl StateCache {
     pub fn lookup(&mut self, key: u64, check: u64) -> Option<Recalled<'_>> {
         self.counters.lookups += 1;
         self.clock += 1;
-        let base = (key as usize & self.mask) * WAYS;
-        for i in base..base + WAYS {
-            let slot = &mut self.slots[i];
-            if slot.stamp != 0 && slot.key == key {
-                if self.verify && slot.check != check {
-                    self.counters.collisions += 1;
-                    return None;
-                }
-                if self.policy == Replacement::Lru {
-                    slot.stamp = self.clock;
-                }
-                self.counters.recalls += 1;
-                let slot = *slot;
-                return Some(Recalled {
-                    energy: slot.energy,
-                    total: slot.total,
-                    rates: &self.rates[i * self.events..(i + 1) * self.events],
-                });
-            }
+        let b = key as usize & self.mask;
+        let bucket = &mut self.buckets[b];
+        let way = (0..WAYS).find(|&w| bucket.stamps[w] != 0 && bucket.keys[w] == key)?;
+        let stride = HEADER + self.events;
+        let record = &self.records[(b * WAYS + way) * stride..(b * WAYS + way + 1) * stride];
+        if self.verify && record[0].to_bits() != check {
+            self.counters.collisions += 1;
+            return None;
         }
-        None
+        if self.policy == Replacement::Lru {
+            bucket.stamps[way] = self.clock;
+        }
+        self.counters.recalls += 1;
+        Some(Recalled { energy: record[1].to_bits() as i64, total: record[2], rates: &record[HEADER..] })
     }
 
     /// Stores a state, replacing a slot with the same key, else an empty slot, else the policy's victim.
@@ -236,22 +237,26 @@ impl StateCache {
         assert_eq!(rates.len(), self.events, "a state has {} events", self.events);
         self.clock += 1;
         self.counters.stores += 1;
-        let base = (key as usize & self.mask) * WAYS;
-        let bucket = &self.slots[base..base + WAYS];
-        let way = bucket
-            .iter()
-            .position(|s| s.stamp != 0 && s.key == key)
-            .or_else(|| bucket.iter().position(|s| s.stamp == 0))
+        let b = key as usize & self.mask;
+        let bucket = &mut self.buckets[b];
+        let way = (0..WAYS)
+            .find(|&w| bucket.stamps[w] != 0 && bucket.keys[w] == key)
+            .or_else(|| (0..WAYS).find(|&w| bucket.stamps[w] == 0))
             .unwrap_or_else(|| {
                 self.counters.evictions += 1;
-                (0..WAYS).min_by_key(|&w| bucket[w].stamp).expect("WAYS > 0")
+                (0..WAYS).min_by_key(|&w| bucket.stamps[w]).expect("WAYS > 0")
             });
-        let i = base + way;
-        if self.slots[i].stamp == 0 {
+        if bucket.stamps[way] == 0 {
             self.occupied += 1;
         }
-        self.slots[i] = Slot { key, check, energy, total, stamp: self.clock };
-        self.rates[i * self.events..(i + 1) * self.events].copy_from_slice(rates);
+        bucket.keys[way] = key;
+        bucket.stamps[way] = self.clock;
+        let stride = HEADER + self.events;
+        let record = &mut self.records[(b * WAYS + way) * stride..(b * WAYS + way + 1) * stride];
+        record[0] = f64::from_bits(check);
+        record[1] = f64::from_bits(energy as u64);
+        record[2] = total;
+        record[HEADER..].copy_from_slice(rates);
     }
 }
 

@@ -311,24 +311,42 @@ pub struct RecallComparison {
     pub wall_on: Duration,
     /// Wall time without recall.
     pub wall_off: Duration,
+    /// CPU time of the running thread with recall, where the system reports it (Linux).
+    pub cpu_on: Option<Duration>,
+    /// CPU time without recall, where the system reports it.
+    pub cpu_off: Option<Duration>,
 }
 
 impl RecallComparison {
-    /// Wall time off / wall time on.
+    /// Time off / time on: CPU time where known (steadier on a loaded machine), else wall time.
     pub fn speedup(&self) -> f64 {
-        self.wall_off.as_secs_f64() / self.wall_on.as_secs_f64()
+        match (self.cpu_on, self.cpu_off) {
+            (Some(on), Some(off)) => off.as_secs_f64() / on.as_secs_f64(),
+            _ => self.wall_off.as_secs_f64() / self.wall_on.as_secs_f64(),
+        }
     }
+}
+
+/// CPU time the calling thread has run, from Linux's `/proc/thread-self/schedstat` (nanoseconds on a CPU);
+/// `None` elsewhere.
+pub fn thread_cpu_time() -> Option<Duration> {
+    let text = fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(Duration::from_nanos(text.split_whitespace().next()?.parse().ok()?))
 }
 
 impl fmt::Display for RecallComparison {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64());
         write!(
             f,
-            "{:>6.0} K  recall {:>6.2} %  on {:>8.3} s  off {:>8.3} s  speed-up {:>6.2}x  states {:>9}  steps {}  t {:.3e} s",
+            "{:>5.0} K  recall {:>6.2} %  wall on/off {:>7.3}/{:>7.3} s  cpu on/off {:>7.3}/{:>7.3} s  speed-up {:>6.2}x  \
+             states {:>9}  steps {}  t {:.3e} s",
             self.temperature,
             100.0 * self.recall_rate,
             self.wall_on.as_secs_f64(),
             self.wall_off.as_secs_f64(),
+            secs(self.cpu_on),
+            secs(self.cpu_off),
             self.speedup(),
             self.computed,
             self.steps,
@@ -357,17 +375,19 @@ pub fn compare_recall(setup: &Setup, steps: u64) -> Result<RecallComparison, Err
     let events = setup.model.events_per_state(setup.vacancies);
     // A checksum of every step's event, time and energy, so that "the same trajectory" is checked, not assumed.
     let trace = |sim: &mut Simulation| {
+        let cpu = thread_cpu_time();
         let start = Instant::now();
         let mut sum = 0u64;
         sim.run(steps, |r| {
             sum = sum.rotate_left(7) ^ u64::from(r.event) ^ r.time.to_bits() ^ r.energy as u64;
         });
-        (start.elapsed(), sum)
+        let wall = start.elapsed();
+        (wall, thread_cpu_time().zip(cpu).map(|(end, start)| end - start), sum)
     };
     let mut off = Simulation::new(setup.model.clone(), species.clone(), setup.seed, None)?;
-    let (wall_off, sum_off) = trace(&mut off);
+    let (wall_off, cpu_off, sum_off) = trace(&mut off);
     let mut on = Simulation::new(setup.model.clone(), species, setup.seed, Some(cache_setup.build(events)))?;
-    let (wall_on, sum_on) = trace(&mut on);
+    let (wall_on, cpu_on, sum_on) = trace(&mut on);
     assert_eq!(sum_on, sum_off, "recall changed the trajectory");
     assert_eq!((on.energy(), on.time().to_bits(), on.key()), (off.energy(), off.time().to_bits(), off.key()));
     let c = on.counters();
@@ -380,5 +400,7 @@ pub fn compare_recall(setup: &Setup, steps: u64) -> Result<RecallComparison, Err
         collisions: c.collisions,
         wall_on,
         wall_off,
+        cpu_on,
+        cpu_off,
     })
 }

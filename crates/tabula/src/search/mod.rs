@@ -44,7 +44,9 @@
 mod searcher;
 pub mod verify;
 
-pub use searcher::{Iteration, Limits, SearchOptions, SearchResult, Searcher, Solution, PARALLEL_AFTER};
+pub use searcher::{
+    Iteration, Limits, SearchOptions, SearchResult, Searcher, Solution, FUTILITY_DEPTH, PARALLEL_AFTER,
+};
 
 use crate::game::{Evaluator, Game};
 use crate::score::{Score, INFINITY};

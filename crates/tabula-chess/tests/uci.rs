@@ -1,0 +1,243 @@
+//! Transcripts of UCI sessions: every command, malformed input, and the threaded driver serving `isready`,
+//! `stop` and `ponderhit` while it searches. The Stockfish game test runs only where Stockfish is installed.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tabula_chess::uci::{UciDriver, UciSession};
+
+fn last(lines: &[String]) -> &str {
+    lines.last().map(String::as_str).unwrap_or("")
+}
+
+#[test]
+fn identification_and_options() {
+    let mut s = UciSession::new();
+    let id = s.handle("uci");
+    assert!(id[0].starts_with("id name Tabula"));
+    assert!(id[1].starts_with("id author"));
+    for option in ["Hash", "Threads", "Clear Hash", "Move Overhead", "OwnBook", "BookFile"] {
+        assert!(id.iter().any(|l| l.starts_with(&format!("option name {option} type"))), "{option}");
+    }
+    assert_eq!(last(&id), "uciok");
+    assert_eq!(s.handle("isready"), ["readyok"]);
+    for ok in [
+        "setoption name Hash value 8",
+        "setoption name Threads value 2",
+        "setoption name Clear Hash",
+        "setoption name Move Overhead value 50",
+        "setoption name OwnBook value true",
+        "setoption name ownbook value false",
+        "setoption name BookFile value <empty>",
+        "ucinewgame",
+        "debug on",
+        "",
+        "   ",
+    ] {
+        assert!(s.handle(ok).is_empty(), "{ok}");
+    }
+    for bad in [
+        "setoption name Hash value lots",
+        "setoption name Hash value 0",
+        "setoption name Threads",
+        "setoption name Colour value blue",
+        "setoption value 3",
+        "setoption name OwnBook value maybe",
+        "setoption name BookFile value /nonexistent/book.bin",
+        "xyzzy",
+        "bench 0",
+        "go perft x",
+    ] {
+        let reply = s.handle(bad);
+        assert_eq!(reply.len(), 1, "{bad}: {reply:?}");
+        assert!(reply[0].starts_with("info string "), "{bad}: {reply:?}");
+    }
+    assert_eq!(s.handle("isready"), ["readyok"]);
+}
+
+#[test]
+fn positions_moves_and_errors() {
+    let mut s = UciSession::new();
+    assert!(s.handle("position startpos moves e2e4 e7e5 g1f3").is_empty());
+    assert_eq!(s.position().to_fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    assert!(s.handle(&format!("position fen {fen} moves e1g1")).is_empty());
+    assert_eq!(s.position().to_fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+    // An illegal move is reported; the position keeps the moves before it.
+    let reply = s.handle("position startpos moves e2e4 e2e4 d2d4");
+    assert!(reply[0].starts_with("info string illegal move 'e2e4'"), "{reply:?}");
+    assert_eq!(s.position().to_fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    for bad in ["position", "position fen", "position fen not a fen", "position somewhere", "position startpos e2e4"] {
+        let reply = s.handle(bad);
+        assert!(reply.len() == 1 && reply[0].starts_with("info string "), "{bad}: {reply:?}");
+    }
+    let d = s.handle("d");
+    assert!(d.iter().any(|l| l == "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{d:?}");
+    assert!(d.iter().any(|l| l.starts_with("Key: ")));
+    s.handle("ucinewgame");
+    assert_eq!(s.position().to_fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+}
+
+#[test]
+fn go_variants_end_with_bestmove() {
+    let mut s = UciSession::new();
+    s.handle("position startpos");
+    let reply = s.handle("go depth 4");
+    assert_eq!(reply.len(), 5, "{reply:?}");
+    for (i, line) in reply[..4].iter().enumerate() {
+        assert!(line.starts_with(&format!("info depth {} seldepth ", i + 1)), "{line}");
+        for field in [" score cp ", " nodes ", " nps ", " hashfull ", " time ", " pv "] {
+            assert!(line.contains(field), "{line} lacks{field}");
+        }
+    }
+    assert!(last(&reply).starts_with("bestmove "));
+    assert!(last(&s.handle("go nodes 2000")).starts_with("bestmove "));
+    assert!(last(&s.handle("go movetime 50")).starts_with("bestmove "));
+    assert!(last(&s.handle("go wtime 1000 btime 1000 winc 10 binc 10 movestogo 5")).starts_with("bestmove "));
+    // searchmoves restricts the root.
+    let reply = s.handle("go depth 3 searchmoves a2a3 h2h3");
+    let best = last(&reply).split_whitespace().nth(1).unwrap().to_owned();
+    assert!(best == "a2a3" || best == "h2h3", "{reply:?}");
+    // Malformed parts are reported, and the search still answers.
+    let reply = s.handle("go depth x wibble searchmoves e2e5 depth 2");
+    assert!(reply.iter().filter(|l| l.starts_with("info string ")).count() == 3, "{reply:?}");
+    assert!(last(&reply).starts_with("bestmove "));
+    // A mate in one found within `go mate 2`, and reported as such.
+    s.handle("position fen k7/8/1K6/8/8/8/8/7R w - - 0 1");
+    let reply = s.handle("go mate 2");
+    assert!(reply.iter().any(|l| l.contains("score mate 1")), "{reply:?}");
+    assert_eq!(last(&reply), "bestmove h1h8");
+    // No legal move: a null bestmove.
+    s.handle("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    assert_eq!(last(&s.handle("go depth 3")), "bestmove 0000");
+}
+
+#[test]
+fn perft_and_bench() {
+    let mut s = UciSession::new();
+    let reply = s.handle("go perft 3");
+    assert_eq!(reply.len(), 22);
+    assert!(reply.contains(&"e2e4: 600".to_owned()));
+    assert_eq!(last(&reply), "Nodes searched: 8902");
+    let a = s.handle("bench 3");
+    let b = s.handle("bench 3");
+    let nodes = |r: &[String]| r.iter().find(|l| l.starts_with("Nodes searched")).cloned().unwrap();
+    assert_eq!(nodes(&a), nodes(&b), "bench is deterministic");
+}
+
+#[test]
+fn stop_and_quit_outside_a_search_are_harmless() {
+    let mut s = UciSession::new();
+    assert!(s.handle("stop").is_empty());
+    assert!(s.handle("ponderhit").is_empty());
+    assert!(s.handle("quit").is_empty());
+}
+
+/// A `Write` the test can read while the driver holds it.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Shared {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+}
+
+#[test]
+fn driver_serves_while_searching() {
+    let out = Shared::default();
+    let mut d = UciDriver::new(out.clone());
+    d.feed("position startpos moves e2e4");
+    d.feed("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    d.feed("isready");
+    assert!(out.text().contains("readyok"));
+    assert!(!out.text().contains("bestmove"), "no bestmove before stop in infinite mode");
+    d.feed("stop");
+    assert_eq!(out.text().matches("bestmove").count(), 1);
+
+    // Pondering: no bestmove until ponderhit, then the clock applies.
+    d.feed("go ponder wtime 300 btime 300");
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(out.text().matches("bestmove").count(), 1);
+    d.feed("ponderhit");
+    d.wait();
+    assert_eq!(out.text().matches("bestmove").count(), 2);
+
+    // A timed search ends by itself; a new command waits for it.
+    d.feed("go movetime 100");
+    d.feed("position startpos");
+    assert_eq!(out.text().matches("bestmove").count(), 3);
+    // A plain infinite search is stopped by the next command, which is then served.
+    d.feed("go infinite");
+    d.feed("d");
+    assert_eq!(out.text().matches("bestmove").count(), 4);
+    assert!(out.text().contains("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+    d.feed("go wtime 50 btime 50");
+    assert!(!d.feed("quit"));
+    assert_eq!(out.text().matches("bestmove").count(), 5);
+}
+
+/// Plays two short games against Stockfish through its UCI interface, if it is installed.
+#[test]
+fn games_against_stockfish() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let path = "/usr/games/stockfish";
+    if !std::path::Path::new(path).exists() {
+        eprintln!("note: {path} not installed; skipping the Stockfish game test");
+        return;
+    }
+    let mut child = Command::new(path).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    let mut ask = |cmd: &str, until: &str| -> String {
+        writeln!(input, "{cmd}").unwrap();
+        input.flush().unwrap();
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(output.read_line(&mut line).unwrap() > 0, "stockfish exited");
+            if line.starts_with(until) {
+                return line.trim().to_owned();
+            }
+        }
+    };
+    ask("uci", "uciok");
+    ask("setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 1320\nisready", "readyok");
+    let mut session = UciSession::new();
+    for we_are_white in [true, false] {
+        let mut moves: Vec<String> = Vec::new();
+        let mut pos = tabula_chess::Position::startpos();
+        for ply in 0..120 {
+            if tabula::game::Game::outcome(&pos).is_some() {
+                break;
+            }
+            let position = format!("position startpos moves {}", moves.join(" "));
+            let ours = (ply % 2 == 0) == we_are_white;
+            let reply = if ours {
+                session.handle(&position);
+                last(&session.handle("go movetime 20")).to_owned()
+            } else {
+                ask(&format!("{position}\ngo movetime 20"), "bestmove")
+            };
+            let mv = reply.split_whitespace().nth(1).unwrap().to_owned();
+            let parsed = pos.parse_uci(&mv).unwrap_or_else(|_| panic!("illegal {mv} in {}", pos.to_fen()));
+            pos.play_unchecked(parsed);
+            moves.push(mv);
+        }
+    }
+    writeln!(input, "quit").unwrap();
+    input.flush().unwrap();
+    let _ = child.wait();
+}

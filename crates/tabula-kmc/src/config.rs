@@ -137,7 +137,7 @@ pub struct CacheConfig {
 }
 
 fn default_mib() -> usize {
-    64
+    4
 }
 
 impl Default for CacheConfig {
@@ -460,7 +460,7 @@ mod tests {
             ("Fe-Cu = [-0.649, -0.3245]", "Fe-Zn = [-0.649, -0.3245]", "energy.Fe-Zn"),
             ("vacancies = 1 ", "vacancies = 0 ", "alloy.vacancies"),
             ("steps = 1_000_000", "", "run.steps"),
-            ("mib = 64", "mib = 0", "cache.mib"),
+            ("mib = 4 ", "mib = 0 ", "cache.mib"),
             ("policy = \"lru\"", "policy = \"random\"", "cache.policy"),
             ("seed = 2005", "", "seed"),
         ];

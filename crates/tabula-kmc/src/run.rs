@@ -355,7 +355,7 @@ impl fmt::Display for RecallComparison {
     }
 }
 
-/// Runs `steps` steps of `setup` from its start structure with recall on (the setup's cache, or 64 MiB LRU if it
+/// Runs `steps` steps of `setup` from its start structure with recall on (the setup's cache, or 4 MiB LRU if it
 /// has none) and off, checks that the two trajectories are the same, and times both (no output written).
 ///
 /// # Errors
@@ -368,7 +368,7 @@ impl fmt::Display for RecallComparison {
 pub fn compare_recall(setup: &Setup, steps: u64) -> Result<RecallComparison, Error> {
     let species = start_structure(setup)?;
     let cache_setup = setup.cache.unwrap_or(crate::config::CacheSetup {
-        mib: 64,
+        mib: 4,
         verify: false,
         policy: crate::cache::Replacement::Lru,
     });
@@ -403,4 +403,65 @@ pub fn compare_recall(setup: &Setup, steps: u64) -> Result<RecallComparison, Err
         cpu_on,
         cpu_off,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::example_config;
+
+    fn small(edits: &[(&str, &str)]) -> Config {
+        let mut text = example_config().replace("size = 10 ", "size = 4 ").replace("steps = 1_000_000", "steps = 3000");
+        for (from, to) in edits {
+            assert!(text.contains(from), "`{from}` is in the example");
+            text = text.replace(from, to);
+        }
+        Config::from_toml(&text).unwrap()
+    }
+
+    #[test]
+    fn a_written_frame_restarts_the_same_structure_and_trajectory() {
+        let dir = std::env::temp_dir().join(format!("tabula-kmc-restart-{}", std::process::id()));
+        let config = small(&[("output_interval = 10_000", "output_interval = 1000"), ("plot = true", "plot = false")]);
+        let first = run(&config, &dir, false).unwrap();
+        assert_eq!(first.steps, 3000);
+        let frames = fs::read_to_string(dir.join("frames.xyz")).unwrap();
+        assert_eq!(frames.matches("Properties=species:S:1:pos:R:3").count(), 4); // steps 0, 1000, 2000, 3000
+        assert_eq!(fs::read_to_string(dir.join("log.csv")).unwrap().lines().count(), 5);
+
+        // Restarting from the first frame (step 0) is starting from the random structure again.
+        let start = dir.join("start.xyz");
+        let sites = config.validate().unwrap().model.lattice().sites();
+        let first_frame: Vec<&str> = frames.lines().take(sites + 2).collect();
+        fs::write(&start, first_frame.join("\n")).unwrap();
+        let mut again = config.clone();
+        again.alloy.structure = Some(start);
+        let setup = again.validate().unwrap();
+        assert_eq!(start_structure(&setup).unwrap(), random_structure(&config.validate().unwrap()));
+        let second = run(&again, &dir.join("again"), false).unwrap();
+        assert_eq!((second.final_energy, second.time), (first.final_energy, first.time));
+        fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn time_limit_and_recall_off() {
+        let dir = std::env::temp_dir().join(format!("tabula-kmc-time-{}", std::process::id()));
+        let config = small(&[("steps = 3000", "time = 1e-7"), ("enabled = true", "enabled = false")]);
+        assert_eq!(config.run.steps, None);
+        let summary = run(&config, &dir, false).unwrap();
+        assert!(summary.time >= 1e-7 && summary.steps > 0);
+        assert_eq!(summary.counters, CacheCounters::default());
+        assert_eq!(summary.computed, summary.steps + 1);
+        assert!(summary.to_string().contains("recall          off"));
+        fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn compare_recall_reports_the_same_trajectory() {
+        let setup = small(&[]).validate().unwrap();
+        let row = compare_recall(&setup, 5000).unwrap();
+        assert_eq!(row.steps, 5000);
+        assert!(row.recall_rate > 0.0 && row.recall_rate < 1.0);
+        assert!(row.computed > 1 && row.computed <= 5001);
+    }
 }

@@ -226,8 +226,12 @@ struct Shared<'a> {
     done: AtomicU64,
     stop: AtomicBool,
     patterns: &'a Patterns,
+    /// Whether a pass may be chosen at the root (not in cleanup).
+    root_pass: bool,
     /// Per padded index: playouts that ended with black owning the point (cleanup only; else empty).
     black_owns: Vec<AtomicU64>,
+    /// Playouts counted in `black_owns`.
+    owner_samples: AtomicU64,
 }
 
 impl Mcts {
@@ -314,6 +318,8 @@ impl Mcts {
             done: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             black_owns: (0..if cleanup { root_board.cells() } else { 0 }).map(|_| AtomicU64::new(0)).collect(),
+            owner_samples: AtomicU64::new(0),
+            root_pass: !cleanup,
             root_board,
         };
         // Step 2. The threads.
@@ -328,7 +334,7 @@ impl Mcts {
         });
         // Step 3. The answer.
         let playouts = shared.done.load(Ordering::Relaxed);
-        let dead_enemies = cleanup && dead_stones_remain(&shared, playouts);
+        let dead_enemies = cleanup && dead_stones_remain(&shared);
         let tree = shared.tree.lock().expect("no thread panicked holding the tree");
         let mut analysis = summarize(&tree, &root, &shared.root_board, color, shared.passes, playouts);
         drop(tree);
@@ -339,20 +345,17 @@ impl Mcts {
         (analysis, dead_enemies)
     }
 
-    /// What to play for `color` in `position` within `budget`: like [`search`](Mcts::search), but when
-    /// `cleanup` is set a pass is replaced by the best other move while the playouts capture enemy stones.
+    /// What to play for `color` in `position` within `budget`: like [`search`](Mcts::search), and
+    /// [`Decision::Resign`] when the game is lost. With `cleanup` (GTP `kgs-genmove_cleanup`) the search
+    /// never passes at the root, and the move is played only while enemy stones remain that the playouts
+    /// mostly capture; once there are none, the answer is a pass.
     pub fn decide_with(&mut self, position: &Position, color: Color, budget: Budget, cleanup: bool) -> Decision {
         let (analysis, dead_enemies) = self.search_with(position, color, budget, cleanup);
         if analysis.resign {
             return Decision::Resign;
         }
-        if cleanup && analysis.best == Move::Pass && dead_enemies {
-            if let Some(c) = analysis.candidates.iter().find(|c| c.mv != Move::Pass) {
-                return Decision::Play(c.mv);
-            }
-            if let Some(mv) = any_move(position, color) {
-                return Decision::Play(mv);
-            }
+        if cleanup && !dead_enemies {
+            return Decision::Play(Move::Pass);
         }
         Decision::Play(analysis.best)
     }
@@ -368,7 +371,8 @@ fn any_move(position: &Position, color: Color) -> Option<Move> {
 }
 
 /// Whether an enemy stone stands where most playouts end with our area.
-fn dead_stones_remain(shared: &Shared, playouts: u64) -> bool {
+fn dead_stones_remain(shared: &Shared) -> bool {
+    let playouts = shared.owner_samples.load(Ordering::Relaxed);
     if playouts == 0 {
         return false;
     }
@@ -575,14 +579,16 @@ fn worker(shared: &Shared, mut rng: Rng) {
                 }
                 let node = tree.nodes.get_mut(&key).expect("the node was just found or made");
                 node.stamp = stamp;
+                let at_root = path.is_empty();
                 let chosen = select(node, config, |e| {
-                    e.index == NO_POINT || {
-                        let p = pb.point(e.index as usize);
-                        board.effect(p, color, suicide_ok).is_ok_and(|effect| {
-                            let k = root.superko_key(effect.key_after, color.opponent());
-                            !root.repeats(k) && !keys.contains(&k)
-                        })
+                    if e.index == NO_POINT {
+                        return shared.root_pass || !at_root;
                     }
+                    let p = pb.point(e.index as usize);
+                    board.effect(p, color, suicide_ok).is_ok_and(|effect| {
+                        let k = root.superko_key(effect.key_after, color.opponent());
+                        !root.repeats(k) && !keys.contains(&k)
+                    })
                 });
                 let index = match chosen {
                     Some(k) => {
@@ -624,6 +630,7 @@ fn worker(shared: &Shared, mut rng: Rng) {
                     own.fetch_add(1, Ordering::Relaxed);
                 }
             }
+            shared.owner_samples.fetch_add(1, Ordering::Relaxed);
         }
         let black_result = if margin > 0.0 {
             1.0
@@ -659,6 +666,25 @@ fn worker(shared: &Shared, mut rng: Rng) {
         }
         shared.done.fetch_add(1, Ordering::Relaxed);
     }
+}
+
+/// Searches `position` for the side to move within `budget` on `threads` threads with an otherwise default
+/// [`Config`]: the entry point for analysing a position or choosing a move outside GTP.
+///
+/// # Examples
+///
+/// ```
+/// use tabula_go::mcts::{analyze, Budget};
+/// use tabula_go::position::{Position, Rules};
+///
+/// let game = Position::new(5, Rules::default()).unwrap();
+/// let analysis = analyze(&game, Budget::playouts(500), 1);
+/// assert!(game.is_legal(analysis.best, game.to_move()));
+/// assert_eq!(analysis.pv.first(), Some(&analysis.best));
+/// ```
+pub fn analyze(position: &Position, budget: Budget, threads: usize) -> Analysis {
+    let mut mcts = Mcts::new(Config { threads, ..Config::default() });
+    mcts.search(position, position.to_move(), budget)
 }
 
 /// The thinking time for one move from the GTP clock, or `None` when the controller set no limit.
@@ -874,6 +900,37 @@ mod tests {
         let sudden = TimeSettings { main_time: 300, byo_yomi_time: 0, byo_yomi_stones: 0 };
         let t = time_for_move(sudden, Some((60, 0)), 60).unwrap();
         assert!(t < Duration::from_secs(4), "{t:?}");
+    }
+
+    #[test]
+    fn cleanup_captures_dead_stones_before_passing() {
+        // Black's wall on C owns the board; a dead white stone sits at A3 and white has passed.
+        let mut g = game(5, 0.5, &[]);
+        for s in ["C1", "C2", "C3", "C4", "C5"] {
+            g.set_stone(Point::from_gtp(s, 5).unwrap(), Some(Color::Black)).unwrap();
+        }
+        g.set_stone(Point::from_gtp("A3", 5).unwrap(), Some(Color::White)).unwrap();
+        g.set_to_move(Color::White);
+        g.play(Move::Pass, Color::White).unwrap();
+        let budget = Budget::playouts(1000);
+        // Passing wins on the board as it stands...
+        assert_eq!(one_thread(10).decide_with(&g, Color::Black, budget, false), Decision::Play(Move::Pass));
+        // ...but cleanup keeps playing while the white stone is dead.
+        let cleanup = one_thread(10).decide_with(&g, Color::Black, budget, true);
+        assert!(matches!(cleanup, Decision::Play(Move::Play(_))), "{cleanup:?}");
+    }
+
+    #[test]
+    fn genmove_in_a_gtp_session() {
+        let picker = Mcts::new(Config { threads: 1, playouts: Some(300), ..Config::default() });
+        let mut gtp = crate::gtp::GtpSession::with_picker(picker, Rules::default());
+        gtp.handle("boardsize 7");
+        gtp.handle("komi 7");
+        for color in ["b", "w", "b", "w"] {
+            let answer = gtp.handle(&format!("genmove {color}"));
+            assert!(answer.starts_with("= ") && !answer.contains("PASS"), "{answer:?}");
+        }
+        assert_eq!(gtp.position().move_count(), 4);
     }
 
     use crate::coords::Point;

@@ -4,10 +4,11 @@ mod bench;
 mod chess;
 mod engine;
 mod games;
+mod gomoku;
 mod play;
 mod solve;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use engine::EngineArgs;
 use games::CliGame;
@@ -32,6 +33,25 @@ enum GameName {
     Chess,
     /// Go (keys for boards up to 25×25).
     Go,
+    /// Gomoku (five in a row).
+    Gomoku,
+}
+
+/// Gomoku's rule and board size.
+#[derive(Clone, Debug, clap::Args)]
+struct GomokuArgs {
+    /// Gomoku rule: freestyle, standard or renju.
+    #[arg(long, default_value = "freestyle")]
+    rule: String,
+    /// Gomoku board size.
+    #[arg(long, default_value_t = 15)]
+    size: usize,
+}
+
+impl GomokuArgs {
+    fn rule(&self) -> Result<tabula_gomoku::Rule> {
+        self.rule.parse().map_err(|e| anyhow::anyhow!("bad rule `{}`: {e}", self.rule))
+    }
 }
 
 #[derive(Subcommand)]
@@ -51,6 +71,8 @@ enum Command {
         position: Option<String>,
         #[command(flatten)]
         engine: EngineArgs,
+        #[command(flatten)]
+        gomoku: GomokuArgs,
     },
     /// Analyze a position: best move, score, principal variation, nodes, table hit rate, time.
     Analyze {
@@ -64,6 +86,8 @@ enum Command {
         solve: bool,
         #[command(flatten)]
         engine: EngineArgs,
+        #[command(flatten)]
+        gomoku: GomokuArgs,
     },
     /// Solve Connect Four positions read one per line (from FILE or standard input): `position score`.
     Solve {
@@ -117,6 +141,25 @@ enum Command {
     },
     /// Speak the Go Text Protocol (version 2) on standard input and output.
     Gtp,
+    /// Lattice kinetic Monte Carlo with Zobrist state recall.
+    Kmc {
+        #[command(subcommand)]
+        action: KmcAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum KmcAction {
+    /// Print a commented example configuration (dilute bcc Fe–Cu with one vacancy).
+    Example,
+    /// Run a simulation from a TOML configuration.
+    Run {
+        /// The configuration file.
+        config: PathBuf,
+        /// Where frames (extended XYZ), the log (CSV), the plot and the summary go.
+        #[arg(long, short, default_value = "kmc-out")]
+        output: PathBuf,
+    },
 }
 
 fn main() {
@@ -128,12 +171,14 @@ fn main() {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Play { game, first, second, position, engine } => match game {
+        Command::Play { game, first, second, position, engine, gomoku } => match game {
+            GameName::Gomoku => gomoku::play(gomoku.rule()?, gomoku.size, first, second, &engine),
             GameName::Tictactoe => play::run::<TicTacToe>(first, second, position.as_deref(), &engine),
             GameName::Connect4 => play::run::<Standard>(first, second, position.as_deref(), &engine),
             other => anyhow::bail!("play does not support {other:?} yet"),
         },
-        Command::Analyze { game, position, solve, engine } => match game {
+        Command::Analyze { game, position, solve, engine, gomoku } => match game {
+            GameName::Gomoku => gomoku::analyze(gomoku.rule()?, gomoku.size, &position, &engine),
             GameName::Tictactoe => play::analyze::<TicTacToe>(&position, &engine),
             GameName::Connect4 if solve => solve::analyze_columns(&position, engine.hash),
             GameName::Connect4 => play::analyze::<Standard>(&position, &engine),
@@ -142,6 +187,18 @@ fn run(cli: Cli) -> Result<()> {
         Command::Hash { game: _, fen } => chess::hash(&fen),
         Command::Perft { fen, depth, divide, hash } => chess::perft(&fen, depth, divide, hash),
         Command::Gtp => gtp(),
+        Command::Kmc { action: KmcAction::Example } => {
+            print!("{}", tabula_kmc::example_config());
+            Ok(())
+        }
+        Command::Kmc { action: KmcAction::Run { config, output } } => {
+            let text = std::fs::read_to_string(&config).with_context(|| format!("cannot read {}", config.display()))?;
+            let config = tabula_kmc::Config::from_toml(&text).with_context(|| format!("in {}", config.display()))?;
+            let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
+            let summary = tabula_kmc::run(&config, &output, progress)?;
+            println!("{summary}");
+            Ok(())
+        }
         Command::Solve { game: _, file, weak, stats, hash, threads } => {
             solve::run(file.as_deref(), weak, stats, hash, threads)
         }
@@ -152,6 +209,7 @@ fn run(cli: Cli) -> Result<()> {
                 GameName::Connect4 => tabula::quality::check(Standard::keys()),
                 GameName::Chess => tabula::quality::check(tabula_chess::zobrist::POLYGLOT.as_slice()),
                 GameName::Go => tabula::quality::check(tabula_go::board::KEYS.as_slice()),
+                GameName::Gomoku => tabula::quality::check(tabula_gomoku::board::KEYS.as_slice()),
             };
             println!("{report}");
             if !report.is_sound() {

@@ -106,3 +106,42 @@ fn gtp_session_over_stdio() {
     let out = tabula(&["gtp"], "protocol_version\n7 boardsize 30\nboardsize 9\nplay b e5\nplay w e5\nquit\nname\n");
     assert_eq!(text(&out.stdout), "= 2\n\n?7 unacceptable size\n\n=\n\n=\n\n? illegal move\n\n=\n\n");
 }
+
+#[test]
+fn gomoku_analysis_and_protocol() {
+    let out = tabula(&["analyze", "gomoku", "h8 h9 i8 i9 j8 j9", "--depth", "2"], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Black has three in a row on row 8 and wins with an open four, then five.
+    assert!(stdout.contains("forced win:"), "{stdout}");
+    let out = tabula(&["analyze", "gomoku", "h8 h8"], "");
+    assert!(!out.status.success());
+    let out = tabula(&["analyze", "gomoku", "h8", "--rule", "chess"], "");
+    assert!(text(&out.stderr).contains("bad rule"), "{}", text(&out.stderr));
+
+    let pbrain = env!("CARGO_BIN_EXE_pbrain-tabula");
+    let mut child = Command::new(pbrain).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(b"START 15\r\nINFO timeout_turn 300\r\nBEGIN\r\nBOGUS\r\nEND\r\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = text(&out.stdout);
+    let answers: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
+    assert_eq!(answers[0], "OK");
+    assert!(answers[1].contains(','), "a move `x,y`: {stdout}");
+    assert!(answers[2].starts_with("UNKNOWN"), "{stdout}");
+}
+
+#[test]
+fn kmc_example_is_a_valid_config() {
+    let out = tabula(&["kmc", "example"], "");
+    assert!(out.status.success());
+    let example = text(&out.stdout);
+    assert!(example.contains("bcc"));
+    let dir = std::env::temp_dir().join(format!("tabula-kmc-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, example.replace("kind = \"bcc\"", "kind = \"hcp\"")).unwrap();
+    let out = tabula(&["kmc", "run", bad.to_str().unwrap(), "--output", dir.to_str().unwrap()], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("kind"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}

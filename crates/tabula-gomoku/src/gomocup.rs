@@ -38,7 +38,7 @@ use thiserror::Error;
 pub const ABOUT: &str = concat!(
     "name=\"tabula\", version=\"",
     env!("CARGO_PKG_VERSION"),
-    "\", author=\"The Tabula authors\", country=\"Unknown\", www=\"https://github.com/\""
+    "\", author=\"The Tabula authors\", country=\"Unknown\""
 );
 
 /// What is wrong with a protocol line.

@@ -22,6 +22,20 @@ fn position(fen: &str) -> Result<Position> {
     Position::from_fen(fen).with_context(|| format!("bad FEN `{fen}`"))
 }
 
+/// Lists the book moves of `fen` with their weights.
+pub fn book(file: &std::path::Path, fen: &str) -> Result<()> {
+    let book = tabula_chess::book::Book::open(file).with_context(|| format!("cannot open book {}", file.display()))?;
+    let pos = position(fen)?;
+    let lines = book.describe(&pos);
+    if lines.is_empty() {
+        println!("no book moves");
+    }
+    for line in lines {
+        println!("{line}");
+    }
+    Ok(())
+}
+
 /// Prints the Polyglot key of `fen`.
 pub fn hash(fen: &str) -> Result<()> {
     println!("{}", position(fen)?.key());

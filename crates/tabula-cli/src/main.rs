@@ -4,6 +4,7 @@ mod bench;
 mod chess;
 mod engine;
 mod games;
+mod go;
 mod gomoku;
 mod play;
 mod solve;
@@ -43,9 +44,9 @@ struct GomokuArgs {
     /// Gomoku rule: freestyle, standard or renju.
     #[arg(long, default_value = "freestyle")]
     rule: String,
-    /// Gomoku board size.
-    #[arg(long, default_value_t = 15)]
-    size: usize,
+    /// Board size (Gomoku: 15 by default; Go: 9).
+    #[arg(long)]
+    size: Option<usize>,
 }
 
 impl GomokuArgs {
@@ -73,12 +74,15 @@ enum Command {
         engine: EngineArgs,
         #[command(flatten)]
         gomoku: GomokuArgs,
+        #[command(flatten)]
+        go: go::GoArgs,
     },
     /// Analyze a position: best move, score, principal variation, nodes, table hit rate, time.
     Analyze {
         /// The game.
         game: GameName,
-        /// The position (tic-tac-toe: cells played, `519`, or a board `o...x...x`; Connect Four: columns played).
+        /// The position: tic-tac-toe cells played (`519`) or a board (`o...x...x`); Connect Four columns played
+        /// (`4453`); Gomoku moves (`h8 i9` or `7,7 8,8`); Go: an SGF file.
         #[arg(default_value = "")]
         position: String,
         /// Connect Four: solve each column exactly instead of a limited search.
@@ -88,6 +92,8 @@ enum Command {
         engine: EngineArgs,
         #[command(flatten)]
         gomoku: GomokuArgs,
+        #[command(flatten)]
+        go: go::GoArgs,
     },
     /// Solve Connect Four positions read one per line (from FILE or standard input): `position score`.
     Solve {
@@ -141,6 +147,15 @@ enum Command {
     },
     /// Speak the Go Text Protocol (version 2) on standard input and output.
     Gtp,
+    /// Speak the Universal Chess Interface on standard input and output.
+    Uci,
+    /// List a position's moves in a Polyglot opening book, with their weights.
+    Book {
+        /// The book (`.bin`).
+        file: PathBuf,
+        /// The position as FEN (`startpos` for the initial position).
+        fen: String,
+    },
     /// Lattice kinetic Monte Carlo with Zobrist state recall.
     Kmc {
         #[command(subcommand)]
@@ -171,22 +186,26 @@ fn main() {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Play { game, first, second, position, engine, gomoku } => match game {
-            GameName::Gomoku => gomoku::play(gomoku.rule()?, gomoku.size, first, second, &engine),
+        Command::Play { game, first, second, position, engine, gomoku, go } => match game {
+            GameName::Go => go::play(first, second, gomoku.size.unwrap_or(9), &go, engine.threads),
+            GameName::Gomoku => gomoku::play(gomoku.rule()?, gomoku.size.unwrap_or(15), first, second, &engine),
             GameName::Tictactoe => play::run::<TicTacToe>(first, second, position.as_deref(), &engine),
             GameName::Connect4 => play::run::<Standard>(first, second, position.as_deref(), &engine),
-            other => anyhow::bail!("play does not support {other:?} yet"),
+            GameName::Chess => anyhow::bail!("chess is played through a UCI graphical interface: `tabula uci`"),
         },
-        Command::Analyze { game, position, solve, engine, gomoku } => match game {
-            GameName::Gomoku => gomoku::analyze(gomoku.rule()?, gomoku.size, &position, &engine),
+        Command::Analyze { game, position, solve, engine, gomoku, go } => match game {
+            GameName::Go => go::analyze(std::path::Path::new(&position), &go, engine.threads),
+            GameName::Gomoku => gomoku::analyze(gomoku.rule()?, gomoku.size.unwrap_or(15), &position, &engine),
             GameName::Tictactoe => play::analyze::<TicTacToe>(&position, &engine),
             GameName::Connect4 if solve => solve::analyze_columns(&position, engine.hash),
             GameName::Connect4 => play::analyze::<Standard>(&position, &engine),
-            other => anyhow::bail!("analyze does not support {other:?} yet"),
+            GameName::Chess => anyhow::bail!("analyze chess through `tabula uci` (`position fen ...`, `go depth N`)"),
         },
         Command::Hash { game: _, fen } => chess::hash(&fen),
         Command::Perft { fen, depth, divide, hash } => chess::perft(&fen, depth, divide, hash),
         Command::Gtp => gtp(),
+        Command::Uci => Ok(tabula_chess::uci::run_stdio()?),
+        Command::Book { file, fen } => chess::book(&file, &fen),
         Command::Kmc { action: KmcAction::Example } => {
             print!("{}", tabula_kmc::example_config());
             Ok(())

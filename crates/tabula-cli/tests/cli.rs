@@ -145,3 +145,33 @@ fn kmc_example_is_a_valid_config() {
     assert!(text(&out.stderr).contains("kind"), "{}", text(&out.stderr));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn uci_and_book() {
+    let out = tabula(&["uci"], "uci\nisready\nposition startpos moves e2e4 e7e5\ngo depth 3\nbogus\n");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("uciok") && stdout.contains("readyok"), "{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with("bestmove ")), "{stdout}");
+    assert!(stdout.contains("info string"), "{stdout}");
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/../tabula-chess/tests/data/selfplay.bin");
+    let out = tabula(&["book", book, "startpos"], "");
+    assert!(text(&out.stdout).contains("weight"), "{}", text(&out.stdout));
+    let out = tabula(&["book", "/nonexistent/book.bin", "startpos"], "");
+    assert!(!out.status.success());
+}
+
+#[test]
+fn go_analysis_of_an_sgf_file() {
+    let dir = std::env::temp_dir().join(format!("tabula-go-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sgf = dir.join("game.sgf");
+    std::fs::write(&sgf, "(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[gc];B[cg])").unwrap();
+    let out = tabula(&["analyze", "go", sgf.to_str().unwrap(), "--playouts", "500"], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("White to move") && stdout.contains("best move"), "{stdout}");
+    std::fs::write(&sgf, "(;GM[1]SZ[9];B[ee];W[ee])").unwrap();
+    let out = tabula(&["analyze", "go", sgf.to_str().unwrap()], "");
+    assert!(!out.status.success());
+    std::fs::remove_dir_all(&dir).ok();
+}

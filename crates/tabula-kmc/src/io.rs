@@ -66,7 +66,7 @@ pub fn write_xyz_frame(
     writeln!(out, "{}", occupation.len())?;
     writeln!(
         out,
-        "Lattice=\"{l} 0 0 0 {l} 0 0 0 {l}\" Properties=species:S:1:pos:R:3 pbc=\"T T T\" step={} time={:e} energy={}",
+        "Lattice=\"{l:.6} 0 0 0 {l:.6} 0 0 0 {l:.6}\" Properties=species:S:1:pos:R:3 pbc=\"T T T\" step={} time={:e} energy={}",
         frame.step, frame.time, frame.energy
     )?;
     for (site, &s) in occupation.iter().enumerate() {

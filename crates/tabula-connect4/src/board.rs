@@ -396,6 +396,14 @@ impl<const W: usize, const H: usize> Game for Board<W, H> {
     }
 
     #[inline(always)]
+    fn possible_winners(&self) -> (bool, bool) {
+        // A player can still win only through a line of four holding no stone of the other.
+        let empty = Self::BOARD & !self.mask;
+        let opponent = self.current ^ self.mask;
+        (Self::has_four(self.current | empty), Self::has_four(opponent | empty))
+    }
+
+    #[inline(always)]
     fn table_key(&self) -> (Key, u8) {
         if self.mirror_key < self.key {
             (self.mirror_key, 1)

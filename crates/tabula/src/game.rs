@@ -189,6 +189,14 @@ pub trait Game: Clone + Send {
         None
     }
 
+    /// Whether the side to move, and whether the opponent, could still win at all, whatever is played: `false`
+    /// only when the rules prove it impossible (every line blocked, say). Exact solvers then bound the score
+    /// by a draw. Depth-limited searches ignore it, so that their values stay those of minimax.
+    #[inline(always)]
+    fn possible_winners(&self) -> (bool, bool) {
+        (true, true)
+    }
+
     /// An upper bound on the plies left in the game, if the game is bounded. Exact solvers use it to size the
     /// range of possible scores.
     fn max_plies_remaining(&self) -> Option<u32> {

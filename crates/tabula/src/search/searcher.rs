@@ -424,9 +424,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     pub fn solve_weak(&mut self, game: &G) -> Solution {
         let remaining = game.max_plies_remaining().expect("solve_weak needs Game::max_plies_remaining");
         self.table.new_search();
+        if let Some(outcome) = game.outcome() {
+            return Solution { score: outcome.score_at(0).signum(), nodes: 0, searches: 0 };
+        }
         let mut nodes = 0;
-        let r = self.window_search(game, remaining as i32, -1, 1, &mut nodes);
-        Solution { score: r.signum(), nodes, searches: 1 }
+        let depth = remaining as i32;
+        // Two null windows prune more than one window (-1, 1): first win or not, then draw or loss.
+        let r = self.window_search(game, depth, DRAW, DRAW + 1, &mut nodes);
+        if r > DRAW {
+            return Solution { score: 1, nodes, searches: 1 };
+        }
+        let r = self.window_search(game, depth, DRAW - 1, DRAW, &mut nodes);
+        Solution { score: if r >= DRAW { 0 } else { -1 }, nodes, searches: 2 }
     }
 
     /// One search of the root on (`alpha`, `beta`) to `depth`: single-threaded while `nodes` (the solve's
@@ -446,6 +455,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 &mut self.threads[0],
                 true,
             );
+            worker.exact = true;
             let r = worker.negamax(depth, 0, alpha, beta, false);
             *nodes += worker.nodes;
             if !worker.stopped {
@@ -465,6 +475,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                     scope.spawn(move || {
                         let mut worker = Worker::new(game, evaluator, table, options, shared, td, i == 0);
                         worker.thread_index = i;
+                        worker.exact = true;
                         let r = worker.negamax(depth, 0, alpha, beta, false);
                         if !worker.stopped {
                             answer.lock().expect("no thread panics holding it").get_or_insert(r);
@@ -509,6 +520,8 @@ struct Worker<'a, G: Game, E> {
     stopped: bool,
     root_best: Option<G::Move>,
     thread_index: usize,
+    /// Searching to the end of the game (a solve): bounds from the rules apply.
+    exact: bool,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
@@ -537,6 +550,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             stopped: false,
             root_best: None,
             thread_index: 0,
+            exact: false,
         }
     }
 
@@ -774,6 +788,20 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 }
                 self.td.moves[p] = moves;
                 return win_in(ply + 1);
+            }
+            if self.exact {
+                // Nobody can win a game whose every line is blocked: a draw bounds the score.
+                let (mover, opponent) = self.game.possible_winners();
+                if !mover {
+                    beta = beta.min(DRAW);
+                }
+                if !opponent {
+                    alpha = alpha.max(DRAW);
+                }
+                if alpha >= beta {
+                    self.td.moves[p] = moves;
+                    return DRAW;
+                }
             }
             if G::FINDS_IMMEDIATE_WINS {
                 beta = beta.min(win_in(ply + 3));

@@ -391,7 +391,11 @@ impl<const W: usize, const H: usize> Game for Board<W, H> {
     #[inline(always)]
     fn non_losing_moves(&self, moves: &mut Vec<Column>) -> bool {
         let cells = self.non_losing_cells();
-        moves.extend(Self::CENTRE_FIRST.iter().copied().filter(|&c| cells & Self::column_mask(c as usize) != 0));
+        for c in Self::CENTRE_FIRST {
+            if cells & Self::column_mask(c as usize) != 0 {
+                moves.push(c);
+            }
+        }
         true
     }
 

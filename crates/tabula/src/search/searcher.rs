@@ -182,10 +182,21 @@ struct ThreadData<M> {
     history: Vec<i32>,
     keys: Vec<Key>,
     root_moves: Vec<u16>,
+    /// Late-move reductions by depth and move index, both capped at [`LMR_TABLE`] - 1.
+    lmr: Box<[[u8; LMR_TABLE]; LMR_TABLE]>,
 }
+
+/// Size of each side of the late-move reduction table.
+const LMR_TABLE: usize = 64;
 
 impl<M> ThreadData<M> {
     fn new() -> Self {
+        let mut lmr = Box::new([[0u8; LMR_TABLE]; LMR_TABLE]);
+        for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (index, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (depth as f32).ln() * (index as f32).ln() / 2.25) as u8;
+            }
+        }
         Self {
             moves: Vec::new(),
             order: Vec::new(),
@@ -194,6 +205,7 @@ impl<M> ThreadData<M> {
             history: Vec::new(),
             keys: Vec::new(),
             root_moves: Vec::new(),
+            lmr,
         }
     }
 
@@ -492,13 +504,6 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     }
 }
 
-/// How many plies late-move reductions take off the `index`-th move at `depth`: about ln(depth)·ln(index)/2,
-/// one less at PV nodes.
-fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
-    let r = 0.5 + (depth as f32).ln() * (index as f32).ln() / 2.25;
-    r as i32 - pv_node as i32
-}
-
 /// A multi-threaded solve switches from one thread to all of them after this many nodes: below it, starting
 /// threads costs more than they save.
 pub const PARALLEL_AFTER: u64 = 50_000;
@@ -522,6 +527,8 @@ struct Worker<'a, G: Game, E> {
     thread_index: usize,
     /// Searching to the end of the game (a solve): bounds from the rules apply.
     exact: bool,
+    /// Whether positions can repeat, so that the path's keys must be kept.
+    track_keys: bool,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
@@ -534,6 +541,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         td: &'a mut ThreadData<G::Move>,
         main: bool,
     ) -> Self {
+        let track_keys = game.reversible_plies().is_some();
         Self {
             game,
             evaluator,
@@ -551,6 +559,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             root_best: None,
             thread_index: 0,
             exact: false,
+            track_keys,
         }
     }
 
@@ -703,14 +712,18 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
 
     #[inline(always)]
     fn play(&mut self, mv: G::Move) {
-        self.td.keys.push(self.game.key());
+        if self.track_keys {
+            self.td.keys.push(self.game.key());
+        }
         self.game.play(mv);
     }
 
     #[inline(always)]
     fn undo(&mut self, mv: G::Move) {
         self.game.undo(mv);
-        self.td.keys.pop();
+        if self.track_keys {
+            self.td.keys.pop();
+        }
     }
 
     /// Fail-soft negamax: the score of the position searched `depth` plies deep within (`alpha`, `beta`).
@@ -958,7 +971,13 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let score = if i == 0 || !self.options.pvs {
                 -self.negamax(new_depth, ply + 1, -beta, -alpha, pv_node)
             } else {
-                let reduction = if reducible && !gives_check { lmr_reduction(depth, i, pv_node) } else { 0 };
+                let reduction = if reducible && !gives_check {
+                    // About ln(depth)·ln(index)/2, one less at PV nodes.
+                    let d = (depth as usize).min(LMR_TABLE - 1);
+                    self.td.lmr[d][i.min(LMR_TABLE - 1)] as i32 - pv_node as i32
+                } else {
+                    0
+                };
                 let reduction = reduction.min(new_depth - 1).max(0);
                 let mut s = -self.negamax(new_depth - reduction, ply + 1, -alpha - 1, -alpha, false);
                 if s > alpha && reduction > 0 {

@@ -20,6 +20,9 @@ const CONNECT4_MID: [&str; 10] = [
     "2273241466327246324",
 ];
 
+/// Opening positions from Pons's begin set (the first three of `begin.txt`).
+const CONNECT4_BEGIN: [&str; 3] = ["4666726156164", "37614122671", "4765664276676"];
+
 /// Runs the bench and prints one line per search and a total.
 pub fn run(hash: usize) -> Result<()> {
     let mut total_nodes = 0u64;
@@ -47,6 +50,15 @@ pub fn run(hash: usize) -> Result<()> {
         nodes += solver.solve(&board).nodes;
     }
     line("connect4 solve 10 mid positions", nodes, start.elapsed().as_secs_f64());
+
+    let start = Instant::now();
+    let mut solver = Solver::<7, 6>::new(hash);
+    let mut nodes = 0;
+    for p in CONNECT4_BEGIN {
+        let board: Standard = p.parse().expect("valid position");
+        nodes += solver.solve(&board).nodes;
+    }
+    line("connect4 solve 3 begin positions", nodes, start.elapsed().as_secs_f64());
 
     let secs = start_all.elapsed().as_secs_f64();
     println!("{:<32} {total_nodes:>12} nodes {secs:>8.3}s {:>10.0} nodes/s", "total", total_nodes as f64 / secs);

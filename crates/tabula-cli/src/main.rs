@@ -6,6 +6,7 @@ mod engine;
 mod games;
 mod go;
 mod gomoku;
+mod matches;
 mod play;
 mod solve;
 
@@ -156,6 +157,8 @@ enum Command {
         /// The position as FEN (`startpos` for the initial position).
         fen: String,
     },
+    /// Play a match between two engines (UCI, GTP or Gomocup), refereed by Tabula's rules, with Elo and SPRT.
+    Match(matches::MatchArgs),
     /// Lattice kinetic Monte Carlo with Zobrist state recall.
     Kmc {
         #[command(subcommand)]
@@ -206,6 +209,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Gtp => gtp(),
         Command::Uci => Ok(tabula_chess::uci::run_stdio()?),
         Command::Book { file, fen } => chess::book(&file, &fen),
+        Command::Match(args) => matches::run(&args),
         Command::Kmc { action: KmcAction::Example } => {
             print!("{}", tabula_kmc::example_config());
             Ok(())

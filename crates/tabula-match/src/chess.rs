@@ -1,0 +1,329 @@
+//! Chess over UCI: the driver (`uci`, `ucinewgame`, `position ... moves ...`, `go` with the clock), the
+//! referee on [`tabula_chess::Position`] (checkmate, stalemate, fifty-move rule, threefold repetition by
+//! key, insufficient material, optional move-limit adjudication) and PGN records.
+//!
+//! Openings are FEN or EPD lines (`#` starts a comment line).
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_match::chess::Chess;
+//! use tabula_match::MatchGame;
+//!
+//! let openings = Chess.parse_openings("# two\nstartpos\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n", "o.epd").unwrap();
+//! assert_eq!(openings.len(), 2);
+//! let err = Chess.parse_openings("not a fen\n", "o.epd").unwrap_err();
+//! assert!(err.to_string().starts_with("o.epd, line 1"));
+//! ```
+
+use crate::engine::{EngineError, Process};
+use crate::{forfeit, opening_lines, Clock, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+use tabula_chess::{Color, Epd, Move, Position};
+
+/// How long an engine may take to answer `uci` or `isready`.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// Chess matches over UCI.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Chess;
+
+/// A chess opening: the starting FEN (`None` for the standard start).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChessOpening {
+    /// The FEN, or `None` for the initial position.
+    pub fen: Option<String>,
+}
+
+fn handshake(process: &mut Process) -> Result<(), EngineError> {
+    process.send("uci")?;
+    let deadline = Instant::now() + HANDSHAKE;
+    process.wait_for(deadline, HANDSHAKE, |l| l.trim() == "uciok")?;
+    is_ready(process)
+}
+
+fn is_ready(process: &mut Process) -> Result<(), EngineError> {
+    process.send("isready")?;
+    process.wait_for(Instant::now() + HANDSHAKE, HANDSHAKE, |l| l.trim() == "readyok").map(|_| ())
+}
+
+/// Asks `process` for a move in `pos` (reached from `start` by `moves`) and returns it, legal, with the time
+/// it took.
+fn ask(
+    process: &mut Process,
+    start: &Option<String>,
+    moves: &[String],
+    pos: &Position,
+    clock: &Clock,
+    seat: usize,
+) -> Result<(Move, Duration), EngineError> {
+    let mut command = match start {
+        Some(fen) => format!("position fen {fen}"),
+        None => "position startpos".to_string(),
+    };
+    if !moves.is_empty() {
+        command.push_str(" moves ");
+        command.push_str(&moves.join(" "));
+    }
+    process.send(&command)?;
+    let tc = clock.control();
+    let mut go = "go".to_string();
+    if let (Some(_), Some(_)) = (clock.left(0), clock.left(1)) {
+        // Seats are White and Black in order only from the standard side to move; map by colour instead.
+        let white = if pos.turn() == Color::White { seat } else { 1 - seat };
+        let ms = |d: Option<Duration>| d.unwrap_or_default().as_millis();
+        go.push_str(&format!(
+            " wtime {} btime {} winc {} binc {}",
+            ms(clock.left(white)),
+            ms(clock.left(1 - white)),
+            tc.increment.as_millis(),
+            tc.increment.as_millis()
+        ));
+    }
+    if let Some(t) = tc.movetime {
+        go.push_str(&format!(" movetime {}", t.as_millis()));
+    }
+    if let Some(d) = tc.depth {
+        go.push_str(&format!(" depth {d}"));
+    }
+    if let Some(n) = tc.nodes {
+        go.push_str(&format!(" nodes {n}"));
+    }
+    let allowed = clock.allowance(seat);
+    let started = Instant::now();
+    process.send(&go)?;
+    let line = process.wait_for(started + allowed, allowed, |l| l.split_whitespace().next() == Some("bestmove"))?;
+    let elapsed = started.elapsed();
+    let text = line.split_whitespace().nth(1).unwrap_or("");
+    let mv = Move::from_uci(text).map_err(|_| EngineError::Garbage(line.clone()))?;
+    let mv = pos.parse_uci(&mv.to_uci()).map_err(|_| EngineError::Illegal(text.to_string()))?;
+    if !pos.is_legal(mv) {
+        return Err(EngineError::Illegal(text.to_string()));
+    }
+    Ok((mv, elapsed))
+}
+
+/// The outcome of the position after a move, if the game is over.
+fn adjudicate(
+    pos: &Position,
+    seen: &HashMap<u64, u32>,
+    info: &GameInfo,
+    plies: usize,
+) -> Option<(GameResult, &'static str, &'static str)> {
+    if pos.is_checkmate() {
+        return Some((GameResult::Draw, "checkmate", "normal"));
+    }
+    if pos.is_stalemate() {
+        return Some((GameResult::Draw, "stalemate", "normal"));
+    }
+    if pos.is_insufficient_material() {
+        return Some((GameResult::Draw, "insufficient material", "normal"));
+    }
+    if pos.halfmove_clock() >= 100 {
+        return Some((GameResult::Draw, "fifty-move rule", "normal"));
+    }
+    if seen.get(&pos.key().0).copied().unwrap_or(0) >= 3 {
+        return Some((GameResult::Draw, "threefold repetition", "normal"));
+    }
+    if info.max_moves.is_some_and(|m| plies >= 2 * m as usize) {
+        return Some((GameResult::Draw, "adjudicated: move limit", "adjudication"));
+    }
+    None
+}
+
+impl MatchGame for Chess {
+    type Opening = ChessOpening;
+
+    fn name(&self) -> &'static str {
+        "chess"
+    }
+
+    fn parse_openings(&self, text: &str, source: &str) -> Result<Vec<ChessOpening>, OpeningError> {
+        opening_lines(text)
+            .map(|(line, l)| {
+                if l == "startpos" {
+                    return Ok(ChessOpening { fen: None });
+                }
+                let error = |message: String| OpeningError { source_name: source.to_string(), line, message };
+                let epd = Epd::parse(l).map_err(|e| error(format!("not a FEN or EPD position: {e}")))?;
+                let pos = Position::from_setup(&epd.setup).map_err(|e| error(format!("illegal position: {e}")))?;
+                if !pos.has_legal_move() {
+                    return Err(error("the position has no legal move".to_string()));
+                }
+                Ok(ChessOpening { fen: Some(pos.to_fen()) })
+            })
+            .collect()
+    }
+
+    fn default_opening(&self) -> ChessOpening {
+        ChessOpening { fen: None }
+    }
+
+    fn play(&self, mut players: [&mut Player; 2], opening: &ChessOpening, info: &GameInfo) -> Finished {
+        let start = match &opening.fen {
+            Some(fen) => Position::from_fen(fen).ok().and_then(|p| Position::from_setup(&p.to_setup()).ok()),
+            None => Some(Position::startpos()),
+        };
+        let mut pos = start.unwrap_or_else(Position::startpos);
+        let start_pos = pos.clone();
+        // Seat 0 moves first: it is White unless the opening has Black to move.
+        let white_seat = if pos.turn() == Color::White { 0 } else { 1 };
+        let mut clock = Clock::new(&info.tc);
+        let mut moves: Vec<String> = Vec::new();
+        let mut seen: HashMap<u64, u32> = HashMap::new();
+        *seen.entry(pos.key().0).or_default() += 1;
+        let mut started = [false; 2];
+        let (result, reason, termination) = 'game: loop {
+            let seat = moves.len() % 2;
+            let step = (|| -> Result<Move, EngineError> {
+                let process = players[seat].ensure(handshake)?;
+                if !started[seat] {
+                    process.send("ucinewgame")?;
+                    is_ready(process)?;
+                    started[seat] = true;
+                }
+                let (mv, elapsed) = ask(process, &opening.fen, &moves, &pos, &clock, seat)?;
+                clock.charge(seat, elapsed)?;
+                Ok(mv)
+            })();
+            match step {
+                Err(e) => {
+                    let termination =
+                        if matches!(e, EngineError::Timeout(_)) { "time forfeit" } else { "rules infraction" };
+                    let (result, reason) = forfeit(&mut players, seat, &e);
+                    break 'game (result, reason, termination);
+                }
+                Ok(mv) => {
+                    moves.push(mv.to_uci());
+                    pos.play_unchecked(mv);
+                    *seen.entry(pos.key().0).or_default() += 1;
+                    if let Some((result, reason, termination)) = adjudicate(&pos, &seen, info, moves.len()) {
+                        let result = if reason == "checkmate" { GameResult::Win(seat) } else { result };
+                        break 'game (result, reason.to_string(), termination);
+                    }
+                }
+            }
+        };
+        let record = pgn(&start_pos, opening.fen.is_some(), &moves, white_seat, info, result, &reason, termination);
+        Finished { result, reason, record }
+    }
+}
+
+/// The PGN result token for a result by seat.
+fn result_token(result: GameResult, white_seat: usize) -> &'static str {
+    match result {
+        GameResult::Draw => "1/2-1/2",
+        GameResult::Win(s) if s == white_seat => "1-0",
+        GameResult::Win(_) => "0-1",
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn pgn(
+    start: &Position,
+    from_fen: bool,
+    moves: &[String],
+    white_seat: usize,
+    info: &GameInfo,
+    result: GameResult,
+    reason: &str,
+    termination: &str,
+) -> String {
+    let token = result_token(result, white_seat);
+    let mut out = String::new();
+    let mut tag = |name: &str, value: &str| {
+        out.push_str(&format!("[{name} \"{}\"]\n", value.replace('\\', "\\\\").replace('"', "\\\"")));
+    };
+    tag("Event", "tabula match");
+    tag("Site", "?");
+    tag("Date", &info.date);
+    tag("Round", &info.round.to_string());
+    tag("White", &info.names[white_seat]);
+    tag("Black", &info.names[1 - white_seat]);
+    tag("Result", token);
+    tag("Termination", termination);
+    tag("TimeControl", &info.tc.pgn_tag());
+    if from_fen {
+        tag("FEN", &start.to_fen());
+        tag("SetUp", "1");
+    }
+    out.push('\n');
+    let mut pos = start.clone();
+    let mut text = String::new();
+    for (i, uci) in moves.iter().enumerate() {
+        let Ok(mv) = pos.parse_uci(uci) else { break };
+        if pos.turn() == Color::White {
+            text.push_str(&format!("{}. ", pos.fullmove_number()));
+        } else if i == 0 {
+            text.push_str(&format!("{}... ", pos.fullmove_number()));
+        }
+        text.push_str(&pos.san(mv));
+        text.push(' ');
+        pos.play_unchecked(mv);
+    }
+    text.push_str(&format!("{{{}}} {token}", reason.replace('}', ")")));
+    out.push_str(&wrap(&text, 79));
+    out.push_str("\n\n");
+    out
+}
+
+/// Wraps words to lines of at most `width` characters.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split(' ') {
+        if line > 0 && line + 1 + word.len() > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += word.len();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::TimeControl;
+
+    fn info() -> GameInfo {
+        GameInfo {
+            names: ["A".into(), "B".into()],
+            round: 3,
+            tc: TimeControl::default(),
+            max_moves: None,
+            date: "2026.01.02".into(),
+        }
+    }
+
+    #[test]
+    fn pgn_has_tags_and_san() {
+        let start = Position::startpos();
+        let moves: Vec<String> = ["f2f3", "e7e5", "g2g4", "d8h4"].iter().map(|s| s.to_string()).collect();
+        let text = pgn(&start, false, &moves, 0, &info(), GameResult::Win(1), "checkmate", "normal");
+        assert!(text.contains("[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]"), "{text}");
+        assert!(text.contains("1. f3 e5 2. g4 Qh4# {checkmate} 0-1"), "{text}");
+        assert!(!text.contains("SetUp"));
+    }
+
+    #[test]
+    fn pgn_from_black_to_move() {
+        let start = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+        let moves = vec!["e7e5".to_string()];
+        let text = pgn(&start, true, &moves, 1, &info(), GameResult::Draw, "adjudicated: move limit", "adjudication");
+        assert!(text.contains("[White \"B\"]") && text.contains("[SetUp \"1\"]"), "{text}");
+        assert!(text.contains("1... e5 {adjudicated: move limit} 1/2-1/2"), "{text}");
+    }
+
+    #[test]
+    fn bad_openings_name_the_line() {
+        let err = Chess.parse_openings("startpos\n\n8/8/8/8/8/8/8/8 w - -\n", "book.epd").unwrap_err();
+        assert_eq!(err.line, 3);
+        assert!(err.to_string().contains("book.epd"));
+    }
+}

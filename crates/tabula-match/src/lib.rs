@@ -1,0 +1,362 @@
+//! Engine-versus-engine matches refereed by Tabula's own rules: chess over UCI, Go over GTP and Gomoku over
+//! the Gomocup protocol, with time controls, openings played twice with colours swapped, several games at
+//! once, Elo, LOS and the SPRT.
+//!
+//! - [`stats`]: Elo with its 95 % error, LOS, draw rate, the SPRT (trinomial and pentanomial).
+//! - [`engine`]: an engine as a child process with line I/O and deadlines.
+//! - [`chess`]: the game's referee and protocol driver, behind [`MatchGame`].
+//! - [`runner`]: the match: openings, pairs, concurrency, restarts, the live line and the final table.
+//!
+//! An engine that crashes, hangs, sends garbage, plays an illegal move or runs out of time loses that game
+//! with the reason recorded; its process is killed and started again for the next game.
+//!
+//! # Examples
+//!
+//! ```
+//! use std::time::Duration;
+//! use tabula_match::{Clock, TimeControl};
+//!
+//! let tc = TimeControl::parse_base_increment("10+0.1").unwrap();
+//! assert_eq!(tc.base, Some(Duration::from_secs(10)));
+//! let mut clock = Clock::new(&tc);
+//! assert!(clock.charge(0, Duration::from_secs(3)).is_ok());
+//! assert_eq!(clock.left(0), Some(Duration::from_millis(7100)));
+//! assert!(clock.charge(1, Duration::from_secs(11)).is_err());
+//! ```
+#![deny(missing_docs)]
+
+pub mod chess;
+pub mod engine;
+// pub mod go;
+// pub mod gomoku;
+pub mod runner;
+pub mod stats;
+
+use engine::{EngineError, Process};
+use std::fmt;
+use std::time::Duration;
+use thiserror::Error;
+
+pub use runner::{run, MatchConfig, MatchError, Summary};
+
+/// How long a side may think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time for the whole game per side, if a clock is used.
+    pub base: Option<Duration>,
+    /// Time added after each move.
+    pub increment: Duration,
+    /// A fixed time for each move.
+    pub movetime: Option<Duration>,
+    /// A fixed depth (UCI only).
+    pub depth: Option<u32>,
+    /// A fixed node count (UCI only).
+    pub nodes: Option<u64>,
+    /// Grace allowed beyond the clock before a move counts as late.
+    pub margin: Duration,
+    /// With neither clock nor fixed time: how long a move may take before the engine counts as hung.
+    pub watchdog: Duration,
+}
+
+impl Default for TimeControl {
+    fn default() -> TimeControl {
+        TimeControl {
+            base: None,
+            increment: Duration::ZERO,
+            movetime: None,
+            depth: None,
+            nodes: None,
+            margin: Duration::from_millis(100),
+            watchdog: Duration::from_secs(30),
+        }
+    }
+}
+
+/// A time control that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("bad time control `{0}` (expected seconds, or base+increment in seconds such as `10+0.1`)")]
+pub struct TimeControlError(pub String);
+
+fn seconds(text: &str, whole: &str) -> Result<Duration, TimeControlError> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| TimeControlError(whole.to_string()))
+}
+
+impl TimeControl {
+    /// Parses `base+increment` in seconds (`40`, `10+0.1`) into a clock time control.
+    ///
+    /// # Errors
+    ///
+    /// [`TimeControlError`] naming the text.
+    pub fn parse_base_increment(text: &str) -> Result<TimeControl, TimeControlError> {
+        let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+        Ok(TimeControl {
+            base: Some(seconds(base, text)?),
+            increment: seconds(increment, text)?,
+            ..TimeControl::default()
+        })
+    }
+
+    /// Parses a number of seconds for a fixed time per move.
+    ///
+    /// # Errors
+    ///
+    /// [`TimeControlError`] naming the text.
+    pub fn parse_seconds(text: &str) -> Result<Duration, TimeControlError> {
+        seconds(text, text)
+    }
+
+    /// The PGN `TimeControl` tag value: `base+inc` or `1/movetime` in seconds, `-` without a clock.
+    pub fn pgn_tag(&self) -> String {
+        match (self.base, self.movetime) {
+            (Some(base), _) => format!("{}+{}", base.as_secs_f64(), self.increment.as_secs_f64()),
+            (None, Some(t)) => format!("1/{}", t.as_secs_f64()),
+            _ => "-".to_string(),
+        }
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(base) = self.base {
+            parts.push(format!("{}+{}s", base.as_secs_f64(), self.increment.as_secs_f64()));
+        }
+        if let Some(t) = self.movetime {
+            parts.push(format!("{}s/move", t.as_secs_f64()));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {d}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("{n} nodes"));
+        }
+        if parts.is_empty() {
+            parts.push("no limit".to_string());
+        }
+        f.write_str(&parts.join(", "))
+    }
+}
+
+/// Both sides' clocks during one game. Seat 0 moves first.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    tc: TimeControl,
+    left: [Option<Duration>; 2],
+}
+
+impl Clock {
+    /// Full clocks for a new game.
+    pub fn new(tc: &TimeControl) -> Clock {
+        Clock { tc: *tc, left: [tc.base; 2] }
+    }
+
+    /// Time left on `seat`'s clock, if a clock is used.
+    pub fn left(&self, seat: usize) -> Option<Duration> {
+        self.left[seat]
+    }
+
+    /// The time control.
+    pub fn control(&self) -> &TimeControl {
+        &self.tc
+    }
+
+    /// How long `seat` may take over its next move before it loses on time (the margin included).
+    pub fn allowance(&self, seat: usize) -> Duration {
+        let limit = match (self.left[seat], self.tc.movetime) {
+            (Some(left), Some(t)) => left.min(t),
+            (Some(left), None) => left,
+            (None, Some(t)) => t,
+            (None, None) => return self.tc.watchdog,
+        };
+        limit + self.tc.margin
+    }
+
+    /// Charges `seat` for a move that took `elapsed`, adding the increment.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::Timeout`] when the move took longer than [`Clock::allowance`].
+    pub fn charge(&mut self, seat: usize, elapsed: Duration) -> Result<(), EngineError> {
+        let allowed = self.allowance(seat);
+        if elapsed > allowed {
+            return Err(EngineError::Timeout(allowed));
+        }
+        if let Some(left) = self.left[seat].as_mut() {
+            *left = left.saturating_sub(elapsed) + self.tc.increment;
+        }
+        Ok(())
+    }
+}
+
+/// One engine of a match: its command and, while it runs, its process.
+#[derive(Debug)]
+pub struct Player {
+    /// The name shown in records and tables.
+    pub name: String,
+    /// The command line, split into words.
+    pub command: Vec<String>,
+    /// The running process, if started.
+    pub process: Option<Process>,
+    /// How many times the engine was started.
+    pub starts: u32,
+}
+
+impl Player {
+    /// A player that starts `command` when first needed.
+    pub fn new(name: impl Into<String>, command: Vec<String>) -> Player {
+        Player { name: name.into(), command, process: None, starts: 0 }
+    }
+
+    /// The running process, starting it (and running `handshake` on it) if needed.
+    ///
+    /// # Errors
+    ///
+    /// The error of the start or of the handshake; the process is then dropped.
+    pub fn ensure(
+        &mut self,
+        handshake: impl FnOnce(&mut Process) -> Result<(), EngineError>,
+    ) -> Result<&mut Process, EngineError> {
+        if self.process.is_none() {
+            let mut process = Process::spawn(&self.command)?;
+            self.starts += 1;
+            handshake(&mut process)?;
+            self.process = Some(process);
+        }
+        Ok(self.process.as_mut().expect("just started"))
+    }
+
+    /// Stops the engine; the next [`Player::ensure`] starts a fresh one.
+    pub fn kill(&mut self) {
+        self.process = None;
+    }
+}
+
+/// The result of a game by seat (seat 0 moves first: White in chess, Black in Go and Gomoku).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// The seat won.
+    Win(usize),
+    /// A draw.
+    Draw,
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finished {
+    /// The result.
+    pub result: GameResult,
+    /// Why the game ended: `checkmate`, `time forfeit`, `illegal move`, ...
+    pub reason: String,
+    /// The game in its game's format (PGN, SGF or a move list), ending in a newline.
+    pub record: String,
+}
+
+/// What a referee knows about the game it plays.
+#[derive(Clone, Debug)]
+pub struct GameInfo {
+    /// Names by seat.
+    pub names: [String; 2],
+    /// The round (game number from 1).
+    pub round: usize,
+    /// The time control.
+    pub tc: TimeControl,
+    /// Adjudicate a draw (chess, Gomoku) or a score (Go) after this many moves by each side, if set.
+    pub max_moves: Option<u32>,
+    /// The date, `YYYY.MM.DD`.
+    pub date: String,
+}
+
+/// An opening file that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{source_name}, line {line}: {message}")]
+pub struct OpeningError {
+    /// The file (or other source) name.
+    pub source_name: String,
+    /// The line, from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A game that a match can be played in: its openings, its protocol and its rules.
+pub trait MatchGame: Sync {
+    /// One opening.
+    type Opening: Clone + Send + Sync;
+
+    /// The game's name.
+    fn name(&self) -> &'static str;
+
+    /// Reads openings from the text of an opening file called `source`.
+    ///
+    /// # Errors
+    ///
+    /// [`OpeningError`] naming the source and line.
+    fn parse_openings(&self, text: &str, source: &str) -> Result<Vec<Self::Opening>, OpeningError>;
+
+    /// The opening used without an opening file.
+    fn default_opening(&self) -> Self::Opening;
+
+    /// Plays one game: `players[0]` moves first. Engine failures lose the game for that engine, whose process
+    /// is killed; this never fails as a whole.
+    fn play(&self, players: [&mut Player; 2], opening: &Self::Opening, info: &GameInfo) -> Finished;
+}
+
+/// How a referee reports an engine failure: that seat loses, its engine is killed.
+pub(crate) fn forfeit(players: &mut [&mut Player; 2], seat: usize, error: &EngineError) -> (GameResult, String) {
+    players[seat].kill();
+    let reason = match error {
+        EngineError::Timeout(_) => format!("{} loses on time", players[seat].name),
+        e => format!("{} loses: {e}", players[seat].name),
+    };
+    (GameResult::Win(1 - seat), reason)
+}
+
+/// Today's date as `YYYY.MM.DD` (UTC), from the system clock.
+pub fn today() -> String {
+    let days = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400);
+    // Howard Hinnant's civil-from-days.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// Reads an opening file's non-empty lines that are not comments (`#`), with their line numbers from 1.
+pub(crate) fn opening_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())).filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_parse_and_charge() {
+        assert!(TimeControl::parse_base_increment("x+1").is_err());
+        assert!(TimeControl::parse_base_increment("-1").is_err());
+        let tc = TimeControl { movetime: Some(Duration::from_millis(50)), ..TimeControl::default() };
+        let mut clock = Clock::new(&tc);
+        assert_eq!(clock.allowance(0), Duration::from_millis(150));
+        assert!(clock.charge(0, Duration::from_millis(140)).is_ok());
+        assert!(matches!(clock.charge(0, Duration::from_millis(151)), Err(EngineError::Timeout(_))));
+        assert_eq!(TimeControl::parse_base_increment("10+0.1").unwrap().pgn_tag(), "10+0.1");
+    }
+
+    #[test]
+    fn date_is_plausible() {
+        let d = today();
+        assert_eq!(d.len(), 10);
+        assert!(d.as_str() >= "2024.01.01");
+    }
+}

@@ -1,0 +1,378 @@
+//! The match: openings in pairs with colours swapped, several games at once, engines restarted after a
+//! failure, a live line after each game, the SPRT stop and the final table.
+//!
+//! Engine 0 is the one the statistics are about: its score, its Elo against engine 1.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_match::runner::pair_schedule;
+//!
+//! // Two openings, one round: each opening twice, engine 0 first, then engine 1 first.
+//! let jobs = pair_schedule(2, 1, None, None);
+//! let seats: Vec<(usize, usize)> = jobs.iter().map(|j| (j.opening, j.engine0_seat)).collect();
+//! assert_eq!(seats, [(0, 0), (0, 1), (1, 0), (1, 1)]);
+//! assert_eq!(pair_schedule(1, 1, Some(5), None).len(), 5);
+//! ```
+
+use crate::engine::{split_command, EngineError, Process};
+use crate::stats::{Results, Sprt, SprtDecision};
+use crate::{today, Finished, GameInfo, GameResult, MatchGame, Player, TimeControl};
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{mpsc, Mutex};
+use thiserror::Error;
+
+/// Why a match could not run.
+#[derive(Debug, Error)]
+pub enum MatchError {
+    /// An engine command that is empty, malformed or cannot start.
+    #[error("engine {index}: {source}")]
+    Engine {
+        /// Which engine (1 or 2).
+        index: usize,
+        /// What went wrong.
+        source: EngineError,
+    },
+    /// No opening to play.
+    #[error("no openings to play")]
+    NoOpenings,
+    /// Writing a record or the live line failed.
+    #[error("cannot write output: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The settings of a match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two engines' command lines.
+    pub engines: [String; 2],
+    /// Names for records and tables (default: the command lines, numbered if equal).
+    pub names: Option<[String; 2]>,
+    /// The time control.
+    pub tc: TimeControl,
+    /// Move-limit adjudication (see [`GameInfo::max_moves`]).
+    pub max_moves: Option<u32>,
+    /// Games played at once, each with its own pair of engine processes.
+    pub concurrency: usize,
+    /// How many times the opening list is played (each opening as a pair of games).
+    pub rounds: usize,
+    /// Stop after this many games, if set.
+    pub games: Option<usize>,
+    /// Shuffle the openings with this seed, if set.
+    pub shuffle: Option<u64>,
+    /// The SPRT to stop on, if any.
+    pub sprt: Option<Sprt>,
+    /// Use game pairs (pentanomial) rather than single games (trinomial) for the SPRT.
+    pub pentanomial: bool,
+}
+
+impl Default for MatchConfig {
+    fn default() -> MatchConfig {
+        MatchConfig {
+            engines: [String::new(), String::new()],
+            names: None,
+            tc: TimeControl::default(),
+            max_moves: None,
+            concurrency: 1,
+            rounds: 1,
+            games: None,
+            shuffle: None,
+            sprt: None,
+            pentanomial: false,
+        }
+    }
+}
+
+/// One game to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// Game number from 0.
+    pub game: usize,
+    /// Pair number from 0 (two games per pair).
+    pub pair: usize,
+    /// Index into the opening list.
+    pub opening: usize,
+    /// The seat of engine 0 (0: it moves first).
+    pub engine0_seat: usize,
+}
+
+/// The games of a match: each opening (in order, or shuffled by `shuffle`) as a pair with engine 0 first,
+/// then engine 1 first, for `rounds` passes (more if `games` needs them), cut at `games`.
+pub fn pair_schedule(openings: usize, rounds: usize, games: Option<usize>, shuffle: Option<u64>) -> Vec<Job> {
+    let mut order: Vec<usize> = (0..openings).collect();
+    let mut jobs = Vec::new();
+    // A game count beyond one pass over the openings asks for more passes.
+    let rounds = rounds.max(games.map_or(0, |g| g.div_ceil(2 * openings.max(1))));
+    let mut state = shuffle.unwrap_or(0) ^ 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..rounds {
+        if shuffle.is_some() {
+            // Fisher–Yates with xorshift64*.
+            for i in (1..order.len()).rev() {
+                state ^= state >> 12;
+                state ^= state << 25;
+                state ^= state >> 27;
+                let r = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
+                order.swap(i, (r % (i as u64 + 1)) as usize);
+            }
+        }
+        for &opening in &order {
+            for seat in 0..2 {
+                let game = jobs.len();
+                jobs.push(Job { game, pair: game / 2, opening, engine0_seat: seat });
+            }
+        }
+    }
+    jobs.truncate(games.unwrap_or(usize::MAX));
+    jobs
+}
+
+/// One played game, as the summary keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    /// The job.
+    pub job: Job,
+    /// Engine 0's score: 1, ½ or 0.
+    pub score: f64,
+    /// The game as the referee ended it.
+    pub finished: Finished,
+}
+
+/// The outcome of a match.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// The engines' names.
+    pub names: [String; 2],
+    /// Engine 0's results.
+    pub results: Results,
+    /// The games in the order they finished.
+    pub games: Vec<Played>,
+    /// The SPRT, its last log-likelihood ratio and decision, if one ran.
+    pub sprt: Option<(Sprt, f64, SprtDecision)>,
+    /// Games each engine lost by failure (crash, timeout, illegal move, garbage).
+    pub forfeits: [usize; 2],
+    /// Times each engine was started.
+    pub starts: [u32; 2],
+}
+
+impl Summary {
+    /// The live line: games, score, Elo with error, draw rate, LOS, and the LLR if an SPRT runs.
+    pub fn live_line(&self, total: usize) -> String {
+        let r = &self.results;
+        let elo = r.elo().map_or("-".to_string(), |e| e.to_string());
+        let mut line = format!(
+            "games {}/{total}  score {}-{} (+{} ={} -{})  elo {elo}  draws {:.1}%  LOS {:.1}%",
+            r.games(),
+            r.points(),
+            r.games() as f64 - r.points(),
+            r.wins,
+            r.draws,
+            r.losses,
+            100.0 * r.draw_rate(),
+            100.0 * r.los()
+        );
+        if let Some((sprt, llr, _)) = self.sprt {
+            let (lower, upper) = sprt.bounds();
+            line.push_str(&format!("  LLR {llr:.2} ({lower:.2}, {upper:.2})"));
+        }
+        line
+    }
+}
+
+/// The final table.
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = &self.results;
+        let width = self.names.iter().map(String::len).max().unwrap_or(0).max(6);
+        writeln!(
+            f,
+            "{:width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6}  {:>8}  {:>6}",
+            "engine", "games", "wins", "draws", "losses", "score", "forfeits", "starts"
+        )?;
+        let rows = [(r.wins, r.losses), (r.losses, r.wins)];
+        for (i, (wins, losses)) in rows.into_iter().enumerate() {
+            let points = wins as f64 + r.draws as f64 / 2.0;
+            writeln!(
+                f,
+                "{:width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6.1}  {:>8}  {:>6}",
+                self.names[i],
+                r.games(),
+                wins,
+                r.draws,
+                losses,
+                points,
+                self.forfeits[i],
+                self.starts[i]
+            )?;
+        }
+        match r.elo() {
+            Some(elo) => writeln!(
+                f,
+                "elo of {} against {}: {elo}, LOS {:.1}%, draws {:.1}%",
+                self.names[0],
+                self.names[1],
+                100.0 * r.los(),
+                100.0 * r.draw_rate()
+            )?,
+            None => writeln!(f, "no games played")?,
+        }
+        if let Some((sprt, llr, decision)) = self.sprt {
+            let (lower, upper) = sprt.bounds();
+            writeln!(
+                f,
+                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} ({lower:.2}, {upper:.2}): {}",
+                sprt.elo0,
+                sprt.elo1,
+                sprt.alpha,
+                sprt.beta,
+                match decision {
+                    SprtDecision::Continue => "no decision".to_string(),
+                    d => d.to_string(),
+                }
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Names from the command lines: the commands themselves, numbered when equal.
+fn default_names(engines: &[String; 2]) -> [String; 2] {
+    if engines[0] == engines[1] {
+        [format!("{} #1", engines[0]), format!("{} #2", engines[1])]
+    } else {
+        engines.clone()
+    }
+}
+
+/// Plays a match of `game` over `openings` (the game's default opening if empty), writing each record to
+/// `records` and the live line to `live` after each game; returns the summary (whose `Display` is the
+/// final table).
+///
+/// # Errors
+///
+/// [`MatchError::Engine`] when an engine command is malformed or cannot start at all (later failures lose
+/// games instead), [`MatchError::Io`] when the output cannot be written.
+pub fn run<G: MatchGame>(
+    game: &G,
+    openings: Vec<G::Opening>,
+    config: &MatchConfig,
+    records: &mut dyn Write,
+    live: &mut dyn Write,
+) -> Result<Summary, MatchError> {
+    let openings = if openings.is_empty() { vec![game.default_opening()] } else { openings };
+    let mut commands = Vec::new();
+    for (i, line) in config.engines.iter().enumerate() {
+        let engine_error = |source| MatchError::Engine { index: i + 1, source };
+        let command = split_command(line).map_err(engine_error)?;
+        // Fail early, with the command named, when the program cannot start at all.
+        drop(Process::spawn(&command).map_err(engine_error)?);
+        commands.push(command);
+    }
+    let names = config.names.clone().unwrap_or_else(|| default_names(&config.engines));
+    let jobs = pair_schedule(openings.len(), config.rounds.max(1), config.games, config.shuffle);
+    let total = jobs.len();
+    if total == 0 {
+        return Err(MatchError::NoOpenings);
+    }
+    let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>());
+    let stop = AtomicBool::new(false);
+    let date = today();
+    let mut summary = Summary {
+        names: names.clone(),
+        results: Results::default(),
+        games: Vec::new(),
+        sprt: config.sprt.map(|s| (s, 0.0, SprtDecision::Continue)),
+        forfeits: [0; 2],
+        starts: [0; 2],
+    };
+    let (sender, finished) = mpsc::channel::<Result<Played, [u32; 2]>>();
+    let mut output: Result<(), MatchError> = Ok(());
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.clamp(1, total) {
+            let sender = sender.clone();
+            let (queue, stop, openings, commands, names, date) = (&queue, &stop, &openings, &commands, &names, &date);
+            scope.spawn(move || {
+                let mut players = [
+                    Player::new(names[0].clone(), commands[0].clone()),
+                    Player::new(names[1].clone(), commands[1].clone()),
+                ];
+                loop {
+                    if stop.load(Relaxed) {
+                        break;
+                    }
+                    let Some(job) = queue.lock().map(|mut q| q.pop_front()).unwrap_or(None) else { break };
+                    let seat0 = if job.engine0_seat == 0 { 0 } else { 1 };
+                    let info = GameInfo {
+                        names: [names[seat0].clone(), names[1 - seat0].clone()],
+                        round: job.game + 1,
+                        tc: config.tc,
+                        max_moves: config.max_moves,
+                        date: date.clone(),
+                    };
+                    let [a, b] = &mut players;
+                    let seated = if seat0 == 0 { [a, b] } else { [b, a] };
+                    let finished = game.play(seated, &openings[job.opening], &info);
+                    let score = match finished.result {
+                        GameResult::Draw => 0.5,
+                        GameResult::Win(seat) if seat == job.engine0_seat => 1.0,
+                        GameResult::Win(_) => 0.0,
+                    };
+                    if sender.send(Ok(Played { job, score, finished })).is_err() {
+                        break;
+                    }
+                }
+                let _ = sender.send(Err([players[0].starts, players[1].starts]));
+            });
+        }
+        drop(sender);
+        let mut pairs: HashMap<usize, (f64, u32)> = HashMap::new();
+        for message in finished {
+            let played = match message {
+                Ok(played) => played,
+                Err(starts) => {
+                    summary.starts[0] += starts[0];
+                    summary.starts[1] += starts[1];
+                    continue;
+                }
+            };
+            summary.results.add_game(played.score);
+            let pair = pairs.entry(played.job.pair).or_default();
+            pair.0 += played.score;
+            pair.1 += 1;
+            if pair.1 == 2 {
+                summary.results.add_pair(pair.0);
+            }
+            if let GameResult::Win(winner) = played.finished.result {
+                if played.finished.reason.contains(" loses") {
+                    let loser_is_engine0 = winner != played.job.engine0_seat;
+                    summary.forfeits[usize::from(!loser_is_engine0)] += 1;
+                }
+            }
+            if let Some((sprt, llr, decision)) = summary.sprt.as_mut() {
+                *llr = if config.pentanomial {
+                    sprt.llr_pentanomial(&summary.results)
+                } else {
+                    sprt.llr_trinomial(&summary.results)
+                };
+                *decision = sprt.decide(*llr);
+                if *decision != SprtDecision::Continue {
+                    stop.store(true, Relaxed);
+                }
+            }
+            if output.is_ok() {
+                output = records
+                    .write_all(played.finished.record.as_bytes())
+                    .and_then(|()| writeln!(live, "{}", summary.live_line(total)))
+                    .map_err(MatchError::from);
+                if output.is_err() {
+                    stop.store(true, Relaxed);
+                }
+            }
+            summary.games.push(played);
+        }
+    });
+    output?;
+    Ok(summary)
+}

@@ -1,0 +1,112 @@
+//! Chess matches against scripted fake engines and between two of Tabula's engines.
+
+use std::time::Duration;
+use tabula_match::chess::Chess;
+use tabula_match::stats::{Sprt, SprtDecision};
+use tabula_match::{run, MatchConfig, MatchGame, Summary, TimeControl};
+
+const FAKE: &str = env!("CARGO_BIN_EXE_tabula-fake-engine");
+
+fn fake(protocol: &str, mode: &str, after: usize) -> String {
+    format!("{FAKE} --protocol {protocol} --mode {mode} --after {after}")
+}
+
+fn play(engines: [String; 2], tc: TimeControl, games: usize, max_moves: u32) -> (Summary, String) {
+    let config = MatchConfig { engines, tc, max_moves: Some(max_moves), games: Some(games), ..MatchConfig::default() };
+    let mut records = Vec::new();
+    let mut live = Vec::new();
+    let openings =
+        Chess.parse_openings("startpos\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n", "test").unwrap();
+    let summary = run(&Chess, openings, &config, &mut records, &mut live).unwrap();
+    assert_eq!(String::from_utf8(live).unwrap().lines().count(), summary.games.len());
+    (summary, String::from_utf8(records).unwrap())
+}
+
+fn movetime(ms: u64) -> TimeControl {
+    TimeControl {
+        movetime: Some(Duration::from_millis(ms)),
+        margin: Duration::from_millis(200),
+        ..TimeControl::default()
+    }
+}
+
+/// Engine 0 misbehaves from its third move: it loses both games of the pair with `reason`, and is restarted.
+fn loses_every_game(mode: &str, reason: &str, tc: TimeControl) {
+    let (summary, records) = play([fake("uci", mode, 2), fake("uci", "random", 0)], tc, 2, 40);
+    assert_eq!(summary.results.losses, 2, "{mode}: {summary}\n{records}");
+    assert_eq!(summary.forfeits, [2, 0]);
+    assert_eq!(summary.starts[0], 2, "{mode}: restarted for the second game");
+    for played in &summary.games {
+        assert!(played.finished.reason.contains(reason), "{mode}: {}", played.finished.reason);
+    }
+    assert!(records.contains("[Termination "), "{records}");
+}
+
+#[test]
+fn crash_loses() {
+    loses_every_game("crash", "engine exited (crash)", movetime(100));
+}
+
+#[test]
+fn hang_loses_on_time() {
+    loses_every_game("hang", "loses on time", movetime(100));
+}
+
+#[test]
+fn slow_loses_on_time_with_a_clock() {
+    let tc = TimeControl { margin: Duration::from_millis(100), ..TimeControl::parse_base_increment("0.3+0").unwrap() };
+    loses_every_game("slow", "loses on time", tc);
+}
+
+#[test]
+fn illegal_move_loses() {
+    loses_every_game("illegal", "illegal move", movetime(100));
+}
+
+#[test]
+fn garbage_loses() {
+    loses_every_game("garbage", "garbage", movetime(100));
+}
+
+#[test]
+fn tabula_against_tabula_at_depth_two() {
+    let tc = TimeControl { depth: Some(2), ..TimeControl::default() };
+    let (summary, records) = play([fake("uci", "tabula", 0), fake("uci", "tabula", 0)], tc, 4, 30);
+    assert_eq!(summary.results.games(), 4);
+    assert_eq!(summary.forfeits, [0, 0]);
+    assert_eq!(summary.starts, [1, 1]);
+    assert_eq!(records.matches("[Event ").count(), 4);
+    assert_eq!(records.matches("[SetUp \"1\"]").count(), 2, "{records}");
+    assert!(records.contains("1. "), "{records}");
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match() {
+    let config = MatchConfig {
+        engines: [fake("uci", "tabula", 0), fake("uci", "random", 0)],
+        tc: TimeControl { depth: Some(1), ..TimeControl::default() },
+        max_moves: Some(60),
+        rounds: 100,
+        concurrency: 2,
+        sprt: Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap()),
+        ..MatchConfig::default()
+    };
+    let summary = run(&Chess, Vec::new(), &config, &mut Vec::new(), &mut Vec::new()).unwrap();
+    let (_, _, decision) = summary.sprt.unwrap();
+    assert_eq!(decision, SprtDecision::AcceptH1, "{summary}");
+    assert!(summary.results.games() < 60, "{summary}");
+    assert!(summary.to_string().contains("H1 accepted"));
+}
+
+#[test]
+fn bad_commands_are_named() {
+    let config =
+        MatchConfig { engines: ["/no/such/engine".into(), fake("uci", "random", 0)], ..MatchConfig::default() };
+    let err = run(&Chess, Vec::new(), &config, &mut Vec::new(), &mut Vec::new()).unwrap_err();
+    assert!(err.to_string().contains("engine 1") && err.to_string().contains("/no/such/engine"), "{err}");
+    let config = MatchConfig { engines: [fake("uci", "random", 0), "'unclosed".into()], ..MatchConfig::default() };
+    assert!(run(&Chess, Vec::new(), &config, &mut Vec::new(), &mut Vec::new())
+        .unwrap_err()
+        .to_string()
+        .contains("engine 2"));
+}

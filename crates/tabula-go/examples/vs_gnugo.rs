@@ -3,6 +3,7 @@
 //! ```text
 //! cargo run --release -p tabula-go --example vs_gnugo -- [--games 50] [--level 1] [--time 0.3]
 //!     [--playouts N] [--threads 2] [--seed 1] [--gnugo /usr/games/gnugo]
+//!     [--exploration C] [--equivalence K] [--verbose]
 //! ```
 //!
 //! Our engine runs in-process with a fixed time (or playout count) per move; GNU Go runs as
@@ -74,6 +75,9 @@ fn main() {
     let playouts: Option<u64> = arg(&args, "--playouts");
     let threads: usize = arg(&args, "--threads").unwrap_or(2);
     let seed: u64 = arg(&args, "--seed").unwrap_or(1);
+    let defaults = Config::default();
+    let exploration: f64 = arg(&args, "--exploration").unwrap_or(defaults.exploration);
+    let rave_equivalence: f64 = arg(&args, "--equivalence").unwrap_or(defaults.rave_equivalence);
     let verbose = args.iter().any(|a| a == "--verbose");
     let program: String = arg(&args, "--gnugo").unwrap_or_else(|| "/usr/games/gnugo".to_string());
     let (size, komi) = (9, 7.0);
@@ -81,7 +85,10 @@ fn main() {
         Some(n) => Budget::playouts(n),
         None => Budget::time(Duration::from_secs_f64(seconds)),
     };
-    println!("tabula vs gnugo level {level}: {games} games, 9x9, komi {komi}, {budget:?} per move, {threads} threads");
+    println!(
+        "tabula vs gnugo level {level}: {games} games, 9x9, komi {komi}, {budget:?} per move, {threads} threads, \
+         exploration {exploration}, RAVE equivalence {rave_equivalence}"
+    );
     let mut gnugo = GnuGo::start(&program, level, komi);
     gnugo.send(&format!("boardsize {size}")).unwrap();
     let (mut wins, mut as_black, mut as_white, mut disagreements) = (0, [0, 0], [0, 0], 0);
@@ -92,7 +99,8 @@ fn main() {
         gnugo.send("clear_board").unwrap();
         let mut position = Position::new(size, Rules::default()).unwrap();
         position.set_komi(komi);
-        let mut mcts = Mcts::new(Config { threads, seed: seed + game as u64, ..Config::default() });
+        let mut mcts =
+            Mcts::new(Config { threads, seed: seed + game as u64, exploration, rave_equivalence, ..Config::default() });
         let mut resigned = None;
         while !position.is_over() && position.move_count() < 300 {
             let color = position.to_move();

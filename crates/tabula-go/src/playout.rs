@@ -8,9 +8,11 @@
 //!
 //! There is no superko set and no undo: a playout plays to the end on a copy and is thrown away. The policy
 //! ([`PlayoutBoard::playout`]) answers the previous move first — it captures a chain the opponent left in
-//! atari and saves its own chain the opponent just put in atari when the escape gains liberties — then plays a [shape pattern](crate::patterns) next to the
-//! previous move, and otherwise plays a uniformly random legal move that neither fills one of its own eyes nor puts a chain of
-//! several stones in atari. A player with no such move passes; two passes end the playout.
+//! atari, and saves its own chain the opponent just put in atari by capturing an enemy chain in atari next
+//! to it or by an extension that leaves two liberties — then plays a [shape pattern](crate::patterns) next
+//! to the previous move, and otherwise plays a uniformly random legal move that neither fills one of its
+//! own eyes nor puts a chain of several stones in atari. A player with no such move passes; two passes end
+//! the playout.
 //!
 //! # Examples
 //!
@@ -431,8 +433,9 @@ impl PlayoutBoard {
     }
 
     /// A response to the previous move: capture the chain it left in atari, or save one of ours it put in
-    /// atari when the escape gains liberties.
-    fn answer_last(&self, color: Color) -> Option<usize> {
+    /// atari, by capturing an enemy chain in atari next to it or by extending when that leaves two or
+    /// more liberties (an extension into a fresh atari only feeds the opponent stones).
+    fn answer_last(&self, rng: &mut Rng, color: Color) -> Option<usize> {
         let last = self.last as usize;
         if last == NO_POINT as usize || self.cells[last] == EMPTY {
             return None;
@@ -445,16 +448,46 @@ impl PlayoutBoard {
             }
         }
         let s = stone(color);
-        for n in self.neighbors(last) {
-            if self.cells[n] == s && self.in_atari(self.head[n] as usize) {
-                let lib = self.atari_liberty(self.head[n] as usize);
-                let free = self.neighbors(lib).iter().filter(|&&m| self.cells[m] == EMPTY).count();
-                if free >= 2 && self.is_legal(lib, color) {
-                    return Some(lib);
+        let mut found = [0usize; 8];
+        let mut count = 0;
+        let mut seen = [0usize; 4];
+        for (k, n) in self.neighbors(last).into_iter().enumerate() {
+            if self.cells[n] != s {
+                continue;
+            }
+            let ours = self.head[n] as usize;
+            if !self.in_atari(ours) || seen.contains(&ours) {
+                continue;
+            }
+            seen[k] = ours;
+            // Counter-captures: enemy chains in atari touching ours.
+            let mut st = ours;
+            loop {
+                for m in self.neighbors(st) {
+                    if self.cells[m] == 3 - s && self.in_atari(self.head[m] as usize) {
+                        let lib = self.atari_liberty(self.head[m] as usize);
+                        if count < found.len() && !found[..count].contains(&lib) && self.is_legal(lib, color) {
+                            found[count] = lib;
+                            count += 1;
+                        }
+                    }
+                }
+                st = self.next[st] as usize;
+                if st == ours {
+                    break;
                 }
             }
+            let lib = self.atari_liberty(ours);
+            if count < found.len()
+                && !found[..count].contains(&lib)
+                && self.is_legal(lib, color)
+                && !self.is_big_self_atari(lib, color)
+            {
+                found[count] = lib;
+                count += 1;
+            }
         }
-        None
+        (count > 0).then(|| found[rng.below(count)])
     }
 
     /// A random legal move for `color` that fills no own eye and is no big self-atari, or
@@ -503,7 +536,7 @@ impl PlayoutBoard {
     pub fn play_policy_move(&mut self, rng: &mut Rng, patterns: &Patterns) -> usize {
         let color = self.to_move;
         let i = self
-            .answer_last(color)
+            .answer_last(rng, color)
             .or_else(|| self.pattern_move(rng, color, patterns))
             .unwrap_or_else(|| self.random_move(rng, color));
         self.play(i, color);

@@ -75,6 +75,12 @@ pub struct MatchArgs {
     /// Use game pairs (pentanomial) for the SPRT.
     #[arg(long)]
     pentanomial: bool,
+    /// Gomoku board size.
+    #[arg(long, default_value_t = 15)]
+    size: usize,
+    /// Gomoku rule: freestyle, standard or renju.
+    #[arg(long, default_value = "freestyle")]
+    rule: String,
     /// Write the game records here instead of standard output.
     #[arg(long, short)]
     output: Option<PathBuf>,
@@ -123,8 +129,14 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     let config = args.config()?;
     match args.game {
         MatchGameName::Chess => play(&tabula_match::chess::Chess, args, &config),
-        MatchGameName::Gomoku | MatchGameName::Go => {
-            anyhow::bail!("`tabula match` plays chess only for now; Gomoku and Go matches are not implemented yet")
+        MatchGameName::Gomoku => {
+            let rule = args.rule.parse().map_err(|e| anyhow::anyhow!("bad rule `{}`: {e}", args.rule))?;
+            tabula_gomoku::Board::new(args.size, args.size, rule)
+                .map_err(|e| anyhow::anyhow!("bad board size {}: {e}", args.size))?;
+            play(&tabula_match::gomoku::Gomoku { size: args.size, rule }, args, &config)
+        }
+        MatchGameName::Go => {
+            anyhow::bail!("`tabula match` plays chess and Gomoku for now; Go (GTP) is not implemented yet")
         }
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! - [`stats`]: Elo with its 95 % error, LOS, draw rate, the SPRT (trinomial and pentanomial).
 //! - [`engine`]: an engine as a child process with line I/O and deadlines.
-//! - [`chess`]: the game's referee and protocol driver, behind [`MatchGame`].
+//! - [`chess`], [`gomoku`]: each game's referee and protocol driver, behind [`MatchGame`].
 //! - [`runner`]: the match: openings, pairs, concurrency, restarts, the live line and the final table.
 //!
 //! An engine that crashes, hangs, sends garbage, plays an illegal move or runs out of time loses that game
@@ -28,7 +28,7 @@
 pub mod chess;
 pub mod engine;
 // pub mod go;
-// pub mod gomoku;
+pub mod gomoku;
 pub mod runner;
 pub mod stats;
 

@@ -29,12 +29,12 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum MatchError {
     /// An engine command that is empty, malformed or cannot start.
-    #[error("engine {index}: {source}")]
+    #[error("engine {index}: {error}")]
     Engine {
         /// Which engine (1 or 2).
         index: usize,
         /// What went wrong.
-        source: EngineError,
+        error: EngineError,
     },
     /// No opening to play.
     #[error("no openings to play")]
@@ -264,7 +264,7 @@ pub fn run<G: MatchGame>(
     let openings = if openings.is_empty() { vec![game.default_opening()] } else { openings };
     let mut commands = Vec::new();
     for (i, line) in config.engines.iter().enumerate() {
-        let engine_error = |source| MatchError::Engine { index: i + 1, source };
+        let engine_error = |error| MatchError::Engine { index: i + 1, error };
         let command = split_command(line).map_err(engine_error)?;
         // Fail early, with the command named, when the program cannot start at all.
         drop(Process::spawn(&command).map_err(engine_error)?);

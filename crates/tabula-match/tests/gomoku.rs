@@ -1,0 +1,55 @@
+//! Gomoku matches over the Gomocup protocol against fake engines and Tabula's own.
+
+use std::time::Duration;
+use tabula_gomoku::Rule;
+use tabula_match::gomoku::Gomoku;
+use tabula_match::{run, MatchConfig, MatchGame, TimeControl};
+
+const FAKE: &str = env!("CARGO_BIN_EXE_tabula-fake-engine");
+
+fn fake(mode: &str, after: usize) -> String {
+    format!("{FAKE} --protocol gomocup --mode {mode} --after {after}")
+}
+
+fn config(engines: [String; 2], games: usize) -> MatchConfig {
+    // A generous margin: the tests share two cores with the rest of the suite.
+    let tc = TimeControl {
+        movetime: Some(Duration::from_millis(100)),
+        margin: Duration::from_millis(1500),
+        ..TimeControl::default()
+    };
+    MatchConfig { engines, tc, games: Some(games), ..MatchConfig::default() }
+}
+
+#[test]
+fn failures_lose_and_the_match_goes_on() {
+    let game = Gomoku { size: 9, rule: Rule::Freestyle };
+    let openings = game.parse_openings("e5 d4 f6\n", "test").unwrap();
+    for (mode, reason) in [("crash", "crash"), ("hang", "on time"), ("illegal", "illegal move"), ("garbage", "garbage")]
+    {
+        let summary = run(
+            &game,
+            openings.clone(),
+            &config([fake(mode, 1), fake("tabula", 0)], 2),
+            &mut Vec::new(),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(summary.results.losses, 2, "{mode}: {summary}");
+        assert_eq!(summary.starts[0], 2, "{mode}");
+        assert!(summary.games.iter().all(|g| g.finished.reason.contains(reason)), "{mode}: {:?}", summary.games);
+    }
+}
+
+#[test]
+fn tabula_against_tabula() {
+    let game = Gomoku { size: 9, rule: Rule::Freestyle };
+    let mut records = Vec::new();
+    let summary =
+        run(&game, Vec::new(), &config([fake("tabula", 0), fake("tabula", 0)], 2), &mut records, &mut Vec::new())
+            .unwrap();
+    assert_eq!(summary.forfeits, [0, 0], "{summary}");
+    assert_eq!(summary.results.games(), 2, "{summary}");
+    let records = String::from_utf8(records).unwrap();
+    assert_eq!(records.matches("# Round").count(), 2, "{records}");
+}

@@ -1,13 +1,16 @@
-//! Playouts per second from the empty board, one thread.
+//! Playouts per second from the empty board, one thread: bare playouts, then whole tree-search iterations
+//! (walk, expansion, playout, backup) on 9×9.
 //!
 //! `cargo run --release -p tabula-go --example playouts -- [seconds per size, default 2]`
 
 use std::time::{Duration, Instant};
 use tabula_go::board::Board;
 use tabula_go::coords::Color;
+use tabula_go::mcts::{Budget, Config, Mcts};
 use tabula_go::patterns::Patterns;
 use tabula_go::picker::Rng;
 use tabula_go::playout::PlayoutBoard;
+use tabula_go::position::{Position, Rules};
 
 fn main() {
     let seconds: f64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(2.0);
@@ -35,4 +38,17 @@ fn main() {
             100.0 * black_wins as f64 / count as f64
         );
     }
+    let mut game = Position::new(9, Rules::default()).unwrap();
+    game.set_komi(7.0);
+    let mut mcts = Mcts::new(Config { threads: 1, seed: 1, ..Config::default() });
+    let start = Instant::now();
+    let analysis = mcts.search(&game, Color::Black, Budget::time(Duration::from_secs_f64(seconds)));
+    let elapsed = start.elapsed().as_secs_f64();
+    println!(
+        "9x9 search: {} playouts in {elapsed:.2} s = {:.0} playouts/s, {} nodes, best {}",
+        analysis.playouts,
+        analysis.playouts as f64 / elapsed,
+        mcts.nodes(),
+        analysis.best.to_gtp()
+    );
 }

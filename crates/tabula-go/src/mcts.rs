@@ -14,8 +14,9 @@
 //!   `β = ñ / (ñ + n + ñ·n / equivalence)` (Gelly & Silver's RAVE; `equivalence` is about 3000), plus a
 //!   small UCB exploration term.
 //! - **Priors** stand in for first-play urgency: every move starts with a few even virtual games, a capture
-//!   or an escape from atari with extra wins, a self-atari or a first-line move in empty surroundings with
-//!   extra losses, and moves next to the last one with a small bonus.
+//!   or an escape from atari with extra wins, a self-atari with extra losses, and moves next to the last
+//!   one with a small bonus. Where no stone stands within two points, a move on the first or second line
+//!   gets extra losses and one higher up extra wins: light playouts alone rate the edge too well.
 //! - **Pass** is a tree move only when no other move exists or the opponent has just passed; two passes end
 //!   the game and the board is scored as it stands (Tromp–Taylor area).
 //! - **Tree reuse**: the table survives between moves, so the root of the next search usually has
@@ -40,7 +41,7 @@
 //! ```
 
 use crate::board::Board;
-use crate::coords::{Color, Move};
+use crate::coords::{Color, Move, Point};
 use crate::gtp::TimeSettings;
 use crate::patterns::Patterns;
 use crate::picker::{Decision, MovePicker, Request, Rng};
@@ -466,12 +467,20 @@ fn expand(board: &Board, pb: &PlayoutBoard, patterns: &Patterns, color: Color, p
             n += 5.0;
             w += 4.0;
         }
-        // Step 3. Shape: empty first lines are slow; moves near the last one are local answers.
+        // Step 3. Shape: in an empty area the first two lines are slow and the third and above are
+        // the natural moves (light playouts alone favour the edge); moves near the last one are local
+        // answers.
         let line = p.column().min(p.row()).min(board.size() - 1 - p.column()).min(board.size() - 1 - p.row());
         let code = pb.neighborhood(i, color);
-        let lonely = (0..8).all(|k| matches!(code >> (2 * k) & 3, 0 | 3));
-        if line == 0 && lonely {
-            n += 10.0;
+        if empty_area(board, p) {
+            match line {
+                0 => n += 20.0,
+                1 => n += 10.0,
+                _ => {
+                    n += 10.0;
+                    w += 10.0;
+                }
+            }
         }
         if patterns.matches(code) {
             n += 10.0;
@@ -491,33 +500,56 @@ fn expand(board: &Board, pb: &PlayoutBoard, patterns: &Patterns, color: Color, p
     edges.into_boxed_slice()
 }
 
+/// Whether no stone stands within Manhattan distance 2 of `p`.
+fn empty_area(board: &Board, p: Point) -> bool {
+    let size = board.size() as isize;
+    let (c, r) = (p.column() as isize, p.row() as isize);
+    (-2isize..=2).all(|dr| {
+        let reach = 2 - dr.abs();
+        (-reach..=reach).all(|dc| {
+            let (c, r) = (c + dc, r + dr);
+            !(0..size).contains(&c)
+                || !(0..size).contains(&r)
+                || board.get(Point::new(c as usize, r as usize)).is_none()
+        })
+    })
+}
+
 /// The index of the edge to follow among those `legal` allows.
 fn select(node: &Node, config: &Config, mut legal: impl FnMut(&Edge) -> bool) -> Option<usize> {
     let log_n = ((node.visits + 1) as f32).ln();
     let equivalence = config.rave_equivalence as f32;
     let exploration = config.exploration as f32;
-    let mut order: Vec<(f32, usize)> = node
-        .edges
-        .iter()
-        .enumerate()
-        .map(|(k, e)| {
-            let q = e.w / e.n;
-            let value = if e.rave_n > 0.0 {
-                let beta = e.rave_n / (e.rave_n + e.n + e.rave_n * e.n / equivalence);
-                (1.0 - beta) * q + beta * e.rave_w / e.rave_n
-            } else {
-                q
-            };
-            (value + exploration * (log_n / e.n).sqrt(), k)
-        })
-        .collect();
-    // Usually the best edge is legal: find it, and sort only when the superko check refuses it.
-    let best = order.iter().copied().max_by(|a, b| a.0.total_cmp(&b.0))?;
-    if legal(&node.edges[best.1]) {
-        return Some(best.1);
+    let score = |e: &Edge| {
+        let q = e.w / e.n;
+        let value = if e.rave_n > 0.0 {
+            let beta = e.rave_n / (e.rave_n + e.n + e.rave_n * e.n / equivalence);
+            (1.0 - beta) * q + beta * e.rave_w / e.rave_n
+        } else {
+            q
+        };
+        if exploration > 0.0 {
+            value + exploration * (log_n / e.n).sqrt()
+        } else {
+            value
+        }
+    };
+    // Usually the best edge is legal: find it without allocating, and sort only when the superko check
+    // refuses it. Ties go to the later edge.
+    let mut best: Option<(f32, usize)> = None;
+    for (k, e) in node.edges.iter().enumerate() {
+        let v = score(e);
+        if best.map_or(true, |(b, _)| v >= b) {
+            best = Some((v, k));
+        }
     }
+    let (_, best) = best?;
+    if legal(&node.edges[best]) {
+        return Some(best);
+    }
+    let mut order: Vec<(f32, usize)> = node.edges.iter().enumerate().map(|(k, e)| (score(e), k)).collect();
     order.sort_by(|a, b| b.0.total_cmp(&a.0));
-    order.into_iter().skip(1).map(|(_, k)| k).find(|&k| legal(&node.edges[k]))
+    order.into_iter().map(|(_, k)| k).filter(|&k| k != best).find(|&k| legal(&node.edges[k]))
 }
 
 /// One step of the walk down the tree, for the backup.
@@ -882,6 +914,19 @@ mod tests {
     }
 
     #[test]
+    fn opens_away_from_the_edge() {
+        let g = game(9, 7.0, &[]);
+        assert!(empty_area(g.board(), Point::from_gtp("A1", 9).unwrap()));
+        let a = one_thread(11).search(&g, Color::Black, Budget::playouts(2000));
+        let Move::Play(p) = a.best else { panic!("{a:?}") };
+        let line = p.column().min(p.row()).min(8 - p.column()).min(8 - p.row());
+        assert!(line >= 2, "{a:?}");
+        let g = game(9, 7.0, &[("C3", Color::Black)]);
+        assert!(!empty_area(g.board(), Point::from_gtp("A3", 9).unwrap()));
+        assert!(empty_area(g.board(), Point::from_gtp("A4", 9).unwrap()));
+    }
+
+    #[test]
     fn two_threads_spend_the_budget() {
         let g = game(9, 7.0, &[]);
         let mut mcts = Mcts::new(Config { threads: 2, seed: 9, ..Config::default() });
@@ -932,6 +977,4 @@ mod tests {
         }
         assert_eq!(gtp.position().move_count(), 4);
     }
-
-    use crate::coords::Point;
 }

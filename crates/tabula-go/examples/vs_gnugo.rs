@@ -142,6 +142,9 @@ fn main() {
                 if position.play(mv, color).is_err() {
                     println!("  gnugo's {answer} is illegal here (superko): counted as a pass");
                     position.play(Move::Pass, color).unwrap();
+                    // GNU Go has the stone on its board: take it back so that the two boards agree.
+                    gnugo.send("undo").unwrap();
+                    gnugo.send(&format!("play {} pass", color.to_gtp())).unwrap();
                 }
             }
         }

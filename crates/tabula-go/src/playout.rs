@@ -786,6 +786,33 @@ mod tests {
     }
 
     #[test]
+    fn a_chain_in_atari_is_saved_by_a_counter_capture() {
+        // White's A4 puts black A2-A3 in atari; extending at A1 would leave one liberty, but capturing
+        // white's B2-B3 at B1 saves the chain.
+        let mut real = Board::new(7).unwrap();
+        for (s, c) in [
+            ("A2", Color::Black),
+            ("A3", Color::Black),
+            ("C2", Color::Black),
+            ("C3", Color::Black),
+            ("B4", Color::Black),
+            ("B2", Color::White),
+            ("B3", Color::White),
+            ("A5", Color::White),
+        ] {
+            real.set(Point::from_gtp(s, 7).unwrap(), Some(c));
+        }
+        let mut b = PlayoutBoard::from_board(&real, Color::White);
+        b.play(b.index(Point::from_gtp("A4", 7).unwrap()), Color::White);
+        for seed in 0..10 {
+            let mut rng = Rng::new(seed);
+            let mut after = b.clone();
+            let i = after.play_policy_move(&mut rng, &Patterns::new());
+            assert_eq!(after.point(i), Point::from_gtp("B1", 7).unwrap());
+        }
+    }
+
+    #[test]
     fn a_chain_left_in_atari_is_captured() {
         // White's last move at C4 has one liberty, C5: black's policy takes it.
         let mut game = Position::new(5, Rules::default()).unwrap();

@@ -207,13 +207,20 @@ impl<const W: usize, const H: usize> Board<W, H> {
         possible & !(threats >> 1)
     }
 
+    /// The keys of a stone of `colour` on bit `index`: for the board and for its mirror image.
+    #[inline(always)]
+    fn stone_keys(index: usize, colour: usize) -> (Key, Key) {
+        let (col, row) = (index / (H + 1), index % (H + 1));
+        let mirror = (W - 1 - col) * (H + 1) + row;
+        (KEYS[2 * index + colour], KEYS[2 * mirror + colour])
+    }
+
     /// The key and the mirrored key after dropping a stone in `col`.
     #[inline(always)]
     fn keys_after(&self, col: usize) -> (Key, Key) {
         let index = self.drop_bit(col).trailing_zeros() as usize;
-        let colour = (self.moves & 1) as usize;
-        let mirror = (W - 1 - col) * (H + 1) + index % (H + 1);
-        (self.key ^ KEYS[2 * index + colour], self.mirror_key ^ KEYS[2 * mirror + colour])
+        let (key, mirror) = Self::stone_keys(index, (self.moves & 1) as usize);
+        (self.key ^ key, self.mirror_key ^ mirror)
     }
 
     /// Drops a stone in `col`, updating both keys.
@@ -221,12 +228,9 @@ impl<const W: usize, const H: usize> Board<W, H> {
     fn drop(&mut self, col: usize) {
         let bit = self.drop_bit(col);
         debug_assert!(bit != 0, "column {col} is full");
-        let index = bit.trailing_zeros() as usize;
-        let colour = (self.moves & 1) as usize;
-        let (c, row) = (index / (H + 1), index % (H + 1));
-        let mirror = (W - 1 - c) * (H + 1) + row;
-        self.key ^= KEYS[2 * index + colour];
-        self.mirror_key ^= KEYS[2 * mirror + colour];
+        let (key, mirror) = Self::stone_keys(bit.trailing_zeros() as usize, (self.moves & 1) as usize);
+        self.key ^= key;
+        self.mirror_key ^= mirror;
         self.current ^= self.mask;
         self.mask |= bit;
         self.moves += 1;
@@ -241,12 +245,9 @@ impl<const W: usize, const H: usize> Board<W, H> {
         self.mask ^= bit;
         self.current ^= self.mask;
         self.moves -= 1;
-        let index = bit.trailing_zeros() as usize;
-        let colour = (self.moves & 1) as usize;
-        let (c, row) = (index / (H + 1), index % (H + 1));
-        let mirror = (W - 1 - c) * (H + 1) + row;
-        self.key ^= KEYS[2 * index + colour];
-        self.mirror_key ^= KEYS[2 * mirror + colour];
+        let (key, mirror) = Self::stone_keys(bit.trailing_zeros() as usize, (self.moves & 1) as usize);
+        self.key ^= key;
+        self.mirror_key ^= mirror;
     }
 
     /// Plays column `col` (0-based) after checking it.

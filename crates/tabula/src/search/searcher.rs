@@ -726,6 +726,23 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
     }
 
+    /// Counts a node and returns its score if the search ends here: stopped (0), game over, or a repetition.
+    #[inline(always)]
+    fn enter_node(&mut self, ply: u32) -> Option<Score> {
+        self.count_node();
+        if self.stopped {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(outcome) = self.game.outcome() {
+            return Some(outcome.score_at(ply));
+        }
+        if ply > 0 && self.is_repetition() {
+            return Some(DRAW);
+        }
+        None
+    }
+
     /// Fail-soft negamax: the score of the position searched `depth` plies deep within (`alpha`, `beta`).
     fn negamax(&mut self, depth: i32, ply: u32, mut alpha: Score, mut beta: Score, pv_node: bool) -> Score {
         debug_assert!(-INFINITY <= alpha && alpha < beta && beta <= INFINITY);
@@ -739,16 +756,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(ply, alpha, beta);
         }
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = self.game.outcome() {
-            return outcome.score_at(ply);
-        }
-        if ply > 0 && self.is_repetition() {
-            return DRAW;
+        if let Some(score) = self.enter_node(ply) {
+            return score;
         }
 
         // Step 2. Mate distance pruning: nothing can beat a win on the next ply or lose before this one.
@@ -1100,16 +1109,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     fn quiescence(&mut self, ply: u32, mut alpha: Score, beta: Score) -> Score {
         let p = ply as usize;
         self.td.ensure_ply(p);
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = self.game.outcome() {
-            return outcome.score_at(ply);
-        }
-        if ply > 0 && self.is_repetition() {
-            return DRAW;
+        if let Some(score) = self.enter_node(ply) {
+            return score;
         }
         // In check, standing pat is no option: every evasion is searched.
         let in_check = self.options.quiescence && ply < MAX_PLY - 1 && self.game.in_check();

@@ -41,7 +41,7 @@
 //! ```
 
 use crate::board::Board;
-use crate::coords::{Color, Move, Point};
+use crate::coords::{Color, Move};
 use crate::gtp::TimeSettings;
 use crate::patterns::Patterns;
 use crate::picker::{Decision, MovePicker, Request, Rng};
@@ -440,6 +440,7 @@ fn summarize(tree: &Tree, root: &Position, pb: &PlayoutBoard, color: Color, pass
 fn expand(board: &Board, pb: &PlayoutBoard, patterns: &Patterns, color: Color, passes: u8, last: u16) -> Box<[Edge]> {
     let mut edges = Vec::with_capacity(board.size() * board.size() + 1);
     let last_point = (last != NO_POINT).then(|| pb.point(last as usize));
+    let near = near_stones(board);
     for p in board.points() {
         if board.get(p).is_some() {
             continue;
@@ -472,7 +473,7 @@ fn expand(board: &Board, pb: &PlayoutBoard, patterns: &Patterns, color: Color, p
         // answers.
         let line = p.column().min(p.row()).min(board.size() - 1 - p.column()).min(board.size() - 1 - p.row());
         let code = pb.neighborhood(i, color);
-        if empty_area(board, p) {
+        if !near[p.row() * board.size() + p.column()] {
             match line {
                 0 => n += 20.0,
                 1 => n += 10.0,
@@ -500,19 +501,23 @@ fn expand(board: &Board, pb: &PlayoutBoard, patterns: &Patterns, color: Color, p
     edges.into_boxed_slice()
 }
 
-/// Whether no stone stands within Manhattan distance 2 of `p`.
-fn empty_area(board: &Board, p: Point) -> bool {
-    let size = board.size() as isize;
-    let (c, r) = (p.column() as isize, p.row() as isize);
-    (-2isize..=2).all(|dr| {
-        let reach = 2 - dr.abs();
-        (-reach..=reach).all(|dc| {
-            let (c, r) = (c + dc, r + dr);
-            !(0..size).contains(&c)
-                || !(0..size).contains(&r)
-                || board.get(Point::new(c as usize, r as usize)).is_none()
-        })
-    })
+/// For each point (row-major), whether a stone stands within Manhattan distance 2 of it.
+fn near_stones(board: &Board) -> Vec<bool> {
+    let size = board.size();
+    let mut near = vec![false; size * size];
+    for p in board.points().filter(|&p| board.get(p).is_some()) {
+        let (c, r) = (p.column() as isize, p.row() as isize);
+        for dr in -2isize..=2 {
+            let reach = 2 - dr.abs();
+            for dc in -reach..=reach {
+                let (c, r) = (c + dc, r + dr);
+                if (0..size as isize).contains(&c) && (0..size as isize).contains(&r) {
+                    near[r as usize * size + c as usize] = true;
+                }
+            }
+        }
+    }
+    near
 }
 
 /// The index of the edge to follow among those `legal` allows.
@@ -774,6 +779,7 @@ impl MovePicker for Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::coords::Point;
     use crate::position::Rules;
 
     fn game(size: usize, komi: f64, moves: &[(&str, Color)]) -> Position {
@@ -916,14 +922,20 @@ mod tests {
     #[test]
     fn opens_away_from_the_edge() {
         let g = game(9, 7.0, &[]);
-        assert!(empty_area(g.board(), Point::from_gtp("A1", 9).unwrap()));
+        assert!(near_stones(g.board()).iter().all(|&near| !near));
         let a = one_thread(11).search(&g, Color::Black, Budget::playouts(2000));
         let Move::Play(p) = a.best else { panic!("{a:?}") };
         let line = p.column().min(p.row()).min(8 - p.column()).min(8 - p.row());
         assert!(line >= 2, "{a:?}");
         let g = game(9, 7.0, &[("C3", Color::Black)]);
-        assert!(!empty_area(g.board(), Point::from_gtp("A3", 9).unwrap()));
-        assert!(empty_area(g.board(), Point::from_gtp("A4", 9).unwrap()));
+        let near = near_stones(g.board());
+        let at = |s: &str| {
+            let p = Point::from_gtp(s, 9).unwrap();
+            near[p.row() * 9 + p.column()]
+        };
+        assert!(at("A3") && at("C5") && at("E3") && at("C1"));
+        assert!(!at("A4") && !at("D5") && !at("F3") && !at("E1"));
+        assert_eq!(near.iter().filter(|&&n| n).count(), 13);
     }
 
     #[test]

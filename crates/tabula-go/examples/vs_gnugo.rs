@@ -9,7 +9,9 @@
 //! Our engine runs in-process with a fixed time (or playout count) per move; GNU Go runs as
 //! `gnugo --mode gtp --level L --chinese-rules --komi 7`. A game ends by resignation or two passes and is
 //! adjudicated by our own area scoring; GNU Go's `final_score` is printed beside it, and games where the two
-//! disagree on the winner are counted.
+//! disagree on the winner are counted. The two differ when GNU Go passes with stones on the board that it
+//! considers dead: a bare-board area count keeps them, GNU Go removes them; the summary gives both tallies.
+//! With `--verbose`, each game's moves, win rates and both final boards are printed.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -92,6 +94,8 @@ fn main() {
     let mut gnugo = GnuGo::start(&program, level, komi);
     gnugo.send(&format!("boardsize {size}")).unwrap();
     let (mut wins, mut as_black, mut as_white, mut disagreements) = (0, [0, 0], [0, 0], 0);
+    // Wins when games that end by two passes are scored by GNU Go, which removes the stones it thinks dead.
+    let mut wins_by_gnugo = 0;
     let (mut our_playouts, mut our_moves) = (0u64, 0u64);
     let start = Instant::now();
     for game in 0..games {
@@ -157,6 +161,7 @@ fn main() {
         };
         if verbose {
             println!("{}", position.board());
+            println!("gnugo's board:\n{}", gnugo.send("showboard").unwrap_or_default());
         }
         let gnugo_score = gnugo.send("final_score").unwrap_or_default();
         let gnugo_winner = match gnugo_score.chars().next() {
@@ -169,6 +174,7 @@ fn main() {
         }
         let won = winner == Some(ours);
         wins += won as usize;
+        wins_by_gnugo += if resigned.is_some() { won } else { gnugo_winner == Some(ours) } as usize;
         let tally = if ours == Color::Black { &mut as_black } else { &mut as_white };
         tally[!won as usize] += 1;
         let how = match resigned {
@@ -186,13 +192,15 @@ fn main() {
     }
     println!(
         "tabula {wins}-{} against gnugo level {level} ({:.0} %): as black {}-{}, as white {}-{}; scoring \
-         disagreements with gnugo {disagreements}; {:.0} playouts per move; {:.0} s",
+         disagreements with gnugo {disagreements} ({wins_by_gnugo}-{} by gnugo's final_score); {:.0} playouts \
+         per move; {:.0} s",
         games - wins,
         100.0 * wins as f64 / games.max(1) as f64,
         as_black[0],
         as_black[1],
         as_white[0],
         as_white[1],
+        games - wins_by_gnugo,
         our_playouts as f64 / our_moves.max(1) as f64,
         start.elapsed().as_secs_f64()
     );

@@ -46,10 +46,10 @@ use crate::gtp::TimeSettings;
 use crate::patterns::Patterns;
 use crate::picker::{Decision, MovePicker, Request, Rng};
 use crate::playout::{PlayoutBoard, NO_POINT};
-use crate::position::{search_key, Position};
+use crate::position::{search_key, KeyHasher, Position};
 use crate::scoring::area_score;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -146,24 +146,6 @@ pub struct Analysis {
     pub resign: bool,
     /// Root moves by visits, most visited first.
     pub candidates: Vec<Candidate>,
-}
-
-/// Keys are uniformly random already: hash a key by itself.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
 }
 
 /// A move out of a node with its statistics, for the player to move in that node.

@@ -69,9 +69,9 @@ pub enum SetupError {
     NoLiberties(Point),
 }
 
-/// Keys are already uniformly random, so the set hashes them by taking their low bits.
+/// Keys are already uniformly random, so sets and maps of keys hash them by taking their low bits.
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -81,6 +81,9 @@ impl Hasher for KeyHasher {
         for &b in bytes {
             self.0 = self.0.rotate_left(8) ^ b as u64;
         }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
     fn write_u128(&mut self, n: u128) {
         self.0 = n as u64;

@@ -504,6 +504,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     }
 }
 
+/// One selection sort step: brings the move with the highest `order` in `moves[i..]` to position `i`, keeping
+/// `order` in step (the first of equals wins, so the game's generation order breaks ties).
+#[inline(always)]
+fn pick_best<M>(moves: &mut [M], order: &mut [i32], i: usize) {
+    let mut j = i;
+    for k in i + 1..moves.len() {
+        if order[k] > order[j] {
+            j = k;
+        }
+    }
+    moves.swap(i, j);
+    order.swap(i, j);
+}
+
 /// A multi-threaded solve switches from one thread to all of them after this many nodes: below it, starting
 /// threads costs more than they save.
 pub const PARALLEL_AFTER: u64 = 50_000;
@@ -956,15 +970,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                     self.order_moves(&moves[i..], &mut order, p);
                     offset = i;
                 }
-                // Selection sort step: bring the best remaining move to position i.
-                let mut j = i;
-                for k in i + 1..moves.len() {
-                    if order[k - offset] > order[j - offset] {
-                        j = k;
-                    }
-                }
-                moves.swap(i, j);
-                order.swap(i - offset, j - offset);
+                pick_best(&mut moves[offset..], &mut order, i - offset);
             }
             let mv = moves[i];
 
@@ -1040,10 +1046,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if let Some(probe) = probe {
             let bound = if best >= beta {
                 Bound::Lower
-            } else if best > alpha_orig && pv_node {
-                Bound::Exact
             } else if best > alpha_orig {
-                // A null-window search that landed inside (alpha, beta) cannot happen; a wide one is exact.
+                // Strictly inside the window (only possible when it is wider than a null window): exact.
                 Bound::Exact
             } else {
                 Bound::Upper
@@ -1135,14 +1139,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         order.extend(moves.iter().map(|&m| self.evaluator.move_order(&self.game, m)));
         let mut best = stand_pat;
         for i in 0..moves.len() {
-            let mut j = i;
-            for k in i + 1..moves.len() {
-                if order[k] > order[j] {
-                    j = k;
-                }
-            }
-            moves.swap(i, j);
-            order.swap(i, j);
+            pick_best(&mut moves, &mut order, i);
             let mv = moves[i];
             self.play(mv);
             let score = -self.quiescence(ply + 1, -beta, -alpha);

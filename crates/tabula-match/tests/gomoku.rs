@@ -22,7 +22,6 @@ fn config(engines: [String; 2], games: usize) -> MatchConfig {
 }
 
 #[test]
-#[ignore = "flaky under load (seen once with the whole suite running); run: cargo test -p tabula-match --test gomoku -- --ignored"]
 fn failures_lose_and_the_match_goes_on() {
     let game = Gomoku { size: 9, rule: Rule::Freestyle };
     let openings = game.parse_openings("e5 d4 f6\n", "test").unwrap();
@@ -53,4 +52,23 @@ fn tabula_against_tabula() {
     assert_eq!(summary.results.games(), 2, "{summary}");
     let records = String::from_utf8(records).unwrap();
     assert_eq!(records.matches("# Round").count(), 2, "{records}");
+}
+
+/// Random engines must follow the referee's board exactly (empty points only, the referee's rule for wins),
+/// or they lose games by "illegal move" that nobody asked them to play.
+#[test]
+fn random_engines_stay_in_step_with_the_referee() {
+    for rule in [Rule::Freestyle, Rule::Standard] {
+        let game = Gomoku { size: 9, rule };
+        let summary = run(
+            &game,
+            Vec::new(),
+            &config([fake("random", 0), fake("random", 0)], 12),
+            &mut Vec::new(),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(summary.forfeits, [0, 0], "{rule:?}: {:?}", summary.games);
+        assert_eq!(summary.results.games(), 12);
+    }
 }

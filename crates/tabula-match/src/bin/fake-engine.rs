@@ -225,6 +225,17 @@ fn gomocup(
     } else if upper == "BOARD" {
         *reading_board = Some(Vec::new());
         return;
+    } else if let Some(code) = upper.strip_prefix("INFO RULE ") {
+        // The referee's rule decides what wins and what black may play: follow it, or the boards part.
+        let rule = match code.trim() {
+            "1" => Rule::Standard,
+            "4" => Rule::Renju,
+            _ => Rule::Freestyle,
+        };
+        if let Ok(b) = board.with_rule(rule) {
+            *board = b;
+        }
+        return;
     } else if let Some(at) = upper.strip_prefix("TURN ") {
         if let Ok(p) = board.parse_point(at) {
             let _ = board.play(p);
@@ -244,11 +255,16 @@ fn gomocup(
         _ => {
             let empty: Vec<_> = (0..board.height())
                 .flat_map(|y| (0..board.width()).map(move |x| tabula_gomoku::Point::new(x as u8, y as u8)))
-                .filter(|&p| board.is_legal(p))
+                // `is_legal` only speaks of renju's forbidden points: the point must be empty as well.
+                .filter(|&p| board.is_empty_point(p) && board.is_legal(p))
                 .collect();
-            let p = empty[fake.rng.below(empty.len())];
-            let _ = board.play(p);
-            p.to_string()
+            match empty.get(fake.rng.below(empty.len())) {
+                Some(&p) => {
+                    let _ = board.play(p);
+                    p.to_string()
+                }
+                None => "ERROR the board is full".to_string(),
+            }
         }
     };
     fake.say(&reply);

@@ -207,12 +207,27 @@ impl<const W: usize, const H: usize> Board<W, H> {
         possible & !(threats >> 1)
     }
 
+    /// `MIRROR_KEYS[2 * bit + colour]`: the key of a stone of `colour` on `bit` in the mirror image, that is
+    /// the key of the same stone on the mirrored bit.
+    const MIRROR_KEYS: [Key; 128] = {
+        let keys = KEYS.as_slice();
+        let mut mirrored = [Key::ZERO; 128];
+        let mut index = 0;
+        while index < W * (H + 1) {
+            let (col, row) = (index / (H + 1), index % (H + 1));
+            let mirror = (W - 1 - col) * (H + 1) + row;
+            mirrored[2 * index] = keys[2 * mirror];
+            mirrored[2 * index + 1] = keys[2 * mirror + 1];
+            index += 1;
+        }
+        mirrored
+    };
+
     /// The keys of a stone of `colour` on bit `index`: for the board and for its mirror image.
     #[inline(always)]
     fn stone_keys(index: usize, colour: usize) -> (Key, Key) {
-        let (col, row) = (index / (H + 1), index % (H + 1));
-        let mirror = (W - 1 - col) * (H + 1) + row;
-        (KEYS[2 * index + colour], KEYS[2 * mirror + colour])
+        let i = (2 * index + colour) & 127;
+        (KEYS[i], Self::MIRROR_KEYS[i])
     }
 
     /// The key and the mirrored key after dropping a stone in `col`.

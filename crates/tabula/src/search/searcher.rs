@@ -221,7 +221,15 @@ impl<M> ThreadData<M> {
         self.keys.extend_from_slice(keys);
     }
 
+    #[inline(always)]
     fn ensure_ply(&mut self, ply: usize) {
+        if self.moves.len() <= ply + 1 || self.killers.len() <= ply + 1 {
+            self.grow(ply);
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self, ply: usize) {
         while self.moves.len() <= ply + 1 {
             self.moves.push(Vec::new());
             self.order.push(Vec::new());
@@ -543,6 +551,9 @@ struct Worker<'a, G: Game, E> {
     exact: bool,
     /// Whether positions can repeat, so that the path's keys must be kept.
     track_keys: bool,
+    /// Set by a node just before it searches a child it chose among its
+    /// [non-losing moves](Game::non_losing_moves): the child has no immediate win to look for.
+    child_safe: bool,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
@@ -574,6 +585,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             thread_index: 0,
             exact: false,
             track_keys,
+            child_safe: false,
         }
     }
 
@@ -761,6 +773,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     fn negamax(&mut self, depth: i32, ply: u32, mut alpha: Score, mut beta: Score, pv_node: bool) -> Score {
         debug_assert!(-INFINITY <= alpha && alpha < beta && beta <= INFINITY);
         let p = ply as usize;
+        let safe = std::mem::replace(&mut self.child_safe, false);
         self.td.ensure_ply(p);
         if pv_node || ply == 0 {
             self.td.pv[p].clear();
@@ -815,7 +828,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         moves.clear();
         let mut generated = false;
         if self.options.tactics {
-            if let Some(mv) = self.game.winning_move() {
+            if let Some(mv) = if safe { None } else { self.game.winning_move() } {
                 if ply == 0 {
                     self.root_best = Some(mv);
                 }
@@ -984,6 +997,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let gives_check = self.options.check_extension && self.game.in_check();
             let new_depth = depth - 1 + gives_check as i32;
             let score = if i == 0 || !self.options.pvs {
+                self.child_safe = generated;
                 -self.negamax(new_depth, ply + 1, -beta, -alpha, pv_node)
             } else {
                 let reduction = if reducible && !gives_check {
@@ -994,11 +1008,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                     0
                 };
                 let reduction = reduction.min(new_depth - 1).max(0);
+                self.child_safe = generated;
                 let mut s = -self.negamax(new_depth - reduction, ply + 1, -alpha - 1, -alpha, false);
                 if s > alpha && reduction > 0 {
+                    self.child_safe = generated;
                     s = -self.negamax(new_depth, ply + 1, -alpha - 1, -alpha, false);
                 }
                 if s > alpha && s < beta && pv_node {
+                    self.child_safe = generated;
                     -self.negamax(new_depth, ply + 1, -beta, -alpha, true)
                 } else {
                     s

@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use std::path::PathBuf;
 use std::time::Duration;
 use tabula_match::stats::Sprt;
-use tabula_match::{MatchConfig, MatchGame, TimeControl};
+use tabula_match::{EngineOption, MatchConfig, MatchGame, TimeControl};
 
 /// The games a match can be played in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -29,7 +29,19 @@ pub struct MatchArgs {
     /// Names for the engines in records and tables (twice, in engine order).
     #[arg(long = "name")]
     names: Vec<String>,
+    /// An engine option, ENGINE:NAME=VALUE or ENGINE:NAME with ENGINE 1, 2 or each; repeat for more.
+    ///
+    /// UCI: `setoption name NAME value VALUE` before `isready` (a bare NAME is a button). Gomocup:
+    /// `INFO NAME VALUE` after `START`. GTP: the command `NAME VALUE`, or a bare NAME as the whole command,
+    /// after `protocol_version`; it must be answered with `=`. Examples: `1:UCI_Elo=1500`, `'2:Clear Hash'`,
+    /// `each:Threads=1`, `2:level=10` (GTP `level 10`), `'1:kata-set-param maxVisits 100'`.
+    #[arg(long = "option", value_name = "ENGINE:NAME[=VALUE]")]
+    options: Vec<String>,
     /// Clock per side: base+increment in seconds (`10+0.1`).
+    ///
+    /// For Go, GTP knows only Canadian byo-yomi in whole seconds: `base+inc` is sent as `time_settings base
+    /// inc 1` (absolute time when inc < 1 s) and `time_left` gives the real clock before each move; `--st t`
+    /// as `time_settings 0 t 1`. The match's own clock decides losses on time.
     #[arg(long)]
     tc: Option<String>,
     /// Fixed time per move in seconds.
@@ -47,8 +59,9 @@ pub struct MatchArgs {
     /// Seconds a move may take with neither clock nor fixed time before the engine counts as hung.
     #[arg(long, default_value_t = 30)]
     watchdog: u64,
-    /// Openings: FEN/EPD lines (chess), move lists (Gomoku, Go), one per line. Each is played twice, colours
-    /// swapped.
+    /// Openings, each played twice with colours swapped: FEN/EPD lines (chess), move lists one per line
+    /// (Gomoku `h8 i9`, Go `E5 C3 pass`), or for Go SGF game trees (main line, AB/AW setup, KM). A directory
+    /// reads each of its files in name order.
     #[arg(long)]
     openings: Option<PathBuf>,
     /// Passes over the opening list.
@@ -75,9 +88,12 @@ pub struct MatchArgs {
     /// Use game pairs (pentanomial) for the SPRT.
     #[arg(long)]
     pentanomial: bool,
-    /// Gomoku board size.
-    #[arg(long, default_value_t = 15)]
-    size: usize,
+    /// Board size: Gomoku 15 and Go 9 by default.
+    #[arg(long)]
+    size: Option<usize>,
+    /// Go komi (an SGF opening's KM replaces it for that opening's games).
+    #[arg(long, default_value_t = 7.0)]
+    komi: f64,
     /// Gomoku rule: freestyle, standard or renju.
     #[arg(long, default_value = "freestyle")]
     rule: String,
@@ -108,9 +124,17 @@ impl MatchArgs {
         tc.margin = Duration::from_millis(self.margin);
         tc.watchdog = Duration::from_secs(self.watchdog);
         let sprt = if self.sprt.is_empty() { None } else { Some(Sprt::parse(self.sprt.iter().map(String::as_str))?) };
+        let mut options = [Vec::new(), Vec::new()];
+        for text in &self.options {
+            let (engines, option) = EngineOption::parse_targeted(text)?;
+            for i in engines {
+                options[i].push(option.clone());
+            }
+        }
         Ok(MatchConfig {
             engines: [first.clone(), second.clone()],
             names,
+            options,
             tc,
             max_moves: self.max_moves,
             concurrency: self.concurrency,
@@ -130,23 +154,47 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     match args.game {
         MatchGameName::Chess => play(&tabula_match::chess::Chess, args, &config),
         MatchGameName::Gomoku => {
+            let size = args.size.unwrap_or(15);
             let rule = args.rule.parse().map_err(|e| anyhow::anyhow!("bad rule `{}`: {e}", args.rule))?;
-            tabula_gomoku::Board::new(args.size, args.size, rule)
-                .map_err(|e| anyhow::anyhow!("bad board size {}: {e}", args.size))?;
-            play(&tabula_match::gomoku::Gomoku { size: args.size, rule }, args, &config)
+            tabula_gomoku::Board::new(size, size, rule).map_err(|e| anyhow::anyhow!("bad board size {size}: {e}"))?;
+            play(&tabula_match::gomoku::Gomoku { size, rule }, args, &config)
         }
         MatchGameName::Go => {
-            anyhow::bail!("`tabula match` plays chess and Gomoku for now; Go (GTP) is not implemented yet")
+            let go = tabula_match::go::Go::new(args.size.unwrap_or(9), args.komi)?;
+            play(&go, args, &config)
         }
     }
 }
 
+/// The openings of a file, or of every file of a directory in name order (hidden files skipped).
+fn read_openings<G: MatchGame>(game: &G, path: &std::path::Path) -> Result<Vec<G::Opening>> {
+    let files = if path.is_dir() {
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(path).with_context(|| format!("cannot read {}", path.display()))? {
+            let file = entry.with_context(|| format!("cannot read {}", path.display()))?.path();
+            if file.is_file() && !file.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
+                files.push(file);
+            }
+        }
+        files.sort();
+        if files.is_empty() {
+            anyhow::bail!("no opening files in {}", path.display());
+        }
+        files
+    } else {
+        vec![path.to_path_buf()]
+    };
+    let mut openings = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+        openings.extend(game.parse_openings(&text, &file.display().to_string())?);
+    }
+    Ok(openings)
+}
+
 fn play<G: MatchGame>(game: &G, args: &MatchArgs, config: &MatchConfig) -> Result<()> {
     let openings = match &args.openings {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            game.parse_openings(&text, &path.display().to_string())?
-        }
+        Some(path) => read_openings(game, path)?,
         None => Vec::new(),
     };
     let mut records: Box<dyn std::io::Write> = match &args.output {
@@ -160,4 +208,57 @@ fn play<G: MatchGame>(game: &G, args: &MatchArgs, config: &MatchConfig) -> Resul
     drop(records);
     print!("{summary}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: MatchArgs,
+    }
+
+    fn args(extra: &[&str]) -> MatchArgs {
+        let mut words = vec!["match", "--game", "go", "--engine", "a", "--engine", "b"];
+        words.extend_from_slice(extra);
+        Cli::try_parse_from(words).unwrap().args
+    }
+
+    #[test]
+    fn options_go_to_their_engines() {
+        let config = args(&["--option", "1:UCI_Elo=1500", "--option", "each:Threads=1", "--option", "2:Clear Hash"])
+            .config()
+            .unwrap();
+        let shown = |i: usize| config.options[i].iter().map(ToString::to_string).collect::<Vec<_>>();
+        assert_eq!(shown(0), ["UCI_Elo=1500", "Threads=1"]);
+        assert_eq!(shown(1), ["Threads=1", "Clear Hash"]);
+        let err = args(&["--option", "Hash=64"]).config().unwrap_err();
+        assert!(err.to_string().contains("bad engine option `Hash=64`"), "{err}");
+        assert!(args(&["--option", "3:Hash=64"]).config().is_err());
+    }
+
+    #[test]
+    fn go_openings_from_a_directory_name_the_bad_file() {
+        let dir = std::env::temp_dir().join(format!("tabula-match-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.sgf"), "(;SZ[9]AB[cc][gg])").unwrap();
+        std::fs::write(dir.join("b.txt"), "E5 C3\nD4\n").unwrap();
+        let go = tabula_match::go::Go::new(9, 7.0).unwrap();
+        assert_eq!(read_openings(&go, &dir).unwrap().len(), 3);
+        std::fs::write(dir.join("c.sgf"), "(;SZ[9];B[ee]\n;W[ee])").unwrap();
+        let err = read_openings(&go, &dir).unwrap_err().to_string();
+        assert!(err.contains("c.sgf, line 1") && err.contains("occupied"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+        let err = read_openings(&go, &dir).unwrap_err().to_string();
+        assert!(err.contains("cannot read"), "{err}");
+    }
+
+    #[test]
+    fn go_settings_are_checked() {
+        let err = run(&args(&["--size", "30"])).unwrap_err();
+        assert!(err.to_string().contains("bad board size 30"), "{err}");
+    }
 }

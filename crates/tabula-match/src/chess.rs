@@ -17,7 +17,9 @@
 //! ```
 
 use crate::engine::{EngineError, Process};
-use crate::{forfeit, opening_lines, Clock, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player};
+use crate::{
+    forfeit, opening_lines, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player,
+};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use tabula_chess::{Color, Epd, Move, Position};
@@ -36,10 +38,14 @@ pub struct ChessOpening {
     pub fen: Option<String>,
 }
 
-fn handshake(process: &mut Process) -> Result<(), EngineError> {
+/// `uci`, the options as `setoption`, then `isready`.
+fn handshake(process: &mut Process, options: &[EngineOption]) -> Result<(), EngineError> {
     process.send("uci")?;
     let deadline = Instant::now() + HANDSHAKE;
     process.wait_for(deadline, HANDSHAKE, |l| l.trim() == "uciok")?;
+    for option in options {
+        process.send(&format!("setoption name {}", option.joined(" value ")))?;
+    }
     is_ready(process)
 }
 
@@ -158,6 +164,10 @@ impl MatchGame for Chess {
 
     fn default_opening(&self) -> ChessOpening {
         ChessOpening { fen: None }
+    }
+
+    fn handshake(&self, process: &mut Process, options: &[EngineOption]) -> Result<(), EngineError> {
+        handshake(process, options)
     }
 
     fn play(&self, mut players: [&mut Player; 2], opening: &ChessOpening, info: &GameInfo) -> Finished {

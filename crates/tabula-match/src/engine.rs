@@ -46,6 +46,14 @@ pub enum EngineError {
     /// A move the rules refuse.
     #[error("illegal move `{0}`")]
     Illegal(String),
+    /// A command the engine answered with an error (a GTP `?`).
+    #[error("refused `{command}`: `{answer}`")]
+    Refused {
+        /// The command sent.
+        command: String,
+        /// The engine's answer.
+        answer: String,
+    },
 }
 
 /// Splits a command line into words: spaces separate, single or double quotes group.

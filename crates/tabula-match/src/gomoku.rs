@@ -18,7 +18,9 @@
 //! ```
 
 use crate::engine::{EngineError, Process};
-use crate::{forfeit, opening_lines, Clock, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player};
+use crate::{
+    forfeit, opening_lines, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player,
+};
 use std::time::Instant;
 use tabula_gomoku::{Board, Point, Rule};
 
@@ -52,7 +54,14 @@ impl Gomoku {
             .unwrap_or_else(|_| Board::new(15, 15, self.rule).expect("15×15 is always a valid board"))
     }
 
-    fn start(&self, process: &mut Process, clock: &Clock, allowed: std::time::Duration) -> Result<(), EngineError> {
+    /// `START`, the rule, the options as `INFO` and the time control.
+    fn start(
+        &self,
+        process: &mut Process,
+        options: &[EngineOption],
+        clock: &Clock,
+        allowed: std::time::Duration,
+    ) -> Result<(), EngineError> {
         process.send(&format!("START {}", self.size))?;
         let deadline = Instant::now() + allowed;
         let line = process.wait_for(deadline, allowed, |l| {
@@ -64,6 +73,9 @@ impl Gomoku {
             return Err(EngineError::Garbage(line));
         }
         process.send(&format!("INFO rule {}", rule_code(self.rule)))?;
+        for option in options {
+            process.send(&format!("INFO {}", option.joined(" ")))?;
+        }
         let tc = clock.control();
         if let Some(t) = tc.movetime {
             process.send(&format!("INFO timeout_turn {}", t.as_millis()))?;
@@ -104,6 +116,11 @@ impl MatchGame for Gomoku {
         Vec::new()
     }
 
+    /// Nothing: Gomocup has no greeting, and its options go with `START` at each game.
+    fn handshake(&self, _: &mut Process, _: &[EngineOption]) -> Result<(), EngineError> {
+        Ok(())
+    }
+
     fn play(&self, mut players: [&mut Player; 2], opening: &Vec<Point>, info: &GameInfo) -> Finished {
         let mut board = self.new_board();
         for &p in opening {
@@ -116,9 +133,10 @@ impl MatchGame for Gomoku {
             let seat = plies % 2;
             let step = (|| -> Result<Point, EngineError> {
                 let allowed = clock.allowance(seat).max(std::time::Duration::from_secs(5));
-                let process = players[seat].ensure(|_| Ok(()))?;
+                let options = players[seat].options.clone();
+                let process = players[seat].ensure(|_, _| Ok(()))?;
                 if !synced[seat] {
-                    self.start(process, &clock, allowed)?;
+                    self.start(process, &options, &clock, allowed)?;
                 }
                 if let Some(left) = clock.left(seat) {
                     process.send(&format!("INFO time_left {}", left.as_millis()))?;

@@ -4,11 +4,13 @@
 //!
 //! - [`stats`]: Elo with its 95 % error, LOS, draw rate, the SPRT (trinomial and pentanomial).
 //! - [`engine`]: an engine as a child process with line I/O and deadlines.
-//! - [`chess`], [`gomoku`]: each game's referee and protocol driver, behind [`MatchGame`].
+//! - [`chess`], [`go`], [`gomoku`]: each game's referee and protocol driver, behind [`MatchGame`].
 //! - [`runner`]: the match: openings, pairs, concurrency, restarts, the live line and the final table.
 //!
 //! An engine that crashes, hangs, sends garbage, plays an illegal move or runs out of time loses that game
 //! with the reason recorded; its process is killed and started again for the next game.
+//!
+//! Engines take options ([`EngineOption`]): a UCI `setoption`, a Gomocup `INFO` line or a GTP command.
 //!
 //! # Examples
 //!
@@ -27,7 +29,7 @@
 
 pub mod chess;
 pub mod engine;
-// pub mod go;
+pub mod go;
 pub mod gomoku;
 pub mod runner;
 pub mod stats;
@@ -193,13 +195,92 @@ impl Clock {
     }
 }
 
-/// One engine of a match: its command and, while it runs, its process.
+/// An option for an engine: `NAME=VALUE`, or a bare `NAME`.
+///
+/// Each protocol sends it its own way: UCI as `setoption name NAME value VALUE` between `uciok` and
+/// `isready` (a bare name is a button); Gomocup as `INFO NAME VALUE` after `START`; GTP as the command
+/// `NAME VALUE` after `protocol_version`, which the engine must answer with `=`.
+///
+/// # Examples
+///
+/// ```
+/// use tabula_match::EngineOption;
+///
+/// let (engines, option) = EngineOption::parse_targeted("2:UCI_Elo=1500").unwrap();
+/// assert_eq!(engines, [1]);
+/// assert_eq!(option.to_string(), "UCI_Elo=1500");
+/// let (engines, option) = EngineOption::parse_targeted("each:Clear Hash").unwrap();
+/// assert_eq!((engines.as_slice(), option.value), (&[0, 1][..], None));
+/// assert!(EngineOption::parse_targeted("3:Hash=1").is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOption {
+    /// The UCI option name, Gomocup `INFO` key or GTP command.
+    pub name: String,
+    /// The value, if any.
+    pub value: Option<String>,
+}
+
+/// An `--option` that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(
+    "bad engine option `{0}` (expected ENGINE:NAME=VALUE or ENGINE:NAME, ENGINE being 1, 2 or each, such as \
+     `1:Hash=64`)"
+)]
+pub struct OptionError(pub String);
+
+impl EngineOption {
+    /// Parses `ENGINE:NAME=VALUE` or `ENGINE:NAME`, where ENGINE is `1`, `2` or `each`; returns the engine
+    /// indices from 0 and the option. Name and value are trimmed; the value may contain `=`.
+    ///
+    /// # Errors
+    ///
+    /// [`OptionError`] for another engine, an empty name, or a line break or other control character
+    /// (which would smuggle a second command into the protocol).
+    pub fn parse_targeted(text: &str) -> Result<(Vec<usize>, EngineOption), OptionError> {
+        let error = || OptionError(text.to_string());
+        let (engine, option) = text.split_once(':').ok_or_else(error)?;
+        let engines = match engine.trim() {
+            "1" => vec![0],
+            "2" => vec![1],
+            "each" => vec![0, 1],
+            _ => return Err(error()),
+        };
+        let (name, value) = match option.split_once('=') {
+            Some((name, value)) => (name.trim(), Some(value.trim().to_string())),
+            None => (option.trim(), None),
+        };
+        if name.is_empty() || text.chars().any(char::is_control) {
+            return Err(error());
+        }
+        Ok((engines, EngineOption { name: name.to_string(), value }))
+    }
+
+    /// The name and the value separated by `separator`, or the name alone.
+    pub(crate) fn joined(&self, separator: &str) -> String {
+        match &self.value {
+            Some(value) => format!("{}{separator}{value}", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+/// `NAME=VALUE` or `NAME`.
+impl fmt::Display for EngineOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.joined("="))
+    }
+}
+
+/// One engine of a match: its command, its options and, while it runs, its process.
 #[derive(Debug)]
 pub struct Player {
     /// The name shown in records and tables.
     pub name: String,
     /// The command line, split into words.
     pub command: Vec<String>,
+    /// Options sent when the engine starts (or, for Gomocup, at the start of each game).
+    pub options: Vec<EngineOption>,
     /// The running process, if started.
     pub process: Option<Process>,
     /// How many times the engine was started.
@@ -209,22 +290,29 @@ pub struct Player {
 impl Player {
     /// A player that starts `command` when first needed.
     pub fn new(name: impl Into<String>, command: Vec<String>) -> Player {
-        Player { name: name.into(), command, process: None, starts: 0 }
+        Player { name: name.into(), command, options: Vec::new(), process: None, starts: 0 }
     }
 
-    /// The running process, starting it (and running `handshake` on it) if needed.
+    /// The same player with `options`.
+    pub fn with_options(mut self, options: Vec<EngineOption>) -> Player {
+        self.options = options;
+        self
+    }
+
+    /// The running process, starting it (and running `handshake` on it with the player's options) if
+    /// needed.
     ///
     /// # Errors
     ///
     /// The error of the start or of the handshake; the process is then dropped.
     pub fn ensure(
         &mut self,
-        handshake: impl FnOnce(&mut Process) -> Result<(), EngineError>,
+        handshake: impl FnOnce(&mut Process, &[EngineOption]) -> Result<(), EngineError>,
     ) -> Result<&mut Process, EngineError> {
         if self.process.is_none() {
             let mut process = Process::spawn(&self.command)?;
             self.starts += 1;
-            handshake(&mut process)?;
+            handshake(&mut process, &self.options)?;
             self.process = Some(process);
         }
         Ok(self.process.as_mut().expect("just started"))
@@ -300,6 +388,15 @@ pub trait MatchGame: Sync {
 
     /// The opening used without an opening file.
     fn default_opening(&self) -> Self::Opening;
+
+    /// What a freshly started engine is sent before its first game: the protocol's greeting and, where the
+    /// protocol sends them then, the options. The runner also runs it once on each engine before the match,
+    /// so that a wrong command or a refused option stops the match at once.
+    ///
+    /// # Errors
+    ///
+    /// The engine's failure to answer as the protocol says.
+    fn handshake(&self, process: &mut Process, options: &[EngineOption]) -> Result<(), EngineError>;
 
     /// Plays one game: `players[0]` moves first. Engine failures lose the game for that engine, whose process
     /// is killed; this never fails as a whole.

@@ -17,7 +17,7 @@
 
 use crate::engine::{split_command, EngineError, Process};
 use crate::stats::{Results, Sprt, SprtDecision};
-use crate::{today, Finished, GameInfo, GameResult, MatchGame, Player, TimeControl};
+use crate::{today, EngineOption, Finished, GameInfo, GameResult, MatchGame, Player, TimeControl};
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::io::Write;
@@ -51,6 +51,8 @@ pub struct MatchConfig {
     pub engines: [String; 2],
     /// Names for records and tables (default: the command lines, numbered if equal).
     pub names: Option<[String; 2]>,
+    /// Each engine's options.
+    pub options: [Vec<EngineOption>; 2],
     /// The time control.
     pub tc: TimeControl,
     /// Move-limit adjudication (see [`GameInfo::max_moves`]).
@@ -74,6 +76,7 @@ impl Default for MatchConfig {
         MatchConfig {
             engines: [String::new(), String::new()],
             names: None,
+            options: [Vec::new(), Vec::new()],
             tc: TimeControl::default(),
             max_moves: None,
             concurrency: 1,
@@ -252,8 +255,9 @@ fn default_names(engines: &[String; 2]) -> [String; 2] {
 ///
 /// # Errors
 ///
-/// [`MatchError::Engine`] when an engine command is malformed or cannot start at all (later failures lose
-/// games instead), [`MatchError::Io`] when the output cannot be written.
+/// [`MatchError::Engine`] when an engine command is malformed, cannot start at all or fails the game's
+/// handshake with its options (later failures lose games instead), [`MatchError::Io`] when the output
+/// cannot be written.
 pub fn run<G: MatchGame>(
     game: &G,
     openings: Vec<G::Opening>,
@@ -266,8 +270,10 @@ pub fn run<G: MatchGame>(
     for (i, line) in config.engines.iter().enumerate() {
         let engine_error = |error| MatchError::Engine { index: i + 1, error };
         let command = split_command(line).map_err(engine_error)?;
-        // Fail early, with the command named, when the program cannot start at all.
-        drop(Process::spawn(&command).map_err(engine_error)?);
+        // Fail early, with the engine named, when the program cannot start or refuses its options.
+        let mut process = Process::spawn(&command).map_err(engine_error)?;
+        game.handshake(&mut process, &config.options[i]).map_err(engine_error)?;
+        drop(process);
         commands.push(command);
     }
     let names = config.names.clone().unwrap_or_else(|| default_names(&config.engines));
@@ -294,10 +300,9 @@ pub fn run<G: MatchGame>(
             let sender = sender.clone();
             let (queue, stop, openings, commands, names, date) = (&queue, &stop, &openings, &commands, &names, &date);
             scope.spawn(move || {
-                let mut players = [
-                    Player::new(names[0].clone(), commands[0].clone()),
-                    Player::new(names[1].clone(), commands[1].clone()),
-                ];
+                let mut players = [0, 1].map(|i| {
+                    Player::new(names[i].clone(), commands[i].clone()).with_options(config.options[i].clone())
+                });
                 loop {
                     if stop.load(Relaxed) {
                         break;

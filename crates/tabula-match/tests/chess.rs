@@ -110,3 +110,21 @@ fn bad_commands_are_named() {
         .to_string()
         .contains("engine 2"));
 }
+
+#[test]
+fn options_reach_the_engine() {
+    // The fake engine takes its mode from `setoption name Mode value ...`.
+    let (engines, option) = tabula_match::EngineOption::parse_targeted("1:Mode=garbage").unwrap();
+    let mut options = [Vec::new(), Vec::new()];
+    options[engines[0]].push(option);
+    let config = MatchConfig {
+        engines: [fake("uci", "random", 0), fake("uci", "random", 0)],
+        options,
+        tc: movetime(100),
+        games: Some(2),
+        ..MatchConfig::default()
+    };
+    let summary = run(&Chess, Vec::new(), &config, &mut Vec::new(), &mut Vec::new()).unwrap();
+    assert_eq!(summary.results.losses, 2, "{summary}");
+    assert!(summary.games.iter().all(|g| g.finished.reason.contains("garbage")), "{:?}", summary.games);
+}

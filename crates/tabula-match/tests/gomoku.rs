@@ -72,3 +72,15 @@ fn random_engines_stay_in_step_with_the_referee() {
         assert_eq!(summary.results.games(), 12);
     }
 }
+
+#[test]
+fn options_reach_the_engine() {
+    // The fake engine takes its mode from `INFO mode ...`.
+    let (_, option) = tabula_match::EngineOption::parse_targeted("1:mode=garbage").unwrap();
+    let game = Gomoku { size: 9, rule: Rule::Freestyle };
+    let config =
+        MatchConfig { options: [vec![option], Vec::new()], ..config([fake("random", 0), fake("random", 0)], 2) };
+    let summary = run(&game, Vec::new(), &config, &mut Vec::new(), &mut Vec::new()).unwrap();
+    assert_eq!(summary.results.losses, 2, "{summary}");
+    assert!(summary.games.iter().all(|g| g.finished.reason.contains("garbage")), "{:?}", summary.games);
+}

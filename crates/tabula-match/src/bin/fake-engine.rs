@@ -1,8 +1,13 @@
 //! `tabula-fake-engine`: a scripted misbehaving engine for testing the match runner.
 //!
-//! `tabula-fake-engine --protocol uci|gtp|gomocup --mode random|crash|hang|illegal|garbage|slow|tabula [--after N]`
-//! plays random legal moves for its first N moves, then does what the mode says on every later move;
-//! `tabula` runs Tabula's own engine for the protocol.
+//! `tabula-fake-engine --protocol uci|gtp|gomocup --mode MODE [--after N] [--playouts N]` plays random legal
+//! moves for its first N moves, then does what MODE says on every later move: `random`, `crash`, `hang`,
+//! `illegal`, `garbage`, `slow`, and for GTP only `refuse` (a `?` to `genmove`) and `resign` (random moves in
+//! the other protocols). `tabula` runs Tabula's own engine for the protocol, for GTP with one thread and a
+//! fixed number of playouts per move if `--playouts` is given.
+//!
+//! The mode can also be set as an engine option, to test that options arrive: UCI `setoption name Mode
+//! value crash`, Gomocup `INFO mode crash`, GTP `mode crash`.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -26,6 +31,24 @@ enum Mode {
     Illegal,
     Garbage,
     Slow,
+    Refuse,
+    Resign,
+}
+
+impl Mode {
+    fn parse(name: &str) -> Option<Mode> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "random" | "tabula" => Mode::Random,
+            "crash" => Mode::Crash,
+            "hang" => Mode::Hang,
+            "illegal" => Mode::Illegal,
+            "garbage" => Mode::Garbage,
+            "slow" => Mode::Slow,
+            "refuse" => Mode::Refuse,
+            "resign" => Mode::Resign,
+            _ => return None,
+        })
+    }
 }
 
 struct Fake {
@@ -73,6 +96,11 @@ fn uci(fake: &mut Fake, line: &str) {
             fake.say("uciok");
         }
         Some("isready") => fake.say("readyok"),
+        Some("setoption") if words.get(2).is_some_and(|w| w.eq_ignore_ascii_case("mode")) => {
+            if let Some(mode) = words.get(4).and_then(|w| Mode::parse(w)) {
+                fake.mode = mode;
+            }
+        }
         Some("position") => {
             let moves_at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
             let mut pos = if words.get(1) == Some(&"fen") {
@@ -119,7 +147,8 @@ fn uci(fake: &mut Fake, line: &str) {
     }
 }
 
-fn gtp(fake: &mut Fake, line: &str, game: &mut tabula_go::Position) {
+/// The GTP fake: tracks the game with Tabula's rules so that its random moves are legal.
+fn gtp(fake: &mut Fake, line: &str, game: &mut tabula_go::Position, seconds: &mut u64) {
     use tabula_go::{Color, Move, Rules};
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(&command) = words.first() else { return };
@@ -142,7 +171,18 @@ fn gtp(fake: &mut Fake, line: &str, game: &mut tabula_go::Position) {
             *game = tabula_go::Position::new(game.size(), game.rules()).expect("size was accepted");
             Ok(String::new())
         }
-        "komi" | "time_settings" | "time_left" => Ok(String::new()),
+        "komi" | "time_settings" => Ok(String::new()),
+        "time_left" => {
+            *seconds = words.get(2).and_then(|t| t.parse().ok()).unwrap_or(0);
+            Ok(String::new())
+        }
+        "mode" => match words.get(1).and_then(|m| Mode::parse(m)) {
+            Some(mode) => {
+                fake.mode = mode;
+                Ok(String::new())
+            }
+            None => Err("unknown mode".into()),
+        },
         "play" => {
             let color = words.get(1).and_then(|c| Color::from_gtp(c));
             let mv = words.get(2).and_then(|m| Move::from_gtp(m, game.size()).ok());
@@ -153,14 +193,20 @@ fn gtp(fake: &mut Fake, line: &str, game: &mut tabula_go::Position) {
         }
         "genmove" => {
             let color = words.get(1).and_then(|c| Color::from_gtp(c)).unwrap_or(Color::Black);
-            let mode = fake.next_mode(Duration::from_secs(1));
+            // Slow: well over the time the controller said is left (a second when it said nothing or 0).
+            let mode = fake.next_mode(Duration::from_secs((*seconds).max(1)));
             match mode {
                 Mode::Illegal => {
                     // A point already taken, or off the board if none is.
                     let taken = game.board().points().find(|&p| game.board().get(p).is_some());
                     Ok(taken.map_or("Z99".to_string(), |p| p.to_gtp()))
                 }
-                Mode::Garbage => Ok("banana".into()),
+                Mode::Garbage => {
+                    fake.say("I like bananas");
+                    return;
+                }
+                Mode::Refuse => Err("not today".into()),
+                Mode::Resign => Ok("resign".into()),
                 _ => {
                     let mut moves = Vec::new();
                     game.legal_moves_for(color, &mut moves);
@@ -171,7 +217,7 @@ fn gtp(fake: &mut Fake, line: &str, game: &mut tabula_go::Position) {
                         Move::Pass => false,
                     });
                     let mv = if moves.is_empty() { Move::Pass } else { moves[fake.rng.below(moves.len())] };
-                    let _ = game.play(mv, color);
+                    game.play(mv, color).expect("legal moves are legal");
                     Ok(mv.to_gtp())
                 }
             }
@@ -225,6 +271,11 @@ fn gomocup(
     } else if upper == "BOARD" {
         *reading_board = Some(Vec::new());
         return;
+    } else if let Some(mode) = upper.strip_prefix("INFO MODE ") {
+        if let Some(mode) = Mode::parse(mode.trim()) {
+            fake.mode = mode;
+        }
+        return;
     } else if let Some(code) = upper.strip_prefix("INFO RULE ") {
         // The referee's rule decides what wins and what black may play: follow it, or the boards part.
         let rule = match code.trim() {
@@ -270,12 +321,17 @@ fn gomocup(
     fake.say(&reply);
 }
 
-/// Tabula's own engines, for real matches in tests.
-fn tabula(protocol: &str) {
+/// Tabula's own engines, for real matches in tests; Go with one thread and `playouts` per move if given.
+fn tabula(protocol: &str, playouts: Option<u64>) {
     let mut out = std::io::stdout();
     match protocol {
         "gtp" => {
-            let mut session = tabula_go::GtpSession::new();
+            use tabula_go::mcts::{Config, Mcts};
+            let config = match playouts {
+                Some(n) => Config { threads: 1, playouts: Some(n), ..Config::default() },
+                None => Config::default(),
+            };
+            let mut session = tabula_go::GtpSession::with_picker(Mcts::new(config), tabula_go::Rules::default());
             for line in std::io::stdin().lock().lines() {
                 let Ok(line) = line else { break };
                 let _ = out.write_all(session.handle(&line).as_bytes());
@@ -307,20 +363,13 @@ fn tabula(protocol: &str) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let value = |key: &str| args.iter().position(|a| a == key).and_then(|i| args.get(i + 1)).map(String::as_str);
-    let mode = match value("--mode").unwrap_or("random") {
-        "random" | "tabula" => Mode::Random,
-        "crash" => Mode::Crash,
-        "hang" => Mode::Hang,
-        "illegal" => Mode::Illegal,
-        "garbage" => Mode::Garbage,
-        "slow" => Mode::Slow,
-        other => {
-            eprintln!("unknown mode {other}");
-            std::process::exit(2);
-        }
+    let name = value("--mode").unwrap_or("random");
+    let Some(mode) = Mode::parse(name) else {
+        eprintln!("unknown mode {name}");
+        std::process::exit(2);
     };
-    if value("--mode") == Some("tabula") {
-        tabula(value("--protocol").unwrap_or("uci"));
+    if name == "tabula" {
+        tabula(value("--protocol").unwrap_or("uci"), value("--playouts").and_then(|n| n.parse().ok()));
         return;
     }
     let after = value("--after").and_then(|n| n.parse().ok()).unwrap_or(0);
@@ -331,10 +380,11 @@ fn main() {
     let mut go = tabula_go::Position::new(9, tabula_go::Rules::default()).expect("9 is a valid size");
     let mut gomoku = tabula_gomoku::Board::new(15, 15, tabula_gomoku::Rule::Freestyle).expect("15 is a valid size");
     let mut reading = None;
+    let mut seconds = 0;
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         match protocol.as_str() {
-            "gtp" => gtp(&mut fake, &line, &mut go),
+            "gtp" => gtp(&mut fake, &line, &mut go, &mut seconds),
             "gomocup" => gomocup(&mut fake, &line, &mut gomoku, &mut reading),
             _ => uci(&mut fake, &line),
         }

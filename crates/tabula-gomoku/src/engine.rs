@@ -25,6 +25,7 @@
 
 use crate::board::{Board, Point};
 use crate::eval::Eval;
+use crate::search_board::{SearchBoard, ThreatOptions};
 use crate::threats::{ThreatCache, ThreatKind, ThreatSolver};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -53,8 +54,9 @@ pub struct Thought {
 
 /// A gomoku engine: a searcher with its transposition table and a threat solver with its own cache.
 pub struct Engine {
-    searcher: Searcher<Board, Eval>,
+    searcher: Searcher<SearchBoard, Eval>,
     threats: ThreatSolver,
+    threat_options: ThreatOptions,
     /// Threat-search nodes per millisecond of the time limit, for the budget of each threat search.
     threat_nodes_per_ms: u64,
 }
@@ -71,7 +73,22 @@ impl Engine {
     /// An engine with a table of `table_mib` mebibytes (the threat cache takes a quarter more).
     pub fn new(table_mib: usize) -> Engine {
         let threats = ThreatSolver::with_cache(Arc::new(ThreatCache::new((table_mib / 4).max(1))));
-        Engine { searcher: Searcher::new(Eval, table_mib.max(1)), threats, threat_nodes_per_ms: 40 }
+        Engine {
+            searcher: Searcher::new(Eval, table_mib.max(1)),
+            threats,
+            threat_options: ThreatOptions::default(),
+            threat_nodes_per_ms: 40,
+        }
+    }
+
+    /// The threat-space hooks the alpha-beta search uses (see [`SearchBoard`]).
+    pub fn set_threat_options(&mut self, options: ThreatOptions) {
+        self.threat_options = options;
+    }
+
+    /// The threat-space hooks in force.
+    pub fn threat_options(&self) -> ThreatOptions {
+        self.threat_options
     }
 
     /// Search threads sharing the table.
@@ -139,7 +156,8 @@ impl Engine {
         if let Some(t) = limits.time {
             search_limits.time = Some(t.saturating_sub(start.elapsed()).mul_f64(0.7).max(Duration::from_millis(5)));
         }
-        let result = self.searcher.search(board, &search_limits, on_iteration);
+        let node = SearchBoard::new(board.clone(), self.threat_options, Some(self.threats.cache().clone()));
+        let result = self.searcher.search(&node, &search_limits, on_iteration);
         thought.nodes += result.nodes;
         thought.depth = result.depth;
         thought.score = result.score;

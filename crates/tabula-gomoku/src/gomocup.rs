@@ -5,7 +5,9 @@
 //! command with bad arguments `ERROR`, and the session keeps serving. Lines may end in CRLF or LF;
 //! commands are case-insensitive. `INFO` keys: `timeout_turn`, `timeout_match`, `time_left` (milliseconds),
 //! `max_memory` (bytes, 0 for no limit), `game_type`, `rule` (bit 1: exactly five, bit 4: renju; otherwise
-//! freestyle), `folder`, `thread_num`; other keys are ignored as the protocol asks.
+//! freestyle), `folder`, `thread_num`; other keys are ignored as the protocol asks. Tabula's own keys set the
+//! search's threat-space hooks ([`ThreatOptions`]): `tabula_forced_replies` (0 or 1), `tabula_horizon_vcf`
+//! and `tabula_inner_vcf` (node budgets, 0 for none).
 //!
 //! The session thinks synchronously inside [`Session::handle`]; a binary that wants to keep reading its
 //! input meanwhile reads it on another thread and raises [`Session::stop_flag`] when `END` arrives.
@@ -27,6 +29,7 @@
 
 use crate::board::{Board, Point, Rule, MAX_SIZE, MIN_SIZE};
 use crate::engine::Engine;
+use crate::search_board::ThreatOptions;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Duration;
@@ -149,6 +152,11 @@ impl Session {
     /// The limits in force.
     pub fn info(&self) -> Info {
         self.info
+    }
+
+    /// The threat-space hooks of the engine's search (set by Tabula's `INFO tabula_*` keys).
+    pub fn threat_options(&self) -> ThreatOptions {
+        self.engine.threat_options()
     }
 
     /// Handles one line from the manager and returns the lines to answer (possibly none).
@@ -280,6 +288,21 @@ impl Session {
                     self.table_mib = mib;
                     self.engine.resize(mib);
                 }
+            }
+            // Tabula's own keys, for matches between settings: the threat-space hooks of the search.
+            "tabula_forced_replies" => {
+                let options = ThreatOptions { forced_replies: number("0 or 1")? != 0, ..self.engine.threat_options() };
+                self.engine.set_threat_options(options);
+            }
+            "tabula_horizon_vcf" => {
+                let options =
+                    ThreatOptions { horizon_vcf_nodes: number("a node budget")?, ..self.engine.threat_options() };
+                self.engine.set_threat_options(options);
+            }
+            "tabula_inner_vcf" => {
+                let options =
+                    ThreatOptions { inner_vcf_nodes: number("a node budget")?, ..self.engine.threat_options() };
+                self.engine.set_threat_options(options);
             }
             "thread_num" => {
                 self.info.threads = number("a thread count")?.clamp(1, 64) as usize;

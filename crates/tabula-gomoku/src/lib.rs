@@ -31,6 +31,7 @@ pub mod eval;
 pub mod gomocup;
 pub mod pattern;
 pub mod rules;
+pub mod search_board;
 pub mod threats;
 pub mod verify;
 

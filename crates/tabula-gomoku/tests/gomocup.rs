@@ -88,3 +88,17 @@ fn renju_session_never_plays_a_forbidden_point() {
     let answer = session.handle("DONE");
     assert_ne!(answer.last().unwrap(), "9,7", "{answer:?}");
 }
+
+#[test]
+fn tabula_info_keys_set_the_threat_hooks() {
+    let mut session = Session::new();
+    assert_eq!(session.handle("START 15"), ["OK"]);
+    assert!(session.handle("INFO tabula_inner_vcf 500").is_empty());
+    assert!(session.handle("INFO tabula_horizon_vcf 0").is_empty());
+    assert!(session.handle("INFO TABULA_FORCED_REPLIES 0").is_empty());
+    let options = session.threat_options();
+    assert_eq!((options.forced_replies, options.horizon_vcf_nodes, options.inner_vcf_nodes), (false, 0, 500));
+    let answer = session.handle("INFO tabula_inner_vcf lots");
+    assert!(answer.last().unwrap().starts_with("ERROR"), "{answer:?}");
+    assert_eq!(session.threat_options().inner_vcf_nodes, 500);
+}

@@ -529,9 +529,10 @@ impl Board {
         ]
     }
 
-    /// Whether the side to move may play the empty point `p`: always, except renju forbidden points for black.
+    /// Whether the side to move may play `p`: an empty point of the board that is not, under renju, forbidden
+    /// to black.
     pub fn is_legal(&self, p: Point) -> bool {
-        self.is_legal_at(p.index(), self.side_to_move())
+        self.is_empty_point(p) && self.is_legal_at(p.index(), self.side_to_move())
     }
 
     /// Whether `color` may play the empty cell `i`; a quick pattern filter before the exact renju check.

@@ -81,8 +81,12 @@ impl Gomoku {
             process.send(&format!("INFO timeout_turn {}", t.as_millis()))?;
         }
         if let Some(base) = tc.base {
+            // Gomocup knows no increment and reads `timeout_turn 0` as "play as fast as you can": a move may
+            // take the whole clock, and `time_left` before each move says what that is.
             process.send(&format!("INFO timeout_match {}", base.as_millis()))?;
-            process.send("INFO timeout_turn 0")?;
+            if tc.movetime.is_none() {
+                process.send(&format!("INFO timeout_turn {}", base.as_millis()))?;
+            }
         }
         Ok(())
     }

@@ -24,9 +24,9 @@ fn quiet(board: &Board) -> bool {
     let mut moves = Vec::new();
     tabula::game::Game::legal_moves(board, &mut moves);
     moves.iter().all(|&p| {
-        [Color::Black, Color::White].iter().all(|&c| {
-            board.patterns(p, c).iter().all(|&pat| !pat.is_four() && pat != Pattern::FlexThree)
-        })
+        [Color::Black, Color::White]
+            .iter()
+            .all(|&c| board.patterns(p, c).iter().all(|&pat| !pat.is_four() && pat != Pattern::FlexThree))
     })
 }
 

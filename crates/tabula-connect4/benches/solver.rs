@@ -1,8 +1,9 @@
 //! The solver on Pons's three sets, and search speed from the start position.
 //!
 //! `cargo bench -p tabula-connect4 --bench solver`
-//! (each iteration solves a fixed sample of the set with a fresh 64 MiB table; see `examples/solve_set.rs`
-//! for whole-set means.)
+//! (each iteration solves a fixed sample of the set with a fresh table of 2 MiB, which stays in the caches,
+//! and of 64 MiB, which holds more but costs a cache miss a probe; see `examples/solve_set.rs` for whole-set
+//! means.)
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
@@ -24,14 +25,16 @@ fn solver(c: &mut Criterion) {
     group.sample_size(10);
     for (name, count) in [("end", 200), ("mid", 20), ("begin", 1)] {
         let positions = sample(name, count);
-        let mut solver = Solver::new(64);
-        group.throughput(Throughput::Elements(count as u64));
-        group.bench_with_input(BenchmarkId::from_parameter(name), &positions, |b, positions| {
-            b.iter(|| {
-                solver.clear();
-                positions.iter().map(|p| solver.solve(p).score).sum::<i32>()
-            })
-        });
+        for mib in [2, 64] {
+            let mut solver = Solver::new(mib);
+            group.throughput(Throughput::Elements(count as u64));
+            group.bench_with_input(BenchmarkId::new(name, format!("{mib} MiB")), &positions, |b, positions| {
+                b.iter(|| {
+                    solver.clear();
+                    positions.iter().map(|p| solver.solve(p).score).sum::<i32>()
+                })
+            });
+        }
     }
     group.finish();
 }

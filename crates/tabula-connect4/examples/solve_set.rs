@@ -1,6 +1,7 @@
 //! Solves a file of positions (`moves score` per line) and prints mean time and nodes per position.
 //!
 //! `cargo run --release -p tabula-connect4 --example solve_set -- tests/data/mid.txt [table MiB] [limit] [threads]`
+//! (2 MiB by default: a table that stays in the caches is faster on these sets than a larger one)
 
 use std::time::Instant;
 use tabula_connect4::{Solver, Standard};
@@ -8,7 +9,7 @@ use tabula_connect4::{Solver, Standard};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let path = args.get(1).expect("usage: solve_set FILE [MIB] [LIMIT] [THREADS]");
-    let mib = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(64);
+    let mib = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2);
     let limit = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(usize::MAX);
     let text = std::fs::read_to_string(path).expect("readable file");
     let mut solver = Solver::new(mib);

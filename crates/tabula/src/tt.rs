@@ -316,41 +316,42 @@ impl<C: TableCounters> TranspositionTable<C> {
         let _ = bucket;
     }
 
-    #[inline(always)]
-    fn age(&self, generation: u8) -> i32 {
-        ((self.generation() + GENERATIONS - generation) % GENERATIONS) as i32
-    }
-
     /// Looks `key` up. `ply` is the distance from the root, to convert decisive scores.
     #[inline]
     pub fn probe(&self, key: Key, ply: u32) -> Probe {
         self.counters.probe();
         let index = self.bucket_index(key);
         let bucket = &self.buckets[index];
+        for (i, e) in bucket.entries.iter().enumerate() {
+            let data = e.data.load(Relaxed);
+            // An empty entry has no bound, so `data` is 0 and no key can match it.
+            if data != 0 && e.check.load(Relaxed) ^ data == key.0 {
+                self.counters.hit();
+                return Probe { hit: unpack(data, ply), slot: Slot { bucket: index, entry: i } };
+            }
+        }
+        Probe { hit: None, slot: Slot { bucket: index, entry: self.victim(bucket) } }
+    }
+
+    /// The entry a new key replaces: an empty one, else the one with the lowest `depth - 8 × age`.
+    #[inline]
+    fn victim(&self, bucket: &Bucket) -> usize {
+        let generation = self.generation();
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for (i, e) in bucket.entries.iter().enumerate() {
             let data = e.data.load(Relaxed);
-            let check = e.check.load(Relaxed);
-            if data >> 56 & 3 == 0 {
-                // Empty: the best place to write, but keep looking for the key.
-                if victim_worth > i32::MIN {
-                    victim = i;
-                    victim_worth = i32::MIN;
-                }
-                continue;
+            if data == 0 {
+                return i;
             }
-            if check ^ data == key.0 {
-                self.counters.hit();
-                return Probe { hit: unpack(data, ply), slot: Slot { bucket: index, entry: i } };
-            }
-            let worth = (data >> 48 & 0xFF) as i32 - 8 * self.age((data >> 58) as u8);
+            let age = generation.wrapping_sub((data >> 58) as u8) % GENERATIONS;
+            let worth = (data >> 48 & 0xFF) as i32 - 8 * age as i32;
             if worth < victim_worth {
                 victim = i;
                 victim_worth = worth;
             }
         }
-        Probe { hit: None, slot: Slot { bucket: index, entry: victim } }
+        victim
     }
 
     /// Stores a result for `key` in `slot` (from a probe of the same key). `ply` converts decisive scores.

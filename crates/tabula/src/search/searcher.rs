@@ -8,6 +8,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod prove;
+
 /// Which techniques the [`Searcher`] uses. All of them leave the root value at a fixed depth unchanged except
 /// `null_move` (and only in games that allow a null move).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -475,8 +477,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 &mut self.threads[0],
                 true,
             );
-            worker.exact = true;
-            let r = worker.negamax(depth, 0, alpha, beta, false);
+            let r = worker.prove(depth, 0, alpha, beta);
             *nodes += worker.nodes;
             if !worker.stopped {
                 return r;
@@ -495,8 +496,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                     scope.spawn(move || {
                         let mut worker = Worker::new(game, evaluator, table, options, shared, td, i == 0);
                         worker.thread_index = i;
-                        worker.exact = true;
-                        let r = worker.negamax(depth, 0, alpha, beta, false);
+                        let r = worker.prove(depth, 0, alpha, beta);
                         if !worker.stopped {
                             answer.lock().expect("no thread panics holding it").get_or_insert(r);
                             shared.stop.store(true, Relaxed);
@@ -547,8 +547,6 @@ struct Worker<'a, G: Game, E> {
     stopped: bool,
     root_best: Option<G::Move>,
     thread_index: usize,
-    /// Searching to the end of the game (a solve): bounds from the rules apply.
-    exact: bool,
     /// Whether positions can repeat, so that the path's keys must be kept.
     track_keys: bool,
     /// Set by a node just before it searches a child it chose among its
@@ -583,7 +581,6 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             stopped: false,
             root_best: None,
             thread_index: 0,
-            exact: false,
             track_keys,
             child_safe: false,
         }
@@ -837,20 +834,6 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 }
                 self.td.moves[p] = moves;
                 return win_in(ply + 1);
-            }
-            if self.exact {
-                // Nobody can win a game whose every line is blocked: a draw bounds the score.
-                let (mover, opponent) = self.game.possible_winners();
-                if !mover {
-                    beta = beta.min(DRAW);
-                }
-                if !opponent {
-                    alpha = alpha.max(DRAW);
-                }
-                if alpha >= beta {
-                    self.td.moves[p] = moves;
-                    return DRAW;
-                }
             }
             if G::FINDS_IMMEDIATE_WINS {
                 beta = beta.min(win_in(ply + 3));

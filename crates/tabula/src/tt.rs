@@ -94,7 +94,10 @@ pub struct Entry {
     pub generation: u8,
 }
 
-/// Where a probe would write: a bucket and an entry in it.
+/// [`Slot::entry`] of a probe that missed: the store picks the entry to replace.
+const CHOOSE_AT_STORE: usize = usize::MAX;
+
+/// Where a probe would write: a bucket and an entry in it (or, after a miss, the bucket only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot {
     bucket: usize,
@@ -330,10 +333,13 @@ impl<C: TableCounters> TranspositionTable<C> {
                 return Probe { hit: unpack(data, ply), slot: Slot { bucket: index, entry: i } };
             }
         }
-        Probe { hit: None, slot: Slot { bucket: index, entry: self.victim(bucket) } }
+        // The entry to replace is chosen when (and if) a result is stored.
+        Probe { hit: None, slot: Slot { bucket: index, entry: CHOOSE_AT_STORE } }
     }
 
-    /// The entry a new key replaces: an empty one, else the one with the lowest `depth - 8 × age`.
+    /// The entry a new key replaces: an empty one, else the one with the lowest `depth - 8 × age`. (The key
+    /// itself may have arrived in the bucket since the probe missed it, from another thread or a transposition
+    /// within the search; it is rare, and a second entry for a key is harmless, so it is not looked for.)
     #[inline]
     fn victim(&self, bucket: &Bucket) -> usize {
         let generation = self.generation();
@@ -369,7 +375,9 @@ impl<C: TableCounters> TranspositionTable<C> {
         move_code: Option<u16>,
     ) {
         debug_assert!(score.abs() < score::INFINITY);
-        let e = &self.buckets[slot.bucket].entries[slot.entry];
+        let bucket = &self.buckets[slot.bucket];
+        let entry = if slot.entry == CHOOSE_AT_STORE { self.victim(bucket) } else { slot.entry };
+        let e = &bucket.entries[entry];
         let old_data = e.data.load(Relaxed);
         let old_check = e.check.load(Relaxed);
         let generation = self.generation();

@@ -131,7 +131,8 @@ fn positions_are_what_they_claim() {
 fn the_horizon_vcf_finds_every_win_at_depth_one() {
     let mut solver = ThreatSolver::new(16);
     for p in load().iter().filter(|p| p.kind == Kind::Win) {
-        let (m, _, score) = search(&p.board, ThreatOptions::default(), 1);
+        let horizon = ThreatOptions { forced_replies: true, horizon_vcf_nodes: 1_000, inner_vcf_nodes: 0 };
+        let (m, _, score) = search(&p.board, horizon, 1);
         assert!(tabula::score::is_decisive(score) && score > 0, "{:?}: score {score}", p.board);
         assert!(solves(p, m, &mut solver), "{:?}: {}", p.board, p.board.format_point(m));
     }
@@ -143,19 +144,18 @@ fn the_horizon_vcf_finds_every_win_at_depth_one() {
 fn solve_rates_and_nodes() {
     let positions = load();
     let mut solver = ThreatSolver::new(64);
+    let option = |forced_replies, horizon_vcf_nodes, inner_vcf_nodes| ThreatOptions {
+        forced_replies,
+        horizon_vcf_nodes,
+        inner_vcf_nodes,
+    };
     let settings = [
-        ("plain", ThreatOptions::OFF),
-        ("forced replies", ThreatOptions { forced_replies: true, ..ThreatOptions::OFF }),
-        ("forced + horizon VCF", ThreatOptions::default()),
-        (
-            "forced + inner VCF",
-            ThreatOptions { horizon_vcf_nodes: 0, inner_vcf_nodes: 1_000, ..ThreatOptions::default() },
-        ),
-        (
-            "forced + horizon 200 + inner",
-            ThreatOptions { forced_replies: true, horizon_vcf_nodes: 200, inner_vcf_nodes: 1_000 },
-        ),
-        ("forced + horizon + inner VCF", ThreatOptions { inner_vcf_nodes: 1_000, ..ThreatOptions::default() }),
+        ("plain", option(false, 0, 0)),
+        ("forced replies", option(true, 0, 0)),
+        ("forced + horizon VCF", option(true, 1_000, 0)),
+        ("forced + inner VCF", option(true, 0, 1_000)),
+        ("forced + horizon 200 + inner", option(true, 200, 1_000)),
+        ("forced + horizon + inner VCF", option(true, 1_000, 1_000)),
     ];
     for kind in [Kind::Win, Kind::Defend] {
         let set: Vec<&Position> = positions.iter().filter(|p| p.kind == kind).collect();

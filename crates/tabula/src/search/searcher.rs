@@ -178,6 +178,8 @@ pub struct Solution {
 /// Per-thread buffers, kept between searches so that a search allocates nothing once warm.
 struct ThreadData<M> {
     moves: Vec<Vec<M>>,
+    /// Moves a parallel solve put off because another thread was searching them.
+    deferred: Vec<Vec<M>>,
     order: Vec<Vec<i32>>,
     pv: Vec<Vec<M>>,
     killers: Vec<[u16; 2]>,
@@ -201,6 +203,7 @@ impl<M> ThreadData<M> {
         }
         Self {
             moves: Vec::new(),
+            deferred: Vec::new(),
             order: Vec::new(),
             pv: Vec::new(),
             killers: Vec::new(),
@@ -234,6 +237,7 @@ impl<M> ThreadData<M> {
     fn grow(&mut self, ply: usize) {
         while self.moves.len() <= ply + 1 {
             self.moves.push(Vec::new());
+            self.deferred.push(Vec::new());
             self.order.push(Vec::new());
             self.pv.push(Vec::new());
             self.killers.push([NO_CODE; 2]);
@@ -265,6 +269,9 @@ struct Shared {
     nodes: AtomicU64,
     node_limit: Option<u64>,
     deadline: Option<Instant>,
+    /// Keys of the positions some thread of a parallel solve is searching now (empty otherwise): another
+    /// thread defers them and works elsewhere (simplified ABDADA).
+    busy: Box<[AtomicU64]>,
 }
 
 /// Negamax alpha-beta with a shared transposition table. See the [module documentation](super).
@@ -339,6 +346,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             nodes: AtomicU64::new(0),
             node_limit: limits.nodes,
             deadline: limits.time.map(|t| start + t),
+            busy: Box::new([]),
         }
     }
 
@@ -484,7 +492,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             }
         }
         self.prepare_threads(threads);
-        let shared = self.shared(&Limits::default(), Instant::now());
+        let mut shared = self.shared(&Limits::default(), Instant::now());
+        shared.busy = (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect();
         let answer = std::sync::Mutex::new(None);
         let (evaluator, table, options) = (&self.evaluator, &*self.table, &self.options);
         let searched: u64 = std::thread::scope(|scope| {
@@ -525,6 +534,9 @@ fn pick_best<M>(moves: &mut [M], order: &mut [i32], i: usize) {
     moves.swap(i, j);
     order.swap(i, j);
 }
+
+/// Entries of the table of positions being searched in a parallel solve (a power of two).
+const BUSY_SLOTS: usize = 1 << 12;
 
 /// A multi-threaded solve switches from one thread to all of them after this many nodes: below it, starting
 /// threads costs more than they save.

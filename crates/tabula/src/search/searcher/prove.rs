@@ -18,8 +18,43 @@ use crate::game::{Evaluator, Game};
 use crate::score::{loss_in, win_in, Score, DRAW, MAX_PLY};
 use crate::tt::Bound;
 use crate::zobrist::Key;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// A parallel solve defers busy moves only this far from the end of the game: nearer the leaves, marking
+/// positions costs more than duplicated work.
+const DEFER_DEPTH: i32 = 6;
 
 impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
+    /// `mv` played, proved, taken back: the child's score for this node.
+    #[inline(always)]
+    fn prove_child(&mut self, mv: G::Move, depth: i32, ply: u32, alpha: Score, beta: Score, safe: bool) -> Score {
+        self.game.play(mv);
+        self.child_safe = safe;
+        let score = -self.prove(depth - 1, ply + 1, -beta, -alpha);
+        self.game.undo(mv);
+        score
+    }
+
+    fn busy_slot(&self, key: Key) -> &AtomicU64 {
+        &self.shared.busy[key.0 as usize & (self.shared.busy.len() - 1)]
+    }
+
+    /// Whether another thread is searching the position with table key `key`.
+    fn is_busy(&self, key: Key) -> bool {
+        self.busy_slot(key).load(Relaxed) == key.0
+    }
+
+    /// Marks the position with table key `key` as being searched, or no longer.
+    fn set_busy(&self, key: Key, busy: bool) {
+        let slot = self.busy_slot(key);
+        if busy {
+            slot.store(key.0, Relaxed);
+        } else {
+            // Leave the slot alone if another position has taken it since.
+            let _ = slot.compare_exchange(key.0, 0, Relaxed, Relaxed);
+        }
+    }
+
     /// Fail-soft alpha-beta to the end of the game: the exact score if it lies within (`alpha`, `beta`),
     /// else a bound on the side it fell. `depth` is at least the plies left in the game.
     pub(super) fn prove(&mut self, depth: i32, ply: u32, mut alpha: Score, mut beta: Score) -> Score {
@@ -130,30 +165,48 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             moves.swap(0, t);
             sorted = 1;
         }
-        if use_table && moves.len() > 1 {
-            for &mv in &moves {
-                self.table.prefetch(self.game.child_table_key(mv));
-            }
-        }
         let mut order = std::mem::take(&mut self.td.order[p]);
         order.clear();
 
-        // Step 6. Search the moves.
+        // Step 6. Search the moves. In a parallel solve, a move whose position another thread is searching
+        // waits until the others are done (simplified ABDADA): the threads spread over the tree instead of
+        // searching the same nodes side by side, and by the time the deferred move comes up its result is
+        // usually in the table.
         let (alpha_orig, beta_orig) = (alpha, beta);
         let mut best = Score::MIN;
         let mut best_move = None;
+        let defer = !self.shared.busy.is_empty() && depth >= DEFER_DEPTH;
+        let mut deferred = if defer { std::mem::take(&mut self.td.deferred[p]) } else { Vec::new() };
+        deferred.clear();
+        let mut cutoff = false;
         for i in 0..moves.len() {
             if i == sorted && moves.len() - i > 1 {
+                // Only now that the table move (if any) has not cut off: fetch the other children's buckets
+                // and score the moves.
+                if use_table {
+                    for &mv in &moves[i..] {
+                        self.table.prefetch(self.game.child_table_key(mv));
+                    }
+                }
                 order.extend(moves[i..].iter().map(|&m| self.evaluator.move_order(&self.game, m)));
             }
             if i >= sorted && !order.is_empty() {
                 pick_best(&mut moves[sorted..], &mut order, i - sorted);
             }
             let mv = moves[i];
-            self.game.play(mv);
-            self.child_safe = generated;
-            let score = -self.prove(depth - 1, ply + 1, -beta, -alpha);
-            self.game.undo(mv);
+            let score = if defer {
+                let child = self.game.child_table_key(mv);
+                if i > 0 && self.is_busy(child) {
+                    deferred.push(mv);
+                    continue;
+                }
+                self.set_busy(child, true);
+                let score = self.prove_child(mv, depth, ply, alpha, beta, generated);
+                self.set_busy(child, false);
+                score
+            } else {
+                self.prove_child(mv, depth, ply, alpha, beta, generated)
+            };
             if self.stopped {
                 break;
             }
@@ -163,13 +216,35 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
+                        cutoff = true;
                         break;
+                    }
+                }
+            }
+        }
+        if !cutoff && !self.stopped && !deferred.is_empty() {
+            for &mv in &deferred {
+                let score = self.prove_child(mv, depth, ply, alpha, beta, generated);
+                if self.stopped {
+                    break;
+                }
+                if score > best {
+                    best = score;
+                    best_move = Some(mv);
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break;
+                        }
                     }
                 }
             }
         }
         self.td.moves[p] = moves;
         self.td.order[p] = order;
+        if defer {
+            self.td.deferred[p] = deferred;
+        }
         if self.stopped {
             return 0;
         }

@@ -148,7 +148,17 @@ enum Command {
         hash: Option<usize>,
     },
     /// Speak the Go Text Protocol (version 2) on standard input and output.
-    Gtp,
+    Gtp {
+        /// Search threads (all cores by default).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// A fixed number of playouts per move, whatever the clock says (reproducible with one thread).
+        #[arg(long)]
+        playouts: Option<u64>,
+        /// Seconds per move when the controller sends no time settings.
+        #[arg(long = "move-time", default_value_t = 1.0)]
+        move_time: f64,
+    },
     /// Speak the Universal Chess Interface on standard input and output.
     Uci,
     /// List a position's moves in a Polyglot opening book, with their weights.
@@ -207,7 +217,7 @@ fn run(cli: Cli) -> Result<()> {
         },
         Command::Hash { game: _, fen } => chess::hash(&fen),
         Command::Perft { fen, depth, divide, hash } => chess::perft(&fen, depth, divide, hash),
-        Command::Gtp => gtp(),
+        Command::Gtp { threads, playouts, move_time } => gtp(threads, playouts, move_time),
         Command::Uci => Ok(tabula_chess::uci::run_stdio()?),
         Command::Book { file, fen } => chess::book(&file, &fen),
         Command::Match(args) => matches::run(&args),
@@ -245,9 +255,20 @@ fn run(cli: Cli) -> Result<()> {
 }
 
 /// The GTP loop: each line goes to the session, each answer to standard output, until `quit` or the end of input.
-fn gtp() -> Result<()> {
+fn gtp(threads: Option<usize>, playouts: Option<u64>, move_time: f64) -> Result<()> {
     use std::io::{BufRead, Write};
-    let mut session = tabula_go::GtpSession::new();
+    use tabula_go::mcts::{Config, Mcts};
+    if !(move_time.is_finite() && move_time > 0.0) {
+        anyhow::bail!("--move-time must be a positive number of seconds, not {move_time}");
+    }
+    let defaults = Config::default();
+    let config = Config {
+        threads: threads.unwrap_or(defaults.threads).max(1),
+        playouts,
+        time_per_move: std::time::Duration::from_secs_f64(move_time),
+        ..defaults
+    };
+    let mut session = tabula_go::GtpSession::with_picker(Mcts::new(config), tabula_go::Rules::default());
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {

@@ -43,13 +43,23 @@ pub struct Results {
 pub struct Elo {
     /// The estimate.
     pub elo: f64,
-    /// Half the width of the 95 % interval (infinite when the score is 0 or 1 at a bound).
+    /// Half the width of the 95 % interval (infinite when the interval reaches a score of 0 or 1).
     pub error: f64,
+    /// The 95 % interval's low end (the Elo of the score minus 1.96 standard errors; −∞ below 0).
+    pub low: f64,
+    /// The 95 % interval's high end (+∞ when the score plus 1.96 standard errors passes 1).
+    pub high: f64,
 }
 
+/// `elo +/- error` while the interval is finite, else `elo (95 % low .. high)`: near a score of 0 or 1 the
+/// interval is lopsided and a symmetric error says nothing.
 impl fmt::Display for Elo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.1} +/- {:.1}", self.elo, self.error)
+        if self.error.is_finite() {
+            write!(f, "{:.1} +/- {:.1}", self.elo, self.error)
+        } else {
+            write!(f, "{:.1} (95 % {:.0} .. {:.0})", self.elo, self.low, self.high)
+        }
     }
 }
 
@@ -141,18 +151,18 @@ impl Results {
     pub fn elo(&self) -> Option<Elo> {
         let (n, s, var) = self.trinomial()?;
         let sd = (var / n).sqrt();
-        let clamp = |x: f64| x.clamp(f64::MIN_POSITIVE, 1.0 - f64::EPSILON);
-        let high = elo_from_score(clamp(s + Z95 * sd));
-        let low = elo_from_score(clamp(s - Z95 * sd));
-        let elo = if s <= 0.0 {
-            f64::NEG_INFINITY
-        } else if s >= 1.0 {
-            f64::INFINITY
-        } else {
-            elo_from_score(s)
+        let elo_of = |score: f64| {
+            if score <= 0.0 {
+                f64::NEG_INFINITY
+            } else if score >= 1.0 {
+                f64::INFINITY
+            } else {
+                elo_from_score(score)
+            }
         };
-        let error = if s <= 0.0 || s >= 1.0 { f64::INFINITY } else { (high - low) / 2.0 };
-        Some(Elo { elo, error })
+        let (low, high) = (elo_of(s - Z95 * sd), elo_of(s + Z95 * sd));
+        let error = if low.is_finite() && high.is_finite() { (high - low) / 2.0 } else { f64::INFINITY };
+        Some(Elo { elo: elo_of(s), error, low, high })
     }
 
     /// Adds one game: `score` is the first engine's 1, ½ or 0.
@@ -326,6 +336,11 @@ mod tests {
         assert!(close(even.los(), 0.5, 1e-9));
         assert_eq!(Results::default().elo(), None);
         assert_eq!(Results { wins: 3, ..Results::default() }.elo().unwrap().elo, f64::INFINITY);
+        // 97.5 %: the interval's top passes a score of 1, so it is shown as an interval, not a +/-.
+        let lopsided = Results { wins: 97, draws: 1, losses: 2, ..Results::default() }.elo().unwrap();
+        assert!(close(lopsided.elo, 636.4, 0.1) && lopsided.high == f64::INFINITY, "{lopsided:?}");
+        assert!(lopsided.low > 450.0 && lopsided.low < 600.0, "{lopsided:?}");
+        assert_eq!(lopsided.to_string(), format!("636.4 (95 % {:.0} .. inf)", lopsided.low));
     }
 
     #[test]

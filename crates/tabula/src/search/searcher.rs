@@ -807,11 +807,13 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let use_table = self.options.table;
         let (key, symmetry) = if use_table { self.game.table_key() } else { (Key::ZERO, 0) };
         let mut tt_code = NO_CODE;
+        let mut tt_eval = None;
         let probe = if use_table {
             self.probes += 1;
             let probe = self.table.probe(key, ply);
             if let Some(e) = probe.hit {
                 self.hits += 1;
+                tt_eval = e.eval;
                 if let Some(code) = e.move_code {
                     tt_code = G::transform_move_code(code, symmetry, false);
                 }
@@ -876,10 +878,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         // Step 5. Reverse futility: far enough above beta near the horizon, assume a move keeps it there.
         let in_check = self.game.in_check();
         let prunable = !pv_node && ply > 0 && !in_check && !is_decisive(beta);
-        let mut static_eval = None;
+        // The static evaluation, once computed (or found in the table), goes back to the table with the result.
+        let mut static_eval = tt_eval;
         if let Some(margin) = self.options.futility_margin.filter(|_| prunable && depth <= FUTILITY_DEPTH) {
-            let eval = self.evaluator.evaluate(&self.game);
-            static_eval = Some(eval);
+            let eval = *static_eval.get_or_insert_with(|| self.evaluator.evaluate(&self.game));
             if eval - margin * depth >= beta {
                 self.td.moves[p] = moves;
                 return eval;
@@ -891,7 +893,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             && prunable
             && depth >= 3
             && self.game.null_move_allowed()
-            && static_eval.unwrap_or_else(|| self.evaluator.evaluate(&self.game)) >= beta
+            && *static_eval.get_or_insert_with(|| self.evaluator.evaluate(&self.game)) >= beta
         {
             let reduction = 2 + depth / 4;
             self.td.keys.push(self.game.key());
@@ -1067,7 +1069,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let code = best_move
                 .filter(|_| bound != Bound::Upper)
                 .map(|m| G::transform_move_code(G::move_code(m), symmetry, true));
-            self.table.store(probe.slot, key, ply, depth.clamp(0, 255) as u8, bound, best, None, code);
+            self.table.store(probe.slot, key, ply, depth.clamp(0, 255) as u8, bound, best, static_eval, code);
         }
         best
     }

@@ -5,8 +5,8 @@
 //! and nothing else: no horizon, so no quiescence, extensions, reductions or pruning by evaluation; no
 //! principal variation, killers or history (they break Connect Four's centre-first ties and triple its
 //! node count); no repetitions, since a game that bounds its remaining plies cannot repeat. Leaving all
-//! that out of the node keeps the proof search at about half the instructions per node of
-//! [`negamax`](super::Worker::negamax), which matters because a solve is nothing but nodes.
+//! that out saves a sixth of the instructions per node of [`negamax`](super::Worker::negamax) on Connect
+//! Four (callgrind), which matters because a solve is nothing but nodes.
 //!
 //! The window narrows as bounds come in: from the plies left (no win or loss sooner than the rules
 //! allow), from the table (an upper bound lowers beta, a lower bound raises alpha), and from the game's

@@ -1,0 +1,385 @@
+//! Tunes the evaluation's weights on data (Texel's method), in three steps:
+//!
+//! ```text
+//! cargo run --release -p tabula-chess --example tune -- gen   OUT [games] [nodes] [threads]
+//! cargo run --release -p tabula-chess --example tune -- label IN OUT [depth] [threads] [stockfish]
+//! cargo run --release -p tabula-chess --example tune -- fit   LABELLED [epochs] > weights.rs
+//! ```
+//!
+//! - `gen` plays the engine against itself at a fixed node budget per move from varied starts (a few random
+//!   plies from the start position or from `tests/data/openings.epd`) and writes quiet positions (not in check,
+//!   the engine's move neither a capture nor a promotion, no decisive score) with the game's result:
+//!   `FEN;result` where the result is 1, 0.5 or 0 for white.
+//! - `label` asks Stockfish (`UCI_ShowWDL`) for the expected score of each position at a fixed depth and
+//!   appends it: `FEN;result;expected` (white's point of view), dropping positions whose best move is a capture
+//!   or a promotion.
+//! - `fit` minimises the mean squared error between `sigmoid(K * eval)` and the blend `(result + expected) / 2`
+//!   over the evaluation's linear weights (Adam on the exact gradient of the traced features), after fitting the
+//!   scale `K` to the current weights, and prints the new weights as the Rust source of
+//!   `src/eval/weights.rs`.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use tabula::game::{Game, Outcome};
+use tabula::score::is_decisive;
+use tabula::search::Limits;
+use tabula_chess::engine::Engine;
+use tabula_chess::{Color, Position};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize| args.get(i).map(String::as_str);
+    let num = |i: usize, default: u64| arg(i).map_or(default, |s| s.parse().expect("a number"));
+    match arg(0) {
+        Some("gen") => gen(arg(1).expect("OUT"), num(2, 1000), num(3, 4000), num(4, 2) as usize),
+        Some("label") => label(
+            arg(1).expect("IN"),
+            arg(2).expect("OUT"),
+            num(3, 8),
+            num(4, 2) as usize,
+            arg(5).unwrap_or("/usr/games/stockfish"),
+        ),
+        Some("fit") => fit::run(arg(1).expect("LABELLED"), num(2, 300) as usize),
+        _ => {
+            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs]");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so that runs can be repeated.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn openings() -> Vec<Position> {
+    let text = include_str!("../tests/data/openings.epd");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let fen: Vec<&str> = l.split_whitespace().take(4).collect();
+            Position::from_fen(&format!("{} 0 1", fen.join(" "))).expect("opening positions are legal")
+        })
+        .collect()
+}
+
+/// A varied start: some random plies from the start position or from a book opening, with a legal move left.
+fn random_start(rng: &mut Rng, book: &[Position]) -> Option<Position> {
+    let (mut pos, plies) = if rng.below(2) == 0 {
+        (Position::startpos(), 6 + rng.below(5))
+    } else {
+        (book[rng.below(book.len())].clone(), 2 + rng.below(3))
+    };
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        pos.play_unchecked(moves.as_slice()[rng.below(moves.len())]);
+    }
+    pos.has_legal_move().then(|| Position::from_fen(&pos.to_fen()).expect("a legal position"))
+}
+
+fn repeated_three_times(pos: &Position) -> bool {
+    let key = pos.key();
+    let mut back = pos.clone();
+    let mut seen = 1;
+    for _ in 0..pos.halfmove_clock().min(pos.history_len() as u32) {
+        back.undo();
+        if back.key() == key {
+            seen += 1;
+        }
+    }
+    seen >= 3
+}
+
+/// One self-play game: the quiet positions met and the result for white.
+fn self_play(engine: &mut Engine, mut pos: Position, nodes: u64) -> (Vec<String>, f64) {
+    engine.clear_hash();
+    let mut quiet = Vec::new();
+    let mut decisive_run = 0;
+    let result = loop {
+        if let Some(outcome) = pos.outcome() {
+            let white_to_move = pos.turn() == Color::White;
+            break match outcome {
+                Outcome::Draw => 0.5,
+                Outcome::Loss if white_to_move => 0.0,
+                _ => 1.0,
+            };
+        }
+        if repeated_three_times(&pos) || pos.history_len() > 400 {
+            break 0.5;
+        }
+        let r = engine.search(&pos, &Limits::nodes(nodes), &[], |_| {});
+        let Some(mv) = r.best_move else { break 0.5 };
+        let white_score = if pos.turn() == Color::White { r.score } else { -r.score };
+        // Adjudicate long-won games to save time; their later positions add little.
+        decisive_run = if white_score.abs() > 1500 { decisive_run + 1 } else { 0 };
+        if decisive_run >= 6 || is_decisive(r.score) {
+            break if white_score > 0 { 1.0 } else { 0.0 };
+        }
+        if !pos.is_check() && !pos.is_capture(mv) && mv.promotion().is_none() {
+            quiet.push(pos.to_fen());
+        }
+        pos.play_unchecked(mv);
+    };
+    (quiet, result)
+}
+
+fn gen(out: &str, games: u64, nodes: u64, threads: usize) {
+    let out = Mutex::new(BufWriter::new(File::create(out).expect("the output file")));
+    let next = AtomicUsize::new(0);
+    let book = openings();
+    let positions = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| {
+                let mut engine = Engine::new(8);
+                loop {
+                    let game = next.fetch_add(1, Ordering::Relaxed);
+                    if game as u64 >= games {
+                        break;
+                    }
+                    let mut rng = Rng(0x7ab1_0000 + game as u64);
+                    let Some(start) = random_start(&mut rng, &book) else { continue };
+                    let (quiet, result) = self_play(&mut engine, start, nodes);
+                    let mut w = out.lock().expect("no panics while writing");
+                    for fen in &quiet {
+                        writeln!(w, "{fen};{result}").expect("writing positions");
+                    }
+                    let total = positions.fetch_add(quiet.len(), Ordering::Relaxed) + quiet.len();
+                    if game % 100 == 99 {
+                        eprintln!("{} games, {total} positions", game + 1);
+                        w.flush().expect("writing positions");
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// Stockfish's expected score for white at `depth`, and whether its best move is quiet.
+fn label(input: &str, out: &str, depth: u64, threads: usize, stockfish: &str) {
+    let lines: Vec<String> =
+        BufReader::new(File::open(input).expect("the input file")).lines().map(|l| l.expect("text")).collect();
+    let out = Mutex::new(BufWriter::new(File::create(out).expect("the output file")));
+    let next = AtomicUsize::new(0);
+    let kept = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| {
+                let mut child = Command::new(stockfish)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .spawn()
+                    .expect("stockfish starts");
+                let mut input = child.stdin.take().expect("piped");
+                let mut output = BufReader::new(child.stdout.take().expect("piped"));
+                let mut send = |line: &str| writeln!(input, "{line}").and_then(|_| input.flush()).expect("stockfish");
+                send("uci");
+                send("setoption name Threads value 1");
+                send("setoption name Hash value 16");
+                send("setoption name UCI_ShowWDL value true");
+                let mut line = String::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(entry) = lines.get(i) else { break };
+                    let Some((fen, _)) = entry.split_once(';') else { continue };
+                    let Ok(pos) = Position::from_fen(fen) else { continue };
+                    send(&format!("position fen {fen}"));
+                    send(&format!("go depth {depth}"));
+                    let mut wdl = None;
+                    let best = loop {
+                        line.clear();
+                        if output.read_line(&mut line).expect("stockfish output") == 0 {
+                            panic!("stockfish exited");
+                        }
+                        let words: Vec<&str> = line.split_whitespace().collect();
+                        if let Some(at) = words.iter().position(|&w| w == "wdl") {
+                            let n = |k: usize| words.get(at + k).and_then(|w| w.parse::<f64>().ok()).unwrap_or(0.0);
+                            wdl = Some((n(1), n(2), n(3)));
+                        }
+                        if words.first() == Some(&"bestmove") {
+                            break words.get(1).and_then(|m| pos.parse_uci(m).ok());
+                        }
+                    };
+                    let (Some(best), Some((w, d, l))) = (best, wdl) else { continue };
+                    if pos.is_capture(best) || best.promotion().is_some() || w + d + l == 0.0 {
+                        continue;
+                    }
+                    let mut expected = (w + d / 2.0) / (w + d + l);
+                    if pos.turn() == Color::Black {
+                        expected = 1.0 - expected;
+                    }
+                    writeln!(out.lock().expect("no panics while writing"), "{entry};{expected:.3}").expect("writing");
+                    let k = kept.fetch_add(1, Ordering::Relaxed) + 1;
+                    if k % 10_000 == 0 {
+                        eprintln!("{k} labelled ({} read)", i + 1);
+                    }
+                }
+                send("quit");
+                let _ = child.wait();
+            });
+        }
+    });
+    let _ = out.lock().map(|mut w| w.flush());
+}
+
+mod fit {
+    use std::fs::File;
+    use std::io::{BufRead, BufReader};
+    use tabula_chess::eval::{features, Evaluation, Trace};
+    use tabula_chess::Position;
+
+    /// The weight of Stockfish's expected score in the target; the game result has the rest.
+    const EXPECTED_SHARE: f64 = 0.75;
+
+    struct Sample {
+        trace: Trace,
+        target: f64,
+    }
+
+    fn sigmoid(k: f64, eval: f64) -> f64 {
+        1.0 / (1.0 + (-k * eval).exp())
+    }
+
+    fn mse(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> f64 {
+        let sum: f64 = samples.iter().map(|s| (sigmoid(k, s.trace.evaluate(weights)) - s.target).powi(2)).sum();
+        sum / samples.len() as f64
+    }
+
+    /// The gradient of the mean squared error over `samples`, split over two threads.
+    fn gradient(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
+        let half = samples.len() / 2;
+        let part = |chunk: &[Sample]| {
+            let mut g = vec![[0.0; 2]; weights.len()];
+            for s in chunk {
+                let p = sigmoid(k, s.trace.evaluate(weights));
+                let d = (p - s.target) * p * (1.0 - p) * k;
+                let phase = s.trace.phase as f64 / 24.0;
+                let (dm, de) = (d * phase, d * (1.0 - phase) * s.trace.endgame_scale);
+                for &(i, n) in &s.trace.features {
+                    g[i as usize][0] += dm * n as f64;
+                    g[i as usize][1] += de * n as f64;
+                }
+            }
+            g
+        };
+        let (a, b) = std::thread::scope(|sc| {
+            let h = sc.spawn(|| part(&samples[..half]));
+            let b = part(&samples[half..]);
+            (h.join().expect("no panic"), b)
+        });
+        a.iter()
+            .zip(&b)
+            .map(|(x, y)| [(x[0] + y[0]) / samples.len() as f64, (x[1] + y[1]) / samples.len() as f64])
+            .collect()
+    }
+
+    pub fn run(path: &str, epochs: usize) {
+        let eval = Evaluation;
+        let mut samples = Vec::new();
+        for line in BufReader::new(File::open(path).expect("the labelled file")).lines() {
+            let line = line.expect("text");
+            let fields: Vec<&str> = line.split(';').collect();
+            let [fen, result, expected] = fields[..] else { continue };
+            let (Ok(pos), Ok(result), Ok(expected)) =
+                (Position::from_fen(fen), result.parse::<f64>(), expected.parse::<f64>())
+            else {
+                continue;
+            };
+            let target = EXPECTED_SHARE * expected + (1.0 - EXPECTED_SHARE) * result;
+            samples.push(Sample { trace: eval.trace(&pos), target });
+        }
+        // Every twentieth position is held out to check that the fit generalises.
+        let (mut train, mut valid) = (Vec::new(), Vec::new());
+        for (i, s) in samples.into_iter().enumerate() {
+            if i % 20 == 19 {
+                valid.push(s)
+            } else {
+                train.push(s)
+            }
+        }
+        let mut weights: Vec<[f64; 2]> = Evaluation::weights().iter().map(|&[m, e]| [m as f64, e as f64]).collect();
+        // The scale of the sigmoid that fits the current weights best (golden-section search).
+        let (mut lo, mut hi) = (0.0005f64, 0.02f64);
+        for _ in 0..40 {
+            let a = hi - (hi - lo) * 0.618;
+            let b = lo + (hi - lo) * 0.618;
+            if mse(&train, &weights, a) < mse(&train, &weights, b) {
+                hi = b
+            } else {
+                lo = a
+            }
+        }
+        let k = (lo + hi) / 2.0;
+        eprintln!(
+            "{} training, {} held out; K = {k:.5}; error {:.6} / {:.6}",
+            train.len(),
+            valid.len(),
+            mse(&train, &weights, k),
+            mse(&valid, &weights, k)
+        );
+        // Adam.
+        let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+        let mut m = vec![[0.0; 2]; weights.len()];
+        let mut v = vec![[0.0; 2]; weights.len()];
+        for epoch in 1..=epochs {
+            let lr = if epoch < epochs * 3 / 4 { 2.0 } else { 0.5 };
+            let g = gradient(&train, &weights, k);
+            for i in 0..weights.len() {
+                for j in 0..2 {
+                    m[i][j] = b1 * m[i][j] + (1.0 - b1) * g[i][j];
+                    v[i][j] = b2 * v[i][j] + (1.0 - b2) * g[i][j] * g[i][j];
+                    let mh = m[i][j] / (1.0 - b1.powi(epoch as i32));
+                    let vh = v[i][j] / (1.0 - b2.powi(epoch as i32));
+                    weights[i][j] -= lr * mh / (vh.sqrt() + eps);
+                }
+            }
+            if epoch % 50 == 0 || epoch == epochs {
+                eprintln!("epoch {epoch}: error {:.6} / {:.6}", mse(&train, &weights, k), mse(&valid, &weights, k));
+            }
+        }
+        print_weights(&weights, path, k);
+    }
+
+    fn print_weights(weights: &[[f64; 2]], data: &str, k: f64) {
+        let name = std::path::Path::new(data).file_name().map_or(data.into(), |n| n.to_string_lossy());
+        println!("//! The evaluation's weights: `[middlegame, endgame]` per feature, in the order of `features`.");
+        println!("//!");
+        println!(
+            "//! Tuned by `examples/tune.rs` (`fit {name}`, sigmoid scale K = {k:.5}); regenerate rather than edit."
+        );
+        println!();
+        println!("#[rustfmt::skip]");
+        println!("pub(super) const WEIGHTS: [[i16; 2]; super::features::COUNT] = [");
+        for &(group, start, len) in &features::GROUPS {
+            if len == 0 {
+                continue;
+            }
+            println!("    // {group}");
+            for row in (start..start + len).step_by(8) {
+                let cells: Vec<String> = (row..(row + 8).min(start + len))
+                    .map(|i| format!("[{}, {}],", weights[i][0].round() as i16, weights[i][1].round() as i16))
+                    .collect();
+                println!("    {}", cells.join(" "));
+            }
+        }
+        println!("];");
+    }
+}

@@ -1,0 +1,604 @@
+//! Static evaluation: [`Evaluation`], a tapered hand-written evaluator, and the static exchange evaluation
+//! ([`see`]) that orders captures and prunes losing ones from quiescence.
+//!
+//! The score blends a middlegame and an endgame term by the material left on the board (the *phase*):
+//! material, piece-square tables built at compile time from a few geometric rules, mobility, pawn structure
+//! (doubled, isolated, passed pawns), king safety (pawn shield and attacks on the king's zone), the bishop
+//! pair, rooks on open files, and in won endings a drive of the lone king to the edge.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula::game::Evaluator;
+//! use tabula_chess::eval::{see, Evaluation};
+//! use tabula_chess::Position;
+//!
+//! let eval = Evaluation::default();
+//! // The starting position is balanced, up to the tempo bonus.
+//! assert!(eval.evaluate(&Position::startpos()).abs() < 30);
+//! // A queen up is a lot better.
+//! let pos = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+//! assert!(eval.evaluate(&pos) > 700);
+//!
+//! // Taking a defended pawn with the queen loses material.
+//! let pos = Position::from_fen("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1").unwrap();
+//! assert!(see(&pos, pos.parse_uci("d2d5").unwrap()) < 0);
+//! ```
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::{Color, Piece, Role, Square};
+use tabula::game::Evaluator;
+use tabula::score::Score;
+
+mod weights;
+
+/// What each piece adds to the phase; 24 is a full board.
+const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+const PHASE_MAX: i32 = 24;
+/// Values for the exchange evaluation and capture ordering.
+pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
+
+/// Where each group of features starts in the weight table; a feature is one weight pair (middlegame,
+/// endgame) and counts for white minus black.
+pub mod features {
+    /// Material, pawn to queen.
+    pub const MATERIAL: usize = 0;
+    /// Piece-square bonuses, `64 * role + square` from white's side (black's squares are mirrored).
+    pub const PST: usize = MATERIAL + 5;
+    /// Knight mobility by the number of safe squares reached, 0 to 8.
+    pub const MOBILITY_KNIGHT: usize = PST + 6 * 64;
+    /// Bishop mobility, 0 to 13.
+    pub const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + 9;
+    /// Rook mobility, 0 to 14.
+    pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + 14;
+    /// Queen mobility, 0 to 27.
+    pub const MOBILITY_QUEEN: usize = MOBILITY_ROOK + 15;
+    /// Passed pawns by relative rank.
+    pub const PASSED: usize = MOBILITY_QUEEN + 28;
+    /// Passed pawns whose next square is free, by relative rank (on top of [`PASSED`]).
+    pub const PASSED_FREE: usize = PASSED + 8;
+    /// Pawns defended by a pawn or beside one, by relative rank.
+    pub const CONNECTED: usize = PASSED_FREE + 8;
+    /// Each extra pawn on a file.
+    pub const DOUBLED: usize = CONNECTED + 8;
+    /// Pawns with no own pawn on the adjacent files.
+    pub const ISOLATED: usize = DOUBLED + 1;
+    /// Two bishops or more.
+    pub const BISHOP_PAIR: usize = ISOLATED + 1;
+    /// A rook on a file without pawns.
+    pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
+    /// A rook on a file without own pawns.
+    pub const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
+    /// The king's pawn shield: 0 to 3 own pawns in front of it.
+    pub const SHIELD: usize = ROOK_SEMI_OPEN + 1;
+    /// Danger to a king by the attack units on its zone (0 to 40; 0 unless two pieces or more attack it).
+    pub const KING_DANGER: usize = SHIELD + 4;
+    /// Pieces (not pawns) attacked by an enemy pawn.
+    pub const PAWN_THREAT: usize = KING_DANGER + 41;
+    /// Rooks and queens attacked by an enemy knight or bishop.
+    pub const MINOR_THREAT: usize = PAWN_THREAT + 1;
+    /// The side to move.
+    pub const TEMPO: usize = MINOR_THREAT + 1;
+    /// The number of features.
+    pub const COUNT: usize = TEMPO + 1;
+
+    /// The groups, for printing a weight table: name, first feature, length.
+    pub const GROUPS: [(&str, usize, usize); 20] = [
+        ("material", MATERIAL, 5),
+        ("pst", PST, 6 * 64),
+        ("mobility_knight", MOBILITY_KNIGHT, 9),
+        ("mobility_bishop", MOBILITY_BISHOP, 14),
+        ("mobility_rook", MOBILITY_ROOK, 15),
+        ("mobility_queen", MOBILITY_QUEEN, 28),
+        ("passed", PASSED, 8),
+        ("passed_free", PASSED_FREE, 8),
+        ("connected", CONNECTED, 8),
+        ("doubled", DOUBLED, 1),
+        ("isolated", ISOLATED, 1),
+        ("bishop_pair", BISHOP_PAIR, 1),
+        ("rook_open", ROOK_OPEN, 1),
+        ("rook_semi_open", ROOK_SEMI_OPEN, 1),
+        ("shield", SHIELD, 4),
+        ("king_danger", KING_DANGER, 41),
+        ("pawn_threat", PAWN_THREAT, 1),
+        ("minor_threat", MINOR_THREAT, 1),
+        ("tempo", TEMPO, 1),
+        ("end", COUNT, 0),
+    ];
+}
+
+use features as f;
+
+/// The weights, `[middlegame, endgame]` per feature, tuned on data (see `weights.rs`).
+const WEIGHTS: [[i16; 2]; f::COUNT] = weights::WEIGHTS;
+
+const MOBILITY_BASE: [usize; 6] = [0, f::MOBILITY_KNIGHT, f::MOBILITY_BISHOP, f::MOBILITY_ROOK, f::MOBILITY_QUEEN, 0];
+/// Weight of each role's attacks on the enemy king's zone.
+const KING_ATTACK: [i32; 6] = [0, 2, 2, 3, 5, 0];
+
+/// The files next to `file` (as a bitboard of whole files).
+const fn adjacent_files(file: usize) -> u64 {
+    let f = 0x0101_0101_0101_0101u64 << file;
+    ((f << 1) & !0x0101_0101_0101_0101) | ((f >> 1) & !0x8080_8080_8080_8080)
+}
+
+/// The squares in front of `sq` for `color` on its own and the adjacent files: a pawn there with no enemy
+/// pawn in this span is passed.
+const fn passed_span(color: usize, sq: usize) -> u64 {
+    let file = sq % 8;
+    let rank = sq / 8;
+    let files = (0x0101_0101_0101_0101u64 << file) | adjacent_files(file);
+    let ahead = if color == 0 {
+        if rank >= 7 {
+            0
+        } else {
+            !0u64 << (8 * (rank + 1))
+        }
+    } else if rank == 0 {
+        0
+    } else {
+        !0u64 >> (8 * (8 - rank))
+    };
+    files & ahead
+}
+
+const PASSED_SPAN: [[u64; 64]; 2] = {
+    let mut t = [[0; 64]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        t[0][sq] = passed_span(0, sq);
+        t[1][sq] = passed_span(1, sq);
+        sq += 1;
+    }
+    t
+};
+
+/// The hand-written chess evaluator. Stateless: cheap to clone and share between search threads.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Evaluation;
+
+/// Where the evaluation walk puts each feature it meets: summed with the weights for play, or recorded.
+trait Sink {
+    /// `n` more of `feature` for the side `color` (0 white, 1 black).
+    fn add(&mut self, color: usize, feature: usize, n: i32);
+}
+
+/// Middlegame and endgame sums per side.
+#[derive(Default)]
+struct Sum {
+    mg: [i32; 2],
+    eg: [i32; 2],
+}
+
+impl Sink for Sum {
+    #[inline(always)]
+    fn add(&mut self, color: usize, feature: usize, n: i32) {
+        let [mg, eg] = WEIGHTS[feature];
+        self.mg[color] += mg as i32 * n;
+        self.eg[color] += eg as i32 * n;
+    }
+}
+
+/// The features of one position, white's count minus black's, and how they combine into the evaluation; for
+/// tuning the weights on data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    /// Nonzero features: index and count (white minus black).
+    pub features: Vec<(u16, i16)>,
+    /// The game phase, 0 (bare kings and pawns) to 24 (all pieces).
+    pub phase: i32,
+    /// The factor applied to the endgame sum in drawish endings (1 or 1/8).
+    pub endgame_scale: f64,
+    /// The mop-up term added to the endgame sum (computed with the current weights; not tuned).
+    pub mop_up: i32,
+}
+
+impl Trace {
+    /// The evaluation (white's point of view) these features give under `weights` (`[mg, eg]` per feature).
+    pub fn evaluate(&self, weights: &[[f64; 2]]) -> f64 {
+        let (mut mg, mut eg) = (0.0, 0.0);
+        for &(i, n) in &self.features {
+            mg += weights[i as usize][0] * n as f64;
+            eg += weights[i as usize][1] * n as f64;
+        }
+        let phase = self.phase as f64 / PHASE_MAX as f64;
+        mg * phase + (eg + self.mop_up as f64) * self.endgame_scale * (1.0 - phase)
+    }
+}
+
+/// A dense count per feature.
+struct Counts(Vec<i32>);
+
+impl Sink for Counts {
+    fn add(&mut self, color: usize, feature: usize, n: i32) {
+        self.0[feature] += if color == 0 { n } else { -n };
+    }
+}
+
+impl Evaluation {
+    /// The evaluation from white's point of view, in centipawns.
+    pub fn white_score(&self, pos: &Position) -> i32 {
+        let mut sum = Sum::default();
+        let phase = walk(pos, &mut sum);
+        let mg = sum.mg[0] - sum.mg[1];
+        let mut eg = sum.eg[0] - sum.eg[1];
+        eg += mop_up(pos, eg);
+        if drawish(pos, eg) {
+            eg /= 8;
+        }
+        (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
+    }
+
+    /// The features of `pos` (for tuning the weights on data).
+    pub fn trace(&self, pos: &Position) -> Trace {
+        let mut counts = Counts(vec![0; f::COUNT]);
+        let phase = walk(pos, &mut counts);
+        let mut sum = Sum::default();
+        walk(pos, &mut sum);
+        let eg = sum.eg[0] - sum.eg[1];
+        Trace {
+            features: counts
+                .0
+                .iter()
+                .enumerate()
+                .filter(|&(_, &n)| n != 0)
+                .map(|(i, &n)| (i as u16, n.clamp(i16::MIN.into(), i16::MAX.into()) as i16))
+                .collect(),
+            phase,
+            endgame_scale: if drawish(pos, eg) { 0.125 } else { 1.0 },
+            mop_up: mop_up(pos, eg),
+        }
+    }
+
+    /// The weights the evaluator plays with, `[middlegame, endgame]` per feature (see [`features`]).
+    pub fn weights() -> &'static [[i16; 2]; f::COUNT] {
+        &WEIGHTS
+    }
+}
+
+/// Walks the position's features into `sink` and returns the game phase (0 to 24).
+#[inline(always)]
+fn walk(pos: &Position, sink: &mut impl Sink) -> i32 {
+    let b = pos.board();
+    let occupied = b.occupied();
+    let mut phase = 0;
+    let pawns = [b.by_piece(Piece::new(Color::White, Role::Pawn)), b.by_piece(Piece::new(Color::Black, Role::Pawn))];
+    let pawn_attacks = [pawn_attacks(pawns[0], Color::White), pawn_attacks(pawns[1], Color::Black)];
+    let kings = [b.king_of(Color::White), b.king_of(Color::Black)];
+    let mut king_attack = [0i32; 2]; // attack units against each side's king
+    let mut king_attackers = [0i32; 2];
+
+    sink.add(pos.turn().index(), f::TEMPO, 1);
+    for color in Color::ALL {
+        let us = color.index();
+        let them = 1 - us;
+        let own = b.by_color(color);
+        let enemy_zone = kings[them].map_or(Bitboard::EMPTY, |k| attacks::king(k) | Bitboard::from_square(k));
+        let enemy_majors = (b.by_role(Role::Rook) | b.by_role(Role::Queen)) & b.by_color(color.flip());
+        for role in Role::ALL {
+            let pieces = b.by_piece(Piece::new(color, role));
+            phase += PHASE_WEIGHT[role.index()] * pieces.count() as i32;
+            if role != Role::King {
+                sink.add(us, f::MATERIAL + role.index(), pieces.count() as i32);
+            }
+            for sq in pieces {
+                let idx = if color == Color::White { sq.index() } else { sq.index() ^ 56 };
+                sink.add(us, f::PST + 64 * role.index() + idx, 1);
+                if matches!(role, Role::Pawn | Role::King) {
+                    continue;
+                }
+                if pawn_attacks[them] & (1 << sq.index()) != 0 {
+                    sink.add(us, f::PAWN_THREAT, -1);
+                }
+                let reach = attacks::attacks(Piece::new(color, role), sq, occupied);
+                let count = (reach & !own & !Bitboard(pawn_attacks[them])).count() as usize;
+                sink.add(us, MOBILITY_BASE[role.index()] + count, 1);
+                if matches!(role, Role::Knight | Role::Bishop) {
+                    sink.add(us, f::MINOR_THREAT, (reach & enemy_majors).count() as i32);
+                }
+                let zone_hits = (reach & enemy_zone).count() as i32;
+                if zone_hits > 0 {
+                    king_attackers[them] += 1;
+                    king_attack[them] += KING_ATTACK[role.index()] * zone_hits;
+                }
+                if role == Role::Rook {
+                    let file = Bitboard::file(sq.file()).0;
+                    if file & (pawns[0].0 | pawns[1].0) == 0 {
+                        sink.add(us, f::ROOK_OPEN, 1);
+                    } else if file & pawns[us].0 == 0 {
+                        sink.add(us, f::ROOK_SEMI_OPEN, 1);
+                    }
+                }
+            }
+        }
+        if b.by_piece(Piece::new(color, Role::Bishop)).more_than_one() {
+            sink.add(us, f::BISHOP_PAIR, 1);
+        }
+
+        // Pawn structure.
+        let beside = ((pawns[us].0 << 1) & !0x0101_0101_0101_0101) | ((pawns[us].0 >> 1) & !0x8080_8080_8080_8080);
+        for sq in pawns[us] {
+            let file = sq.file().index();
+            let file_bb = 0x0101_0101_0101_0101u64 << file;
+            let rank = if color == Color::White { sq.rank().index() } else { 7 - sq.rank().index() };
+            let bit = 1u64 << sq.index();
+            if pawns[us].0 & adjacent_files(file) == 0 {
+                sink.add(us, f::ISOLATED, 1);
+            }
+            if (pawn_attacks[us] | beside) & bit != 0 {
+                sink.add(us, f::CONNECTED + rank, 1);
+            }
+            // A passer blocked by its own pawn is counted once, for the front pawn.
+            if PASSED_SPAN[us][sq.index()] & pawns[them].0 == 0
+                && PASSED_SPAN[us][sq.index()] & file_bb & pawns[us].0 == 0
+            {
+                sink.add(us, f::PASSED + rank, 1);
+                let stop = if color == Color::White { bit << 8 } else { bit >> 8 };
+                if stop & occupied.0 == 0 {
+                    sink.add(us, f::PASSED_FREE + rank, 1);
+                }
+            }
+        }
+        for file in 0..8 {
+            let n = (pawns[us].0 & (0x0101_0101_0101_0101u64 << file)).count_ones() as i32;
+            if n > 1 {
+                sink.add(us, f::DOUBLED, n - 1);
+            }
+        }
+
+        // King shelter: own pawns on the three files in front of the king, one or two ranks ahead.
+        if let Some(k) = kings[us] {
+            let near = PASSED_SPAN[us][k.index()] & two_ranks_ahead(color, k);
+            sink.add(us, f::SHIELD + (near & pawns[us].0).count_ones().min(3) as usize, 1);
+        }
+    }
+    for us in 0..2 {
+        let units = if king_attackers[us] >= 2 { king_attack[us].min(40) } else { 0 };
+        sink.add(us, f::KING_DANGER + units as usize, 1);
+    }
+    phase.min(PHASE_MAX)
+}
+
+/// Distance of a square from the centre in half-files plus half-ranks: 2 (d4) to 14 (a1).
+const fn centre_distance(sq: usize) -> i32 {
+    let f = (sq % 8) as i32;
+    let r = (sq / 8) as i32;
+    (2 * f - 7).abs() + (2 * r - 7).abs()
+}
+
+/// The two ranks in front of `sq` for `color` (fewer at the board's edge).
+fn two_ranks_ahead(color: Color, sq: Square) -> u64 {
+    let r = sq.rank().index();
+    match color {
+        Color::White if r < 7 => 0xffff_u64.checked_shl(8 * (r as u32 + 1)).unwrap_or(0),
+        Color::Black if r >= 2 => 0xffff_u64 << (8 * (r - 2)),
+        Color::Black if r == 1 => 0xff,
+        _ => 0,
+    }
+}
+
+/// Squares attacked by `pawns` of `color`.
+fn pawn_attacks(pawns: Bitboard, color: Color) -> u64 {
+    let p = pawns.0;
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    match color {
+        Color::White => ((p << 7) & NOT_H) | ((p << 9) & NOT_A),
+        Color::Black => ((p >> 9) & NOT_H) | ((p >> 7) & NOT_A),
+    }
+}
+
+/// In an ending where one side has a big material edge and the other no pawns, reward driving the weaker king
+/// to the edge and bringing the stronger king close: the search then finds mates it cannot see yet.
+fn mop_up(pos: &Position, eg: i32) -> i32 {
+    if eg.abs() < 400 {
+        return 0;
+    }
+    let strong = if eg > 0 { Color::White } else { Color::Black };
+    let b = pos.board();
+    if b.by_piece(Piece::new(strong.flip(), Role::Pawn)).any() {
+        return 0;
+    }
+    let (Some(sk), Some(wk)) = (b.king_of(strong), b.king_of(strong.flip())) else {
+        return 0;
+    };
+    let distance = sk.file().index().abs_diff(wk.file().index()).max(sk.rank().index().abs_diff(wk.rank().index()));
+    let bonus = 10 * centre_distance(wk.index()) + 8 * (7 - distance as i32);
+    if strong == Color::White {
+        bonus
+    } else {
+        -bonus
+    }
+}
+
+/// Endings where the side ahead (by `eg`) has no pawns and at most a minor piece more are hard or impossible to
+/// win: their endgame score is scaled down.
+fn drawish(pos: &Position, eg: i32) -> bool {
+    let strong = if eg > 0 { Color::White } else { Color::Black };
+    let b = pos.board();
+    if b.by_piece(Piece::new(strong, Role::Pawn)).any() {
+        return false;
+    }
+    let material = |c: Color| -> i32 {
+        [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+            .iter()
+            .map(|&r| SEE_VALUE[r.index()] * b.by_piece(Piece::new(c, r)).count() as i32)
+            .sum()
+    };
+    material(strong) - material(strong.flip()) <= SEE_VALUE[Role::Bishop.index()]
+}
+
+impl Evaluator<Position> for Evaluation {
+    fn evaluate(&self, pos: &Position) -> Score {
+        let white = self.white_score(pos);
+        if pos.turn() == Color::White {
+            white
+        } else {
+            -white
+        }
+    }
+
+    /// Queen promotions first, then captures by most valuable victim and least valuable attacker (those that
+    /// lose material by [`see`] after the quiet moves), under-promotions last.
+    fn move_order(&self, pos: &Position, mv: Move) -> i32 {
+        capture_order(pos, mv)
+    }
+}
+
+/// The ordering hint of [`Evaluation`]'s `move_order`: positive for good captures and queen promotions, 0 for
+/// quiet moves, negative for losing captures and under-promotions.
+pub fn capture_order(pos: &Position, mv: Move) -> i32 {
+    let b = pos.board();
+    let attacker = b.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role);
+    let victim = match b.piece_at(mv.to()) {
+        Some(p) => Some(p.role),
+        None if attacker == Role::Pawn && Some(mv.to()) == pos.ep_square() => Some(Role::Pawn),
+        None => None,
+    };
+    let promotion = match mv.promotion() {
+        Some(Role::Queen) => 8_000,
+        Some(_) => return -4_000,
+        None => 0,
+    };
+    match victim {
+        None => promotion,
+        Some(v) => {
+            let mvv_lva = SEE_VALUE[v.index()].min(1000) - attacker.index() as i32;
+            if promotion > 0 || SEE_VALUE[v.index()] >= SEE_VALUE[attacker.index()] || see(pos, mv) >= 0 {
+                2_000 + promotion + mvv_lva
+            } else {
+                -2_000 + mvv_lva
+            }
+        }
+    }
+}
+
+/// Static exchange evaluation: the material balance for the side to move of `mv` (a legal move here) followed
+/// by the best sequence of recaptures on its destination square, least valuable attacker first. Pins are
+/// ignored; sliders behind other attackers join in as the exchange opens the line.
+pub fn see(pos: &Position, mv: Move) -> i32 {
+    let b = pos.board();
+    let (from, to) = (mv.from(), mv.to());
+    let Some(mover) = b.piece_at(from) else {
+        return 0;
+    };
+    let mut occupied = b.occupied().without(from);
+    let mut gain = [0i32; 32];
+    gain[0] = match b.piece_at(to) {
+        Some(p) => SEE_VALUE[p.role.index()],
+        None if mover.role == Role::Pawn && Some(to) == pos.ep_square() => {
+            occupied = occupied.without(Square::from_coords(to.file(), from.rank()));
+            SEE_VALUE[0]
+        }
+        None => 0,
+    };
+    let mut on_square = mover.role;
+    if let Some(promo) = mv.promotion() {
+        gain[0] += SEE_VALUE[promo.index()] - SEE_VALUE[0];
+        on_square = promo;
+    }
+    let mut turn = mover.color.flip();
+    let mut depth = 0;
+    loop {
+        let attackers = b.attackers_to(to, occupied) & occupied & b.by_color(turn);
+        let Some((role, sq)) = Role::ALL.iter().find_map(|&r| (attackers & b.by_role(r)).first().map(|s| (r, s)))
+        else {
+            break;
+        };
+        depth += 1;
+        if depth >= gain.len() {
+            break;
+        }
+        gain[depth] = SEE_VALUE[on_square.index()] - gain[depth - 1];
+        if role == Role::King && (b.attackers_to(to, occupied.without(sq)) & occupied & b.by_color(turn.flip())).any() {
+            // The king cannot capture into a defended square.
+            depth -= 1;
+            break;
+        }
+        on_square = role;
+        occupied = occupied.without(sq);
+        turn = turn.flip();
+    }
+    while depth > 0 {
+        gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
+        depth -= 1;
+    }
+    gain[0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(fen: &str) -> i32 {
+        Evaluation.white_score(&Position::from_fen(fen).unwrap())
+    }
+
+    #[test]
+    fn symmetric_positions_score_only_the_tempo() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 2 3",
+            "4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1",
+        ] {
+            // The side to move has the tempo; the score is otherwise balanced.
+            let other_side = fen.replace(" w ", " b ");
+            assert_eq!(eval(fen), -eval(&other_side), "{fen}");
+            assert!(eval(fen).abs() <= 40, "{fen}");
+        }
+    }
+
+    #[test]
+    fn colour_flip_negates() {
+        let a = eval("r3k2r/pp3ppp/2n1b3/3p4/3P4/2N5/PP3PPP/R3KB1R w KQkq - 0 1");
+        let b = eval("r3kb1r/pp3ppp/2n5/3p4/3P4/2N1B3/PP3PPP/R3K2R b KQkq - 0 1");
+        assert_eq!(a, -b);
+    }
+
+    #[test]
+    fn exchanges() {
+        let see_of = |fen: &str, mv: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            see(&pos, pos.parse_uci(mv).unwrap())
+        };
+        // Pawn takes an undefended knight.
+        assert_eq!(see_of("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5"), 320);
+        // Rook takes a pawn defended by a pawn.
+        assert_eq!(see_of("4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"), 100 - 500);
+        // Doubled rooks against one defender: the x-ray joins.
+        assert_eq!(see_of("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 100);
+        // A quiet move to an attacked square.
+        assert_eq!(see_of("4k3/8/8/4p3/8/8/8/3QK3 w - - 0 1", "d1d4"), -900);
+        // The king may not recapture on a defended square.
+        assert_eq!(see_of("4k3/8/8/8/8/b7/3p4/2NK4 b - - 0 1", "d2c1q"), 320 + 800);
+    }
+
+    #[test]
+    fn the_trace_gives_the_evaluation() {
+        let weights: Vec<[f64; 2]> = Evaluation::weights().iter().map(|&[m, e]| [m.into(), e.into()]).collect();
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/4R1K1 b - - 0 20",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
+            "8/8/8/3k4/8/8/8/R3K3 b - - 0 1",
+            "r1b2rk1/pp1n1ppp/2q1p3/3pP3/1b1P1B2/2NB1N2/PP3PPP/R2QK2R b KQ - 0 11",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let traced = Evaluation.trace(&pos).evaluate(&weights);
+            let exact = Evaluation.white_score(&pos) as f64;
+            // The integer evaluation rounds its sums and divisions; the trace does not.
+            assert!((traced - exact).abs() <= 2.0, "{fen}: {traced} against {exact}");
+        }
+    }
+
+    #[test]
+    fn drawish_endings_are_scaled() {
+        assert!(eval("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1").abs() < 100);
+        assert!(eval("4k3/8/8/8/8/8/8/R3K3 w - - 0 1") > 400);
+    }
+}

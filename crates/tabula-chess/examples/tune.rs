@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p tabula-chess --example tune -- gen   OUT [games] [nodes] [threads]
 //! cargo run --release -p tabula-chess --example tune -- label IN OUT [depth] [threads] [stockfish]
-//! cargo run --release -p tabula-chess --example tune -- fit   LABELLED [epochs] > weights.rs
+//! cargo run --release -p tabula-chess --example tune -- fit   LABELLED [epochs] [l2] > weights.rs
 //! ```
 //!
 //! - `gen` plays the engine against itself at a fixed node budget per move from varied starts (a few random
@@ -13,10 +13,11 @@
 //! - `label` asks Stockfish (`UCI_ShowWDL`) for the expected score of each position at a fixed depth and
 //!   appends it: `FEN;result;expected` (white's point of view), dropping positions whose best move is a capture
 //!   or a promotion.
-//! - `fit` minimises the mean squared error between `sigmoid(K * eval)` and the blend `(result + expected) / 2`
-//!   over the evaluation's linear weights (Adam on the exact gradient of the traced features), after fitting the
-//!   scale `K` to the current weights, and prints the new weights as the Rust source of
-//!   `src/eval/weights.rs`.
+//! - `fit` minimises the mean squared error between `sigmoid(K * eval)` and the blend `3/4 expected + 1/4
+//!   result` over the evaluation's linear weights (Adam on the exact gradient of the traced features, with an L2
+//!   pull of strength `l2` towards the current weights), after fitting the scale `K` to the current weights, and
+//!   prints the new weights as the Rust source of `src/eval/weights.rs`. A twentieth of the positions, in
+//!   blocks of whole games, is held out and its error reported.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -42,9 +43,13 @@ fn main() {
             num(4, 2) as usize,
             arg(5).unwrap_or("/usr/games/stockfish"),
         ),
-        Some("fit") => fit::run(arg(1).expect("LABELLED"), num(2, 300) as usize),
+        Some("fit") => fit::run(
+            arg(1).expect("LABELLED"),
+            num(2, 400) as usize,
+            arg(3).map_or(0.0, |s| s.parse().expect("a number")),
+        ),
         _ => {
-            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs]");
+            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2]");
             std::process::exit(2);
         }
     }
@@ -291,7 +296,7 @@ mod fit {
             .collect()
     }
 
-    pub fn run(path: &str, epochs: usize) {
+    pub fn run(path: &str, epochs: usize, regularisation: f64) {
         let eval = Evaluation;
         let mut samples = Vec::new();
         for line in BufReader::new(File::open(path).expect("the labelled file")).lines() {
@@ -306,16 +311,18 @@ mod fit {
             let target = EXPECTED_SHARE * expected + (1.0 - EXPECTED_SHARE) * result;
             samples.push(Sample { trace: eval.trace(&pos), target });
         }
-        // Every twentieth position is held out to check that the fit generalises.
+        // Every twentieth block of 1,000 positions (about a dozen whole games) is held out to check that the
+        // fit generalises.
         let (mut train, mut valid) = (Vec::new(), Vec::new());
         for (i, s) in samples.into_iter().enumerate() {
-            if i % 20 == 19 {
+            if (i / 1000) % 20 == 19 {
                 valid.push(s)
             } else {
                 train.push(s)
             }
         }
         let mut weights: Vec<[f64; 2]> = Evaluation::weights().iter().map(|&[m, e]| [m as f64, e as f64]).collect();
+        let start = weights.clone();
         // The scale of the sigmoid that fits the current weights best (golden-section search).
         let (mut lo, mut hi) = (0.0005f64, 0.02f64);
         for _ in 0..40 {
@@ -341,7 +348,12 @@ mod fit {
         let mut v = vec![[0.0; 2]; weights.len()];
         for epoch in 1..=epochs {
             let lr = if epoch < epochs * 3 / 4 { 2.0 } else { 0.5 };
-            let g = gradient(&train, &weights, k);
+            let mut g = gradient(&train, &weights, k);
+            // L2 pull towards the starting weights, so that rarely seen features stay near them.
+            for (gi, (w, w0)) in g.iter_mut().zip(weights.iter().zip(&start)) {
+                gi[0] += 2.0 * regularisation * (w[0] - w0[0]);
+                gi[1] += 2.0 * regularisation * (w[1] - w0[1]);
+            }
             for i in 0..weights.len() {
                 for j in 0..2 {
                     m[i][j] = b1 * m[i][j] + (1.0 - b1) * g[i][j];

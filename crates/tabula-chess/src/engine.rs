@@ -27,6 +27,8 @@ use tabula::{Key, TranspositionTable};
 
 /// Reverse futility margin per ply, in centipawns.
 const FUTILITY_MARGIN: i32 = 90;
+/// Futility margin per ply for pruning quiet moves, in centipawns.
+const MOVE_FUTILITY_MARGIN: i32 = 100;
 
 /// The positions `bench` searches: opening, middlegames with tactics, endings.
 pub const BENCH_POSITIONS: [&str; 8] = [
@@ -61,6 +63,8 @@ impl Engine {
             lmr: true,
             check_extension: true,
             futility_margin: Some(FUTILITY_MARGIN),
+            late_move_pruning: true,
+            move_futility_margin: Some(MOVE_FUTILITY_MARGIN),
             aspiration: Some(25),
             ..SearchOptions::default()
         }

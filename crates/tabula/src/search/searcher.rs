@@ -47,6 +47,18 @@ pub struct SearchOptions {
     /// [`FUTILITY_DEPTH`] plies from the horizon, not in check, whose static evaluation beats beta by the
     /// margin times the depth, returns the evaluation. `None`: off. Changes values at a fixed depth.
     pub futility_margin: Option<Score>,
+    /// Late-move pruning: at non-PV nodes up to [`LMP_DEPTH`] plies from the horizon, not in check, quiet
+    /// moves after the first `3 + depth²` are not searched once a move has saved the node from a loss.
+    /// Changes values at a fixed depth.
+    pub late_move_pruning: bool,
+    /// Futility pruning of moves with this margin per ply: at non-PV nodes up to [`FUTILITY_DEPTH`] plies
+    /// from the horizon, not in check, whose static evaluation plus the margin times (depth + 1) cannot reach
+    /// alpha, quiet moves after the first are not searched. `None`: off. Changes values at a fixed depth.
+    pub move_futility_margin: Option<Score>,
+    /// Internal iterative reduction: a node [`IIR_DEPTH`] or more plies from the horizon with no move from the
+    /// table is searched a ply shallower (its ordering is poor, and the next visit will have a table move).
+    /// Changes values at a fixed depth.
+    pub iir: bool,
 }
 
 impl Default for SearchOptions {
@@ -65,6 +77,9 @@ impl Default for SearchOptions {
             check_extension: true,
             lmr: false,
             futility_margin: None,
+            late_move_pruning: false,
+            move_futility_margin: None,
+            iir: false,
         }
     }
 }
@@ -86,6 +101,9 @@ impl SearchOptions {
             check_extension: true,
             lmr: false,
             futility_margin: None,
+            late_move_pruning: false,
+            move_futility_margin: None,
+            iir: false,
         }
     }
 }
@@ -254,6 +272,10 @@ const KILLER_ORDER: [i32; 2] = [(1 << 15) + 2, (1 << 15) + 1];
 const HINT_LIMIT: i32 = (1 << 14) - 1;
 /// Reverse futility pruning applies this many plies from the horizon and closer.
 pub const FUTILITY_DEPTH: i32 = 6;
+/// Internal iterative reduction applies this many plies from the horizon and further.
+pub const IIR_DEPTH: i32 = 4;
+/// Late-move pruning applies this many plies from the horizon and closer.
+pub const LMP_DEPTH: i32 = 6;
 /// Late-move reductions apply from this depth up, to moves after this many.
 const LMR_DEPTH: i32 = 3;
 const LMR_MOVES: usize = 3;
@@ -779,7 +801,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     }
 
     /// Fail-soft negamax: the score of the position searched `depth` plies deep within (`alpha`, `beta`).
-    fn negamax(&mut self, depth: i32, ply: u32, mut alpha: Score, mut beta: Score, pv_node: bool) -> Score {
+    fn negamax(&mut self, mut depth: i32, ply: u32, mut alpha: Score, mut beta: Score, pv_node: bool) -> Score {
         debug_assert!(-INFINITY <= alpha && alpha < beta && beta <= INFINITY);
         let p = ply as usize;
         let safe = std::mem::replace(&mut self.child_safe, false);
@@ -911,6 +933,11 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
         }
 
+        // Step 6a. No table move this far from the horizon: search a ply shallower.
+        if self.options.iir && depth >= IIR_DEPTH && tt_code == NO_CODE && ply > 0 {
+            depth -= 1;
+        }
+
         // Step 7. Moves, ordered: table move, killers, the evaluator's hint, history.
         if !generated {
             self.game.legal_moves(&mut moves);
@@ -984,12 +1011,21 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
             let mv = moves[i];
 
-            let reducible = self.options.lmr
-                && depth >= LMR_DEPTH
-                && i >= LMR_MOVES + pv_node as usize
-                && !in_check
-                && !self.td.killers[p].contains(&G::move_code(mv))
-                && !self.game.is_tactical(mv);
+            let quiet = !in_check && !self.td.killers[p].contains(&G::move_code(mv)) && !self.game.is_tactical(mv);
+            // Step 8a. Late quiet moves at shallow non-PV nodes, once some move has been found that does not
+            // lose: skip those that come too late, or that cannot lift a poor static evaluation to alpha.
+            if quiet && prunable && best_move.is_some() && !(is_decisive(best) && best < 0) {
+                if self.options.late_move_pruning && depth <= LMP_DEPTH && i >= 3 + (depth * depth) as usize {
+                    continue;
+                }
+                if let Some(margin) = self.options.move_futility_margin.filter(|_| depth <= FUTILITY_DEPTH) {
+                    let eval = *static_eval.get_or_insert_with(|| self.evaluator.evaluate(&self.game));
+                    if eval + margin * (depth + 1) <= alpha {
+                        continue;
+                    }
+                }
+            }
+            let reducible = self.options.lmr && depth >= LMR_DEPTH && i >= LMR_MOVES + pv_node as usize && quiet;
             self.play(mv);
             let gives_check = self.options.check_extension && self.game.in_check();
             let new_depth = depth - 1 + gives_check as i32;

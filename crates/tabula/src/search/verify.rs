@@ -86,6 +86,9 @@ pub fn option_matrix() -> Vec<SearchOptions> {
                             check_extension: false,
                             lmr: false,
                             futility_margin: None,
+                            late_move_pruning: false,
+                            move_futility_margin: None,
+                            iir: false,
                         });
                     }
                 }

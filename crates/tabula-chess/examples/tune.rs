@@ -18,6 +18,11 @@
 //!   pull of strength `l2` towards the current weights), after fitting the scale `K` to the current weights, and
 //!   prints the new weights as the Rust source of `src/eval/weights.rs`. A twentieth of the positions, in
 //!   blocks of whole games, is held out and its error reported.
+//!
+//! The weights in the crate came from `gen games.txt 3800 6000`, `label games.txt labelled.txt 7` (Stockfish
+//! 15.1; 286,000 positions) and `fit labelled.txt 1000`: mean squared error 0.0368 -> 0.0293 on the fitted
+//! positions and 0.0369 -> 0.0308 on the held-out ones. Against the hand-set weights they replaced, the tuned
+//! evaluation scored +79 +/- 50 Elo in self-play (3 s + 0.03 s, 157 games from balanced openings).
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};

@@ -1,10 +1,13 @@
-//! Static evaluation: [`Evaluation`], a tapered hand-written evaluator, and the static exchange evaluation
-//! ([`see`]) that orders captures and prunes losing ones from quiescence.
+//! Static evaluation: [`Evaluation`], a tapered evaluator whose weights are fitted to data, and the static
+//! exchange evaluation ([`see`]) that orders captures and prunes losing ones from quiescence.
 //!
 //! The score blends a middlegame and an endgame term by the material left on the board (the *phase*):
-//! material, piece-square tables built at compile time from a few geometric rules, mobility, pawn structure
-//! (doubled, isolated, passed pawns), king safety (pawn shield and attacks on the king's zone), the bishop
-//! pair, rooks on open files, and in won endings a drive of the lone king to the edge.
+//! material, piece-square tables, mobility, pawn structure (doubled, isolated, connected and passed pawns),
+//! king safety (pawn shield and attacks on the king's zone), threats, the bishop pair, rooks on open files, the
+//! tempo, and in won endings a drive of the lone king to the edge. Each term is a count of a [`features`] entry
+//! times its weight pair; [`Evaluation::trace`] records the counts, which is what the tuner fits
+//! (`examples/tune.rs`: self-play positions labelled by Stockfish's win/draw/loss estimate, a logistic fit of
+//! all weights at once).
 //!
 //! # Examples
 //!
@@ -156,7 +159,7 @@ const PASSED_SPAN: [[u64; 64]; 2] = {
     t
 };
 
-/// The hand-written chess evaluator. Stateless: cheap to clone and share between search threads.
+/// The chess evaluator. Stateless: cheap to clone and share between search threads.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Evaluation;
 

@@ -1,13 +1,14 @@
 //! The search family: plain [`minimax`] (the oracle), [`alphabeta`] without a table, and the [`Searcher`]:
 //! negamax alpha-beta with the transposition table, iterative deepening, principal variation search,
-//! aspiration windows, killers and history, quiescence, null move, check extension, late-move reductions and
-//! reverse futility pruning through the game's hooks, repetition through the key history, limits, per-iteration
-//! reports, Lazy SMP threads, and exact solving by null-window bisection for games that always end.
+//! aspiration windows, killers and history, quiescence, null move, check extension, late-move reductions,
+//! late-move pruning, futility pruning (of nodes and of quiet moves) and internal iterative reduction through
+//! the game's hooks, repetition through the key history, limits, per-iteration reports, Lazy SMP threads, and
+//! exact solving by null-window bisection for games that always end.
 //!
 //! Every search returns the same root value as [`minimax`] at the same fixed depth (decisive scores included),
 //! as long as the game gives the same position the same number of remaining plies and the options that
-//! change values (null move, late-move reductions, futility pruning, check extension) are off; the differential
-//! tests of each game check exactly that.
+//! change values (null move, late-move reductions and pruning, futility pruning, check extension, internal
+//! iterative reduction) are off; the differential tests of each game check exactly that.
 //!
 //! # Examples
 //!
@@ -45,7 +46,8 @@ mod searcher;
 pub mod verify;
 
 pub use searcher::{
-    Iteration, Limits, SearchOptions, SearchResult, Searcher, Solution, FUTILITY_DEPTH, PARALLEL_AFTER,
+    Iteration, Limits, SearchOptions, SearchResult, Searcher, Solution, FUTILITY_DEPTH, IIR_DEPTH, LMP_DEPTH,
+    PARALLEL_AFTER,
 };
 
 use crate::game::{Evaluator, Game};

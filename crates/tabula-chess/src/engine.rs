@@ -139,9 +139,10 @@ mod tests {
     fn finds_tactics_and_mates() {
         let mut engine = Engine::new(8);
         // Win the queen with a knight fork.
-        let pos = Position::from_fen("r3k3/8/8/8/8/8/3N4/4K3 w - - 0 1").unwrap();
+        let pos = Position::from_fen("q3k3/8/8/1N6/8/8/4P3/4K3 w - - 0 1").unwrap();
         let r = engine.search(&pos, &Limits::depth(6), &[], |_| {});
-        assert!(r.best_move.is_some());
+        assert_eq!(r.best_move.unwrap().to_string(), "b5c7");
+        assert!(r.score > 200, "{}", r.score);
         // Mate in two with a rook and king.
         let pos = Position::from_fen("k7/8/1K6/8/8/8/8/7R w - - 0 1").unwrap();
         let r = engine.search(&pos, &Limits::depth(6), &[], |_| {});

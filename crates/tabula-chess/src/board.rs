@@ -47,10 +47,22 @@ impl Board {
 
     /// The placement of the standard starting position.
     pub fn startpos() -> Board {
+        Board::with_back_rank(&[
+            Role::Rook,
+            Role::Knight,
+            Role::Bishop,
+            Role::Queen,
+            Role::King,
+            Role::Bishop,
+            Role::Knight,
+            Role::Rook,
+        ])
+    }
+
+    /// A starting placement: `back` on the first rank from the a-file, mirrored on the eighth, pawns in front.
+    pub fn with_back_rank(back: &[Role; 8]) -> Board {
         let mut board = Board::empty();
-        let back =
-            [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
-        for (file, role) in back.into_iter().enumerate() {
+        for (file, &role) in back.iter().enumerate() {
             let file = crate::File::ALL[file];
             for (color, pawn_rank, piece_rank) in [
                 (Color::White, crate::Rank::Second, crate::Rank::First),

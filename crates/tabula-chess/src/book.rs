@@ -3,8 +3,7 @@
 //!
 //! A book is a sequence of 16-byte big-endian entries sorted by key: the position's Polyglot key (8 bytes), the
 //! move (2 bytes: destination file and rank, origin file and rank, promotion), a weight (2 bytes) and a learn
-//! field (4 bytes). Castling is stored as the king taking its own rook (`e1h1`); [`Book::moves`] turns it back
-//! into the king's two-square move (`e1g1`).
+//! field (4 bytes). Castling is stored as the king taking its own rook (`e1h1`), as [`Move`] keeps it.
 //!
 //! # Examples
 //!
@@ -17,7 +16,7 @@
 //! let d4 = pos.parse_uci("d2d4").unwrap();
 //! let mut bytes = Vec::new();
 //! for (mv, weight) in [(e4, 3), (d4, 1)] {
-//!     let entry = BookEntry { key: pos.key().as_u64(), raw_move: BookEntry::encode_move(&pos, mv), weight, learn: 0 };
+//!     let entry = BookEntry { key: pos.key().as_u64(), raw_move: BookEntry::encode_move(mv), weight, learn: 0 };
 //!     bytes.extend_from_slice(&entry.to_bytes());
 //! }
 //! let book = Book::from_bytes(&bytes).unwrap();
@@ -80,15 +79,10 @@ impl BookEntry {
         out
     }
 
-    /// Polyglot's encoding of `mv` played in `pos`: destination file in bits 0–2, rank in 3–5, origin file in
-    /// 6–8, rank in 9–11, promotion (1 knight to 4 queen) in 12–14; castling as the king taking its rook.
-    pub fn encode_move(pos: &Position, mv: Move) -> u16 {
-        let mut to = mv.to();
-        if pos.is_castling(mv) {
-            let file = if to.file() == File::G { File::H } else { File::A };
-            to = Square::from_coords(file, to.rank());
-        }
-        let (from, to) = (mv.from().index() as u16, to.index() as u16);
+    /// Polyglot's encoding of `mv`: destination file in bits 0–2, rank in 3–5, origin file in 6–8, rank in
+    /// 9–11, promotion (1 knight to 4 queen) in 12–14; castling as the king taking its rook.
+    pub fn encode_move(mv: Move) -> u16 {
+        let (from, to) = (mv.from().index() as u16, mv.to().index() as u16);
         let promotion = mv.promotion().map_or(0, |r| r.index() as u16);
         (to & 7) | (to >> 3) << 3 | (from & 7) << 6 | (from >> 3) << 9 | promotion << 12
     }
@@ -97,16 +91,13 @@ impl BookEntry {
     pub fn decode_move(&self, pos: &Position) -> Option<Move> {
         let m = self.raw_move as u32;
         let square = |file: u32, rank: u32| Some(Square::from_coords(File::new(file)?, Rank::new(rank)?));
-        let (from, mut to) = (square((m >> 6) & 7, (m >> 9) & 7)?, square(m & 7, (m >> 3) & 7)?);
+        let (from, to) = (square((m >> 6) & 7, (m >> 9) & 7)?, square(m & 7, (m >> 3) & 7)?);
         let board = pos.board();
         let king = board.piece_at(from).filter(|p| p.role == Role::King);
         let own_rook =
             board.piece_at(to).is_some_and(|p| p.role == Role::Rook && Some(p.color) == king.map(|k| k.color));
-        if own_rook {
-            let file = if to.file() > from.file() { File::G } else { File::C };
-            to = Square::from_coords(file, to.rank());
-        }
         let mv = match (m >> 12) & 7 {
+            0 if own_rook => Move::castling(from, to),
             0 => Move::new(from, to),
             p => {
                 let role = Role::from_index(p as usize).filter(|r| !matches!(r, Role::Pawn | Role::King))?;
@@ -224,10 +215,10 @@ mod tests {
         let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
         for (uci, stored) in [("e1g1", "e1h1"), ("e1c1", "e1a1")] {
             let mv = pos.parse_uci(uci).unwrap();
-            let raw = BookEntry::encode_move(&pos, mv);
+            let raw = BookEntry::encode_move(mv);
             let entry = BookEntry { key: pos.key().as_u64(), raw_move: raw, weight: 1, learn: 0 };
             let expected = Move::from_uci(stored).unwrap();
-            assert_eq!(raw, BookEntry::encode_move(&Position::startpos(), expected));
+            assert_eq!(raw, BookEntry::encode_move(expected));
             assert_eq!(entry.decode_move(&pos), Some(mv));
             assert_eq!(BookEntry::from_bytes(&entry.to_bytes()), entry);
         }

@@ -24,7 +24,7 @@
 
 use crate::board::Board;
 use crate::position::{CastlingRights, CastlingSide, Position, PositionError};
-use crate::types::{Color, File, Piece, Rank, Square};
+use crate::types::{Color, File, Piece, Rank, Role, Square};
 use std::fmt;
 
 /// A position as FEN describes it, not yet checked for legality. [`Position::from_setup`] validates it.
@@ -51,7 +51,7 @@ pub enum FenField {
     Placement,
     /// `w` or `b`.
     SideToMove,
-    /// `KQkq`, a subset, or `-`.
+    /// `KQkq`, a subset, or `-`; in Chess960 also rook files (X-FEN, Shredder-FEN).
     Castling,
     /// A square on the third or sixth rank, or `-`.
     EnPassant,
@@ -141,31 +141,58 @@ fn parse_placement(text: &str) -> Result<Board, FenError> {
     Ok(board)
 }
 
-fn parse_castling(text: &str) -> Result<CastlingRights, FenError> {
+/// The castling field, read against the placement: `KQkq` (X-FEN: the outermost rook on that side of the king)
+/// and the rook's file `A`–`H` / `a`–`h` (Shredder-FEN, or X-FEN for an inner rook), upper case for White.
+fn parse_castling(text: &str, board: &Board) -> Result<CastlingRights, FenError> {
     if text == "-" {
         return Ok(CastlingRights::NONE);
-    }
-    let mut rights = CastlingRights::NONE;
-    for c in text.chars() {
-        let (color, side) = match c {
-            'K' => (Color::White, CastlingSide::KingSide),
-            'Q' => (Color::White, CastlingSide::QueenSide),
-            'k' => (Color::Black, CastlingSide::KingSide),
-            'q' => (Color::Black, CastlingSide::QueenSide),
-            'A'..='H' | 'a'..='h' => {
-                return Err(field_error(FenField::Castling, text, "Shredder-FEN (Chess960) rights are not supported"))
-            }
-            _ => return Err(field_error(FenField::Castling, text, "expected '-' or letters from KQkq")),
-        };
-        if rights.has(color, side) {
-            return Err(field_error(FenField::Castling, text, "a right is given twice"));
-        }
-        rights = rights.with(color, side, true);
     }
     if text.is_empty() {
         return Err(field_error(FenField::Castling, text, "missing"));
     }
+    let mut rights = CastlingRights::NONE;
+    for c in text.chars() {
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let king = board.king_of(color).filter(|k| k.rank() == color.back_rank());
+        let (side, file) = match c.to_ascii_lowercase() {
+            'k' => (CastlingSide::KingSide, outermost_rook(board, color, king, CastlingSide::KingSide)),
+            'q' => (CastlingSide::QueenSide, outermost_rook(board, color, king, CastlingSide::QueenSide)),
+            'a'..='h' => {
+                let file = File::from_char(c.to_ascii_lowercase()).expect("a file letter");
+                let king_file = king.map_or(File::E, Square::file);
+                if file == king_file {
+                    return Err(field_error(FenField::Castling, text, "a castling rook's file is the king's file"));
+                }
+                (if file > king_file { CastlingSide::KingSide } else { CastlingSide::QueenSide }, file)
+            }
+            _ => {
+                return Err(field_error(
+                    FenField::Castling,
+                    text,
+                    "expected '-', letters from KQkq, or rook files A-H / a-h (Chess960)",
+                ))
+            }
+        };
+        if rights.has(color, side) {
+            return Err(field_error(FenField::Castling, text, "a right is given twice"));
+        }
+        rights = rights.with_rook(color, side, Some(file));
+    }
     Ok(rights)
+}
+
+/// The file of `color`'s outermost rook on its back rank on `side` of its king (on the back rank), or the
+/// standard file when there is none (the position then rejects the right).
+fn outermost_rook(board: &Board, color: Color, king: Option<Square>, side: CastlingSide) -> File {
+    let rank = color.back_rank();
+    let rook = Piece::new(color, Role::Rook);
+    let files = File::ALL.into_iter().filter(|&f| board.piece_at(Square::from_coords(f, rank)) == Some(rook));
+    let found = match (king, side) {
+        (Some(k), CastlingSide::KingSide) => files.filter(|&f| f > k.file()).max(),
+        (Some(k), CastlingSide::QueenSide) => files.filter(|&f| f < k.file()).min(),
+        (None, _) => None,
+    };
+    found.unwrap_or(side.rook_from_file())
 }
 
 fn parse_ep(text: &str) -> Result<Option<Square>, FenError> {
@@ -200,6 +227,48 @@ impl Setup {
         }
     }
 
+    /// Start position number `number` (0 to 959) of Chess960 in the standard numbering (518 is the starting
+    /// position of chess), with all four castling rights. `None` past 959.
+    ///
+    /// The number picks, in turn, the file of the light-squared bishop (`number % 4` of b, d, f, h), of the
+    /// dark-squared one (the next base-4 digit, of a, c, e, g), the queen's square among the six left (a base-6
+    /// digit), the knights' two squares among the five left (the remaining 0 to 9, pairs in lexicographic order),
+    /// and the last three squares take rook, king, rook.
+    pub fn chess960(number: u32) -> Option<Setup> {
+        if number >= 960 {
+            return None;
+        }
+        let mut back: [Option<Role>; 8] = [None; 8];
+        let mut n = number as usize;
+        back[2 * (n % 4) + 1] = Some(Role::Bishop);
+        n /= 4;
+        back[2 * (n % 4)] = Some(Role::Bishop);
+        n /= 4;
+        let free = |back: &[Option<Role>; 8], i: usize| (0..8).filter(|&f| back[f].is_none()).nth(i).expect("free");
+        let queen = free(&back, n % 6);
+        back[queen] = Some(Role::Queen);
+        n /= 6;
+        const KNIGHTS: [(usize, usize); 10] = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+        let (a, b) = KNIGHTS[n];
+        let (a, b) = (free(&back, a), free(&back, b));
+        back[a] = Some(Role::Knight);
+        back[b] = Some(Role::Knight);
+        for role in [Role::Rook, Role::King, Role::Rook] {
+            let f = free(&back, 0);
+            back[f] = Some(role);
+        }
+        let back = back.map(|r| r.expect("every file filled"));
+        let board = Board::with_back_rank(&back);
+        let mut castling = CastlingRights::NONE;
+        let rooks: Vec<File> = (0..8).filter(|&f| back[f] == Role::Rook).map(|f| File::ALL[f]).collect();
+        for color in Color::ALL {
+            castling = castling
+                .with_rook(color, CastlingSide::QueenSide, Some(rooks[0]))
+                .with_rook(color, CastlingSide::KingSide, Some(rooks[1]));
+        }
+        Some(Setup { board, turn: Color::White, castling, ep_square: None, halfmove_clock: 0, fullmove_number: 1 })
+    }
+
     /// Reads a FEN record. Surrounding whitespace and runs of spaces between fields are accepted.
     ///
     /// # Errors
@@ -230,7 +299,7 @@ impl Setup {
             "b" => Color::Black,
             _ => return Err(field_error(FenField::SideToMove, side, "expected w or b")),
         };
-        let castling = parse_castling(get(2, FenField::Castling)?)?;
+        let castling = parse_castling(get(2, FenField::Castling)?, &board)?;
         let ep_square = parse_ep(get(3, FenField::EnPassant)?)?;
         Ok(Setup { board, turn, castling, ep_square, halfmove_clock: 0, fullmove_number: 1 })
     }
@@ -267,7 +336,7 @@ impl Setup {
         out.push(' ');
         out.push(self.turn.to_char());
         out.push(' ');
-        out.push_str(&castling_field(self.castling));
+        out.push_str(&castling_field(self.castling, Some(&self.board)));
         out.push(' ');
         match self.ep_square {
             Some(sq) => out.push_str(&sq.to_string()),
@@ -290,17 +359,29 @@ impl std::str::FromStr for Setup {
     }
 }
 
-/// The FEN castling field: `KQkq`, a subset in that order, or `-`.
-pub(crate) fn castling_field(rights: CastlingRights) -> String {
+/// The FEN castling field: `KQkq`, a subset in that order, or `-`; in Chess960 (X-FEN), a right whose rook is
+/// not the outermost on its side of the king is written as the rook's file (`G`, `b`). Without a board, any rook
+/// off the standard a- and h-files is written by its file.
+pub(crate) fn castling_field(rights: CastlingRights, board: Option<&Board>) -> String {
     let mut out = String::new();
-    for (color, side, c) in [
-        (Color::White, CastlingSide::KingSide, 'K'),
-        (Color::White, CastlingSide::QueenSide, 'Q'),
-        (Color::Black, CastlingSide::KingSide, 'k'),
-        (Color::Black, CastlingSide::QueenSide, 'q'),
-    ] {
-        if rights.has(color, side) {
-            out.push(c);
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            let Some(file) = rights.rook_file(color, side) else {
+                continue;
+            };
+            let outermost = match board {
+                Some(b) => {
+                    let king = b.king_of(color).filter(|k| k.rank() == color.back_rank());
+                    outermost_rook(b, color, king, side) == file
+                }
+                None => file == side.rook_from_file(),
+            };
+            let c = match (outermost, side) {
+                (true, CastlingSide::KingSide) => 'k',
+                (true, CastlingSide::QueenSide) => 'q',
+                (false, _) => file.to_char(),
+            };
+            out.push(if color == Color::White { c.to_ascii_uppercase() } else { c });
         }
     }
     if out.is_empty() {
@@ -476,7 +557,8 @@ mod tests {
             ("8/8/8/8/8/8/8/8 w", FenField::Castling),
             ("8/8/8/8/8/8/8/8 w KK - 0 1", FenField::Castling),
             ("8/8/8/8/8/8/8/8 w Kx - 0 1", FenField::Castling),
-            ("8/8/8/8/8/8/8/8 w HAha - 0 1", FenField::Castling),
+            ("4k3/8/8/8/8/8/8/4K2R w HK - 0 1", FenField::Castling),
+            ("4k3/8/8/8/8/8/8/4K3 w E - 0 1", FenField::Castling),
             ("8/8/8/8/8/8/8/8 w - e4 0 1", FenField::EnPassant),
             ("8/8/8/8/8/8/8/8 w - e 0 1", FenField::EnPassant),
             ("8/8/8/8/8/8/8/8 w - - x 1", FenField::Halfmove),

@@ -3,8 +3,8 @@
 //! Moves are generated legal, not generated and then tested: pieces pinned to their king move only along the pin
 //! line, in check every piece but the king must capture the checker or block, in double check only the king
 //! moves, the king never steps onto an attacked square (its own square removed from the blockers, so it cannot
-//! retreat along a checking ray), and castling needs empty squares between king and rook and no attack on the
-//! king's path. En passant, the one move that takes two pieces off a line at once, is checked by looking for a
+//! retreat along a checking ray), and castling (standard or Chess960) needs the squares king and rook cross or
+//! land on empty but for themselves and no attack on the king's path. En passant, the one move that takes two pieces off a line at once, is checked by looking for a
 //! slider that sees the king once both pawns are gone.
 //!
 //! Generation is organised as one destination set per piece, which lets [`Position::count_legal_moves`] count
@@ -40,12 +40,14 @@ pub(crate) struct PieceMoves {
     pub shift: i8,
     /// Pawn moves onto the last rank: each destination is four moves.
     pub promotion: bool,
+    /// Castling: each destination is the square of a rook the king castles with.
+    pub castling: bool,
 }
 
 impl PieceMoves {
     #[inline(always)]
     fn piece(role: Role, from: Square, to: Bitboard) -> PieceMoves {
-        PieceMoves { role, from, to, shift: 0, promotion: false }
+        PieceMoves { role, from, to, shift: 0, promotion: false, castling: false }
     }
 
     /// The origin of the move to `to`.
@@ -76,6 +78,10 @@ impl PieceMoves {
                 for role in Role::PROMOTIONS {
                     sink.push_move(Move::with_promotion(self.origin(to), to, role));
                 }
+            }
+        } else if self.castling {
+            for to in self.to {
+                sink.push_move(Move::castling(self.from, to));
             }
         } else {
             for to in self.to {
@@ -137,25 +143,22 @@ impl Position {
                 king_to = king_to.with(to);
             }
         }
-        if checkers.is_empty() && !self.castling().is_empty() {
-            for side in CastlingSide::ALL {
-                if !self.castling().has(us, side) {
-                    continue;
-                }
-                let rank = us.back_rank();
-                let rook = Square::from_coords(side.rook_from_file(), rank);
-                let king_to_sq = Square::from_coords(side.king_to_file(), rank);
-                if (attacks::between(king, rook) & occupied).is_empty()
-                    && !(attacks::between(king, king_to_sq).with(king_to_sq))
-                        .into_iter()
-                        .any(|sq| self.is_attacked(sq, occupied, them))
-                {
-                    king_to = king_to.with(king_to_sq);
-                }
-            }
-        }
         if king_to.any() && listener(PieceMoves::piece(Role::King, king, king_to)) {
             return true;
+        }
+        if checkers.is_empty() && !self.castling().is_empty() {
+            let mut rooks = Bitboard::EMPTY;
+            for side in CastlingSide::ALL {
+                if let Some(file) = self.castling().rook_file(us, side) {
+                    let rook = Square::from_coords(file, us.back_rank());
+                    if self.castling_is_legal(king, rook, side) {
+                        rooks = rooks.with(rook);
+                    }
+                }
+            }
+            if rooks.any() && listener(PieceMoves { castling: true, ..PieceMoves::piece(Role::King, king, rooks) }) {
+                return true;
+            }
         }
 
         // Step 2. In double check only the king moves; in single check the others must capture or block.
@@ -225,7 +228,9 @@ impl Position {
             (right & theirs & target, forward + 1),
         ] {
             for (to, promotion) in [(to & !last_rank, false), (to & last_rank, true)] {
-                if to.any() && listener(PieceMoves { role: Role::Pawn, from: king, to, shift, promotion }) {
+                if to.any()
+                    && listener(PieceMoves { role: Role::Pawn, from: king, to, shift, promotion, castling: false })
+                {
                     return true;
                 }
             }
@@ -236,7 +241,7 @@ impl Position {
             let to = ((single | double) | (attacks::pawn(us, from) & theirs)) & target & attacks::line(king, from);
             if to.any() {
                 let promotion = (to & last_rank).any();
-                if listener(PieceMoves { role: Role::Pawn, from, to, shift: 0, promotion }) {
+                if listener(PieceMoves { role: Role::Pawn, from, to, shift: 0, promotion, castling: false }) {
                     return true;
                 }
             }
@@ -251,6 +256,25 @@ impl Position {
             }
         }
         false
+    }
+
+    /// Whether our king on `king` may castle on `side` with the rook on `rook` (the right held, not in check):
+    /// every square either crosses or lands on is empty but for the two of them, and no square of the king's
+    /// path is attacked. The path is tested with king and rook off the board, which also catches the Chess960
+    /// case of a castling rook that shields the king's destination from a rook or queen behind it.
+    fn castling_is_legal(&self, king: Square, rook: Square, side: CastlingSide) -> bool {
+        let rank = self.turn().back_rank();
+        let king_to = Square::from_coords(side.king_to_file(), rank);
+        let rook_to = Square::from_coords(side.rook_to_file(), rank);
+        let king_path = attacks::between(king, king_to).with(king_to);
+        let must_be_empty = (king_path | attacks::between(rook, rook_to).with(rook_to)).without(king).without(rook);
+        let occupied = self.board().occupied();
+        if (must_be_empty & occupied).any() {
+            return false;
+        }
+        let without = occupied.without(king).without(rook);
+        let them = self.turn().flip();
+        !king_path.into_iter().any(|sq| self.is_attacked(sq, without, them))
     }
 
     /// Whether the pawn on `from` may capture en passant onto `ep`: with both pawns gone and ours on `ep`, no
@@ -290,6 +314,7 @@ impl Position {
         let ep = self.ep_square().map_or(Bitboard::EMPTY, Bitboard::from_square);
         self.generate(|mut pm| {
             if !pm.promotion {
+                // (Castling's destinations are our own rooks, so it drops out here.)
                 pm.to &= if pm.role == Role::Pawn { theirs | ep } else { theirs };
             }
             pm.push_into(sink);
@@ -333,10 +358,9 @@ impl Position {
             || (Some(mv.to()) == self.ep_square() && b.by_role(Role::Pawn).contains(mv.from()))
     }
 
-    /// Whether `mv` castles here (a king moving two files).
+    /// Whether `mv` castles ([`Move::is_castling`]; kept for callers that ask the position).
     pub fn is_castling(&self, mv: Move) -> bool {
-        self.board().by_role(Role::King).contains(mv.from())
-            && mv.from().file().index().abs_diff(mv.to().file().index()) == 2
+        mv.is_castling()
     }
 
     /// The piece that `mv` moves, if there is one on its origin.

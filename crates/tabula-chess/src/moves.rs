@@ -1,7 +1,10 @@
 //! [`Move`]: a move in 16 bits, and its UCI long algebraic notation (`e2e4`, `e1g1`, `e7e8q`).
 //!
-//! A move names its origin, its destination and a promotion; whether it is a capture, castling or en passant
-//! follows from the position it is played in. Castling is written as the king's two-square move, as UCI does.
+//! A move names its origin, its destination and a promotion or castling; whether it is a capture or en passant
+//! follows from the position it is played in. Castling is kept as the king taking its own rook (the encoding
+//! that covers Chess960, where king and rook may start anywhere on the back rank) and written either way: as the
+//! king's move to its destination (`e1g1`, standard UCI) by [`Display`](fmt::Display), or as the king taking the
+//! rook (`e1h1`, UCI with `UCI_Chess960`) by [`Move::to_uci_chess960`].
 //!
 //! # Examples
 //!
@@ -20,17 +23,21 @@
 //! assert!(pos.parse_uci("e2e5").is_err());
 //! ```
 
+use crate::position::CastlingSide;
 use crate::types::{Role, Square};
 use std::fmt;
 use std::str::FromStr;
 
-/// A move: origin in bits 0–5, destination in bits 6–11, promotion role (1 knight to 4 queen, 0 none) in 12–14.
+/// A move: origin in bits 0–5, destination in bits 6–11, and in bits 12–14 the promotion role (1 knight to 4
+/// queen), [`Move::CASTLING_FLAG`] for castling, or 0.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(u16);
 
 impl Move {
     /// Number of distinct move codes ([`Move::code`] is below this).
     pub const CODES: usize = 1 << 15;
+    /// The value of bits 12–14 that marks castling.
+    const CASTLING_FLAG: u16 = 7;
 
     /// A move from `from` to `to` without promotion.
     #[inline(always)]
@@ -49,13 +56,49 @@ impl Move {
         Move(Move::new(from, to).0 | (role.index() as u16) << 12)
     }
 
+    /// Castling of the king on `king` with the rook on `rook` (same rank): king side if the rook stands towards
+    /// the h-file. Legal castling moves come from the position's move generation; this only builds the code.
+    #[inline(always)]
+    pub const fn castling(king: Square, rook: Square) -> Move {
+        Move(Move::new(king, rook).0 | Move::CASTLING_FLAG << 12)
+    }
+
+    /// Whether this is castling.
+    #[inline(always)]
+    pub const fn is_castling(self) -> bool {
+        self.0 >> 12 == Move::CASTLING_FLAG
+    }
+
+    /// The side a castling move castles to (`None` for other moves).
+    #[inline(always)]
+    pub fn castling_side(self) -> Option<CastlingSide> {
+        self.is_castling().then(|| {
+            if self.to().file() > self.from().file() {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            }
+        })
+    }
+
+    /// Where the moving piece lands: [`to`](Move::to) for every move but castling, where the king lands on the
+    /// g- or c-file.
+    #[inline(always)]
+    pub fn king_to(self) -> Square {
+        match self.castling_side() {
+            Some(side) => Square::from_coords(side.king_to_file(), self.from().rank()),
+            None => self.to(),
+        }
+    }
+
     /// The square the piece leaves.
     #[inline(always)]
     pub const fn from(self) -> Square {
         Square::from_index_unchecked((self.0 & 63) as u32)
     }
 
-    /// The square the piece lands on.
+    /// The square the piece lands on; for castling, the square of the rook the king castles with (see
+    /// [`king_to`](Move::king_to)).
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::from_index_unchecked((self.0 >> 6 & 63) as u32)
@@ -65,8 +108,8 @@ impl Move {
     #[inline(always)]
     pub const fn promotion(self) -> Option<Role> {
         match self.0 >> 12 {
-            0 => None,
-            r => Role::from_index(r as usize),
+            r @ 1..=4 => Role::from_index(r as usize),
+            _ => None,
         }
     }
 
@@ -79,17 +122,40 @@ impl Move {
     /// The move of a code made by [`Move::code`], if the code is well formed.
     pub const fn from_code(code: u16) -> Option<Move> {
         match code >> 12 {
-            0..=4 => Some(Move(code)),
+            0..=4 | Move::CASTLING_FLAG => Some(Move(code)),
             _ => None,
         }
     }
 
-    /// The move in UCI notation: origin, destination, promotion letter.
+    /// The move in standard UCI notation: origin, destination, promotion letter; castling as the king's move
+    /// (`e1g1`). The same as [`Display`](fmt::Display).
     pub fn to_uci(self) -> String {
         self.to_string()
     }
 
-    /// Parses UCI notation without a position: two squares and an optional promotion letter (`n b r q`).
+    /// The move in the UCI notation of Chess960 (`UCI_Chess960`): castling as the king taking its rook (`e1h1`),
+    /// other moves as in [`to_uci`](Move::to_uci).
+    pub fn to_uci_chess960(self) -> String {
+        if self.is_castling() {
+            format!("{}{}", self.from(), self.to())
+        } else {
+            self.to_string()
+        }
+    }
+
+    /// The move in the notation `chess960` chooses: [`to_uci_chess960`](Move::to_uci_chess960) or
+    /// [`to_uci`](Move::to_uci).
+    pub fn to_uci_in(self, chess960: bool) -> String {
+        if chess960 {
+            self.to_uci_chess960()
+        } else {
+            self.to_uci()
+        }
+    }
+
+    /// Parses UCI notation without a position: two squares and an optional promotion letter (`n b r q`). The
+    /// result is never castling: [`Position::parse_uci`](crate::Position::parse_uci) reads `e1g1` or `e1h1` as
+    /// castling where the position allows it.
     ///
     /// # Errors
     ///
@@ -122,7 +188,7 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from(), self.to())?;
+        write!(f, "{}{}", self.from(), self.king_to())?;
         if let Some(role) = self.promotion() {
             write!(f, "{}", role.to_char())?;
         }
@@ -263,6 +329,13 @@ mod tests {
         for bad in ["", "e2", "e2e4qq", "e2e4k", "e2e4p", "e2e4Q", "e2e2", "z2e4", "é2e4", "e2e4 "] {
             assert!(bad.parse::<Move>().is_err(), "{bad:?}");
         }
+        let castle = Move::castling(Square::E1, Square::H1);
+        assert!(castle.is_castling() && castle.promotion().is_none());
+        assert_eq!((castle.to_uci(), castle.to_uci_chess960()), ("e1g1".to_owned(), "e1h1".to_owned()));
+        let castle = Move::castling(Square::B8, Square::A8);
+        assert_eq!((castle.to_uci(), castle.to_uci_chess960()), ("b8c8".to_owned(), "b8a8".to_owned()));
+        assert_eq!(castle.castling_side(), Some(CastlingSide::QueenSide));
+        assert!(!"e1g1".parse::<Move>().unwrap().is_castling());
         for code in 0..(1u16 << 15) {
             if let Some(mv) = Move::from_code(code) {
                 assert_eq!(mv.code(), code);

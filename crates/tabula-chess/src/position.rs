@@ -78,59 +78,122 @@ impl CastlingSide {
     }
 }
 
-/// The four standard castling rights as bits: `1 << (2 * color + side)`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct CastlingRights(u8);
+/// The castling rights: for each colour and side, whether it may still castle and with the rook on which file
+/// of its back rank. In standard chess the rooks start on the a- and h-files; in Chess960 on any files either
+/// side of the king.
+///
+/// Packed in 16 bits: the four rights in bits 0–3 (`1 << (2 * color + side)`), the four rook files in three
+/// bits each from bit 4. The file of a right not held is kept at its standard value, so equal rights compare
+/// equal.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CastlingRights(u16);
 
 impl CastlingRights {
     /// No right at all.
-    pub const NONE: CastlingRights = CastlingRights(0);
-    /// All four rights.
-    pub const ALL: CastlingRights = CastlingRights(15);
+    pub const NONE: CastlingRights = CastlingRights(CastlingRights::STANDARD_FILES);
+    /// All four rights of standard chess (rooks on the a- and h-files).
+    pub const ALL: CastlingRights = CastlingRights(CastlingRights::STANDARD_FILES | 15);
+    /// The file bits of standard chess: h for the king side, a for the queen side.
+    const STANDARD_FILES: u16 = {
+        let h = File::H as u16;
+        let a = File::A as u16;
+        h << 4 | a << 7 | h << 10 | a << 13
+    };
+
+    #[inline(always)]
+    const fn bit(color: Color, side: CastlingSide) -> usize {
+        2 * color.index() + side.index()
+    }
 
     /// Whether `color` may still castle on `side`.
     #[inline(always)]
     pub const fn has(self, color: Color, side: CastlingSide) -> bool {
-        self.0 >> (2 * color.index() + side.index()) & 1 != 0
+        self.0 >> CastlingRights::bit(color, side) & 1 != 0
     }
 
-    /// These rights plus (`allowed`) or minus one.
+    /// These rights plus (`allowed`) or minus one, with the rook of standard chess.
     #[inline(always)]
     pub const fn with(self, color: Color, side: CastlingSide, allowed: bool) -> CastlingRights {
-        let bit = 1 << (2 * color.index() + side.index());
-        CastlingRights(if allowed { self.0 | bit } else { self.0 & !bit })
+        self.with_rook(color, side, if allowed { Some(side.rook_from_file()) } else { None })
+    }
+
+    /// These rights with one right set to castle with the rook on `rook` (`Some`), or removed (`None`).
+    #[inline(always)]
+    pub const fn with_rook(self, color: Color, side: CastlingSide, rook: Option<File>) -> CastlingRights {
+        let bit = CastlingRights::bit(color, side);
+        let shift = 4 + 3 * bit;
+        let cleared = self.0 & !(1 << bit) & !(7 << shift);
+        match rook {
+            Some(file) => CastlingRights(cleared | 1 << bit | (file as u16) << shift),
+            None => CastlingRights(cleared | (side.rook_from_file() as u16) << shift),
+        }
+    }
+
+    /// The file of the rook `color` castles with on `side`, if it still may.
+    #[inline(always)]
+    pub const fn rook_file(self, color: Color, side: CastlingSide) -> Option<File> {
+        if self.has(color, side) {
+            let shift = 4 + 3 * CastlingRights::bit(color, side);
+            File::new((self.0 >> shift & 7) as u32)
+        } else {
+            None
+        }
     }
 
     /// Whether no right is left.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
-        self.0 == 0
+        self.0 & 15 == 0
     }
 
-    /// The rights as four bits (white short, white long, black short, black long from bit 0).
+    /// The rights as four bits (white short, white long, black short, black long from bit 0), the rook files
+    /// left out.
     #[inline(always)]
     pub const fn bits(self) -> u8 {
-        self.0
+        (self.0 & 15) as u8
+    }
+
+    /// These rights with those in `lost` (bits as in [`bits`](CastlingRights::bits)) removed.
+    #[inline(always)]
+    const fn without_bits(self, lost: u8) -> CastlingRights {
+        let mut rights = self;
+        let mut bit = 0;
+        while bit < 4 {
+            if lost >> bit & 1 != 0 {
+                rights = rights.with_rook(Color::ALL[bit / 2], CastlingSide::ALL[bit % 2], None);
+            }
+            bit += 1;
+        }
+        rights
+    }
+
+    /// Whether every right held uses the rook of standard chess (a king on the e-file is checked by the
+    /// position). Rights with other rooks exist only in Chess960.
+    pub const fn is_standard(self) -> bool {
+        let mut bit = 0;
+        while bit < 4 {
+            let shift = 4 + 3 * bit;
+            let standard = CastlingSide::ALL[bit % 2].rook_from_file() as u16;
+            if self.0 >> bit & 1 != 0 && (self.0 >> shift & 7) != standard {
+                return false;
+            }
+            bit += 1;
+        }
+        true
+    }
+}
+
+impl Default for CastlingRights {
+    fn default() -> CastlingRights {
+        CastlingRights::NONE
     }
 }
 
 impl std::fmt::Debug for CastlingRights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "CastlingRights({})", crate::fen::castling_field(*self))
+        write!(f, "CastlingRights({})", crate::fen::castling_field(*self, None))
     }
 }
-
-/// The rights lost when a piece moves from or to each square (king and rook home squares).
-static RIGHTS_LOST: [u8; 64] = {
-    let mut table = [0u8; 64];
-    table[Square::E1.index()] = 0b0011;
-    table[Square::H1.index()] = 0b0001;
-    table[Square::A1.index()] = 0b0010;
-    table[Square::E8.index()] = 0b1100;
-    table[Square::H8.index()] = 0b0100;
-    table[Square::A8.index()] = 0b1000;
-    table
-};
 
 /// Why a [`Setup`] is not a legal chess position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -153,8 +216,8 @@ pub enum PositionError {
     /// More than two pieces give check, which no legal move can produce.
     #[error("the king is attacked by {0} pieces; no legal move gives more than two checks")]
     TooManyCheckers(u32),
-    /// A castling right whose king or rook is not on its home square.
-    #[error("{0:?} may castle {1:?} but its king or rook is not on its home square")]
+    /// A castling right without its king on the back rank and its rook there on that side of the king.
+    #[error("{0:?} may castle {1:?} but its king or rook is not on its starting square")]
     InvalidCastlingRights(Color, CastlingSide),
     /// An en-passant square that no double pawn push can have produced.
     #[error("en-passant square {0} does not follow a double pawn push")]
@@ -185,6 +248,9 @@ pub struct Position {
     state_key: Key,
     /// The pieces giving check to the side to move.
     checkers: Bitboard,
+    /// The castling rights lost when a piece moves from or to each square: the starting squares of the kings
+    /// and castling rooks.
+    rights_lost: [u8; 64],
     history: Vec<Undo>,
 }
 
@@ -246,17 +312,26 @@ impl Position {
         if let Some(sq) = (board.by_role(Role::Pawn) & back_ranks).first() {
             return Err(PositionError::PawnOnBackRank(sq));
         }
+        let mut rights_lost = [0u8; 64];
         for color in Color::ALL {
             for side in CastlingSide::ALL {
-                if setup.castling.has(color, side) {
+                if let Some(file) = setup.castling.rook_file(color, side) {
                     let rank = color.back_rank();
-                    let king = Square::from_coords(File::E, rank);
-                    let rook = Square::from_coords(side.rook_from_file(), rank);
-                    if board.piece_at(king) != Some(Piece::new(color, Role::King))
+                    let king = board.king_of(color).expect("checked above");
+                    let rook = Square::from_coords(file, rank);
+                    let on_its_side = match side {
+                        CastlingSide::KingSide => file > king.file(),
+                        CastlingSide::QueenSide => file < king.file(),
+                    };
+                    if king.rank() != rank
+                        || !on_its_side
                         || board.piece_at(rook) != Some(Piece::new(color, Role::Rook))
                     {
                         return Err(PositionError::InvalidCastlingRights(color, side));
                     }
+                    let bit = 1 << (2 * color.index() + side.index());
+                    rights_lost[king.index()] |= bit;
+                    rights_lost[rook.index()] |= bit;
                 }
             }
         }
@@ -296,6 +371,7 @@ impl Position {
             fullmove_number: setup.fullmove_number.max(1),
             state_key: zobrist::WHITE_TO_MOVE,
             checkers,
+            rights_lost,
             history: Vec::with_capacity(64),
         };
         if us == Color::Black {
@@ -304,6 +380,22 @@ impl Position {
         pos.set_castling(setup.castling);
         pos.set_ep_square(ep_square);
         Ok(pos)
+    }
+
+    /// Start position `number` (0 to 959) of Chess960; see [`Setup::chess960`]. `None` past 959.
+    pub fn chess960(number: u32) -> Option<Position> {
+        Setup::chess960(number).map(|setup| Position::from_setup(&setup).expect("Chess960 start positions are legal"))
+    }
+
+    /// Whether castling here needs Chess960: a castling right held with a king off the e-file or a rook off the
+    /// a- and h-files. (Without such a right the game plays the same under either rule.)
+    pub fn is_chess960(&self) -> bool {
+        Color::ALL.into_iter().any(|color| {
+            let king_on_e = self.board.king_of(color).is_some_and(|k| k.file() == File::E);
+            CastlingSide::ALL.into_iter().any(|side| {
+                self.castling.rook_file(color, side).is_some_and(|f| f != side.rook_from_file() || !king_on_e)
+            })
+        })
     }
 
     /// The position as an unvalidated [`Setup`].
@@ -419,7 +511,7 @@ impl Position {
 
     #[inline(always)]
     fn set_castling(&mut self, rights: CastlingRights) {
-        let mut changed = self.castling.0 ^ rights.0;
+        let mut changed = self.castling.bits() ^ rights.bits();
         while changed != 0 {
             let bit = changed.trailing_zeros() as usize;
             self.state_key ^= zobrist::castling(Color::ALL[bit / 2], CastlingSide::ALL[bit % 2]);
@@ -448,22 +540,40 @@ impl Position {
 
     // ---- Make and undo -------------------------------------------------------------------------------------
 
-    /// Plays `mv` if it is legal here.
+    /// Plays `mv` if it is legal here, reading a king's move to its castling square or onto its own rook as
+    /// castling (see [`find_legal`](Position::find_legal)).
     ///
     /// # Errors
     ///
-    /// [`UciError::Illegal`] if it is not.
+    /// [`UciError::Illegal`] if it is not legal.
     pub fn play(&mut self, mv: Move) -> Result<(), UciError> {
-        if !self.is_legal(mv) {
+        let Some(legal) = self.find_legal(mv) else {
             return Err(UciError::Illegal { uci: mv.to_uci(), fen: self.to_fen() });
-        }
-        self.play_unchecked(mv);
+        };
+        self.play_unchecked(legal);
         Ok(())
     }
 
-    /// Whether `mv` is one of the legal moves.
+    /// Whether `mv` is one of the legal moves, exactly (castling must be a [`Move::castling`]).
     pub fn is_legal(&self, mv: Move) -> bool {
         self.legal_moves().contains(&mv)
+    }
+
+    /// The legal move `mv` stands for: `mv` itself if it is legal; otherwise, for a king's move without
+    /// promotion, the legal castling of that king whose rook stands on the destination (the Chess960 way of
+    /// writing it, `e1h1`) or whose king lands there (the standard way, `e1g1`).
+    pub fn find_legal(&self, mv: Move) -> Option<Move> {
+        let legal = self.legal_moves();
+        if legal.contains(&mv) {
+            return Some(mv);
+        }
+        if mv.is_castling() || mv.promotion().is_some() {
+            return None;
+        }
+        legal
+            .iter()
+            .copied()
+            .find(|c| c.is_castling() && c.from() == mv.from() && (c.to() == mv.to() || c.king_to() == mv.to()))
     }
 
     /// Plays `mv`, which must be legal here (from [`legal_moves`](Position::legal_moves) or checked with
@@ -478,7 +588,7 @@ impl Position {
         let us = self.turn;
         let piece = self.board.piece_at(from).expect("a piece on the origin square");
         debug_assert_eq!(piece.color, us, "{mv} moves an opponent's piece");
-        let captured = self.board.piece_at(to);
+        let captured = if mv.is_castling() { None } else { self.board.piece_at(to) };
         self.history.push(Undo {
             mv,
             captured,
@@ -510,19 +620,20 @@ impl Position {
                 let role = mv.promotion().unwrap_or(Role::Pawn);
                 self.board.put(to, Piece::new(us, role));
             }
-            Role::King if from.file().index().abs_diff(to.file().index()) == 2 => {
-                let side = if to.file() == File::G { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+            Role::King if mv.is_castling() => {
+                // King takes own rook: both leave, then both land (in Chess960 the squares may overlap).
+                let side = mv.castling_side().expect("castling");
                 let rank = from.rank();
-                let rook = self.board.remove(Square::from_coords(side.rook_from_file(), rank));
+                let rook = self.board.remove(to);
                 debug_assert_eq!(rook, Some(Piece::new(us, Role::Rook)));
                 self.board.put(Square::from_coords(side.rook_to_file(), rank), Piece::new(us, Role::Rook));
-                self.board.put(to, piece);
+                self.board.put(Square::from_coords(side.king_to_file(), rank), piece);
             }
             _ => self.board.put(to, piece),
         }
-        let lost = RIGHTS_LOST[from.index()] | RIGHTS_LOST[to.index()];
-        if self.castling.0 & lost != 0 {
-            self.set_castling(CastlingRights(self.castling.0 & !lost));
+        let lost = self.rights_lost[from.index()] | self.rights_lost[to.index()];
+        if self.castling.bits() & lost != 0 {
+            self.set_castling(self.castling.without_bits(lost));
         }
         if self.ep_square.is_some() || new_ep.is_some() {
             self.set_ep_square(new_ep);
@@ -544,23 +655,15 @@ impl Position {
         if us == Color::Black {
             self.fullmove_number -= 1;
         }
-        let moved = self.board.remove(to).expect("the moved piece on the destination");
-        match moved.role {
-            _ if mv.promotion().is_some() => self.board.put(from, Piece::new(us, Role::Pawn)),
-            Role::Pawn => {
-                self.board.put(from, moved);
-                if Some(to) == undo.ep_square {
-                    self.board.put(Square::from_coords(to.file(), from.rank()), Piece::new(us.flip(), Role::Pawn));
-                }
-            }
-            Role::King if from.file().index().abs_diff(to.file().index()) == 2 => {
-                let side = if to.file() == File::G { CastlingSide::KingSide } else { CastlingSide::QueenSide };
-                let rank = from.rank();
-                self.board.remove(Square::from_coords(side.rook_to_file(), rank));
-                self.board.put(Square::from_coords(side.rook_from_file(), rank), Piece::new(us, Role::Rook));
-                self.board.put(from, moved);
-            }
-            _ => self.board.put(from, moved),
+        if mv.is_castling() {
+            let side = mv.castling_side().expect("castling");
+            let rank = from.rank();
+            let king = self.board.remove(Square::from_coords(side.king_to_file(), rank));
+            let rook = self.board.remove(Square::from_coords(side.rook_to_file(), rank));
+            self.board.put(from, king.expect("the castled king"));
+            self.board.put(to, rook.expect("the castled rook"));
+        } else {
+            self.undo_move(mv, us, undo.ep_square);
         }
         if let Some(captured) = undo.captured {
             self.board.put(to, captured);
@@ -574,6 +677,23 @@ impl Position {
         self.halfmove_clock = undo.halfmove_clock;
         self.checkers = undo.checkers;
         Some(mv)
+    }
+
+    /// Puts back the piece `mv` (not castling) moved, and a pawn taken en passant.
+    #[inline(always)]
+    fn undo_move(&mut self, mv: Move, us: Color, ep_square: Option<Square>) {
+        let (from, to) = (mv.from(), mv.to());
+        let moved = self.board.remove(to).expect("the moved piece on the destination");
+        match moved.role {
+            _ if mv.promotion().is_some() => self.board.put(from, Piece::new(us, Role::Pawn)),
+            Role::Pawn => {
+                self.board.put(from, moved);
+                if Some(to) == ep_square {
+                    self.board.put(Square::from_coords(to.file(), from.rank()), Piece::new(us.flip(), Role::Pawn));
+                }
+            }
+            _ => self.board.put(from, moved),
+        }
     }
 
     /// Passes the turn (a "null move" for search): the en-passant right lapses, the clocks advance.
@@ -617,18 +737,15 @@ impl Position {
         self.checkers = undo.checkers;
     }
 
-    /// Parses a UCI move and checks that it is legal here.
+    /// Parses a UCI move and checks that it is legal here. Castling may be written either way: as the king's
+    /// move (`e1g1`) or as the king taking its rook (`e1h1`, as under `UCI_Chess960`).
     ///
     /// # Errors
     ///
     /// [`UciError::Syntax`] if the text is not a move, [`UciError::Illegal`] if the move is not legal here.
     pub fn parse_uci(&self, uci: &str) -> Result<Move, UciError> {
         let mv = Move::from_uci(uci)?;
-        if self.is_legal(mv) {
-            Ok(mv)
-        } else {
-            Err(UciError::Illegal { uci: uci.to_owned(), fen: self.to_fen() })
-        }
+        self.find_legal(mv).ok_or_else(|| UciError::Illegal { uci: uci.to_owned(), fen: self.to_fen() })
     }
 
     /// Whether the side to move is checkmated.

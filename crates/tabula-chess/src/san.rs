@@ -21,7 +21,7 @@
 //! ```
 
 use crate::moves::{Move, MoveList};
-use crate::position::Position;
+use crate::position::{CastlingSide, Position};
 use crate::types::{File, Rank, Role, Square};
 
 /// A SAN move that cannot be read in a position.
@@ -60,8 +60,8 @@ impl Position {
     }
 
     fn san_without_suffix(&self, mv: Move) -> String {
-        if self.is_castling(mv) {
-            return if mv.to().file() == File::G { "O-O" } else { "O-O-O" }.to_owned();
+        if let Some(side) = mv.castling_side() {
+            return if side == CastlingSide::KingSide { "O-O" } else { "O-O-O" }.to_owned();
         }
         let role = self.moved_piece(mv).expect("a piece on the origin square").role;
         let capture = self.is_capture(mv);
@@ -117,17 +117,17 @@ impl Position {
             return Err(syntax("expected a non-empty ASCII move"));
         }
         let castle = match text {
-            "O-O" | "0-0" => Some(File::G),
-            "O-O-O" | "0-0-0" => Some(File::C),
+            "O-O" | "0-0" => Some(CastlingSide::KingSide),
+            "O-O-O" | "0-0-0" => Some(CastlingSide::QueenSide),
             _ => None,
         };
         let mut moves = MoveList::new();
         self.legal_moves_into(&mut moves);
-        if let Some(file) = castle {
+        if let Some(side) = castle {
             return moves
                 .iter()
                 .copied()
-                .find(|&mv| self.is_castling(mv) && mv.to().file() == file)
+                .find(|&mv| mv.castling_side() == Some(side))
                 .ok_or_else(|| SanError::Illegal(san.to_owned()));
         }
 
@@ -176,7 +176,7 @@ impl Position {
                 && self.moved_piece(mv).map(|p| p.role) == Some(role)
                 && from_file.map_or(true, |f| mv.from().file() == f)
                 && from_rank.map_or(true, |r| mv.from().rank() == r)
-                && !(role == Role::King && self.is_castling(mv));
+                && !mv.is_castling();
             if fits {
                 if found.is_some() {
                     return Err(SanError::Ambiguous(san.to_owned()));

@@ -3,11 +3,15 @@
 //! engine thinks.
 //!
 //! Commands: `uci`, `isready`, `setoption name <id> [value <x>]` (options `Hash`, `Threads`, `Clear Hash`,
-//! `Move Overhead`, `OwnBook`, `BookFile`), `ucinewgame`, `position startpos|fen <fen> [moves ...]`, `go` with
+//! `Move Overhead`, `OwnBook`, `BookFile`, `UCI_Chess960`), `ucinewgame`, `position startpos|fen <fen> [moves ...]`, `go` with
 //! `wtime btime winc binc movestogo depth nodes movetime mate infinite ponder searchmoves`, `stop`,
 //! `ponderhit`, `quit`, and the extras `go perft <depth>`, `d` (show the position) and `bench [depth]`.
 //! An unknown or malformed command is answered with `info string ...` and otherwise ignored; a `go` always ends
 //! with a `bestmove`.
+//!
+//! Chess960: positions with X-FEN or Shredder-FEN castling rights are accepted whatever the options say, and
+//! castling is read in either notation; with `UCI_Chess960` on, the engine writes castling as the king taking
+//! its rook (`e1h1`), as the protocol asks, and otherwise as the king's move (`e1g1`).
 //!
 //! # Examples
 //!
@@ -150,6 +154,8 @@ pub struct SearchJob {
     pub root_moves: Vec<Move>,
     /// Lines to print before the search starts (reports of malformed parts of the command).
     pub notes: Vec<String>,
+    /// Whether to write moves in the notation of Chess960 (`UCI_Chess960`).
+    pub chess960: bool,
 }
 
 impl SearchJob {
@@ -190,6 +196,7 @@ pub struct UciSession {
     own_book: bool,
     book_file: String,
     book: Option<Book>,
+    chess960: bool,
     rng: u64,
 }
 
@@ -212,6 +219,7 @@ impl UciSession {
             own_book: false,
             book_file: String::new(),
             book: None,
+            chess960: false,
             rng: seed | 1,
         }
     }
@@ -284,6 +292,7 @@ impl UciSession {
             format!("option name Move Overhead type spin default {DEFAULT_OVERHEAD} min 0 max 5000"),
             "option name OwnBook type check default false".to_owned(),
             "option name BookFile type string default <empty>".to_owned(),
+            "option name UCI_Chess960 type check default false".to_owned(),
             "uciok".to_owned(),
         ]
         .into()
@@ -312,13 +321,8 @@ impl UciSession {
             }
             "clear hash" => self.lock_engine().clear_hash(),
             "move overhead" => self.overhead = Duration::from_millis(number(0, 5000)?),
-            "ownbook" => {
-                self.own_book = match value.as_deref().map(str::to_ascii_lowercase).as_deref() {
-                    Some("true") => true,
-                    Some("false") => false,
-                    other => return Err(CommandError::bad("OwnBook", "true or false", other)),
-                }
-            }
+            "ownbook" => self.own_book = check(&name, value.as_deref())?,
+            "uci_chess960" => self.chess960 = check(&name, value.as_deref())?,
             "bookfile" => {
                 let file = value.unwrap_or_default();
                 self.book = None;
@@ -333,6 +337,11 @@ impl UciSession {
             _ => return Err(CommandError::UnknownOption(name)),
         }
         Ok(Vec::new())
+    }
+
+    /// A move in the notation the options ask for.
+    fn notation(&self, mv: Move) -> String {
+        mv.to_uci_in(self.chess960)
     }
 
     fn set_position(&mut self, args: &[&str]) -> Result<Vec<String>, CommandError> {
@@ -430,6 +439,7 @@ impl UciSession {
                 self.rng ^= self.rng >> 7;
                 self.rng ^= self.rng << 17;
                 if let Some(mv) = book.pick(&self.position, self.rng) {
+                    let mv = self.notation(mv);
                     notes.push(format!("info string book move {mv}"));
                     notes.push(format!("bestmove {mv}"));
                     return Action::Reply(notes);
@@ -454,6 +464,7 @@ impl UciSession {
             ponder,
             root_moves,
             notes,
+            chess960: self.chess960,
         }))
     }
 
@@ -465,7 +476,7 @@ impl UciSession {
             total = 1;
         } else {
             for (mv, count) in perft::divide(&mut pos, depth) {
-                lines.push(format!("{mv}: {count}"));
+                lines.push(format!("{}: {count}", self.notation(mv)));
                 total += count;
             }
         }
@@ -497,6 +508,15 @@ impl UciSession {
     }
 }
 
+/// The value of a check option: `true` or `false`, in any case.
+fn check(name: &str, value: Option<&str>) -> Result<bool, CommandError> {
+    match value.map(str::to_ascii_lowercase).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        other => Err(CommandError::bad(name, "true or false", other)),
+    }
+}
+
 fn bench(args: &[&str]) -> Result<Vec<String>, CommandError> {
     let depth = match args.first() {
         None => BENCH_DEPTH,
@@ -516,9 +536,9 @@ fn bench(args: &[&str]) -> Result<Vec<String>, CommandError> {
     ])
 }
 
-/// The `info` line for an iteration.
-pub fn info_line(it: &Iteration<Move>) -> String {
-    let pv: Vec<String> = it.pv.iter().map(|m| m.to_uci()).collect();
+/// The `info` line for an iteration, moves in the notation of Chess960 if `chess960`.
+pub fn info_line(it: &Iteration<Move>, chess960: bool) -> String {
+    let pv: Vec<String> = it.pv.iter().map(|m| m.to_uci_in(chess960)).collect();
     format!(
         "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {} pv {}",
         it.depth,
@@ -564,7 +584,7 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
             });
         }
         let result = engine.search(&job.position, &limits, &job.root_moves, |it| {
-            out(info_line(it));
+            out(info_line(it, job.chess960));
             let pondering = control.pondering.load(Relaxed);
             let soft_passed = job.plan.soft.is_some_and(|soft| start.elapsed() >= soft);
             let mate_found =
@@ -579,9 +599,12 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
     while !control.stop.load(Relaxed) && (job.infinite || control.pondering.load(Relaxed)) {
         std::thread::sleep(Duration::from_millis(1));
     }
+    let text = |mv: Move| mv.to_uci_in(job.chess960);
     let line = match (result.best_move, result.pv.get(1)) {
-        (Some(best), Some(reply)) if result.pv.first() == Some(&best) => format!("bestmove {best} ponder {reply}"),
-        (Some(best), _) => format!("bestmove {best}"),
+        (Some(best), Some(&reply)) if result.pv.first() == Some(&best) => {
+            format!("bestmove {} ponder {}", text(best), text(reply))
+        }
+        (Some(best), _) => format!("bestmove {}", text(best)),
         (None, _) => "bestmove 0000".to_owned(),
     };
     out(line);

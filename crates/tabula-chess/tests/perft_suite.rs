@@ -1,5 +1,6 @@
-//! Reproduces every count of `tests/data/perftsuite.epd`. Counts up to [`DEFAULT_LIMIT`] leaves run by default;
-//! the deep ones are ignored: `cargo test --release -p tabula-chess -- --ignored`.
+//! Reproduces every count of `tests/data/perftsuite.epd` and of the Chess960 suite `tests/data/chess960.epd`.
+//! Counts up to [`DEFAULT_LIMIT`] leaves run by default; the deep ones are ignored:
+//! `cargo test --release -p tabula-chess -- --ignored`.
 
 use tabula_chess::perft::{perft, perft_hashed, PerftTable};
 use tabula_chess::{Epd, Position};
@@ -7,9 +8,11 @@ use tabula_chess::{Epd, Position};
 /// Entries with more leaves than this only run with `--ignored`.
 const DEFAULT_LIMIT: u64 = 10_000_000;
 
-/// (line number, FEN, depth, expected count) for every `;D<depth> <count>` operation of the suite.
-fn suite() -> Vec<(usize, Position, u32, u64)> {
-    let text = include_str!("data/perftsuite.epd");
+const STANDARD: &str = include_str!("data/perftsuite.epd");
+const CHESS960: &str = include_str!("data/chess960.epd");
+
+/// (line number, FEN, depth, expected count) for every `;D<depth> <count>` operation of a suite.
+fn suite(text: &str) -> Vec<(usize, Position, u32, u64)> {
     let mut cases = Vec::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#')) {
         let epd = Epd::parse(line).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
@@ -24,9 +27,9 @@ fn suite() -> Vec<(usize, Position, u32, u64)> {
     cases
 }
 
-fn check(filter: impl Fn(u64) -> bool) {
+fn check(text: &str, filter: impl Fn(u64) -> bool) {
     let mut failures = Vec::new();
-    for (line, mut pos, depth, expected) in suite().into_iter().filter(|case| filter(case.3)) {
+    for (line, mut pos, depth, expected) in suite(text).into_iter().filter(|case| filter(case.3)) {
         let got = perft(&mut pos, depth);
         if got != expected {
             failures.push(format!("line {line} {pos} depth {depth}: expected {expected}, got {got}"));
@@ -37,19 +40,32 @@ fn check(filter: impl Fn(u64) -> bool) {
 
 #[test]
 fn shallow_counts() {
-    check(|count| count <= DEFAULT_LIMIT);
+    check(STANDARD, |count| count <= DEFAULT_LIMIT);
 }
 
 #[test]
 #[ignore = "slow: cargo test --release -p tabula-chess -- --ignored"]
 fn deep_counts() {
-    check(|count| count > DEFAULT_LIMIT);
+    check(STANDARD, |count| count > DEFAULT_LIMIT);
+}
+
+#[test]
+fn chess960_shallow_counts() {
+    check(CHESS960, |count| count <= DEFAULT_LIMIT);
+}
+
+#[test]
+#[ignore = "slow: cargo test --release -p tabula-chess -- --ignored"]
+fn chess960_deep_counts() {
+    check(CHESS960, |count| count > DEFAULT_LIMIT);
 }
 
 #[test]
 fn hashed_perft_matches_the_suite() {
     let mut table = PerftTable::new(1 << 16);
-    for (line, mut pos, depth, expected) in suite().into_iter().filter(|case| case.3 <= 200_000) {
+    for (line, mut pos, depth, expected) in
+        suite(STANDARD).into_iter().chain(suite(CHESS960)).filter(|case| case.3 <= 200_000)
+    {
         assert_eq!(perft_hashed(&mut pos, depth, &mut table), expected, "line {line} depth {depth}");
     }
 }

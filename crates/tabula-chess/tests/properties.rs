@@ -7,7 +7,15 @@ use tabula_chess::{Move, Position};
 /// Plays the moves chosen by `choices` (each taken modulo the number of legal moves) from the start position,
 /// stopping early when the game is over.
 fn random_game(choices: &[usize]) -> Position {
-    let mut pos = Position::startpos();
+    random_game_from(Position::startpos(), choices)
+}
+
+/// [`random_game`] from Chess960 start position `number % 960`.
+fn random_chess960_game(number: u32, choices: &[usize]) -> Position {
+    random_game_from(Position::chess960(number % 960).unwrap(), choices)
+}
+
+fn random_game_from(mut pos: Position, choices: &[usize]) -> Position {
     for &choice in choices {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -35,9 +43,33 @@ proptest! {
     fn uci_and_san_round_trip(choices in prop::collection::vec(any::<usize>(), 0..120)) {
         let pos = random_game(&choices);
         for &mv in pos.legal_moves().iter() {
-            prop_assert_eq!(Move::from_uci(&mv.to_uci()), Ok(mv));
+            if !mv.is_castling() {
+                prop_assert_eq!(Move::from_uci(&mv.to_uci()), Ok(mv));
+            }
             prop_assert_eq!(pos.parse_uci(&mv.to_uci()), Ok(mv));
+            prop_assert_eq!(pos.parse_uci(&mv.to_uci_chess960()), Ok(mv));
             prop_assert_eq!(pos.parse_san(&pos.san(mv)), Ok(mv), "{} {}", pos.to_fen(), pos.san(mv));
+        }
+    }
+
+    #[test]
+    fn chess960_games_round_trip(number in 0u32..960, choices in prop::collection::vec(any::<usize>(), 0..100)) {
+        let pos = random_chess960_game(number, &choices);
+        let fen = pos.to_fen();
+        let parsed = Position::from_fen(&fen).unwrap();
+        prop_assert_eq!(&parsed, &pos);
+        prop_assert_eq!(parsed.key(), pos.key());
+        prop_assert_eq!(parsed.to_fen(), fen.clone());
+        let mut played = pos.clone();
+        for &mv in pos.legal_moves().iter() {
+            // The notation of Chess960 names castling unambiguously; SAN too.
+            prop_assert_eq!(pos.parse_uci(&mv.to_uci_chess960()), Ok(mv), "{} {}", fen, mv.to_uci_chess960());
+            prop_assert_eq!(pos.parse_san(&pos.san(mv)), Ok(mv), "{} {}", fen, pos.san(mv));
+            played.play_unchecked(mv);
+            prop_assert_eq!(played.key(), played.key_from_scratch());
+            prop_assert_eq!(played.undo(), Some(mv));
+            prop_assert_eq!(&played, &pos);
+            prop_assert_eq!(played.key(), pos.key());
         }
     }
 

@@ -248,7 +248,8 @@ impl Setup {
         let queen = free(&back, n % 6);
         back[queen] = Some(Role::Queen);
         n /= 6;
-        const KNIGHTS: [(usize, usize); 10] = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+        const KNIGHTS: [(usize, usize); 10] =
+            [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
         let (a, b) = KNIGHTS[n];
         let (a, b) = (free(&back, a), free(&back, b));
         back[a] = Some(Role::Knight);
@@ -262,9 +263,11 @@ impl Setup {
         let mut castling = CastlingRights::NONE;
         let rooks: Vec<File> = (0..8).filter(|&f| back[f] == Role::Rook).map(|f| File::ALL[f]).collect();
         for color in Color::ALL {
-            castling = castling
-                .with_rook(color, CastlingSide::QueenSide, Some(rooks[0]))
-                .with_rook(color, CastlingSide::KingSide, Some(rooks[1]));
+            castling = castling.with_rook(color, CastlingSide::QueenSide, Some(rooks[0])).with_rook(
+                color,
+                CastlingSide::KingSide,
+                Some(rooks[1]),
+            );
         }
         Some(Setup { board, turn: Color::White, castling, ep_square: None, halfmove_clock: 0, fullmove_number: 1 })
     }

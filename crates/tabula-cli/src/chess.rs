@@ -43,9 +43,11 @@ pub fn hash(fen: &str) -> Result<()> {
 }
 
 /// Counts leaves, root move by root move (for `--divide` and a progress bar on a terminal), optionally
-/// through a table keyed by the Zobrist key.
+/// through a table keyed by the Zobrist key. Chess960 positions (X-FEN or Shredder-FEN) are welcome.
 pub fn perft(fen: &str, depth: u32, show_divide: bool, hash: Option<usize>) -> Result<()> {
     let mut pos = position(fen)?;
+    // Castling as the king taking its rook where the position needs Chess960, as engines print it there.
+    let chess960 = pos.is_chess960();
     let start = Instant::now();
     // 16-byte entries.
     let mut table = hash.map(|mib| PerftTable::new((mib << 20) / 16));
@@ -73,7 +75,7 @@ pub fn perft(fen: &str, depth: u32, show_divide: bool, hash: Option<usize>) -> R
             tabula::Game::undo(&mut pos, mv);
             bar.inc(1);
             if show_divide {
-                bar.suspend(|| println!("{mv}: {n}"));
+                bar.suspend(|| println!("{}: {n}", mv.to_uci_in(chess960)));
             }
             total += n;
         }

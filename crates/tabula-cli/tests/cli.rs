@@ -96,6 +96,11 @@ fn chess_hash_and_perft() {
     assert_eq!(stdout.lines().filter(|l| l.contains(": ")).count(), 48);
     let out = tabula(&["perft", kiwipete, "3", "--hash", "1"], "");
     assert!(text(&out.stdout).ends_with("nodes 97862\n"));
+    // Chess960 (Shredder-FEN), castling written as the king taking its rook.
+    let out = tabula(&["perft", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", "3"], "");
+    assert!(text(&out.stdout).ends_with("nodes 12189\n"));
+    let out = tabula(&["perft", "1r2k3/8/8/8/8/8/8/1R2K3 w Bb - 0 1", "1", "--divide"], "");
+    assert!(text(&out.stdout).lines().any(|l| l == "e1b1: 1"), "{}", text(&out.stdout));
     let out = tabula(&["perft", "8/8/8/8/8/8/8/8 w - - 0 1", "1"], "");
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("bad FEN"), "{}", text(&out.stderr));

@@ -2,7 +2,10 @@
 //! referee on [`tabula_chess::Position`] (checkmate, stalemate, fifty-move rule, threefold repetition by
 //! key, insufficient material, optional move-limit adjudication) and PGN records.
 //!
-//! Openings are FEN or EPD lines (`#` starts a comment line).
+//! Openings are FEN or EPD lines (`#` starts a comment line). If any of them needs Chess960 castling (X-FEN or
+//! Shredder-FEN rights with king or rooks off their standard files), the whole match is played as Chess960: each
+//! engine gets `setoption name UCI_Chess960 value true` before its first game, moves are exchanged in that
+//! notation (castling as the king taking its rook), and records carry `[Variant "Chess960"]`.
 //!
 //! # Examples
 //!
@@ -36,6 +39,8 @@ pub struct Chess;
 pub struct ChessOpening {
     /// The FEN, or `None` for the initial position.
     pub fen: Option<String>,
+    /// Whether the match is played as Chess960 (some opening of it needs Chess960 castling).
+    pub chess960: bool,
 }
 
 /// `uci`, the options as `setoption`, then `isready`.
@@ -102,11 +107,8 @@ fn ask(
     let line = process.wait_for(started + allowed, allowed, |l| l.split_whitespace().next() == Some("bestmove"))?;
     let elapsed = started.elapsed();
     let text = line.split_whitespace().nth(1).unwrap_or("");
-    let mv = Move::from_uci(text).map_err(|_| EngineError::Garbage(line.clone()))?;
-    let mv = pos.parse_uci(&mv.to_uci()).map_err(|_| EngineError::Illegal(text.to_string()))?;
-    if !pos.is_legal(mv) {
-        return Err(EngineError::Illegal(text.to_string()));
-    }
+    Move::from_uci(text).map_err(|_| EngineError::Garbage(line.clone()))?;
+    let mv = pos.parse_uci(text).map_err(|_| EngineError::Illegal(text.to_string()))?;
     Ok((mv, elapsed))
 }
 
@@ -146,10 +148,10 @@ impl MatchGame for Chess {
     }
 
     fn parse_openings(&self, text: &str, source: &str) -> Result<Vec<ChessOpening>, OpeningError> {
-        opening_lines(text)
+        let mut openings = opening_lines(text)
             .map(|(line, l)| {
                 if l == "startpos" {
-                    return Ok(ChessOpening { fen: None });
+                    return Ok(ChessOpening { fen: None, chess960: false });
                 }
                 let error = |message: String| OpeningError { source_name: source.to_string(), line, message };
                 let epd = Epd::parse(l).map_err(|e| error(format!("not a FEN or EPD position: {e}")))?;
@@ -157,13 +159,19 @@ impl MatchGame for Chess {
                 if !pos.has_legal_move() {
                     return Err(error("the position has no legal move".to_string()));
                 }
-                Ok(ChessOpening { fen: Some(pos.to_fen()) })
+                Ok(ChessOpening { fen: Some(pos.to_fen()), chess960: pos.is_chess960() })
             })
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        if openings.iter().any(|o| o.chess960) {
+            for opening in &mut openings {
+                opening.chess960 = true;
+            }
+        }
+        Ok(openings)
     }
 
     fn default_opening(&self) -> ChessOpening {
-        ChessOpening { fen: None }
+        ChessOpening { fen: None, chess960: false }
     }
 
     fn handshake(&self, process: &mut Process, options: &[EngineOption]) -> Result<(), EngineError> {
@@ -189,6 +197,9 @@ impl MatchGame for Chess {
             let step = (|| -> Result<Move, EngineError> {
                 let process = players[seat].ensure(handshake)?;
                 if !started[seat] {
+                    if opening.chess960 {
+                        process.send("setoption name UCI_Chess960 value true")?;
+                    }
                     process.send("ucinewgame")?;
                     is_ready(process)?;
                     started[seat] = true;
@@ -205,7 +216,7 @@ impl MatchGame for Chess {
                     break 'game (result, reason, termination);
                 }
                 Ok(mv) => {
-                    moves.push(mv.to_uci());
+                    moves.push(mv.to_uci_in(opening.chess960));
                     pos.play_unchecked(mv);
                     *seen.entry(pos.key().0).or_default() += 1;
                     if let Some((result, reason, termination)) = adjudicate(&pos, &seen, info, moves.len()) {
@@ -215,7 +226,7 @@ impl MatchGame for Chess {
                 }
             }
         };
-        let record = pgn(&start_pos, opening.fen.is_some(), &moves, white_seat, info, result, &reason, termination);
+        let record = pgn(&start_pos, opening, &moves, white_seat, info, result, &reason, termination);
         Finished { result, reason, record }
     }
 }
@@ -232,7 +243,7 @@ fn result_token(result: GameResult, white_seat: usize) -> &'static str {
 #[allow(clippy::too_many_arguments)]
 fn pgn(
     start: &Position,
-    from_fen: bool,
+    opening: &ChessOpening,
     moves: &[String],
     white_seat: usize,
     info: &GameInfo,
@@ -254,7 +265,10 @@ fn pgn(
     tag("Result", token);
     tag("Termination", termination);
     tag("TimeControl", &info.tc.pgn_tag());
-    if from_fen {
+    if opening.chess960 {
+        tag("Variant", "Chess960");
+    }
+    if opening.fen.is_some() {
         tag("FEN", &start.to_fen());
         tag("SetUp", "1");
     }
@@ -315,7 +329,8 @@ mod tests {
     fn pgn_has_tags_and_san() {
         let start = Position::startpos();
         let moves: Vec<String> = ["f2f3", "e7e5", "g2g4", "d8h4"].iter().map(|s| s.to_string()).collect();
-        let text = pgn(&start, false, &moves, 0, &info(), GameResult::Win(1), "checkmate", "normal");
+        let opening = Chess.default_opening();
+        let text = pgn(&start, &opening, &moves, 0, &info(), GameResult::Win(1), "checkmate", "normal");
         assert!(text.contains("[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]"), "{text}");
         assert!(text.contains("1. f3 e5 2. g4 Qh4# {checkmate} 0-1"), "{text}");
         assert!(!text.contains("SetUp"));
@@ -325,9 +340,30 @@ mod tests {
     fn pgn_from_black_to_move() {
         let start = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
         let moves = vec!["e7e5".to_string()];
-        let text = pgn(&start, true, &moves, 1, &info(), GameResult::Draw, "adjudicated: move limit", "adjudication");
+        let opening = ChessOpening { fen: Some(start.to_fen()), chess960: false };
+        let text =
+            pgn(&start, &opening, &moves, 1, &info(), GameResult::Draw, "adjudicated: move limit", "adjudication");
         assert!(text.contains("[White \"B\"]") && text.contains("[SetUp \"1\"]"), "{text}");
         assert!(text.contains("1... e5 {adjudicated: move limit} 1/2-1/2"), "{text}");
+    }
+
+    #[test]
+    fn chess960_openings_make_a_chess960_match() {
+        let text = "startpos\nbqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\n";
+        let openings = Chess.parse_openings(text, "960.epd").unwrap();
+        assert!(openings.iter().all(|o| o.chess960));
+        assert_eq!(
+            openings[1].fen.as_deref(),
+            Some("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9")
+        );
+        assert!(Chess.parse_openings("startpos\n", "o.epd").unwrap().iter().all(|o| !o.chess960));
+        // Castling in the record: SAN from either notation, and the variant named.
+        let start = Position::from_fen("1r2k3/8/8/8/8/8/8/1R2K3 w Bb - 0 1").unwrap();
+        let opening = ChessOpening { fen: Some(start.to_fen()), chess960: true };
+        let moves = vec!["e1b1".to_string(), "b8a8".to_string()];
+        let text = pgn(&start, &opening, &moves, 0, &info(), GameResult::Draw, "agreed", "normal");
+        assert!(text.contains("[Variant \"Chess960\"]"), "{text}");
+        assert!(text.contains("1. O-O-O Ra8 {agreed}"), "{text}");
     }
 
     #[test]

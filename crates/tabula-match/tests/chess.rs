@@ -81,6 +81,26 @@ fn tabula_against_tabula_at_depth_two() {
 }
 
 #[test]
+fn chess960_between_two_tabula_engines() {
+    let openings: String =
+        [0, 959].iter().map(|&n| tabula_chess::Position::chess960(n).unwrap().to_fen() + "\n").collect();
+    let openings = Chess.parse_openings(&openings, "960").unwrap();
+    let tc = TimeControl { depth: Some(2), ..TimeControl::default() };
+    let config = MatchConfig {
+        engines: [fake("uci", "tabula", 0), fake("uci", "tabula", 0)],
+        tc,
+        max_moves: Some(40),
+        ..MatchConfig::default()
+    };
+    let mut records = Vec::new();
+    let summary = run(&Chess, openings, &config, &mut records, &mut Vec::new()).unwrap();
+    let records = String::from_utf8(records).unwrap();
+    assert_eq!(summary.results.games(), 4);
+    assert_eq!(summary.forfeits, [0, 0], "{records}");
+    assert_eq!(records.matches("[Variant \"Chess960\"]").count(), 4, "{records}");
+}
+
+#[test]
 fn sprt_stops_a_lopsided_match() {
     let config = MatchConfig {
         engines: [fake("uci", "tabula", 0), fake("uci", "random", 0)],

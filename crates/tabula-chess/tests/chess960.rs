@@ -146,3 +146,76 @@ fn uci_chess960_option() {
 fn last(lines: &[String]) -> &str {
     lines.last().map(String::as_str).unwrap_or("")
 }
+
+/// Against Stockfish (`UCI_Chess960`), where installed: along random games from Chess960 start positions, the
+/// same legal moves written the same way, the same perft counts, and the same position after each move.
+#[test]
+fn stockfish_agrees_on_chess960() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let path = "/usr/games/stockfish";
+    if !std::path::Path::new(path).exists() {
+        eprintln!("note: {path} not installed; skipping the Chess960 comparison with Stockfish");
+        return;
+    }
+    let mut child = Command::new(path).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    // Sends `cmd` and returns the lines up to and including the first that starts with `until`.
+    let mut ask = |cmd: &str, until: &str| -> Vec<String> {
+        writeln!(input, "{cmd}").unwrap();
+        input.flush().unwrap();
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert!(output.read_line(&mut line).unwrap() > 0, "stockfish exited");
+            let done = line.starts_with(until);
+            lines.push(line.trim().to_owned());
+            if done {
+                return lines;
+            }
+        }
+    };
+    ask("uci", "uciok");
+    ask("setoption name UCI_Chess960 value true\nisready", "readyok");
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut castled = 0;
+    for _ in 0..12 {
+        let start = Position::chess960((random() % 960) as u32).unwrap();
+        let mut pos = start.clone();
+        let mut moves: Vec<String> = Vec::new();
+        for _ in 0..40 {
+            let command = format!("position fen {} moves {}", start.to_fen(), moves.join(" "));
+            let theirs = ask(&format!("{command}\ngo perft 2"), "Nodes searched");
+            let mut their_moves: Vec<&str> =
+                theirs.iter().filter_map(|l| l.split_once(": ")).map(|(mv, _)| mv).filter(|mv| mv.len() <= 5).collect();
+            let mut our_moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_uci_chess960()).collect();
+            their_moves.sort_unstable();
+            our_moves.sort_unstable();
+            assert_eq!(their_moves, our_moves, "{}", pos.to_fen());
+            let total: u64 = theirs.last().unwrap().trim_start_matches("Nodes searched: ").parse().unwrap();
+            assert_eq!(tabula_chess::perft::perft(&mut pos.clone(), 2), total, "{}", pos.to_fen());
+            let fen = ask("d", "Checkers").into_iter().find_map(|l| l.strip_prefix("Fen: ").map(str::to_owned));
+            assert_eq!(Position::from_fen(&fen.unwrap()).unwrap(), pos, "{command}");
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            // Castle whenever possible, so that every game tries it; otherwise a random move.
+            let mv = legal.iter().copied().find(|m| m.is_castling()).unwrap_or(legal[random() as usize % legal.len()]);
+            castled += usize::from(mv.is_castling());
+            moves.push(mv.to_uci_chess960());
+            pos.play_unchecked(mv);
+        }
+    }
+    writeln!(input, "quit").unwrap();
+    input.flush().unwrap();
+    let _ = child.wait();
+    assert!(castled >= 10, "only {castled} castlings played");
+}

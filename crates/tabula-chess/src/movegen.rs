@@ -27,7 +27,7 @@
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList, MoveSink};
-use crate::position::{CastlingSide, Position};
+use crate::position::{CastlingPath, CastlingSide, Position};
 use crate::types::{Color, Piece, Rank, Role, Square};
 
 /// A set of legal moves of one role: either one piece's moves (`shift == 0`: every move starts from `from`), or
@@ -149,10 +149,10 @@ impl Position {
         if checkers.is_empty() && !self.castling().is_empty() {
             let mut rooks = Bitboard::EMPTY;
             for side in CastlingSide::ALL {
-                if let Some(file) = self.castling().rook_file(us, side) {
-                    let rook = Square::from_coords(file, us.back_rank());
-                    if self.castling_is_legal(king, rook, side) {
-                        rooks = rooks.with(rook);
+                if self.castling().has(us, side) {
+                    let path = self.castling_path(us, side);
+                    if (path.empty & occupied).is_empty() && self.castling_path_is_safe(king, path) {
+                        rooks = rooks.with(path.rook);
                     }
                 }
             }
@@ -258,23 +258,14 @@ impl Position {
         false
     }
 
-    /// Whether our king on `king` may castle on `side` with the rook on `rook` (the right held, not in check):
-    /// every square either crosses or lands on is empty but for the two of them, and no square of the king's
-    /// path is attacked. The path is tested with king and rook off the board, which also catches the Chess960
-    /// case of a castling rook that shields the king's destination from a rook or queen behind it.
-    fn castling_is_legal(&self, king: Square, rook: Square, side: CastlingSide) -> bool {
-        let rank = self.turn().back_rank();
-        let king_to = Square::from_coords(side.king_to_file(), rank);
-        let rook_to = Square::from_coords(side.rook_to_file(), rank);
-        let king_path = attacks::between(king, king_to).with(king_to);
-        let must_be_empty = (king_path | attacks::between(rook, rook_to).with(rook_to)).without(king).without(rook);
-        let occupied = self.board().occupied();
-        if (must_be_empty & occupied).any() {
-            return false;
-        }
-        let without = occupied.without(king).without(rook);
+    /// Whether no square of the king's castling path is attacked. The path is tested with king and rook off
+    /// the board, which also catches the Chess960 case of a castling rook that shields the king's destination
+    /// from a rook or queen behind it.
+    #[inline]
+    fn castling_path_is_safe(&self, king: Square, path: &CastlingPath) -> bool {
+        let without = self.board().occupied().without(king).without(path.rook);
         let them = self.turn().flip();
-        !king_path.into_iter().any(|sq| self.is_attacked(sq, without, them))
+        !path.king_path.into_iter().any(|sq| self.is_attacked(sq, without, them))
     }
 
     /// Whether the pawn on `from` may capture en passant onto `ep`: with both pawns gone and ours on `ep`, no

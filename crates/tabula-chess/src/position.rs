@@ -251,7 +251,20 @@ pub struct Position {
     /// The castling rights lost when a piece moves from or to each square: the starting squares of the kings
     /// and castling rooks.
     rights_lost: [u8; 64],
+    /// For each castling right held at the start, by `2 * color + side`: the squares to test.
+    castling_paths: [CastlingPath; 4],
     history: Vec<Undo>,
+}
+
+/// What castling with one rook needs, computed once per position set up.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CastlingPath {
+    /// The rook's square.
+    pub rook: Square,
+    /// The squares king and rook cross or land on, but their own: they must be empty.
+    pub empty: Bitboard,
+    /// The squares the king crosses and lands on: none may be attacked.
+    pub king_path: Bitboard,
 }
 
 impl PartialEq for Position {
@@ -313,6 +326,8 @@ impl Position {
             return Err(PositionError::PawnOnBackRank(sq));
         }
         let mut rights_lost = [0u8; 64];
+        let unused = CastlingPath { rook: Square::A1, empty: Bitboard::EMPTY, king_path: Bitboard::EMPTY };
+        let mut castling_paths = [unused; 4];
         for color in Color::ALL {
             for side in CastlingSide::ALL {
                 if let Some(file) = setup.castling.rook_file(color, side) {
@@ -332,6 +347,12 @@ impl Position {
                     let bit = 1 << (2 * color.index() + side.index());
                     rights_lost[king.index()] |= bit;
                     rights_lost[rook.index()] |= bit;
+                    let king_to = Square::from_coords(side.king_to_file(), rank);
+                    let rook_to = Square::from_coords(side.rook_to_file(), rank);
+                    let king_path = attacks::between(king, king_to).with(king_to);
+                    let rook_path = attacks::between(rook, rook_to).with(rook_to);
+                    let empty = (king_path | rook_path).without(king).without(rook);
+                    castling_paths[2 * color.index() + side.index()] = CastlingPath { rook, empty, king_path };
                 }
             }
         }
@@ -372,6 +393,7 @@ impl Position {
             state_key: zobrist::WHITE_TO_MOVE,
             checkers,
             rights_lost,
+            castling_paths,
             history: Vec::with_capacity(64),
         };
         if us == Color::Black {
@@ -422,6 +444,12 @@ impl Position {
     #[inline(always)]
     pub fn turn(&self) -> Color {
         self.turn
+    }
+
+    /// The squares castling of `color` on `side` tests (meaningful while the right is held).
+    #[inline(always)]
+    pub(crate) fn castling_path(&self, color: Color, side: CastlingSide) -> &CastlingPath {
+        &self.castling_paths[2 * color.index() + side.index()]
     }
 
     /// The castling rights left.

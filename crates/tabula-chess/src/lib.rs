@@ -1,5 +1,8 @@
 //! Chess for Tabula: bitboards, magic attack tables built at compile time, a validated [`Position`] with fully
 //! legal move generation and make/undo, FEN / EPD / UCI / SAN notation, Polyglot Zobrist keys and perft.
+//! Chess960 positions are positions like any other: castling rights name their rook's file (X-FEN and
+//! Shredder-FEN), castling is the king taking its own rook, and [`Position::chess960`] gives the numbered start
+//! positions.
 //!
 //! - [`types`]: [`Square`], [`File`], [`Rank`], [`Color`], [`Role`], [`Piece`].
 //! - [`bitboard`]: [`Bitboard`], a set of squares.
@@ -31,6 +34,17 @@
 //! pos.play(mv).unwrap();
 //! assert_eq!(pos.to_fen(), "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
 //! assert_eq!(perft::perft(&mut pos, 2), 440);
+//!
+//! // Chess960 start position 0: the king on g1 castles queen side with the rook on f1.
+//! let mut pos = Position::chess960(0).unwrap();
+//! assert_eq!(pos.to_fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+//! for san in ["d4", "d5", "Nc3", "Nc6", "Nf3", "Nf6", "Qd2", "Qd7"] {
+//!     pos.play(pos.parse_san(san).unwrap()).unwrap();
+//! }
+//! let castle = pos.parse_san("O-O-O").unwrap();
+//! assert_eq!((castle.to_uci(), castle.to_uci_chess960()), ("g1c1".to_owned(), "g1f1".to_owned()));
+//! pos.play(castle).unwrap();
+//! assert_eq!(pos.to_fen(), "bb3rkr/pppqpppp/2n2n2/3p4/3P4/2N2N2/PPPQPPPP/BBKR3R b kq - 7 5");
 //! ```
 #![deny(missing_docs)]
 

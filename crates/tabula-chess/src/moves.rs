@@ -29,7 +29,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A move: origin in bits 0–5, destination in bits 6–11, and in bits 12–14 the promotion role (1 knight to 4
-/// queen), [`Move::CASTLING_FLAG`] for castling, or 0.
+/// queen), 7 for castling, or 0.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(u16);
 

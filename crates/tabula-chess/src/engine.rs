@@ -65,6 +65,7 @@ impl Engine {
             futility_margin: Some(FUTILITY_MARGIN),
             late_move_pruning: true,
             move_futility_margin: Some(MOVE_FUTILITY_MARGIN),
+            quiescence_table: true,
             aspiration: Some(25),
             ..SearchOptions::default()
         }

@@ -26,6 +26,10 @@ pub struct SearchOptions {
     pub history: bool,
     /// Quiescence search on the game's noisy moves at the leaves.
     pub quiescence: bool,
+    /// Quiescence nodes probe the table (cutting off on a bound that decides, reusing a stored evaluation)
+    /// and store their result at depth 0. Worth it where noisy moves are many (chess); pure cost in games
+    /// without noisy moves, where the leaf is the evaluation. Needs `table` and `quiescence`.
+    pub quiescence_table: bool,
     /// Null-move pruning where the game allows a null move.
     pub null_move: bool,
     /// The game's tactical hooks: immediate wins and moves that do not lose at once.
@@ -70,6 +74,7 @@ impl Default for SearchOptions {
             killers: true,
             history: true,
             quiescence: true,
+            quiescence_table: false,
             null_move: true,
             tactics: true,
             etc: false,
@@ -94,6 +99,7 @@ impl SearchOptions {
             killers: false,
             history: false,
             quiescence: false,
+            quiescence_table: false,
             null_move: false,
             tactics: true,
             etc: false,
@@ -1166,12 +1172,41 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if let Some(score) = self.enter_node(ply) {
             return score;
         }
+        // The table: a bound that decides ends the node; a stored evaluation saves computing it.
+        let use_table = self.options.quiescence_table && self.options.table && self.options.quiescence;
+        let key = if use_table { self.game.table_key().0 } else { Key::ZERO };
+        let mut tt_eval = None;
+        let probe = if use_table {
+            self.probes += 1;
+            let probe = self.table.probe(key, ply);
+            if let Some(e) = probe.hit {
+                self.hits += 1;
+                let decides = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                };
+                if decides {
+                    return e.score;
+                }
+                tt_eval = e.eval;
+            }
+            Some(probe)
+        } else {
+            None
+        };
         // In check, standing pat is no option: every evasion is searched.
         let in_check = self.options.quiescence && ply < MAX_PLY - 1 && self.game.in_check();
-        let stand_pat = if in_check { -INFINITY } else { self.evaluator.evaluate(&self.game) };
+        let static_eval =
+            if in_check { None } else { Some(tt_eval.unwrap_or_else(|| self.evaluator.evaluate(&self.game))) };
+        let stand_pat = static_eval.unwrap_or(-INFINITY);
         if !self.options.quiescence || stand_pat >= beta || ply >= MAX_PLY - 1 {
+            if let (Some(probe), true) = (probe, stand_pat >= beta && stand_pat > -INFINITY) {
+                self.table.store(probe.slot, key, ply, 0, Bound::Lower, stand_pat, static_eval, None);
+            }
             return stand_pat;
         }
+        let alpha_orig = alpha;
         alpha = alpha.max(stand_pat);
         let mut moves = std::mem::take(&mut self.td.moves[p]);
         moves.clear();
@@ -1182,6 +1217,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         if moves.is_empty() {
             self.td.moves[p] = moves;
+            // (In check without a move: the game's outcome, which `enter_node` reports before we get here.)
             return stand_pat;
         }
         let mut order = std::mem::take(&mut self.td.order[p]);
@@ -1209,6 +1245,16 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         self.td.moves[p] = moves;
         self.td.order[p] = order;
+        if let Some(probe) = probe.filter(|_| !self.stopped && best > -INFINITY) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_orig {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.table.store(probe.slot, key, ply, 0, bound, best, static_eval, None);
+        }
         best
     }
 }

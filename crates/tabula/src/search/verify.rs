@@ -79,6 +79,7 @@ pub fn option_matrix() -> Vec<SearchOptions> {
                             killers: heuristics,
                             history: heuristics,
                             quiescence: true,
+                            quiescence_table: table,
                             null_move: false,
                             tactics: heuristics != pvs,
                             etc: heuristics,

@@ -67,6 +67,18 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// The bound a fail-soft search result `score` is for the window (`alpha`, `beta`) it was searched with:
+    /// at least `beta` a lower bound, at most `alpha` an upper bound, strictly inside exact.
+    pub fn of(score: Score, alpha: Score, beta: Score) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     fn from_bits(bits: u64) -> Option<Bound> {
         match bits & 3 {
             1 => Some(Bound::Upper),
@@ -92,6 +104,18 @@ pub struct Entry {
     pub move_code: Option<u16>,
     /// The generation of the search that wrote it.
     pub generation: u8,
+}
+
+impl Entry {
+    /// Whether the stored score settles a search of the window (`alpha`, `beta`) by itself: exact, a lower
+    /// bound at or above `beta`, or an upper bound at or below `alpha` (depth not considered).
+    pub fn decides(&self, alpha: Score, beta: Score) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
 }
 
 /// [`Slot::entry`] of a probe that missed: the store picks the entry to replace.

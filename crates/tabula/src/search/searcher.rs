@@ -845,15 +845,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 if let Some(code) = e.move_code {
                     tt_code = G::transform_move_code(code, symmetry, false);
                 }
-                if !pv_node
-                    && ply > 0
-                    && e.depth as i32 >= depth
-                    && match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => e.score >= beta,
-                        Bound::Upper => e.score <= alpha,
-                    }
-                {
+                if !pv_node && ply > 0 && e.depth as i32 >= depth && e.decides(alpha, beta) {
                     return e.score;
                 }
             }
@@ -1100,14 +1092,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
 
         // Step 9. Store the result with its bound.
         if let Some(probe) = probe {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_orig {
-                // Strictly inside the window (only possible when it is wider than a null window): exact.
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            // (Exact only strictly inside the window, possible only when it is wider than a null window.)
+            let bound = Bound::of(best, alpha_orig, beta);
             let code = best_move
                 .filter(|_| bound != Bound::Upper)
                 .map(|m| G::transform_move_code(G::move_code(m), symmetry, true));
@@ -1181,12 +1167,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let probe = self.table.probe(key, ply);
             if let Some(e) = probe.hit {
                 self.hits += 1;
-                let decides = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                };
-                if decides {
+                if e.decides(alpha, beta) {
                     return e.score;
                 }
                 tt_eval = e.eval;
@@ -1246,13 +1227,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         self.td.moves[p] = moves;
         self.td.order[p] = order;
         if let Some(probe) = probe.filter(|_| !self.stopped && best > -INFINITY) {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_orig {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, alpha_orig, beta);
             self.table.store(probe.slot, key, ply, 0, bound, best, static_eval, None);
         }
         best

@@ -251,13 +251,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
 
         // Step 7. Store the result with its bound.
         if let Some(slot) = slot {
-            let bound = if best >= beta_orig {
-                Bound::Lower
-            } else if best > alpha_orig {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, alpha_orig, beta_orig);
             let code = best_move
                 .filter(|_| bound != Bound::Upper)
                 .map(|m| G::transform_move_code(G::move_code(m), symmetry, true));

@@ -4,6 +4,8 @@
 
 use std::collections::HashSet;
 use tabula_chess::uci::UciSession;
+
+mod common;
 use tabula_chess::{CastlingSide, Color, File, Position, Rank, Role, Setup, Square};
 
 fn back_rank(pos: &Position) -> String {
@@ -151,32 +153,10 @@ fn last(lines: &[String]) -> &str {
 /// same legal moves written the same way, the same perft counts, and the same position after each move.
 #[test]
 fn stockfish_agrees_on_chess960() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
-    let path = "/usr/games/stockfish";
-    if !std::path::Path::new(path).exists() {
-        eprintln!("note: {path} not installed; skipping the Chess960 comparison with Stockfish");
+    let Some(mut stockfish) = common::Stockfish::start("the Chess960 comparison with Stockfish") else {
         return;
-    }
-    let mut child = Command::new(path).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let mut output = BufReader::new(child.stdout.take().unwrap());
-    // Sends `cmd` and returns the lines up to and including the first that starts with `until`.
-    let mut ask = |cmd: &str, until: &str| -> Vec<String> {
-        writeln!(input, "{cmd}").unwrap();
-        input.flush().unwrap();
-        let mut lines = Vec::new();
-        loop {
-            let mut line = String::new();
-            assert!(output.read_line(&mut line).unwrap() > 0, "stockfish exited");
-            let done = line.starts_with(until);
-            lines.push(line.trim().to_owned());
-            if done {
-                return lines;
-            }
-        }
     };
-    ask("uci", "uciok");
+    let mut ask = |cmd: &str, until: &str| stockfish.ask(cmd, until);
     ask("setoption name UCI_Chess960 value true\nisready", "readyok");
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut random = move || {
@@ -214,8 +194,5 @@ fn stockfish_agrees_on_chess960() {
             pos.play_unchecked(mv);
         }
     }
-    writeln!(input, "quit").unwrap();
-    input.flush().unwrap();
-    let _ = child.wait();
     assert!(castled >= 10, "only {castled} castlings played");
 }

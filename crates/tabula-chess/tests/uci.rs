@@ -6,6 +6,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tabula_chess::uci::{UciDriver, UciSession};
 
+mod common;
+
 fn last(lines: &[String]) -> &str {
     lines.last().map(String::as_str).unwrap_or("")
 }
@@ -191,29 +193,10 @@ fn driver_serves_while_searching() {
 /// Plays two short games against Stockfish through its UCI interface, if it is installed.
 #[test]
 fn games_against_stockfish() {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
-    let path = "/usr/games/stockfish";
-    if !std::path::Path::new(path).exists() {
-        eprintln!("note: {path} not installed; skipping the Stockfish game test");
+    let Some(mut stockfish) = common::Stockfish::start("the Stockfish game test") else {
         return;
-    }
-    let mut child = Command::new(path).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let mut output = BufReader::new(child.stdout.take().unwrap());
-    let mut ask = |cmd: &str, until: &str| -> String {
-        writeln!(input, "{cmd}").unwrap();
-        input.flush().unwrap();
-        let mut line = String::new();
-        loop {
-            line.clear();
-            assert!(output.read_line(&mut line).unwrap() > 0, "stockfish exited");
-            if line.starts_with(until) {
-                return line.trim().to_owned();
-            }
-        }
     };
-    ask("uci", "uciok");
+    let mut ask = |cmd: &str, until: &str| -> String { stockfish.ask(cmd, until).pop().unwrap() };
     ask("setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 1320\nisready", "readyok");
     let mut session = UciSession::new();
     for we_are_white in [true, false] {
@@ -237,7 +220,4 @@ fn games_against_stockfish() {
             moves.push(mv);
         }
     }
-    writeln!(input, "quit").unwrap();
-    input.flush().unwrap();
-    let _ = child.wait();
 }

@@ -54,18 +54,12 @@ const KEYS: [[u64; 2]; 49] = {
 };
 
 /// A Connect Four position: each player's stones, the column heights and the key.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Four {
     stones: [u64; 2],
     heights: [u8; 7],
     moves: u8,
     key: u64,
-}
-
-impl Default for Four {
-    fn default() -> Self {
-        Four { stones: [0; 2], heights: [0; 7], moves: 0, key: 0 }
-    }
 }
 
 /// Whether `bits` holds four in a row in any direction.

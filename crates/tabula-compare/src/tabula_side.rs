@@ -59,31 +59,11 @@ pub const TABLE_MIB: usize = 16;
 
 /// Searches `four` to `depth` with a fresh searcher (a new table) on `threads` threads; only the search is timed.
 pub fn search(four: &Four, depth: u32, config: Config, threads: usize) -> Report {
-    let mut searcher = Searcher::new(Heuristic, TABLE_MIB);
-    let mut options = match config {
-        Config::Matched => SearchOptions {
-            table: true,
-            pvs: true,
-            aspiration: None,
-            killers: false,
-            history: false,
-            quiescence: false,
-            quiescence_table: false,
-            null_move: false,
-            tactics: false,
-            etc: false,
-            threads: 1,
-            check_extension: false,
-            lmr: false,
-            futility_margin: None,
-            late_move_pruning: false,
-            move_futility_margin: None,
-            iir: false,
-        },
+    let options = match config {
+        Config::Matched => SearchOptions::table_and_pvs(),
         Config::Defaults => SearchOptions::default(),
     };
-    options.threads = threads;
-    searcher.set_options(options);
+    let mut searcher = Searcher::with_table_size(Heuristic, TABLE_MIB).with_options(options.with_threads(threads));
     let start = Instant::now();
     let result = searcher.search(four, &Limits::depth(depth), |_| {});
     let time = start.elapsed();

@@ -29,7 +29,7 @@
 
 use crate::board::{Board, Point, Rule, MAX_SIZE, MIN_SIZE};
 use crate::engine::Engine;
-use crate::search_board::ThreatOptions;
+use crate::policy::ThreatOptions;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Duration;
@@ -408,11 +408,7 @@ impl Session {
 
     fn think(&mut self) -> Vec<String> {
         self.stop.store(false, Relaxed);
-        let limits = Limits {
-            time: Some(Duration::from_millis(self.move_time())),
-            stop: Some(self.stop.clone()),
-            ..Limits::default()
-        };
+        let limits = Limits::time(Duration::from_millis(self.move_time())).with_stop(self.stop.clone());
         let Some(board) = self.board.as_mut() else {
             return vec!["ERROR no game".to_string()];
         };

@@ -240,6 +240,12 @@ impl Position {
         &self.history
     }
 
+    /// Forgets the moves played: [`undo`](Position::undo) can no longer take them back. (Copies made to try
+    /// moves out then carry no history.)
+    pub(crate) fn forget_history(&mut self) {
+        self.history.clear();
+    }
+
     /// Recomputes the checkers of the side to move.
     #[inline(always)]
     fn update_checkers(&mut self) {
@@ -264,11 +270,14 @@ impl Position {
 
     /// Whether `mv` is one of the legal moves.
     pub fn is_legal(&self, mv: Move) -> bool {
-        self.board.piece_at(mv.from()).is_some_and(|p| p.color == self.turn) && {
-            let mut from = Vec::new();
-            self.legal_moves_from(mv.from(), &mut from);
-            from.contains(&mv)
-        }
+        let (from, to) = (mv.from(), mv.to());
+        let Some(piece) = self.board.piece_at(from).filter(|p| p.color == self.turn) else {
+            return false;
+        };
+        let king = if piece.role == Role::King { to } else { self.king(self.turn) };
+        self.board.targets(from, piece).contains(to)
+            && !self.board.by_color(self.turn).contains(to)
+            && !self.board.is_king_attacked_after(from, to, king, self.turn.flip())
     }
 
     /// Plays `mv`, which must be legal here (from [`legal_moves`](Position::legal_moves) or checked with

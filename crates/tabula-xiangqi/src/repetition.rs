@@ -140,6 +140,7 @@ pub fn repetition(pos: &Position) -> Option<Repetition> {
     for _ in start..n {
         walk.undo();
     }
+    walk.forget_history();
     let mut moves = [0usize; 2];
     let mut checks = [0usize; 2];
     let mut candidates: [Option<Bitboard>; 2] = [None; 2];

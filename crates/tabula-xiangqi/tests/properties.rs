@@ -1,9 +1,10 @@
 //! Property tests: FEN and ICCS round trips on positions reached by random games, WXF and Chinese notation
-//! unique and read back for every legal move, make/undo restoring everything, parsers that never panic.
+//! unique and read back for every legal move, the legality test of one move agreeing with generation, make/undo
+//! restoring everything, parsers that never panic.
 
 use proptest::prelude::*;
 use std::collections::HashSet;
-use tabula_xiangqi::{Move, Position};
+use tabula_xiangqi::{Move, Position, Square};
 
 /// Plays the moves chosen by `choices` (each taken modulo the number of legal moves) from the start position,
 /// stopping early when the game is over.
@@ -54,6 +55,20 @@ proptest! {
         for &mv in moves.iter() {
             prop_assert_eq!(pos.parse_notation(&pos.wxf(mv)), Ok(mv), "{} {}", pos.to_fen(), pos.wxf(mv));
             prop_assert_eq!(pos.parse_notation(&pos.chinese(mv)), Ok(mv), "{} {}", pos.to_fen(), pos.chinese(mv));
+        }
+    }
+
+    #[test]
+    fn is_legal_agrees_with_generation(choices in prop::collection::vec(any::<usize>(), 0..200)) {
+        let pos = random_game(&choices);
+        let legal: HashSet<Move> = pos.legal_moves().iter().copied().collect();
+        for from in Square::ALL {
+            for to in Square::ALL {
+                if from != to {
+                    let mv = Move::new(from, to);
+                    prop_assert_eq!(pos.is_legal(mv), legal.contains(&mv), "{} {}", pos.to_fen(), mv);
+                }
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 //! The repetition rules on hand-made positions: perpetual check, perpetual chase (of an unprotected piece, and
-//! of a protected rook by a horse), a mutual chase, idle repetitions, the chases by kings and pawns that do
-//! not count, and the 60-move rule.
+//! of a protected rook by a horse), checks mixed with chases, a mutual chase, idle repetitions, the chases by
+//! kings and pawns that do not count, and the 60-move rule.
 
 use tabula_xiangqi::repetition::{self, Ending, Repetition, Ruling, Verdict, Violation, MOVE_LIMIT_PLIES};
 use tabula_xiangqi::{Color, Position};
@@ -60,6 +60,15 @@ fn a_horse_may_not_chase_a_rook_even_if_protected() {
     let moves = ["c4e5", "d7d6", "e5c4", "d6d7", "c4e5"];
     let found = repeated("3rk4/9/3r5/9/9/2N6/9/9/9/5K3 w", &moves);
     assert_eq!(found.ruling(), loss(Color::Red, Violation::PerpetualChase));
+}
+
+#[test]
+fn checks_among_chases_of_one_piece_lose() {
+    // The red rook attacks the unprotected cannon on a9 from a3, then checks the king on e9 from e3.
+    let moves = ["e3a3", "d9e9", "a3e3", "e9d9", "e3a3"];
+    let found = repeated("c2k5/9/9/9/9/9/4R4/5K3/9/9 w", &moves);
+    assert_eq!(found.forcing, [Some(Violation::CheckAndChase), None]);
+    assert_eq!(found.ruling(), loss(Color::Red, Violation::CheckAndChase));
 }
 
 #[test]

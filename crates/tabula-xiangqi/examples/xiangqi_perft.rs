@@ -1,5 +1,5 @@
 //! Prints the perft count and speed of a position:
-//! `cargo run --release -p tabula-xiangqi --example perft -- [--divide|--hashed] [--fairy] <depth> [fen]`
+//! `cargo run --release -p tabula-xiangqi --example xiangqi_perft -- [--divide|--hashed] [--fairy] <depth> [fen]`
 //! (the start position by default). `--divide` prints the count below each move, `--hashed` counts through a
 //! table keyed by the Zobrist key, and `--fairy` runs Fairy-Stockfish's `go perft` on the same position after
 //! ours, for the comparison in one run.

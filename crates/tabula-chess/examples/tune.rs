@@ -30,6 +30,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use tabula::game::{Game, Outcome};
+use tabula::rng::Rng;
 use tabula::score::is_decisive;
 use tabula::search::Limits;
 use tabula_chess::engine::Engine;
@@ -60,21 +61,10 @@ fn main() {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so that runs can be repeated.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+/// A number in `0..n` from the core's seeded generator, reduced by remainder as when the crate's weights were
+/// generated, so that `gen` repeats those games.
+fn below(rng: &mut Rng, n: usize) -> usize {
+    (rng.next_u64() % n as u64) as usize
 }
 
 fn openings() -> Vec<Position> {
@@ -90,17 +80,17 @@ fn openings() -> Vec<Position> {
 
 /// A varied start: some random plies from the start position or from a book opening, with a legal move left.
 fn random_start(rng: &mut Rng, book: &[Position]) -> Option<Position> {
-    let (mut pos, plies) = if rng.below(2) == 0 {
-        (Position::startpos(), 6 + rng.below(5))
+    let (mut pos, plies) = if below(rng, 2) == 0 {
+        (Position::startpos(), 6 + below(rng, 5))
     } else {
-        (book[rng.below(book.len())].clone(), 2 + rng.below(3))
+        (book[below(rng, book.len())].clone(), 2 + below(rng, 3))
     };
     for _ in 0..plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return None;
         }
-        pos.play_unchecked(moves.as_slice()[rng.below(moves.len())]);
+        pos.play_unchecked(moves.as_slice()[below(rng, moves.len())]);
     }
     pos.has_legal_move().then(|| Position::from_fen(&pos.to_fen()).expect("a legal position"))
 }
@@ -165,7 +155,7 @@ fn gen(out: &str, games: u64, nodes: u64, threads: usize) {
                     if game as u64 >= games {
                         break;
                     }
-                    let mut rng = Rng(0x7ab1_0000 + game as u64);
+                    let mut rng = Rng::new(0x7ab1_0000 + game as u64);
                     let Some(start) = random_start(&mut rng, &book) else { continue };
                     let (quiet, result) = self_play(&mut engine, start, nodes);
                     let mut w = out.lock().expect("no panics while writing");

@@ -55,6 +55,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+use tabula::rng::Rng;
 use tabula::score::{plies_to_end, uci_string};
 use tabula::search::{Iteration, Limits};
 
@@ -197,7 +198,7 @@ pub struct UciSession {
     book_file: String,
     book: Option<Book>,
     chess960: bool,
-    rng: u64,
+    rng: Rng,
 }
 
 impl Default for UciSession {
@@ -209,8 +210,6 @@ impl Default for UciSession {
 impl UciSession {
     /// A session at the starting position with default options.
     pub fn new() -> UciSession {
-        let seed =
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
         UciSession {
             engine: Arc::new(Mutex::new(Engine::new(DEFAULT_HASH))),
             position: Position::startpos(),
@@ -220,7 +219,7 @@ impl UciSession {
             book_file: String::new(),
             book: None,
             chess960: false,
-            rng: seed | 1,
+            rng: Rng::from_clock(),
         }
     }
 
@@ -434,11 +433,7 @@ impl UciSession {
 
         if self.own_book && !infinite && !ponder && root_moves.is_empty() {
             if let Some(book) = &self.book {
-                // xorshift64: any spread of choices will do.
-                self.rng ^= self.rng << 13;
-                self.rng ^= self.rng >> 7;
-                self.rng ^= self.rng << 17;
-                if let Some(mv) = book.pick(&self.position, self.rng) {
+                if let Some(mv) = book.pick(&self.position, self.rng.next_u64()) {
                     let mv = self.notation(mv);
                     notes.push(format!("info string book move {mv}"));
                     notes.push(format!("bestmove {mv}"));

@@ -29,11 +29,12 @@
 
 use crate::coords::{Color, Move, Point};
 use crate::mcts::{Config, Mcts};
-use crate::picker::{Decision, MovePicker, RandomPicker, Request, Rng};
+use crate::picker::{Decision, MovePicker, RandomPicker, Request};
 use crate::position::{Position, Rules};
 use crate::scoring::{area_score, fixed_handicap, max_fixed_handicap};
 use crate::sgf::GameRecord;
 use std::fmt::Write;
+use tabula::rng::Rng;
 
 /// Every command the session knows, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[

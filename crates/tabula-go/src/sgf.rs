@@ -459,8 +459,9 @@ fn expand(value: &str, point: &dyn Fn(&str) -> Result<Point, SgfError>) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::picker::{MovePicker, RandomPicker, Rng};
+    use crate::picker::{MovePicker, RandomPicker};
     use proptest::prelude::*;
+    use tabula::rng::Rng;
 
     #[test]
     fn malformed_files_give_typed_errors() {

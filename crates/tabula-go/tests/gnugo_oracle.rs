@@ -14,9 +14,10 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use tabula::rng::Rng;
 use tabula_go::board::IllegalMove;
 use tabula_go::coords::{Color, Move, Point};
-use tabula_go::picker::{is_own_eye, Rng};
+use tabula_go::picker::is_own_eye;
 use tabula_go::position::{KoRule, Position, Rules};
 
 /// `gnugo` from the `PATH`, or where Debian installs it.

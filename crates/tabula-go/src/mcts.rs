@@ -42,12 +42,12 @@
 
 use crate::board::Board;
 use crate::coords::{Color, Move};
-use crate::gtp::TimeSettings;
 use crate::patterns::Patterns;
 use crate::picker::{Decision, MovePicker, Request};
 use crate::playout::{PlayoutBoard, NO_POINT};
 use crate::position::{search_key, KeyHasher, Position};
 use crate::scoring::area_score;
+use crate::time::TimeSettings;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

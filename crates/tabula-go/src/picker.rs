@@ -18,8 +18,8 @@
 //! ```
 
 use crate::coords::{Color, Move, Point};
-use crate::gtp::TimeSettings;
 use crate::position::Position;
+use crate::time::TimeSettings;
 use tabula::rng::Rng;
 
 /// Chooses a move for a player.

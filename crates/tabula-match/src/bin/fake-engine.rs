@@ -314,7 +314,6 @@ fn gomocup(
 
 /// Tabula's own engines, for real matches in tests; Go with one thread and `playouts` per move if given.
 fn tabula(protocol: &str, playouts: Option<u64>) {
-    let mut out = std::io::stdout();
     match protocol {
         "gtp" => {
             use tabula_go::mcts::{Config, Mcts};
@@ -323,27 +322,10 @@ fn tabula(protocol: &str, playouts: Option<u64>) {
                 None => Config::default(),
             };
             let mut session = tabula_go::GtpSession::with_picker(Mcts::new(config), tabula_go::Rules::default());
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                let _ = out.write_all(session.handle(&line).as_bytes());
-                let _ = out.flush();
-                if session.is_finished() {
-                    break;
-                }
-            }
+            let _ = tabula_go::gtp::run_stdio(&mut session);
         }
         "gomocup" => {
-            let mut session = tabula_gomoku::Session::new();
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                for reply in session.handle(&line) {
-                    let _ = writeln!(out, "{reply}");
-                }
-                let _ = out.flush();
-                if session.is_ended() {
-                    break;
-                }
-            }
+            let _ = tabula_gomoku::gomocup::run_stdio();
         }
         _ => {
             let _ = tabula_chess::uci::run_stdio();

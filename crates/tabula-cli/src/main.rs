@@ -226,7 +226,7 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Kmc { action: KmcAction::Run { config, output } } => {
-            let text = std::fs::read_to_string(&config).with_context(|| format!("cannot read {}", config.display()))?;
+            let text = tabula_protocol::lines::read_text_file(&config)?;
             let config = tabula_kmc::Config::from_toml(&text).with_context(|| format!("in {}", config.display()))?;
             let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
             let summary = tabula_kmc::run(&config, &output, progress)?;

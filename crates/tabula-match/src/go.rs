@@ -35,7 +35,6 @@
 //! assert!(err.to_string().starts_with("o.txt, line 2: move 2 `E5`"), "{err}");
 //! ```
 
-use crate::engine::{EngineError, Process};
 use crate::{
     forfeit, opening_lines, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player,
     TimeControl,
@@ -44,6 +43,7 @@ use std::time::{Duration, Instant};
 use tabula_go::scoring::area_score;
 use tabula_go::sgf::{GameRecord, SgfError};
 use tabula_go::{Color, Move, Position, Rules};
+use tabula_protocol::process::{EngineError, Process};
 use thiserror::Error;
 
 /// How long an engine may take over a command other than `genmove`.
@@ -278,38 +278,7 @@ pub fn time_left(clock: &Clock, seat: usize, color: Color) -> Option<String> {
 
 /// Sends `text` and waits at most [`COMMAND`] for a successful answer.
 fn command(process: &mut Process, text: &str) -> Result<String, EngineError> {
-    exchange(process, text, Instant::now() + COMMAND, COMMAND)
-}
-
-/// Sends `text` and reads the answer up to its closing empty line, before `deadline`: the text after `=`
-/// (and an id, if the engine sends one).
-///
-/// # Errors
-///
-/// [`EngineError::Refused`] for a `?` answer, [`EngineError::Garbage`] for a line that is neither, and the
-/// errors of [`Process::receive_until`].
-fn exchange(process: &mut Process, text: &str, deadline: Instant, allowed: Duration) -> Result<String, EngineError> {
-    process.send(text)?;
-    let first = process.wait_for(deadline, allowed, |l| !l.trim().is_empty())?;
-    let success = match first.chars().next() {
-        Some('=') => true,
-        Some('?') => false,
-        _ => return Err(EngineError::Garbage(first)),
-    };
-    let mut answer = first[1..].trim_start_matches(|c: char| c.is_ascii_digit()).trim().to_string();
-    loop {
-        let line = process.receive_until(deadline, allowed)?;
-        if line.trim().is_empty() {
-            break;
-        }
-        answer.push('\n');
-        answer.push_str(line.trim());
-    }
-    if success {
-        Ok(answer)
-    } else {
-        Err(EngineError::Refused { command: text.to_string(), answer: first })
-    }
+    process.ask_gtp(text, Instant::now() + COMMAND, COMMAND)
 }
 
 /// What an engine answered to `genmove`.
@@ -450,7 +419,7 @@ impl MatchGame for Go {
                 }
                 let allowed = clock.allowance(seat);
                 let started = Instant::now();
-                let answer = exchange(process, &format!("genmove {}", color.to_gtp()), started + allowed, allowed)?;
+                let answer = process.ask_gtp(&format!("genmove {}", color.to_gtp()), started + allowed, allowed)?;
                 clock.charge(seat, started.elapsed())?;
                 judge(&position, color, &answer)
             })();

@@ -15,7 +15,6 @@
 //! assert_eq!(pair_schedule(1, 1, Some(5), None).len(), 5);
 //! ```
 
-use crate::engine::{split_command, EngineError, Process};
 use crate::stats::{Results, Sprt, SprtDecision};
 use crate::{today, EngineOption, Finished, GameInfo, GameResult, MatchGame, Player, TimeControl};
 use std::collections::{HashMap, VecDeque};
@@ -24,6 +23,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{mpsc, Mutex};
 use tabula::rng::Rng;
+use tabula_protocol::process::{split_command, EngineError, Process};
 use thiserror::Error;
 
 /// Why a match could not run.

@@ -234,6 +234,40 @@ pub fn text_of(bytes: &[u8]) -> Result<String, BadLine> {
     Ok(text)
 }
 
+/// A file that could not be read as text.
+#[derive(Debug, Error)]
+pub enum FileError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The operating system's reason.
+        source: io::Error,
+    },
+    /// A line of it is not text.
+    #[error("{path}: {bad}")]
+    Bad {
+        /// The file.
+        path: String,
+        /// The first bad line.
+        bad: BadLine,
+    },
+}
+
+/// A whole text file, checked by [`text_of`]: for files read whole (configurations, opening books), where
+/// an error names the file and the line.
+///
+/// # Errors
+///
+/// [`FileError::Io`] if it cannot be read, [`FileError::Bad`] for its first bad line.
+pub fn read_text_file(path: impl AsRef<std::path::Path>) -> Result<String, FileError> {
+    let path = path.as_ref();
+    let name = || path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| FileError::Io { path: name(), source })?;
+    text_of(&bytes).map_err(|bad| FileError::Bad { path: name(), bad })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +321,19 @@ mod tests {
             self.0 = &self.0[n..];
             Ok(n)
         }
+    }
+
+    #[test]
+    fn files_name_themselves_and_the_bad_line() {
+        let path = std::env::temp_dir().join(format!("tabula-lines-{}.txt", std::process::id()));
+        std::fs::write(&path, b"ok\r\nbad \xff\n").unwrap();
+        let err = read_text_file(&path).unwrap_err();
+        std::fs::write(&path, b"ok\r\nfine\n").unwrap();
+        let text = read_text_file(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(err.to_string(), format!("{}: line 2 is not valid UTF-8 (byte 0xff at column 5)", path.display()));
+        assert_eq!(text, "ok\nfine\n");
+        assert!(read_text_file(&path).unwrap_err().to_string().starts_with("cannot read "));
     }
 
     proptest! {

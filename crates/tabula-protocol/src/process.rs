@@ -244,7 +244,8 @@ impl Process {
     }
 
     /// Sends the GTP command `command` and reads its response up to the closing empty line, before
-    /// `deadline`: the text after `=` (and after an id, if the engine sends one), lines joined by LF.
+    /// `deadline`: the text after `=` (and after an id, if the engine sends one) and the lines after it
+    /// (their indentation kept), joined by LF.
     ///
     /// # Errors
     ///
@@ -265,7 +266,7 @@ impl Process {
                 break;
             }
             answer.push('\n');
-            answer.push_str(line.trim());
+            answer.push_str(line.trim_end());
         }
         if success {
             Ok(answer)

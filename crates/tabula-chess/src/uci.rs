@@ -568,7 +568,8 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
         out(note.clone());
     }
     let mut engine = engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let limits = Limits { depth: job.depth, nodes: job.nodes, time: None, stop: Some(Arc::clone(&control.stop)) };
+    let limits =
+        Limits { depth: job.depth, nodes: job.nodes, stop: Some(Arc::clone(&control.stop)), ..Limits::default() };
     let done = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
         if let Some(hard) = job.plan.hard.filter(|_| !job.infinite) {

@@ -45,7 +45,7 @@
 use crate::board::{Board, Point, Rule, MAX_SIZE, MIN_SIZE};
 use crate::engine::Engine;
 use crate::engine::Thought;
-use crate::search_board::ThreatOptions;
+use crate::policy::ThreatOptions;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tabula::score::plies_to_end;
@@ -439,7 +439,7 @@ impl Session {
         };
         let (engine, time) = (Arc::clone(&self.engine), Duration::from_millis(self.move_time()));
         Action::Search(Search::new(move |stop, _emit| {
-            let limits = Limits { time: Some(time), stop: Some(Arc::clone(stop)), ..Limits::default() };
+            let limits = Limits::time(time).with_stop(Arc::clone(stop));
             engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).think(&board, &limits)
         }))
     }

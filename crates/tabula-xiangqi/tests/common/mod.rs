@@ -1,32 +1,27 @@
 //! Fairy-Stockfish as a peer for the tests (and the perft example) that run where it is installed: the Debian
 //! package `fairy-stockfish`, speaking UCI with `UCI_Variant` set to xiangqi. It writes squares with ranks 1–10.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Duration;
+use tabula_protocol::process::Process;
 
 /// Where the Debian package installs it, then the name to find on `PATH`.
 const CANDIDATES: [&str; 2] = ["/usr/games/fairy-stockfish", "fairy-stockfish"];
 
-/// A Fairy-Stockfish process playing xiangqi.
-pub struct Fairy {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
-}
+/// Far more than any question the tests ask takes.
+const PATIENCE: Duration = Duration::from_secs(300);
+
+/// A Fairy-Stockfish process playing xiangqi, driven by the shared engine-process driver.
+pub struct Fairy(Process);
 
 impl Fairy {
     /// Starts Fairy-Stockfish in xiangqi mode; `None` (with a note naming `what`) where it is not installed.
     pub fn start(what: &str) -> Option<Fairy> {
-        let spawned = CANDIDATES.iter().find_map(|program| {
-            Command::new(program).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().ok()
-        });
-        let Some(mut child) = spawned else {
+        let spawned = CANDIDATES.iter().find_map(|program| Process::spawn(&[program.to_string()]).ok());
+        let Some(process) = spawned else {
             eprintln!("note: fairy-stockfish not installed (apt-get install fairy-stockfish); skipping {what}");
             return None;
         };
-        let input = child.stdin.take().expect("piped stdin");
-        let output = BufReader::new(child.stdout.take().expect("piped stdout"));
-        let mut fairy = Fairy { child, input, output };
+        let mut fairy = Fairy(process);
         fairy.ask("uci", "uciok");
         fairy.ask("setoption name UCI_Variant value xiangqi\nisready", "readyok");
         Some(fairy)
@@ -34,24 +29,15 @@ impl Fairy {
 
     /// Sends `cmd` and returns the lines (trimmed) up to and including the first that starts with `until`.
     pub fn ask(&mut self, cmd: &str, until: &str) -> Vec<String> {
-        writeln!(self.input, "{cmd}").expect("fairy-stockfish reads");
-        self.input.flush().expect("fairy-stockfish reads");
-        let mut lines = Vec::new();
-        loop {
-            let mut line = String::new();
-            assert!(self.output.read_line(&mut line).expect("fairy-stockfish writes") > 0, "fairy-stockfish exited");
-            let done = line.starts_with(until);
-            lines.push(line.trim().to_owned());
-            if done {
-                return lines;
-            }
-        }
+        let lines = self.0.ask(cmd, PATIENCE, |line| line.starts_with(until));
+        let lines = lines.unwrap_or_else(|e| panic!("fairy-stockfish after {cmd:?}: {e}"));
+        lines.into_iter().map(|line| line.trim().to_owned()).collect()
     }
 
     /// Sets up `fen` followed by `moves` (in its own coordinates, ranks 1–10).
     pub fn set_position(&mut self, fen: &str, moves: &[String]) {
         let moves = if moves.is_empty() { String::new() } else { format!(" moves {}", moves.join(" ")) };
-        writeln!(self.input, "position fen {fen}{moves}").expect("fairy-stockfish reads");
+        self.0.send(&format!("position fen {fen}{moves}")).expect("fairy-stockfish reads");
     }
 
     /// `go perft depth` on the position set: each root move (in its coordinates) with its count, and the total.
@@ -76,8 +62,6 @@ impl Fairy {
 
 impl Drop for Fairy {
     fn drop(&mut self) {
-        let _ = writeln!(self.input, "quit");
-        let _ = self.input.flush();
-        let _ = self.child.wait();
+        let _ = self.0.send("quit");
     }
 }

@@ -440,7 +440,7 @@ mod tests {
         let config = Config::from_toml(example_config()).unwrap();
         let setup = config.validate().unwrap();
         assert_eq!(setup.counts, vec![1979, 20]);
-        assert_eq!(setup.model.pairs().shells(), 2);
+        assert_eq!(setup.model.energy().shells(), 2);
         assert_eq!(Config::from_toml(&config.to_string()).unwrap(), config);
     }
 

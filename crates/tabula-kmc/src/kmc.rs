@@ -6,10 +6,15 @@
 //! `E_a = max(E_0(X) + ΔE/2, ΔE, 0)` and rate `ν · exp(−E_a / k_B T)`: the clamps keep the barrier above both
 //! end states, and the forward/backward rate ratio stays `exp(−ΔE / k_B T)` (detailed balance).
 //!
-//! **Computing a state** means, for each of its events, the ΔE of the exchange from the two sites' local
-//! environments over every shell (`2 · Σ_shells z_shell` pair-table look-ups: 28 for bcc with two shells) and an
-//! `exp`. **Recalling a state** replaces all of that by one probe of the [`StateCache`] and a copy of the
-//! rates. Each step:
+//! The energy is an [`Energy`]: pair energies per shell ([`PairEnergies`]) or an embedded-atom potential read on
+//! the lattice ([`LatticeEam`]).
+//!
+//! **Computing a state** means, for each of its events, the ΔE of the exchange from the local environments of the
+//! two sites and an `exp`. With pair energies that is `2 · Σ_shells z_shell` table look-ups per event (28 for bcc
+//! with two shells); with an EAM potential it is also the density of every site around the vacancy and its
+//! neighbours (about 90 sites of 26 neighbours each for bcc with three shells) and, per event, the embedding
+//! energy of each of the about 45 atoms whose density the exchange changes. **Recalling a state** replaces all of
+//! that by one probe of the [`StateCache`] and a copy of the rates. Each step:
 //!
 //! 1. choose event `i` with probability `rate_i / R` (one uniform draw, a walk of the rates in order);
 //! 2. advance time by `−ln(u) / R` (a second draw);
@@ -46,6 +51,7 @@
 //! ```
 
 use crate::cache::{CacheCounters, StateCache};
+use crate::eam::{LatticeEam, Scratch};
 use crate::energy::{Nev, PairEnergies, BOLTZMANN_EV_PER_K, NEV_PER_EV};
 use crate::keys::ZobristTable;
 use crate::lattice::Lattice;
@@ -53,11 +59,74 @@ use crate::occupation::Occupation;
 use crate::Species;
 use tabula::zobrist::{Key, SplitMix64};
 
-/// The physics of a run: lattice, pair energies, migration barriers, attempt frequency and temperature.
+/// The energy model: pair energies per shell, or an embedded-atom potential.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Energy {
+    /// Pair energies per neighbour shell.
+    Pair(PairEnergies),
+    /// An EAM / Finnis–Sinclair potential read on the lattice.
+    Eam(LatticeEam),
+}
+
+impl Energy {
+    /// Number of species, the vacancy included.
+    pub fn kinds(&self) -> usize {
+        match self {
+            Energy::Pair(p) => p.kinds(),
+            Energy::Eam(e) => e.kinds(),
+        }
+    }
+
+    /// Number of shells the energy reads.
+    pub fn shells(&self) -> usize {
+        match self {
+            Energy::Pair(p) => p.shells(),
+            Energy::Eam(e) => e.shells(),
+        }
+    }
+
+    /// The total energy of an occupation in neV, recomputed from every pair (and every site's density).
+    pub fn total_energy(&self, lattice: &Lattice, occ: &[Species]) -> Nev {
+        match self {
+            Energy::Pair(p) => p.total_energy(lattice, occ),
+            Energy::Eam(e) => e.total_energy(lattice, occ),
+        }
+    }
+
+    /// The ΔE in neV when the vacancy on `vacancy_site` exchanges with the atom on `atom_site` (a neighbour).
+    pub fn exchange_delta(&self, lattice: &Lattice, occ: &[Species], vacancy_site: usize, atom_site: usize) -> Nev {
+        match self {
+            Energy::Pair(p) => p.exchange_delta(lattice, occ, vacancy_site, atom_site),
+            Energy::Eam(e) => e.exchange_delta(lattice, occ, vacancy_site, atom_site),
+        }
+    }
+
+    /// `"pair"` or `"eam"`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Energy::Pair(_) => "pair",
+            Energy::Eam(_) => "eam",
+        }
+    }
+}
+
+impl From<PairEnergies> for Energy {
+    fn from(pairs: PairEnergies) -> Self {
+        Energy::Pair(pairs)
+    }
+}
+
+impl From<LatticeEam> for Energy {
+    fn from(eam: LatticeEam) -> Self {
+        Energy::Eam(eam)
+    }
+}
+
+/// The physics of a run: lattice, energy, migration barriers, attempt frequency and temperature.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     lattice: Lattice,
-    pairs: PairEnergies,
+    energy: Energy,
     e0: Vec<Nev>,
     attempt_frequency: f64,
     temperature: f64,
@@ -71,12 +140,19 @@ impl Model {
     ///
     /// # Panics
     ///
-    /// If the pair table's species count is not `e0.len() + 1`, or its shell count differs from the lattice's.
-    pub fn new(lattice: Lattice, pairs: PairEnergies, e0: Vec<Nev>, attempt_frequency: f64, temperature: f64) -> Self {
-        assert_eq!(pairs.kinds(), e0.len() + 1, "one E_0 per atom species");
-        assert_eq!(pairs.shells(), lattice.shells(), "pair energies for every listed shell");
+    /// If the energy's species count is not `e0.len() + 1`, or its shell count differs from the lattice's.
+    pub fn new(
+        lattice: Lattice,
+        energy: impl Into<Energy>,
+        e0: Vec<Nev>,
+        attempt_frequency: f64,
+        temperature: f64,
+    ) -> Self {
+        let energy = energy.into();
+        assert_eq!(energy.kinds(), e0.len() + 1, "one E_0 per atom species");
+        assert_eq!(energy.shells(), lattice.shells(), "energies for every listed shell");
         let half_beta = 1.0 / (2.0 * BOLTZMANN_EV_PER_K * temperature * NEV_PER_EV);
-        Self { lattice, pairs, e0, attempt_frequency, temperature, half_beta }
+        Self { lattice, energy, e0, attempt_frequency, temperature, half_beta }
     }
 
     /// The lattice.
@@ -84,9 +160,17 @@ impl Model {
         &self.lattice
     }
 
-    /// The pair energies.
-    pub fn pairs(&self) -> &PairEnergies {
-        &self.pairs
+    /// The energy model.
+    pub fn energy(&self) -> &Energy {
+        &self.energy
+    }
+
+    /// Scratch space for [`Model::compute_state`] (empty for pair energies, which need none).
+    pub fn scratch(&self) -> Scratch {
+        match self.energy {
+            Energy::Pair(_) => Scratch::default(),
+            Energy::Eam(_) => Scratch::new(self.lattice.sites()),
+        }
     }
 
     /// Temperature in K.
@@ -117,32 +201,38 @@ impl Model {
     }
 
     /// Computes every event of `occ`: its ΔE into `deltas` and its rate into `rates`; returns the total rate.
-    pub fn compute_state(&self, occ: &Occupation, rates: &mut [f64], deltas: &mut [Nev]) -> f64 {
+    /// `scratch` comes from [`Model::scratch`].
+    pub fn compute_state(&self, occ: &Occupation, rates: &mut [f64], deltas: &mut [Nev], scratch: &mut Scratch) -> f64 {
         let species = occ.species();
         let vacancy = occ.vacancy();
         let z = self.lattice.coordination(0);
         debug_assert_eq!(rates.len(), occ.vacancies().len() * z);
         let mut total = 0.0;
         for (v, &vacancy_site) in occ.vacancies().iter().enumerate() {
-            for (slot, &atom_site) in self.lattice.neighbours(vacancy_site as usize, 0).iter().enumerate() {
+            let neighbours = self.lattice.neighbours(vacancy_site as usize, 0);
+            if let Energy::Eam(eam) = &self.energy {
+                eam.compute_events(&self.lattice, species, vacancy_site as usize, &mut deltas[v * z..][..z], scratch);
+            }
+            for (slot, &atom_site) in neighbours.iter().enumerate() {
                 let i = v * z + slot;
                 let atom = species[atom_site as usize];
                 if atom == vacancy {
                     (rates[i], deltas[i]) = (0.0, 0);
                     continue;
                 }
-                let de = self.pairs.exchange_delta(&self.lattice, species, vacancy_site as usize, atom_site as usize);
-                deltas[i] = de;
-                rates[i] = self.rate(atom as usize, de);
+                if let Energy::Pair(pairs) = &self.energy {
+                    deltas[i] = pairs.exchange_delta(&self.lattice, species, vacancy_site as usize, atom_site as usize);
+                }
+                rates[i] = self.rate(atom as usize, deltas[i]);
                 total += rates[i];
             }
         }
         total
     }
 
-    /// The total energy of an occupation, recomputed from every pair.
+    /// The total energy of an occupation, recomputed from every pair (and every site's density).
     pub fn total_energy(&self, species: &[Species]) -> Nev {
-        self.pairs.total_energy(&self.lattice, species)
+        self.energy.total_energy(&self.lattice, species)
     }
 }
 
@@ -210,6 +300,7 @@ pub struct Simulation {
     cache: Option<StateCache>,
     rates: Vec<f64>,
     deltas: Vec<Nev>,
+    scratch: Scratch,
     total: f64,
     energy: Nev,
     time: f64,
@@ -239,7 +330,7 @@ impl Simulation {
         if species.len() != sites {
             return Err(SimulationError::Sites { expected: sites, got: species.len() });
         }
-        let kinds = model.pairs.kinds();
+        let kinds = model.energy.kinds();
         if let Some(site) = species.iter().position(|&s| s as usize >= kinds) {
             return Err(SimulationError::Species { site, species: species[site], kinds });
         }
@@ -257,6 +348,7 @@ impl Simulation {
             }
         }
         let energy = model.total_energy(occ.species());
+        let scratch = model.scratch();
         let mut sim = Simulation {
             model,
             table,
@@ -265,13 +357,14 @@ impl Simulation {
             cache,
             rates: vec![0.0; events],
             deltas: vec![0; events],
+            scratch,
             total: 0.0,
             energy,
             time: 0.0,
             steps: 0,
             computed: 0,
         };
-        sim.total = sim.model.compute_state(&sim.occ, &mut sim.rates, &mut sim.deltas);
+        sim.total = sim.model.compute_state(&sim.occ, &mut sim.rates, &mut sim.deltas, &mut sim.scratch);
         sim.computed = 1;
         if let Some(cache) = &mut sim.cache {
             cache.store(sim.occ.key().0, sim.occ.check().0, sim.energy, sim.total, &sim.rates);
@@ -325,7 +418,7 @@ impl Simulation {
                 return;
             }
         }
-        self.total = self.model.compute_state(&self.occ, &mut self.rates, &mut self.deltas);
+        self.total = self.model.compute_state(&self.occ, &mut self.rates, &mut self.deltas, &mut self.scratch);
         self.computed += 1;
         // The new state's event that moves the vacancy on `to` back to `from` undoes the step: its ΔE is −ΔE.
         let z = self.model.lattice.coordination(0);

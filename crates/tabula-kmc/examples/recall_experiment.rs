@@ -29,8 +29,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let repeats: usize = arg(3).map_or(Ok(3), |s| s.parse())?;
     let shells: usize = arg(4).map_or(Ok(2), |s| s.parse())?;
-    for values in config.energy.values_mut() {
-        values.resize(shells.max(values.len()), 0.0);
+    for values in config.energy.values_mut().filter_map(|v| v.as_array_mut()) {
+        values.resize(shells.max(values.len()), 0.0.into());
     }
     println!(
         "Mason, Hudson & Sutton (2005), dilute Fe-Cu + 1 vacancy: recall 61.2 / 85.1 / 99.9 % at 1073 / 773 / 373 K;"

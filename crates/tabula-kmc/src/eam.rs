@@ -271,18 +271,23 @@ impl LatticeEam {
     }
 
     /// The ΔE of every exchange of the vacancy on `vacancy_site` with its first-shell neighbours, in the lattice's
-    /// neighbour order, into `deltas` (0 for a neighbour that is a vacancy).
+    /// neighbour order, into `deltas` (0 for a neighbour that is a vacancy), except those marked in `known`. The
+    /// densities of the region are computed as the events need them, so that known events cost nothing.
     pub fn compute_events(
         &self,
         lattice: &Lattice,
         occ: &[Species],
         vacancy_site: usize,
         deltas: &mut [Nev],
+        known: Option<&[bool]>,
         scratch: &mut Scratch,
     ) {
         debug_assert_eq!(occ[vacancy_site] as usize, self.kinds - 1);
         scratch.next_region();
         for (slot, &atom_site) in lattice.neighbours(vacancy_site, 0).iter().enumerate() {
+            if known.is_some_and(|k| k[slot]) {
+                continue;
+            }
             deltas[slot] = if occ[atom_site as usize] as usize == self.kinds - 1 {
                 0
             } else {
@@ -391,7 +396,7 @@ mod tests {
             let z = lattice.coordination(0);
             let mut deltas = vec![0; z];
             for v in (0..occ.len()).filter(|&s| occ[s] == 2) {
-                eam.compute_events(&lattice, &occ, v, &mut deltas, &mut scratch);
+                eam.compute_events(&lattice, &occ, v, &mut deltas, None, &mut scratch);
                 for (slot, &a) in lattice.neighbours(v, 0).iter().enumerate() {
                     let mut after = occ.clone();
                     after.swap(v, a as usize);

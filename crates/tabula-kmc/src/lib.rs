@@ -16,7 +16,8 @@
 //! - [`cache`]: the bounded recall cache with its replacement policy, verify mode and counters.
 //! - [`kmc`]: the model and the BKL loop.
 //! - [`config`]: the TOML config and its validation; [`example_config`] is a commented example.
-//! - [`io`] and [`plot`]: extended XYZ frames, the CSV log, the SVG plot.
+//! - [`io`] and [`plot`]: extended XYZ frames, the CSV log, the SVG plot; [`structure`]: any extended XYZ
+//!   structure placed on its lattice, and its energy with a potential (`tabula kmc energy`).
 //! - [`run()`]: a whole run with its outputs and [`Summary`]; [`compare_recall`]: the recall experiment.
 //!
 //! # Examples
@@ -42,6 +43,7 @@ pub mod occupation;
 pub mod plot;
 pub mod potential;
 pub mod run;
+pub mod structure;
 
 pub use config::{example_config, Config, ConfigError};
 pub use run::{compare_recall, run, Error, RecallComparison, Summary};

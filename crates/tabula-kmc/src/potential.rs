@@ -527,7 +527,7 @@ impl EamPotential {
     ///
     /// `embedding(e, ρ)` is element `e`'s embedding energy, `density(from, at, r)` the density an element-`from`
     /// atom gives an element-`at` atom (for [`Style::Alloy`] only `at == from` is asked), `pair(a, b, r)` the pair
-    /// energy (tabulated as `r·φ`).
+    /// energy (tabulated as `r·φ`). Each must be finite on the whole grid, 0 included.
     ///
     /// # Panics
     ///

@@ -220,7 +220,8 @@ impl LatticeEam {
     #[inline]
     pub fn embedding(&self, species: usize, rho: i64) -> Nev {
         match self.embedding.get(species) {
-            Some(table) => ev_to_nev(table.value_extended(rho as f64 / DENSITY_SCALE)),
+            // A power-of-two scale: multiplying by its inverse is exact.
+            Some(table) => ev_to_nev(table.value_extended(rho as f64 * (1.0 / DENSITY_SCALE))),
             None => 0,
         }
     }
@@ -409,28 +410,32 @@ mod tests {
 
     #[test]
     fn the_fe_cu_cross_term_gives_the_documented_solution_and_binding_energies() {
-        let potential = ackland_fe_cu();
         let lattice = Lattice::new(LatticeKind::Bcc, 5, 3).unwrap();
-        let eam = LatticeEam::new(&potential, &["Fe", "Cu"], &lattice, 2.8665).unwrap();
-        let energy = |cu: &[usize], vac: &[usize]| {
-            let mut occ = vec![0 as Species; lattice.sites()];
-            cu.iter().for_each(|&s| occ[s] = 1);
-            vac.iter().for_each(|&s| occ[s] = 2);
-            crate::energy::nev_to_ev(eam.total_energy(&lattice, &occ))
-        };
-        let bulk = energy(&[], &[]);
-        let per_fe = bulk / lattice.sites() as f64;
-        let cu_fcc = -3.519_353; // Ackland et al. (1987) Cu, E_coh at a = 3.615 Å
-        let solution = energy(&[0], &[]) - bulk - (cu_fcc - per_fe);
-        assert!((solution - 0.5).abs() < 5e-4, "heat of solution {solution}");
-        let (sub, vac) = (energy(&[0], &[]) - bulk, energy(&[], &[0]) - bulk);
-        let first = lattice.neighbours(0, 0)[0] as usize;
-        let second = lattice.neighbours(0, 1)[0] as usize;
-        let binding = |s: usize| sub + vac - (energy(&[0], &[s]) - bulk);
-        let cu_cu = |s: usize| 2.0 * sub - (energy(&[0, s], &[]) - bulk);
-        assert!((vac + per_fe - 1.890).abs() < 1e-3, "vacancy formation {}", vac + per_fe);
-        assert!((binding(first) - 0.090).abs() < 1e-3 && (binding(second) - 0.054).abs() < 1e-3);
-        assert!((cu_cu(first) - 0.079).abs() < 1e-3 && (cu_cu(second) - 0.028).abs() < 1e-3);
+        // (heat of solution, Cu–V binding 1st / 2nd neighbours, Cu–Cu binding 1st / 2nd neighbours), as documented.
+        for (solution, cu_v, cu_cu) in [(0.5, [0.090, 0.054], [0.079, 0.028]), (0.9, [0.130, 0.067], [0.159, 0.054])] {
+            let potential = crate::analytic::ackland_fe_cu_with(solution);
+            let eam = LatticeEam::new(&potential, &["Fe", "Cu"], &lattice, 2.8665).unwrap();
+            let energy = |cu: &[usize], vac: &[usize]| {
+                let mut occ = vec![0 as Species; lattice.sites()];
+                cu.iter().for_each(|&s| occ[s] = 1);
+                vac.iter().for_each(|&s| occ[s] = 2);
+                crate::energy::nev_to_ev(eam.total_energy(&lattice, &occ))
+            };
+            let bulk = energy(&[], &[]);
+            let per_fe = bulk / lattice.sites() as f64;
+            let cu_fcc = -3.519_353; // Ackland et al. (1987) Cu, E_coh at a = 3.615 Å
+            let heat = energy(&[0], &[]) - bulk - (cu_fcc - per_fe);
+            assert!((heat - solution).abs() < 5e-4, "heat of solution {heat}, not {solution}");
+            let (sub, vac) = (energy(&[0], &[]) - bulk, energy(&[], &[0]) - bulk);
+            assert!((vac + per_fe - 1.890).abs() < 1e-3, "vacancy formation {}", vac + per_fe);
+            for shell in 0..2 {
+                let s = lattice.neighbours(0, shell)[0] as usize;
+                let binding = sub + vac - (energy(&[0], &[s]) - bulk);
+                let pair = 2.0 * sub - (energy(&[0, s], &[]) - bulk);
+                assert!((binding - cu_v[shell]).abs() < 1e-3, "Cu-V {binding} in shell {shell}");
+                assert!((pair - cu_cu[shell]).abs() < 1e-3, "Cu-Cu {pair} in shell {shell}");
+            }
+        }
     }
 
     #[test]

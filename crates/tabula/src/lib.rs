@@ -5,6 +5,7 @@
 //! - [`quality`]: checks any key set for the defects that make distinct positions collide.
 //! - [`tt`]: a bucketed transposition table shared by threads without locks.
 //! - [`game`]: the [`Game`] and [`Evaluator`] traits a game implements.
+//! - [`perft`]: move-tree counts for any game, with a table of subtree counts.
 //! - [`score`]: scores with wins and losses counted in plies.
 //! - [`search`]: minimax, alpha-beta and the main [`Searcher`].
 //!
@@ -12,6 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod game;
+pub mod perft;
 pub mod quality;
 pub mod rng;
 pub mod score;

@@ -360,7 +360,8 @@ fn position<G: Front>(arg: &str, setup: &SetupArgs) -> Result<G> {
 }
 
 fn run(cli: Cli) -> Result<()> {
-    let stdout = &mut std::io::stdout().lock();
+    // Not locked here: the protocol sessions below write from their engine threads.
+    let stdout = &mut std::io::stdout();
     match cli.command {
         Command::Play { game, first, second, position: start, engine, setup } => with_game!(game, G => {
             let game = position::<G>(start.as_deref().unwrap_or(""), &setup)?;

@@ -9,10 +9,14 @@
 //! - [`score`]: scores with wins and losses counted in plies.
 //! - [`search`]: minimax, alpha-beta and the main [`Searcher`].
 //!
+//! [`guide`] walks through writing a game, from the six required items to the hooks, each with what it
+//! measured.
+//!
 //! The core never names a game: each game lives in its own crate and implements [`game::Game`].
 #![deny(missing_docs)]
 
 pub mod game;
+pub mod guide;
 pub mod perft;
 pub mod quality;
 pub mod rng;

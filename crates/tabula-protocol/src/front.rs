@@ -29,7 +29,7 @@
 //! #     fn play(&mut self, take: u32) { self.0 -= take }
 //! #     fn undo(&mut self, take: u32) { self.0 += take }
 //! #     fn outcome(&self) -> Option<Outcome> { (self.0 == 0).then_some(Outcome::Loss) }
-//! #     fn key(&self) -> Key { Key(self.0 as u64 * 0x9E37_79B9_7F4A_7C15) }
+//! #     fn key(&self) -> Key { Key((self.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) }
 //! #     fn move_code(take: u32) -> u16 { take as u16 }
 //! # }
 //! # #[derive(Clone, Default)]

@@ -79,9 +79,16 @@ impl Engine {
         self.hash_mib
     }
 
-    /// Sets the number of search threads.
+    /// Sets the number of search threads (the table stays in use or not, as it was).
     pub fn set_threads(&mut self, threads: usize) {
-        self.searcher.set_options(Engine::options(threads));
+        let table = self.searcher.options().table;
+        self.searcher.set_options(Engine::options(threads).with_table(table));
+    }
+
+    /// Searches with the transposition table or without it (to measure what it saves).
+    pub fn set_table_use(&mut self, on: bool) {
+        let options = self.searcher.options().clone().with_table(on);
+        self.searcher.set_options(options);
     }
 
     /// Empties the table.

@@ -17,7 +17,8 @@
 //! that by one probe of the [`StateCache`] and a copy of the rates. Each step:
 //!
 //! 1. choose event `i` with probability `rate_i / R` (one uniform draw, a walk of the rates in order);
-//! 2. advance time by `−ln(u) / R` (a second draw);
+//! 2. advance time by `τ / R`, `τ` drawn from the unit exponential distribution (by the ziggurat method of
+//!    `rand_distr`, which is exact and, unlike `−ln(u)`, needs a logarithm only in one draw in a hundred or so);
 //! 3. exchange the vacancy and the atom (four XORs per key);
 //! 4. recall the new state by its key, or compute it (and store it).
 //!
@@ -57,6 +58,7 @@ use crate::keys::ZobristTable;
 use crate::lattice::Lattice;
 use crate::occupation::Occupation;
 use crate::Species;
+use rand_distr::{Distribution, Exp1};
 use tabula::zobrist::{Key, SplitMix64};
 
 /// The energy model: pair energies per shell, or an embedded-atom potential.
@@ -355,7 +357,7 @@ pub struct Simulation {
     model: Model,
     table: ZobristTable,
     occ: Occupation,
-    rng: SplitMix64,
+    rng: Stream,
     cache: Option<StateCache>,
     energies: Option<StateCache>,
     rates: Vec<f64>,
@@ -371,6 +373,26 @@ pub struct Simulation {
     time: f64,
     steps: u64,
     computed: u64,
+}
+
+/// The trajectory's random stream, SplitMix64, as a `rand_core` generator so that `rand_distr` can draw from it.
+#[derive(Clone, Debug)]
+struct Stream(SplitMix64);
+
+impl rand_core::TryRng for Stream {
+    type Error = core::convert::Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok((self.0.next() >> 32) as u32)
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(self.0.next())
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        rand_core::utils::fill_bytes_via_next_word(dst, || self.try_next_u64())
+    }
 }
 
 /// A uniform draw in `[0, 1)` from 53 random bits.
@@ -418,7 +440,7 @@ impl Simulation {
             model,
             table,
             occ,
-            rng: SplitMix64::new(seed),
+            rng: Stream(SplitMix64::new(seed)),
             cache,
             energies: None,
             rates: vec![0.0; events],
@@ -492,9 +514,9 @@ impl Simulation {
     pub fn step(&mut self) -> StepRecord {
         assert!(self.total > 0.0 && self.total.is_finite(), "no event has a positive rate");
         // Step 1. Choose an event in proportion to its rate.
-        let target = uniform(self.rng.next()) * self.total;
+        let target = uniform(self.rng.0.next()) * self.total;
         let mut sum = 0.0;
-        let mut event = self.rates.iter().rposition(|&r| r > 0.0).expect("a positive rate");
+        let mut event = usize::MAX;
         for (i, &r) in self.rates.iter().enumerate() {
             sum += r;
             if sum > target {
@@ -502,10 +524,15 @@ impl Simulation {
                 break;
             }
         }
+        if event == usize::MAX {
+            // `target` rounded up to the total: the last event with a positive rate.
+            event = self.rates.iter().rposition(|&r| r > 0.0).expect("a positive rate");
+        }
         debug_assert!(self.rates[event] > 0.0);
 
-        // Step 2. Advance the clock by an exponential residence time; `1 − u` lies in (0, 1].
-        self.time += -(1.0 - uniform(self.rng.next())).ln() / self.total;
+        // Step 2. Advance the clock by an exponential residence time.
+        let residence: f64 = Exp1.sample(&mut self.rng);
+        self.time += residence / self.total;
 
         // Step 3. Exchange the vacancy and the atom.
         let z = self.model.lattice.coordination(0);

@@ -51,24 +51,21 @@ pub struct Engine {
 impl Engine {
     /// An engine with a table of `hash_mib` mebibytes and one thread.
     pub fn new(hash_mib: usize) -> Engine {
-        let mut searcher = Searcher::new(Evaluation, hash_mib.max(1));
-        searcher.set_options(Engine::options(1));
+        let searcher = Searcher::with_table_size(Evaluation, hash_mib.max(1)).with_options(Engine::options(1));
         Engine { searcher, hash_mib: hash_mib.max(1) }
     }
 
     /// The search options the engine plays with on `threads` threads.
     pub fn options(threads: usize) -> SearchOptions {
-        SearchOptions {
-            threads: threads.max(1),
-            lmr: true,
-            check_extension: true,
-            futility_margin: Some(FUTILITY_MARGIN),
-            late_move_pruning: true,
-            move_futility_margin: Some(MOVE_FUTILITY_MARGIN),
-            quiescence_table: true,
-            aspiration: Some(25),
-            ..SearchOptions::default()
-        }
+        SearchOptions::default()
+            .with_threads(threads.max(1))
+            .with_lmr(true)
+            .with_check_extension(true)
+            .with_futility_margin(Some(FUTILITY_MARGIN))
+            .with_late_move_pruning(true)
+            .with_move_futility_margin(Some(MOVE_FUTILITY_MARGIN))
+            .with_quiescence_table(true)
+            .with_aspiration(Some(25))
     }
 
     /// Resizes the table (its contents are lost).

@@ -2,7 +2,6 @@
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::Role;
 use tabula::game::{Game, Outcome};
 use tabula::Key;
 
@@ -13,13 +12,22 @@ impl Game for Position {
         self.legal_moves_into(moves);
     }
 
+    /// Plays `mv`, or passes for [`Move::NULL`].
     fn play(&mut self, mv: Move) {
-        self.play_unchecked(mv);
+        if mv == Move::NULL {
+            self.play_null();
+        } else {
+            self.play_unchecked(mv);
+        }
     }
 
     fn undo(&mut self, mv: Move) {
-        let undone = Position::undo(self);
-        debug_assert_eq!(undone, Some(mv), "undo of a move that was not the last one played");
+        if mv == Move::NULL {
+            self.undo_null();
+        } else {
+            let undone = Position::undo(self);
+            debug_assert_eq!(undone, Some(mv), "undo of a move that was not the last one played");
+        }
     }
 
     /// Checkmate is a loss for the side to move; stalemate, the fifty-move rule (100 half-moves without a
@@ -45,37 +53,14 @@ impl Game for Position {
 
     const MOVE_CODES: usize = Move::CODES;
 
-    /// Captures that do not lose material by [`see`](crate::eval::see), and queen promotions: the moves worth
-    /// resolving at the horizon.
-    fn noisy_moves(&self, moves: &mut Vec<Move>) {
-        self.noisy_moves_into(moves);
-        moves.retain(|&mv| match mv.promotion() {
-            Some(role) => role == Role::Queen,
-            None => crate::eval::see(self, mv) >= 0,
-        });
-    }
-
     fn in_check(&self) -> bool {
         self.is_check()
     }
 
-    /// Captures and promotions.
-    fn is_tactical(&self, mv: Move) -> bool {
-        mv.promotion().is_some() || self.is_capture(mv)
-    }
-
-    /// Not in check, and the side to move has a piece besides pawns and king (pawn endings are where zugzwang
-    /// makes passing unsound).
-    fn null_move_allowed(&self) -> bool {
-        !self.is_check() && self.has_non_pawn_material()
-    }
-
-    fn play_null(&mut self) {
-        Position::play_null(self);
-    }
-
-    fn undo_null(&mut self) {
-        Position::undo_null(self);
+    /// [`Move::NULL`] when not in check and the side to move has a piece besides pawns and king (pawn endings
+    /// are where zugzwang makes passing unsound).
+    fn null_move(&self) -> Option<Move> {
+        (!self.is_check() && self.has_non_pawn_material()).then_some(Move::NULL)
     }
 
     fn reversible_plies(&self) -> Option<usize> {
@@ -102,30 +87,15 @@ mod tests {
     }
 
     #[test]
-    fn noisy_moves_are_winning_captures_and_queen_promotions() {
-        let pos = Position::from_fen("r3k3/1P6/8/3pP3/8/8/8/4K3 w - d6 0 1").unwrap();
-        let mut noisy = Vec::new();
-        Game::noisy_moves(&pos, &mut noisy);
-        let mut names: Vec<String> = noisy.iter().map(Move::to_string).collect();
-        names.sort();
-        assert_eq!(names, ["b7a8q", "b7b8q", "e5d6"]);
-        // The queen taking a defended pawn is left out.
-        let pos = Position::from_fen("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1").unwrap();
-        noisy.clear();
-        Game::noisy_moves(&pos, &mut noisy);
-        assert!(noisy.is_empty());
-    }
-
-    #[test]
     fn null_move_hooks() {
         let mut pos = Position::from_fen("4k3/8/8/3pP3/8/8/8/4K1N1 w - d6 0 1").unwrap();
-        assert!(Game::null_move_allowed(&pos));
+        assert_eq!(Game::null_move(&pos), Some(Move::NULL));
         let key = pos.key();
-        pos.play_null();
+        Game::play(&mut pos, Move::NULL);
         assert_eq!(pos.ep_square(), None);
         assert_eq!(pos.key(), pos.key_from_scratch());
-        assert!(!Game::null_move_allowed(&pos)); // Black has only pawns
-        pos.undo_null();
+        assert_eq!(Game::null_move(&pos), None); // Black has only pawns
+        Game::undo(&mut pos, Move::NULL);
         assert_eq!(pos.key(), key);
         assert_eq!(pos.to_fen(), "4k3/8/8/3pP3/8/8/8/4K1N1 w - d6 0 1");
     }

@@ -36,6 +36,10 @@ pub struct Move(u16);
 impl Move {
     /// Number of distinct move codes ([`Move::code`] is below this).
     pub const CODES: usize = 1 << 15;
+    /// The null move, `a1a1`, which is never legal: it passes the turn (see [`Position::play_null`]).
+    ///
+    /// [`Position::play_null`]: crate::Position::play_null
+    pub const NULL: Move = Move(0);
     /// The value of bits 12–14 that marks castling.
     const CASTLING_FLAG: u16 = 7;
 

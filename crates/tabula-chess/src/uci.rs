@@ -27,18 +27,21 @@
 //! assert!(session.handle("frobnicate")[0].starts_with("info string unknown command"));
 //! ```
 //!
-//! A binary serves the protocol on standard input and output with [`run_stdio`], or feeds lines to a
-//! [`UciDriver`] itself:
+//! A binary serves the protocol on standard input and output with [`run_stdio`]: the session runs in the
+//! shared harness of `tabula_protocol::server`, which searches on an engine thread and keeps reading, so that
+//! `isready`, `stop`, `ponderhit` and `quit` are served while the engine thinks; any other command waits for
+//! the search to end (an infinite or pondering search is stopped first). A line that is not text (bad
+//! UTF-8, a NUL byte, more than 64 KiB) is answered with `info string error: ...` (UCI has no error reply)
+//! and the session goes on; the end of input stops a running search, which still answers `bestmove`.
 //!
 //! ```
-//! use tabula_chess::uci::UciDriver;
+//! use tabula_chess::uci::UciSession;
+//! use tabula_protocol::server::Connection;
 //!
-//! let mut driver = UciDriver::new(Vec::<u8>::new());
-//! driver.feed("go infinite");
-//! driver.feed("isready"); // answered at once, while the search runs
-//! driver.feed("stop");
-//! assert!(!driver.feed("quit"));
-//! let out = String::from_utf8(driver.into_output()).unwrap();
+//! let engine = Connection::open(UciSession::new());
+//! engine.send(b"uci\n\xff\nisready\ngo infinite\n");
+//! let (_, out) = engine.close(); // the end of input stops the search
+//! assert!(out.contains("uciok\ninfo string error: line 2 is not valid UTF-8"));
 //! assert!(out.contains("readyok") && out.contains("bestmove"));
 //! ```
 
@@ -50,13 +53,14 @@ use crate::perft;
 use crate::position::Position;
 use crate::time::{Clock, TimePlan};
 use crate::types::{Color, File, Rank, Square};
-use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+use tabula::rng::Rng;
 use tabula::score::{plies_to_end, uci_string};
 use tabula::search::{Iteration, Limits};
+use tabula_protocol::lines::BadLine;
+use tabula_protocol::server::{self, Action, Busy, Input, Protocol, Search};
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("Tabula ", env!("CARGO_PKG_VERSION"));
@@ -133,7 +137,7 @@ impl CommandError {
     }
 }
 
-/// A search for a [`UciDriver`] (or [`UciSession::handle`]) to run: what `go` asked for.
+/// A search for [`run_search`] to run: what `go` asked for.
 #[derive(Clone, Debug)]
 pub struct SearchJob {
     /// The position to search, with the moves that led to it.
@@ -167,9 +171,9 @@ impl SearchJob {
     }
 }
 
-/// What a command asks of the caller.
+/// What a command asks for.
 #[derive(Debug)]
-pub enum Action {
+enum Parsed {
     /// Print these lines (possibly none).
     Reply(Vec<String>),
     /// Start this search.
@@ -197,7 +201,11 @@ pub struct UciSession {
     book_file: String,
     book: Option<Book>,
     chess960: bool,
-    rng: u64,
+    rng: Rng,
+    /// Cleared by `ponderhit`; shared with the running search.
+    pondering: Arc<AtomicBool>,
+    /// Whether the running search ends only when told.
+    unbounded: bool,
 }
 
 impl Default for UciSession {
@@ -209,8 +217,6 @@ impl Default for UciSession {
 impl UciSession {
     /// A session at the starting position with default options.
     pub fn new() -> UciSession {
-        let seed =
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
         UciSession {
             engine: Arc::new(Mutex::new(Engine::new(DEFAULT_HASH))),
             position: Position::startpos(),
@@ -220,7 +226,9 @@ impl UciSession {
             book_file: String::new(),
             book: None,
             chess960: false,
-            rng: seed | 1,
+            rng: Rng::from_clock(),
+            pondering: Arc::default(),
+            unbounded: false,
         }
     }
 
@@ -237,10 +245,10 @@ impl UciSession {
     /// Handles one line and returns the answer; a `go` is searched here to the end (an unlimited one to
     /// [`UNLIMITED_DEPTH`]), so this suits scripts and tests. `quit` returns nothing.
     pub fn handle(&mut self, line: &str) -> Vec<String> {
-        match self.command(line) {
-            Action::Reply(lines) => lines,
-            Action::Quit => Vec::new(),
-            Action::Search(mut job) => {
+        match self.parse(line) {
+            Parsed::Reply(lines) => lines,
+            Parsed::Quit => Vec::new(),
+            Parsed::Search(mut job) => {
                 if job.is_unbounded() {
                     job.depth = Some(job.depth.unwrap_or(UNLIMITED_DEPTH).min(UNLIMITED_DEPTH));
                     (job.infinite, job.ponder) = (false, false);
@@ -253,16 +261,16 @@ impl UciSession {
     }
 
     /// Interprets one line: the lines to answer, a search to start, or the end.
-    pub fn command(&mut self, line: &str) -> Action {
+    fn parse(&mut self, line: &str) -> Parsed {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&first, args)) = words.split_first() else {
-            return Action::Reply(Vec::new());
+            return Parsed::Reply(Vec::new());
         };
         let reply = match first {
             "uci" => Ok(self.identify()),
             "isready" => Ok(vec!["readyok".to_owned()]),
             "debug" | "register" | "stop" | "ponderhit" => Ok(Vec::new()),
-            "quit" => return Action::Quit,
+            "quit" => return Parsed::Quit,
             "ucinewgame" => {
                 self.lock_engine().clear_hash();
                 self.position = Position::startpos();
@@ -275,7 +283,7 @@ impl UciSession {
             "bench" => bench(args),
             _ => Err(CommandError::Unknown(first.to_owned())),
         };
-        Action::Reply(reply.unwrap_or_else(|e| vec![e.to_info()]))
+        Parsed::Reply(reply.unwrap_or_else(|e| vec![e.to_info()]))
     }
 
     fn lock_engine(&self) -> std::sync::MutexGuard<'_, Engine> {
@@ -366,7 +374,7 @@ impl UciSession {
         Ok(reply)
     }
 
-    fn go(&mut self, args: &[&str]) -> Action {
+    fn go(&mut self, args: &[&str]) -> Parsed {
         let mut notes = Vec::new();
         let mut clock = [Clock::default(), Clock::default()];
         let mut movestogo = None;
@@ -416,7 +424,7 @@ impl UciSession {
                     Ok(())
                 }
                 "perft" => {
-                    return Action::Reply(match value.and_then(|v| v.parse::<u32>().ok()).filter(|&d| d <= 10) {
+                    return Parsed::Reply(match value.and_then(|v| v.parse::<u32>().ok()).filter(|&d| d <= 10) {
                         Some(d) => self.perft(d),
                         None => vec![CommandError::bad("perft", "a depth from 0 to 10", value).to_info()],
                     });
@@ -434,15 +442,11 @@ impl UciSession {
 
         if self.own_book && !infinite && !ponder && root_moves.is_empty() {
             if let Some(book) = &self.book {
-                // xorshift64: any spread of choices will do.
-                self.rng ^= self.rng << 13;
-                self.rng ^= self.rng >> 7;
-                self.rng ^= self.rng << 17;
-                if let Some(mv) = book.pick(&self.position, self.rng) {
+                if let Some(mv) = book.pick(&self.position, self.rng.next_u64()) {
                     let mv = self.notation(mv);
                     notes.push(format!("info string book move {mv}"));
                     notes.push(format!("bestmove {mv}"));
-                    return Action::Reply(notes);
+                    return Parsed::Reply(notes);
                 }
             }
         }
@@ -454,7 +458,7 @@ impl UciSession {
         if let Some(m) = mate {
             depth = Some(depth.unwrap_or(u32::MAX).min(2 * m));
         }
-        Action::Search(Box::new(SearchJob {
+        Parsed::Search(Box::new(SearchJob {
             position: self.position.clone(),
             depth,
             nodes,
@@ -553,6 +557,7 @@ pub fn info_line(it: &Iteration<Move>, chess960: bool) -> String {
 }
 
 /// Runs `job` on `engine` under `control`, sending `info` lines and the final `bestmove` to `out`.
+/// `control.pondering` starts as `job.ponder` (set it before the search can be told `ponderhit`).
 ///
 /// The clock is watched from a helper thread: past the hard limit (counted from `ponderhit` when pondering)
 /// the search is stopped; past the soft limit no new iteration begins. An infinite or pondering search that
@@ -562,9 +567,9 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
     for note in &job.notes {
         out(note.clone());
     }
-    control.pondering.store(job.ponder, Relaxed);
     let mut engine = engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let limits = Limits { depth: job.depth, nodes: job.nodes, time: None, stop: Some(Arc::clone(&control.stop)) };
+    let limits =
+        Limits { depth: job.depth, nodes: job.nodes, stop: Some(Arc::clone(&control.stop)), ..Limits::default() };
     let done = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
         if let Some(hard) = job.plan.hard.filter(|_| !job.infinite) {
@@ -610,111 +615,58 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
     out(line);
 }
 
-/// A search running on its own thread.
-struct Running {
-    handle: JoinHandle<()>,
-    control: SearchControl,
-    unbounded: bool,
-}
+/// The session in the serving harness: `go` searches on the engine thread; while it runs, `isready` is
+/// answered at once, `stop` and `ponderhit` act on the search, a bad line is reported, `quit` and (during an
+/// infinite or pondering search) any other command stop it first, and the rest wait for it to end.
+impl Protocol for UciSession {
+    type Outcome = ();
 
-/// Serves UCI from lines fed to it, writing answers to `W` (standard output, or a buffer in tests). Searches
-/// run on a thread; `isready`, `stop`, `ponderhit` and `quit` are handled at once while one runs, any other
-/// command first waits for the search to end (stopping an infinite or pondering one).
-pub struct UciDriver<W: Write + Send + 'static> {
-    session: UciSession,
-    out: Arc<Mutex<W>>,
-    running: Option<Running>,
-}
-
-impl<W: Write + Send + 'static> UciDriver<W> {
-    /// A driver writing to `out`.
-    pub fn new(out: W) -> UciDriver<W> {
-        UciDriver { session: UciSession::new(), out: Arc::new(Mutex::new(out)), running: None }
-    }
-
-    /// The session (for its position or engine).
-    pub fn session(&self) -> &UciSession {
-        &self.session
-    }
-
-    /// Whether a search is running.
-    pub fn is_searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|r| !r.handle.is_finished())
-    }
-
-    /// Handles one line. Returns `false` after `quit`.
-    pub fn feed(&mut self, line: &str) -> bool {
-        let first = line.split_whitespace().next().unwrap_or("");
-        match first {
-            "isready" => {
-                emit(&self.out, "readyok".to_owned());
-                return true;
+    fn command(&mut self, line: &str) -> Action<()> {
+        match self.parse(line) {
+            Parsed::Reply(lines) => Action::Reply(lines),
+            Parsed::Quit => Action::Quit(Vec::new()),
+            Parsed::Search(job) => {
+                self.unbounded = job.is_unbounded();
+                self.pondering = Arc::new(AtomicBool::new(job.ponder));
+                let (engine, pondering) = (self.engine(), Arc::clone(&self.pondering));
+                Action::Search(Search::new(move |stop, emit| {
+                    let control = SearchControl { stop: Arc::clone(stop), pondering };
+                    run_search(&engine, &job, &control, emit);
+                }))
             }
-            "stop" => {
-                self.stop();
-                return true;
-            }
+        }
+    }
+
+    fn bad_line(&mut self, bad: &BadLine) -> Vec<String> {
+        vec![format!("info string error: {bad}")]
+    }
+
+    fn busy(&mut self, input: Input<'_>) -> Busy {
+        let line = match input {
+            Input::Line(line) => line,
+            Input::Bad(bad) => return Busy::Answer(self.bad_line(bad)),
+        };
+        match line.split_whitespace().next().unwrap_or("") {
+            "" => Busy::Answer(Vec::new()),
+            "isready" => Busy::Answer(vec!["readyok".to_owned()]),
+            "stop" => Busy::Stop,
             "ponderhit" => {
-                if let Some(r) = &self.running {
-                    r.control.pondering.store(false, Relaxed);
-                }
-                return true;
+                self.pondering.store(false, Relaxed);
+                Busy::Answer(Vec::new())
             }
-            "quit" => {
-                self.stop();
-                return false;
-            }
-            _ => {}
-        }
-        if self.running.as_ref().is_some_and(|r| r.unbounded) {
-            self.stop();
-        } else {
-            self.wait();
-        }
-        match self.session.command(line) {
-            Action::Reply(lines) => lines.into_iter().for_each(|l| emit(&self.out, l)),
-            Action::Quit => return false,
-            Action::Search(job) => {
-                let control = SearchControl::default();
-                let (engine, out, thread_control) = (self.session.engine(), Arc::clone(&self.out), control.clone());
-                let unbounded = job.is_unbounded();
-                let handle = std::thread::spawn(move || {
-                    run_search(&engine, &job, &thread_control, &mut |line| emit(&out, line));
-                });
-                self.running = Some(Running { handle, control, unbounded });
-            }
-        }
-        true
-    }
-
-    /// Stops the running search, if any, and waits for its `bestmove`.
-    pub fn stop(&mut self) {
-        if let Some(r) = &self.running {
-            r.control.stop.store(true, Relaxed);
-        }
-        self.wait();
-    }
-
-    /// Waits for the running search, if any, to finish by itself.
-    pub fn wait(&mut self) {
-        if let Some(r) = self.running.take() {
-            // A panicking search thread has already lost its search; the session goes on.
-            let _ = r.handle.join();
+            "quit" => Busy::StopThenServe,
+            _ if self.unbounded => Busy::StopThenServe,
+            _ => Busy::Wait,
         }
     }
 
-    /// Stops any search and returns the output.
-    pub fn into_output(mut self) -> W {
-        self.stop();
-        let out = Arc::try_unwrap(self.out).ok().expect("no search thread holds the output after stop");
-        out.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())
+    fn finish(&mut self, outcome: Option<()>) -> Vec<String> {
+        // A search that panicked printed no `bestmove`; the GUI still waits for one.
+        match outcome {
+            Some(()) => Vec::new(),
+            None => vec!["info string error: the search failed".to_owned(), "bestmove 0000".to_owned()],
+        }
     }
-}
-
-fn emit<W: Write>(out: &Mutex<W>, line: String) {
-    let mut out = out.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    // A closed output leaves nobody to tell.
-    let _ = writeln!(out, "{line}").and_then(|_| out.flush());
 }
 
 /// Serves UCI on standard input and output until `quit` or the end of input.
@@ -723,12 +675,5 @@ fn emit<W: Write>(out: &Mutex<W>, line: String) {
 ///
 /// An error reading standard input.
 pub fn run_stdio() -> std::io::Result<()> {
-    let mut driver = UciDriver::new(std::io::stdout());
-    for line in std::io::stdin().lock().lines() {
-        if !driver.feed(&line?) {
-            break;
-        }
-    }
-    driver.stop();
-    Ok(())
+    server::serve_stdio(&mut UciSession::new())
 }

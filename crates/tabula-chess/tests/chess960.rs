@@ -158,16 +158,10 @@ fn stockfish_agrees_on_chess960() {
     };
     let mut ask = |cmd: &str, until: &str| stockfish.ask(cmd, until);
     ask("setoption name UCI_Chess960 value true\nisready", "readyok");
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut random = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = tabula::rng::Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut castled = 0;
     for _ in 0..12 {
-        let start = Position::chess960((random() % 960) as u32).unwrap();
+        let start = Position::chess960(rng.below(960) as u32).unwrap();
         let mut pos = start.clone();
         let mut moves: Vec<String> = Vec::new();
         for _ in 0..40 {
@@ -188,7 +182,7 @@ fn stockfish_agrees_on_chess960() {
                 break;
             }
             // Castle whenever possible, so that every game tries it; otherwise a random move.
-            let mv = legal.iter().copied().find(|m| m.is_castling()).unwrap_or(legal[random() as usize % legal.len()]);
+            let mv = legal.iter().copied().find(|m| m.is_castling()).unwrap_or(legal[rng.below(legal.len())]);
             castled += usize::from(mv.is_castling());
             moves.push(mv.to_uci_chess960());
             pos.play_unchecked(mv);

@@ -51,18 +51,6 @@ fn polyglot_reference_keys_by_playing_the_moves() {
     }
 }
 
-/// A small deterministic generator for random games.
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
 #[test]
 fn incremental_key_equals_key_from_scratch_through_random_moves_and_undos() {
     let starts = [
@@ -71,7 +59,7 @@ fn incremental_key_equals_key_from_scratch_through_random_moves_and_undos() {
         "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     ];
-    let mut rng = Rng(7);
+    let mut rng = tabula::rng::Rng::new(7);
     for fen in starts {
         for _ in 0..40 {
             let mut pos = Position::from_fen(fen).unwrap();

@@ -1,10 +1,9 @@
 //! Transcripts of UCI sessions: every command, malformed input, and the threaded driver serving `isready`,
 //! `stop` and `ponderhit` while it searches. The Stockfish game test runs only where Stockfish is installed.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tabula_chess::uci::{UciDriver, UciSession};
+use tabula_chess::uci::UciSession;
+use tabula_protocol::server::Connection;
 
 mod common;
 
@@ -135,59 +134,75 @@ fn stop_and_quit_outside_a_search_are_harmless() {
     assert!(s.handle("quit").is_empty());
 }
 
-/// A `Write` the test can read while the driver holds it.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
+const WAIT: Duration = Duration::from_secs(60);
 
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Shared {
-    fn text(&self) -> String {
-        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
-    }
+fn count(text: &str, word: &str) -> usize {
+    text.matches(word).count()
 }
 
 #[test]
-fn driver_serves_while_searching() {
-    let out = Shared::default();
-    let mut d = UciDriver::new(out.clone());
-    d.feed("position startpos moves e2e4");
-    d.feed("go infinite");
-    std::thread::sleep(Duration::from_millis(100));
-    d.feed("isready");
-    assert!(out.text().contains("readyok"));
-    assert!(!out.text().contains("bestmove"), "no bestmove before stop in infinite mode");
-    d.feed("stop");
-    assert_eq!(out.text().matches("bestmove").count(), 1);
+fn served_while_searching() {
+    let engine = Connection::open(UciSession::new());
+    engine.send_line("position startpos moves e2e4");
+    engine.send_line("go infinite");
+    assert!(engine.wait_until(WAIT, |o| o.contains("info depth 2 ")));
+    engine.send_line("isready");
+    assert!(engine.wait_until(WAIT, |o| o.contains("readyok")));
+    assert_eq!(count(&engine.output(), "bestmove"), 0, "no bestmove before stop in infinite mode");
+    engine.send_line("stop");
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 1));
 
     // Pondering: no bestmove until ponderhit, then the clock applies.
-    d.feed("go ponder wtime 300 btime 300");
+    engine.send_line("go ponder wtime 300 btime 300");
     std::thread::sleep(Duration::from_millis(400));
-    assert_eq!(out.text().matches("bestmove").count(), 1);
-    d.feed("ponderhit");
-    d.wait();
-    assert_eq!(out.text().matches("bestmove").count(), 2);
+    assert_eq!(count(&engine.output(), "bestmove"), 1);
+    engine.send_line("ponderhit");
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 2));
 
     // A timed search ends by itself; a new command waits for it.
-    d.feed("go movetime 100");
-    d.feed("position startpos");
-    assert_eq!(out.text().matches("bestmove").count(), 3);
+    engine.send_line("go movetime 100");
+    engine.send_line("position startpos");
+    engine.send_line("d");
+    assert!(engine.wait_until(WAIT, |o| count(o, "Fen: ") == 1));
+    let out = engine.output();
+    assert_eq!(count(&out, "bestmove"), 3);
+    assert!(out.rfind("bestmove").unwrap() < out.find("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w").unwrap());
     // A plain infinite search is stopped by the next command, which is then served.
-    d.feed("go infinite");
-    d.feed("d");
-    assert_eq!(out.text().matches("bestmove").count(), 4);
-    assert!(out.text().contains("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
-    d.feed("go wtime 50 btime 50");
-    assert!(!d.feed("quit"));
-    assert_eq!(out.text().matches("bestmove").count(), 5);
+    engine.send_line("go infinite");
+    engine.send_line("d");
+    assert!(engine.wait_until(WAIT, |o| count(o, "Fen: ") == 2));
+    assert_eq!(count(&engine.output(), "bestmove"), 4);
+    engine.send_line("go wtime 50 btime 50");
+    engine.send_line("quit");
+    assert!(engine.wait_until(WAIT, |_| engine.is_closed()));
+    let (_, out) = engine.close();
+    assert_eq!(count(&out, "bestmove"), 5);
+}
+
+/// Bad bytes, a NUL, a 1 MiB line, CRLF and the end of input during a search: each bad line is answered
+/// with `info string error: ...` and the next good command is served.
+#[test]
+fn bad_input_is_reported_and_serving_goes_on() {
+    let engine = Connection::open(UciSession::new());
+    let mut input = b"uci\r\n\xff\xfe\nisready\nposition\0 startpos\nisready\n".to_vec();
+    input.extend(std::iter::repeat(b'x').take(1 << 20));
+    input.extend_from_slice(b"\r\nposition startpos moves e2e4\r\nd\r\ngo infinite\r\n");
+    engine.send(&input);
+    assert!(engine.wait_until(WAIT, |o| o.contains("info depth 1 ")));
+    let (_, out) = engine.close();
+    let lines: Vec<&str> = out.lines().collect();
+    let at =
+        |prefix: &str| lines.iter().position(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}: {out}"));
+    assert!(at("uciok") < at("info string error: line 2 is not valid UTF-8 (byte 0xff at column 1)"));
+    assert!(at("info string error: line 2") < at("readyok"));
+    let nul = at("info string error: line 4 holds a NUL byte at column 9");
+    assert_eq!(lines[nul + 1], "readyok");
+    let long = at("info string error: line 6 is 1048576 bytes long");
+    assert!(long > nul);
+    // CRLF lines are read as the same commands.
+    assert!(lines.contains(&"Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{out}");
+    // The end of input stopped the infinite search, which answered.
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{out}");
 }
 
 /// Plays two short games against Stockfish through its UCI interface, if it is installed.

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use std::time::Instant;
-use tabula::search::Searcher;
+use tabula::search::{SearchOptions, Searcher};
 use tabula_connect4::{Solver, Standard, Threats};
 use tabula_tictactoe::{Heuristic, TicTacToe};
 
@@ -33,12 +33,14 @@ pub fn run(hash: usize) -> Result<()> {
     };
 
     let start = Instant::now();
-    let mut ttt = Searcher::new(Heuristic, hash);
+    let mut ttt = Searcher::with_table_size(Heuristic, hash);
     let r = ttt.search_depth(&TicTacToe::new(), 9);
     line("tictactoe search depth 9", r.nodes, start.elapsed().as_secs_f64());
 
     let start = Instant::now();
-    let mut c4 = Searcher::new(Threats, hash);
+    // Connect Four orders by threats; killers and history only get in the way (1.8 times the nodes).
+    let options = SearchOptions::default().with_killers(false).with_history(false);
+    let mut c4 = Searcher::with_table_size(Threats, hash).with_options(options);
     let r = c4.search_depth(&Standard::new(), 14);
     line("connect4 search depth 14", r.nodes, start.elapsed().as_secs_f64());
 

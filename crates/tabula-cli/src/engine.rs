@@ -2,7 +2,7 @@
 
 use crate::games::{format_pv, CliGame};
 use std::time::Duration;
-use tabula::score::uci_string;
+use tabula::score::describe;
 use tabula::search::{Iteration, Limits, SearchOptions, SearchResult, Searcher};
 
 /// How hard the engine thinks.
@@ -31,23 +31,20 @@ pub struct EngineArgs {
 impl EngineArgs {
     /// The limits; one second per move if none is given.
     pub fn limits(&self) -> Limits {
-        let mut limits =
-            Limits { depth: self.depth, nodes: self.nodes, time: self.time.map(Duration::from_secs_f64), stop: None };
-        if limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none() {
-            limits.time = Some(Duration::from_secs(1));
+        let mut limits = Limits { depth: self.depth, nodes: self.nodes, ..Limits::default() };
+        if let Some(t) = self.time {
+            limits = limits.with_time(Duration::from_secs_f64(t), Duration::from_secs_f64(t));
+        }
+        if limits.depth.is_none() && limits.nodes.is_none() && limits.hard_time.is_none() {
+            limits = limits.with_time(Duration::from_secs(1), Duration::from_secs(1));
         }
         limits
     }
 
     /// A searcher configured by these arguments.
     pub fn searcher<G: CliGame>(&self) -> Searcher<G, G::Eval> {
-        let mut searcher = Searcher::new(G::Eval::default(), self.hash);
-        searcher.set_options(SearchOptions {
-            threads: self.threads.max(1),
-            table: !self.no_table,
-            ..SearchOptions::default()
-        });
-        searcher
+        let options = SearchOptions::default().with_threads(self.threads.max(1)).with_table(!self.no_table);
+        Searcher::with_table_size(G::Eval::default(), self.hash).with_options(options)
     }
 }
 
@@ -57,7 +54,7 @@ pub fn print_iteration<G: CliGame>(it: &Iteration<G::Move>) {
         "depth {:>2} seldepth {:>2} score {:<10} nodes {:>11} nps {:>10} hashfull {:>4} time {:>7.3}s pv {}",
         it.depth,
         it.seldepth,
-        uci_string(it.score),
+        describe(it.score, it.exact, &G::WORDING),
         it.nodes,
         it.nps,
         it.hashfull,

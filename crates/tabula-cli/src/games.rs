@@ -3,6 +3,7 @@
 use anyhow::{anyhow, Result};
 use std::fmt::Display;
 use tabula::game::{Evaluator, Game};
+use tabula::score::Wording;
 use tabula::zobrist::Key;
 use tabula_connect4::{Standard, Threats};
 use tabula_tictactoe::{Heuristic, TicTacToe};
@@ -13,6 +14,8 @@ pub trait CliGame: Game + Display + Default + Sync {
     type Eval: Evaluator<Self> + Default + Clone + Send;
     /// How a human writes a move, for prompts.
     const MOVE_HELP: &'static str;
+    /// How scores read.
+    const WORDING: Wording;
     /// Reads a position.
     fn parse_position(text: &str) -> Result<Self>;
     /// Reads a move legal in this position.
@@ -36,6 +39,7 @@ fn legal<G: Game>(game: &G) -> Vec<G::Move> {
 impl CliGame for TicTacToe {
     type Eval = Heuristic;
     const MOVE_HELP: &'static str = "a cell from 1 to 9 (1 2 3 is the top row)";
+    const WORDING: Wording = Wording::MOVES;
 
     fn parse_position(text: &str) -> Result<Self> {
         text.parse().map_err(|e| anyhow!("bad tic-tac-toe position `{text}`: {e}"))
@@ -66,6 +70,7 @@ impl CliGame for TicTacToe {
 impl CliGame for Standard {
     type Eval = Threats;
     const MOVE_HELP: &'static str = "a column from 1 to 7";
+    const WORDING: Wording = Wording::MOVES;
 
     fn parse_position(text: &str) -> Result<Self> {
         text.parse().map_err(|e| anyhow!("bad Connect Four position `{text}`: {e}"))

@@ -272,7 +272,7 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Kmc { action: KmcAction::Run { config, output } } => {
-            let text = std::fs::read_to_string(&config).with_context(|| format!("cannot read {}", config.display()))?;
+            let text = tabula_protocol::lines::read_text_file(&config)?;
             let config = tabula_kmc::Config::from_toml(&text).with_context(|| format!("in {}", config.display()))?;
             let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
             let summary = tabula_kmc::run(&config, &output, progress)?;
@@ -300,9 +300,8 @@ fn run(cli: Cli) -> Result<()> {
     }
 }
 
-/// The GTP loop: each line goes to the session, each answer to standard output, until `quit` or the end of input.
+/// The Go engine over GTP on standard input and output.
 fn gtp(threads: Option<usize>, playouts: Option<u64>, move_time: f64) -> Result<()> {
-    use std::io::{BufRead, Write};
     use tabula_go::mcts::{Config, Mcts};
     if !(move_time.is_finite() && move_time > 0.0) {
         anyhow::bail!("--move-time must be a positive number of seconds, not {move_time}");
@@ -315,15 +314,5 @@ fn gtp(threads: Option<usize>, playouts: Option<u64>, move_time: f64) -> Result<
         ..defaults
     };
     let mut session = tabula_go::GtpSession::with_picker(Mcts::new(config), tabula_go::Rules::default());
-    let stdin = std::io::stdin();
-    let mut out = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let line = line?;
-        out.write_all(session.handle(&line).as_bytes())?;
-        out.flush()?;
-        if session.is_finished() {
-            break;
-        }
-    }
-    Ok(())
+    Ok(tabula_go::gtp::run_stdio(&mut session)?)
 }

@@ -186,7 +186,7 @@ fn read_openings<G: MatchGame>(game: &G, path: &std::path::Path) -> Result<Vec<G
     };
     let mut openings = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+        let text = tabula_protocol::lines::read_text_file(&file)?;
         openings.extend(game.parse_openings(&text, &file.display().to_string())?);
     }
     Ok(openings)

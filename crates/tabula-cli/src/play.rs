@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::ValueEnum;
 use std::io::{BufRead, Write};
 use tabula::game::Outcome;
-use tabula::score::uci_string;
+use tabula::score::describe;
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -38,6 +38,7 @@ pub fn run<G: CliGame>(first: Player, second: Player, position: Option<&str>, ar
                 // The side to move has lost: the previous mover won.
                 Outcome::Loss => format!("{} to move has lost.", game.side_to_move()),
                 Outcome::Win => format!("{} to move has won.", game.side_to_move()),
+                Outcome::Margin(m) => format!("{} to move ends {m:+}.", game.side_to_move()),
             };
             println!("{text}");
             return Ok(());
@@ -51,7 +52,7 @@ pub fn run<G: CliGame>(first: Player, second: Player, position: Option<&str>, ar
                     "{} plays {} (score {}, depth {}, {} nodes, {:.2}s)",
                     game.side_to_move(),
                     G::format_move(mv),
-                    uci_string(result.score),
+                    describe(result.score, result.exact, &G::WORDING),
                     result.depth,
                     result.nodes,
                     result.elapsed.as_secs_f64()
@@ -99,15 +100,14 @@ pub fn analyze<G: CliGame>(position: &str, args: &EngineArgs) -> Result<()> {
     }
     let mut searcher = args.searcher::<G>();
     let result = think(&mut searcher, &game, &args.limits(), true);
-    let hit_rate =
-        if result.table_probes > 0 { 100.0 * result.table_hits as f64 / result.table_probes as f64 } else { 0.0 };
+    let hit_rate = 100.0 * result.table.hit_rate();
     println!();
     println!("best move  {}", result.best_move.map(G::format_move).unwrap_or_else(|| "-".into()));
-    println!("score      {}", uci_string(result.score));
+    println!("score      {}", describe(result.score, result.exact, &G::WORDING));
     println!("depth      {} (seldepth {})", result.depth, result.seldepth);
     println!("pv         {}", format_pv::<G>(&result.pv));
     println!("nodes      {}", result.nodes);
-    println!("table hits {:.1}% of {} probes", hit_rate, result.table_probes);
+    println!("table hits {:.1}% of {} probes, {} cutoffs", hit_rate, result.table.probes, result.table.cutoffs);
     println!("time       {:.3}s", result.elapsed.as_secs_f64());
     Ok(())
 }

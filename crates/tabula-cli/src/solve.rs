@@ -3,10 +3,11 @@
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
+use std::io::{BufReader, IsTerminal, Read, Write};
 use std::path::Path;
 use std::time::Instant;
 use tabula_connect4::{Solver, Standard};
+use tabula_protocol::lines::LineReader;
 
 /// Games that can be solved exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -20,9 +21,9 @@ pub enum SolveGame {
 pub fn run(file: Option<&Path>, weak: bool, stats: bool, hash: usize, threads: usize) -> Result<()> {
     let (input, total): (Box<dyn Read>, Option<u64>) = match file {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let lines = text.lines().filter(|l| !l.trim().is_empty()).count() as u64;
-            (Box::new(std::io::Cursor::new(text)), Some(lines))
+            let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let lines = bytes.split(|&b| b == b'\n').filter(|l| !l.trim_ascii().is_empty()).count() as u64;
+            (Box::new(std::io::Cursor::new(bytes)), Some(lines))
         }
         None => (Box::new(std::io::stdin()), None),
     };
@@ -43,22 +44,31 @@ pub fn run(file: Option<&Path>, weak: bool, stats: bool, hash: usize, threads: u
     solver.searcher().set_options(options);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut bad = 0usize;
-    for (i, line) in BufReader::new(input).lines().enumerate() {
-        let line = line.context("reading positions")?;
+    let mut bad_lines = 0usize;
+    let mut reader = LineReader::new(BufReader::new(input));
+    while let Some(line) = reader.read_line().context("reading positions")? {
+        let i = reader.line_number() - 1;
+        let line = match line {
+            Ok(line) => line,
+            Err(bad) => {
+                progress.suspend(|| eprintln!("{bad}"));
+                bad_lines += 1;
+                continue;
+            }
+        };
         // Accept `moves` or `moves expected-score` (the benchmark files' format).
         let Some(moves) = line.split_whitespace().next() else { continue };
         let board: Standard = match moves.parse() {
             Ok(b) => b,
             Err(e) => {
                 progress.suspend(|| eprintln!("line {}: `{moves}`: {e}", i + 1));
-                bad += 1;
+                bad_lines += 1;
                 continue;
             }
         };
         if tabula::Game::outcome(&board).is_some() {
             progress.suspend(|| eprintln!("line {}: `{moves}`: the game is already over", i + 1));
-            bad += 1;
+            bad_lines += 1;
             continue;
         }
         let start = Instant::now();
@@ -75,8 +85,8 @@ pub fn run(file: Option<&Path>, weak: bool, stats: bool, hash: usize, threads: u
         progress.inc(1);
     }
     progress.finish_and_clear();
-    if bad > 0 {
-        anyhow::bail!("{bad} line(s) could not be solved");
+    if bad_lines > 0 {
+        anyhow::bail!("{bad_lines} line(s) could not be solved");
     }
     Ok(())
 }

@@ -4,14 +4,18 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn tabula(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+    run(env!("CARGO_BIN_EXE_tabula"), args, stdin.as_bytes())
+}
+
+fn run(program: &str, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("tabula runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -179,4 +183,50 @@ fn go_analysis_of_an_sgf_file() {
     let out = tabula(&["analyze", "go", sgf.to_str().unwrap()], "");
     assert!(!out.status.success());
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn solve_reports_lines_that_are_not_text_and_goes_on() {
+    let out = run(
+        env!("CARGO_BIN_EXE_tabula"),
+        &["solve", "connect4"],
+        b"6343534131255714276174447266172\n44\xff3\n4\x0053\r\n47162476765337275374225432452161354\r\n",
+    );
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    assert!(stdout.contains("47162476765337275374225432452161354 -3\n"), "{stdout}");
+    assert!(stderr.contains("line 2 is not valid UTF-8 (byte 0xff at column 3)"), "{stderr}");
+    assert!(stderr.contains("line 3 holds a NUL byte at column 2"), "{stderr}");
+    assert!(!out.status.success());
+}
+
+/// Each protocol binary answers a line of bad bytes in its error form, then the next command.
+#[test]
+fn protocols_answer_bad_bytes_and_go_on() {
+    let out = run(env!("CARGO_BIN_EXE_tabula"), &["uci"], b"uci\n\xff\nisready\n");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("uciok\ninfo string error: line 2 is not valid UTF-8"), "{stdout}");
+    assert!(stdout.ends_with("readyok\n"), "{stdout}");
+    assert!(out.status.success());
+    let out = run(env!("CARGO_BIN_EXE_tabula"), &["gtp", "--threads", "1"], b"1 name\n2 \xff\n3 version\n");
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("=1 Tabula\n\n?2 line 2 is not valid UTF-8"), "{stdout}");
+    assert!(stdout.contains("\n\n=3 "), "{stdout}");
+    let out = run(env!("CARGO_BIN_EXE_pbrain-tabula"), &[], b"START 15\r\nST\0RT\r\nABOUT\r\n");
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("OK\r\nERROR line 2 holds a NUL byte at column 3\r\nname="), "{stdout}");
+}
+
+#[test]
+fn kmc_config_with_bad_bytes_names_the_line() {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-kmc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("bad.toml");
+    std::fs::write(&config, b"# a config\nseed = 1\nname = \"caf\xe9\"\n").unwrap();
+    let out = tabula(&["kmc", "run", config.to_str().unwrap(), "--output", dir.to_str().unwrap()], "");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("bad.toml: line 3 is not valid UTF-8 (byte 0xe9 at column 12)"), "{stderr}");
 }

@@ -42,7 +42,7 @@ fn solver(c: &mut Criterion) {
 fn search(c: &mut Criterion) {
     let mut group = c.benchmark_group("connect4 search");
     group.sample_size(10);
-    let mut searcher = Searcher::new(Threats, 16);
+    let mut searcher = Searcher::with_table_size(Threats, 16);
     let nodes = searcher.search_depth(&Standard::new(), 12).nodes;
     group.throughput(Throughput::Elements(nodes));
     group.bench_function("start depth 12 (nodes/s)", |b| {

@@ -6,7 +6,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use tabula::game::{Game, Outcome};
+use tabula::game::{Game, Outcome, Remaining, Symmetry, TableKey, Winners, WinningMove};
 use tabula::zobrist::{Key, ZobristKeys};
 
 /// Keys per (bit, colour) for boards of up to 64 bits; colour 0 is the first player.
@@ -14,6 +14,9 @@ pub const KEYS: ZobristKeys<Key, 128> = ZobristKeys::<Key, 128>::generate(0xC0_4
 
 /// A column index, 0 on the left.
 pub type Column = u8;
+
+/// The symmetry of a position stored under its mirror image's key.
+const MIRROR: Symmetry = Symmetry(1);
 
 /// A Connect Four position on a board `W` columns wide and `H` rows high (`W * (H + 1) <= 64`).
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -360,7 +363,6 @@ impl<const W: usize, const H: usize> Board<W, H> {
 impl<const W: usize, const H: usize> Game for Board<W, H> {
     type Move = Column;
     const MOVE_CODES: usize = W;
-    const FINDS_IMMEDIATE_WINS: bool = true;
 
     #[inline]
     fn legal_moves(&self, moves: &mut Vec<Column>) {
@@ -399,60 +401,69 @@ impl<const W: usize, const H: usize> Game for Board<W, H> {
     }
 
     #[inline(always)]
-    fn winning_move(&self) -> Option<Column> {
-        let wins = self.possible() & self.own_threats();
-        (wins != 0).then(|| (wins.trailing_zeros() as usize / (H + 1)) as Column)
+    fn winning_move(&self) -> WinningMove<Column> {
+        match self.possible() & self.own_threats() {
+            0 => WinningMove::NoneExists,
+            wins => WinningMove::Found((wins.trailing_zeros() as usize / (H + 1)) as Column),
+        }
     }
 
     #[inline(always)]
-    fn non_losing_moves(&self, moves: &mut Vec<Column>) -> bool {
+    fn non_losing_moves(&self, moves: &mut Vec<Column>) -> Option<usize> {
         let cells = self.non_losing_cells();
+        let before = moves.len();
         for c in Self::CENTRE_FIRST {
             if cells & Self::column_mask(c as usize) != 0 {
                 moves.push(c);
             }
         }
-        true
+        Some(moves.len() - before)
     }
 
     #[inline(always)]
-    fn possible_winners(&self) -> (bool, bool) {
+    fn possible_winners(&self) -> Winners {
         // A player can still win only through a line of four holding no stone of the other.
         let empty = Self::BOARD & !self.mask;
         if Self::has_four(empty) {
             // A line with no stone at all is open to both (one test instead of two, true until late).
-            return (true, true);
+            return Winners::BOTH;
         }
         let opponent = self.current ^ self.mask;
-        (Self::has_four(self.current | empty), Self::has_four(opponent | empty))
+        Winners { side_to_move: Self::has_four(self.current | empty), opponent: Self::has_four(opponent | empty) }
     }
 
     #[inline(always)]
-    fn table_key(&self) -> (Key, u8) {
+    fn table_key(&self) -> TableKey {
         if self.mirror_key < self.key {
-            (self.mirror_key, 1)
+            TableKey { key: self.mirror_key, symmetry: MIRROR }
         } else {
-            (self.key, 0)
+            TableKey { key: self.key, symmetry: Symmetry::IDENTITY }
         }
     }
 
     #[inline(always)]
-    fn child_table_key(&mut self, col: Column) -> Key {
+    fn child_table_key(&self, col: Column) -> Option<Key> {
         let (key, mirror) = self.keys_after(col as usize);
-        key.min(mirror)
+        Some(key.min(mirror))
     }
 
     #[inline(always)]
-    fn transform_move_code(code: u16, symmetry: u8, _to_canonical: bool) -> u16 {
-        if symmetry == 1 {
+    fn canonical_move_code(code: u16, symmetry: Symmetry) -> u16 {
+        if symmetry == MIRROR {
             (W as u16 - 1) - code
         } else {
             code
         }
     }
 
-    fn max_plies_remaining(&self) -> Option<u32> {
-        Some(Self::CELLS - self.moves)
+    #[inline(always)]
+    fn actual_move_code(code: u16, symmetry: Symmetry) -> u16 {
+        // The mirror image is its own inverse.
+        Self::canonical_move_code(code, symmetry)
+    }
+
+    fn remaining(&self) -> Option<Remaining> {
+        Some(Remaining { plies: Self::CELLS - self.moves, margin: 0 })
     }
 }
 
@@ -513,7 +524,8 @@ mod tests {
             assert_eq!(b.outcome(), Some(Outcome::Loss), "{seq}\n{b}");
             let mut before: Standard = seq[..seq.len() - 1].parse().unwrap();
             assert_eq!(before.outcome(), None);
-            before.play(before.winning_move().expect("a win in one"));
+            let WinningMove::Found(win) = before.winning_move() else { panic!("a win in one:\n{before}") };
+            before.play(win);
             assert_eq!(before.outcome(), Some(Outcome::Loss));
         }
     }
@@ -526,7 +538,7 @@ mod tests {
         for col in moves {
             let predicted = b.child_table_key(col);
             b.play(col);
-            assert_eq!(predicted, b.table_key().0);
+            assert_eq!(predicted, Some(b.table_key().key));
             assert_eq!((b.key, b.mirror_key), b.key_from_scratch());
             b.undo(col);
         }

@@ -1,8 +1,9 @@
 //! The perfect solver: the core's searcher and table, with Connect Four's tactics supplied through the hooks.
 //!
 //! A strong solve finds the exact score by null-window bisection over the possible scores
-//! ([`Searcher::solve`]); a weak solve only says win, draw or loss ([`Searcher::solve_weak`]). Both share one
-//! transposition table, which keeps what it learnt from earlier positions unless [`Solver::clear`] is called.
+//! ([`Searcher::solve_score`]); a weak solve only says win, draw or loss ([`Searcher::solve_weak`]); an
+//! analysis gives every column's exact score ([`Searcher::solve_moves`]). All share one transposition table,
+//! which keeps what it learnt from earlier positions unless [`Solver::clear`] is called.
 //!
 //! # Examples
 //!
@@ -17,7 +18,6 @@
 
 use crate::board::{Board, Column};
 use crate::eval::Threats;
-use tabula::game::Game;
 use tabula::search::{SearchOptions, Searcher};
 
 /// The result of a solve.
@@ -25,6 +25,8 @@ use tabula::search::{SearchOptions, Searcher};
 pub struct Solution {
     /// Pons's score (strong solve) or its sign (weak solve).
     pub score: i32,
+    /// A column that achieves it (`None` if the game is over).
+    pub best_move: Option<Column>,
     /// Nodes searched.
     pub nodes: u64,
 }
@@ -37,9 +39,7 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
 impl<const W: usize, const H: usize> Solver<W, H> {
     /// A solver with a table of `table_mib` mebibytes.
     pub fn new(table_mib: usize) -> Self {
-        let mut searcher = Searcher::new(Threats, table_mib);
-        searcher.set_options(SearchOptions::solver());
-        Self { searcher }
+        Self { searcher: Searcher::with_table_size(Threats, table_mib).with_options(SearchOptions::solver()) }
     }
 
     /// Forgets everything learnt so far.
@@ -49,35 +49,24 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// The exact score of `board` in Pons's convention.
     pub fn solve(&mut self, board: &Board<W, H>) -> Solution {
-        let s = self.searcher.solve(board);
-        Solution { score: board.pons_score(s.score), nodes: s.nodes }
+        let s = self.searcher.solve_score(board);
+        Solution { score: board.pons_score(s.score), best_move: s.best_move, nodes: s.nodes }
     }
 
     /// 1 if the side to move wins, 0 for a draw, -1 for a loss.
     pub fn solve_weak(&mut self, board: &Board<W, H>) -> Solution {
         let s = self.searcher.solve_weak(board);
-        Solution { score: s.score.signum(), nodes: s.nodes }
+        Solution { score: s.score.signum(), best_move: s.best_move, nodes: s.nodes }
     }
 
     /// The exact score of every column (`None` where the column is full), for the side to move.
     pub fn analyze(&mut self, board: &Board<W, H>) -> Vec<Option<i32>> {
-        let mut next = board.clone();
-        (0..W as Column)
-            .map(|col| {
-                if !board.can_play(col) || board.outcome().is_some() {
-                    return None;
-                }
-                next.play(col);
-                let score = match next.outcome() {
-                    // The move ends the game: a win for the mover, or a draw on the last cell.
-                    Some(tabula::Outcome::Loss) => board.pons_score(tabula::score::win_in(1)),
-                    Some(_) => 0,
-                    None => -self.solve(&next).score,
-                };
-                next.undo(col);
-                Some(score)
-            })
-            .collect()
+        let mut scores = vec![None; W];
+        for s in self.searcher.solve_moves(board) {
+            let col = s.best_move.expect("each root move's solution starts with it");
+            scores[col as usize] = Some(board.pons_score(s.score));
+        }
+        scores
     }
 
     /// The underlying searcher, for depth- or time-limited play.

@@ -8,7 +8,7 @@ use tabula_connect4::{Standard, Threats};
 
 #[test]
 fn node_limit_stops_the_search() {
-    let mut s = Searcher::new(Threats, 4);
+    let mut s = Searcher::with_table_size(Threats, 4);
     let r = s.search(&Standard::new(), &Limits::nodes(20_000), |_| {});
     assert!(r.best_move.is_some());
     // Threads look at the budget every 1,024 nodes.
@@ -17,7 +17,7 @@ fn node_limit_stops_the_search() {
 
 #[test]
 fn time_limit_stops_the_search() {
-    let mut s = Searcher::new(Threats, 4);
+    let mut s = Searcher::with_table_size(Threats, 4);
     let start = Instant::now();
     let r = s.search(&Standard::new(), &Limits::time(Duration::from_millis(200)), |_| {});
     assert!(r.best_move.is_some());
@@ -26,10 +26,10 @@ fn time_limit_stops_the_search() {
 
 #[test]
 fn external_stop_flag_stops_every_thread() {
-    let mut s = Searcher::new(Threats, 4);
-    s.set_options(SearchOptions { threads: 2, ..SearchOptions::default() });
+    let mut s = Searcher::with_table_size(Threats, 4);
+    s.set_options(SearchOptions::default().with_threads(2));
     let stop = Arc::new(AtomicBool::new(false));
-    let limits = Limits { stop: Some(stop.clone()), ..Limits::default() };
+    let limits = Limits::until_stopped(stop.clone());
     let setter = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(100));
         stop.store(true, Ordering::Relaxed);
@@ -41,7 +41,7 @@ fn external_stop_flag_stops_every_thread() {
 
 #[test]
 fn iterations_report_growing_depth_and_nodes() {
-    let mut s = Searcher::new(Threats, 4);
+    let mut s = Searcher::with_table_size(Threats, 4);
     let mut seen = Vec::new();
     s.search(&Standard::new(), &Limits::depth(8), |it| seen.push((it.depth, it.nodes, it.pv.len(), it.hashfull)));
     assert_eq!(seen.iter().map(|x| x.0).collect::<Vec<_>>(), (1..=8).collect::<Vec<_>>());

@@ -4,11 +4,11 @@
 //! `cargo run --release -p tabula-go --example playouts -- [seconds per size, default 2]`
 
 use std::time::{Duration, Instant};
+use tabula::rng::Rng;
 use tabula_go::board::Board;
 use tabula_go::coords::Color;
 use tabula_go::mcts::{Budget, Config, Mcts};
 use tabula_go::patterns::Patterns;
-use tabula_go::picker::Rng;
 use tabula_go::playout::PlayoutBoard;
 use tabula_go::position::{Position, Rules};
 

@@ -13,54 +13,30 @@
 //! considers dead: a bare-board area count keeps them, GNU Go removes them; the summary gives both tallies.
 //! With `--verbose`, each game's moves, win rates and both final boards are printed.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 use tabula_go::coords::{Color, Move};
 use tabula_go::mcts::{Budget, Config, Mcts};
 use tabula_go::picker::Decision;
 use tabula_go::position::{Position, Rules};
 use tabula_go::scoring::area_score;
+use tabula_protocol::process::{EngineError, Process};
 
-struct GnuGo {
-    _child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
-}
+/// GNU Go over GTP, through the shared engine-process driver.
+struct GnuGo(Process);
 
 impl GnuGo {
     fn start(program: &str, level: u32, komi: f64) -> GnuGo {
-        let mut child = Command::new(program)
-            .args(["--mode", "gtp", "--level", &level.to_string(), "--chinese-rules", "--komi", &komi.to_string()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
-        GnuGo { _child: child, input, output }
+        let command =
+            [program, "--mode", "gtp", "--level", &level.to_string(), "--chinese-rules", "--komi", &komi.to_string()];
+        GnuGo(Process::spawn(&command.map(str::to_string)).unwrap_or_else(|e| panic!("{e}")))
     }
 
-    fn send(&mut self, command: &str) -> Result<String, String> {
-        writeln!(self.input, "{command}").unwrap();
-        self.input.flush().unwrap();
-        let mut response = String::new();
-        loop {
-            let mut line = String::new();
-            assert!(self.output.read_line(&mut line).unwrap() > 0, "gnugo closed its output after {command:?}");
-            if line.trim_end().is_empty() {
-                if !response.is_empty() {
-                    break;
-                }
-                continue;
-            }
-            response.push_str(&line);
-        }
-        let response = response.trim_end().to_string();
-        match response.split_at(1) {
-            ("=", rest) => Ok(rest.trim().to_string()),
-            (_, rest) => Err(rest.trim().to_string()),
+    /// Sends one command: the text after `=`, or the engine's refusal; a crash or a minute's silence ends the run.
+    fn send(&mut self, command: &str) -> Result<String, EngineError> {
+        let patience = Duration::from_secs(60);
+        match self.0.ask_gtp(command, Instant::now() + patience, patience) {
+            Err(e @ (EngineError::Crashed | EngineError::Timeout(_))) => panic!("gnugo after {command:?}: {e}"),
+            answer => answer,
         }
     }
 }

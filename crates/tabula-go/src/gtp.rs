@@ -3,8 +3,11 @@
 //! [`GtpSession::handle`] does the preprocessing the specification asks for (control characters other
 //! than HT and LF dropped, HT turned into a space, `#` comments and empty lines ignored), reads an optional
 //! numeric id, runs the command, and frames the answer as `=id result` or `?id message`, ending with an
-//! empty line. The session never stops on bad input. It does no terminal I/O: a binary feeds it lines and
-//! prints what it returns. `loadsgf` reads the file through a loader that defaults to the file system and
+//! empty line. The session never stops on bad input. It does no terminal I/O: [`run_stdio`] serves it on
+//! standard input and output in the shared harness of `tabula_protocol::server`, where `genmove` thinks on
+//! the engine thread while input is still read (and answered in order afterwards), a line that is not text
+//! (bad UTF-8, a NUL byte, more than 64 KiB) is answered `? line N ...` with the line's id when one can be
+//! read, and the end of input ends the session once a running `genmove` has answered. `loadsgf` reads the file through a loader that defaults to the file system and
 //! can be replaced ([`GtpSession::set_sgf_loader`]).
 //!
 //! `genmove` asks a [`MovePicker`]: by default the Monte Carlo tree search ([`Mcts`]), thinking within the
@@ -26,14 +29,32 @@
 //! assert_eq!(gtp.handle("final_score"), "= B+81\n\n");
 //! assert_eq!(gtp.handle(""), ""); // empty lines get no answer
 //! ```
+//!
+//! Served, with bad bytes:
+//!
+//! ```
+//! use tabula_go::gtp::GtpSession;
+//! use tabula_protocol::server::Connection;
+//!
+//! let engine = Connection::open(GtpSession::random(1));
+//! engine.send(b"1 boardsize 9\r\n2 \xff\n3 name\n");
+//! let (_, out) = engine.close();
+//! assert_eq!(out, "=1\n\n?2 line 2 is not valid UTF-8 (byte 0xff at column 3)\n\n=3 Tabula\n\n");
+//! ```
 
 use crate::coords::{Color, Move, Point};
 use crate::mcts::{Config, Mcts};
-use crate::picker::{Decision, MovePicker, RandomPicker, Request, Rng};
+use crate::picker::{Decision, MovePicker, RandomPicker, Request};
 use crate::position::{Position, Rules};
 use crate::scoring::{area_score, fixed_handicap, max_fixed_handicap};
 use crate::sgf::GameRecord;
 use std::fmt::Write;
+use std::sync::{Arc, Mutex};
+use tabula::rng::Rng;
+use tabula_protocol::lines::BadLine;
+use tabula_protocol::server::{self, Action, Protocol, Search};
+
+pub use crate::time::TimeSettings;
 
 /// Every command the session knows, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -65,22 +86,14 @@ pub const COMMANDS: &[&str] = &[
 /// Reads the file `loadsgf` names.
 pub type SgfLoader = Box<dyn FnMut(&str) -> std::io::Result<String> + Send>;
 
-/// Time settings as the controller gave them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TimeSettings {
-    /// Main time in seconds.
-    pub main_time: u32,
-    /// Byo-yomi period in seconds.
-    pub byo_yomi_time: u32,
-    /// Stones per byo-yomi period (0: no byo-yomi).
-    pub byo_yomi_stones: u32,
-}
-
 /// A GTP session: the game, the rules, a move picker and the clock settings.
 pub struct GtpSession<P: MovePicker = Mcts> {
     game: Position,
     rules: Rules,
-    picker: P,
+    /// Shared with the engine thread while a `genmove` thinks.
+    picker: Arc<Mutex<P>>,
+    /// The `genmove` being thought about: its id, colour and command.
+    pending: Option<(String, Color, Genmove)>,
     rng: Rng,
     loader: SgfLoader,
     finished: bool,
@@ -90,6 +103,27 @@ pub struct GtpSession<P: MovePicker = Mcts> {
 
 /// A failed command: its message.
 type Failure = &'static str;
+
+/// The commands that ask the picker for a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Genmove {
+    /// `genmove`: play the move.
+    Play,
+    /// `kgs-genmove_cleanup`: play it, capturing dead stones before passing.
+    Cleanup,
+    /// `reg_genmove`: only say it.
+    Say,
+}
+
+/// A response, `=id result` or `?id message` and the closing empty line, as the lines to print.
+fn frame(id: &str, result: Result<String, String>) -> Vec<String> {
+    let text = match result {
+        Ok(result) if result.is_empty() => format!("={id}"),
+        Ok(result) => format!("={id} {result}"),
+        Err(message) => format!("?{id} {message}"),
+    };
+    text.split('\n').map(str::to_string).chain([String::new()]).collect()
+}
 
 impl GtpSession<Mcts> {
     /// A session on a 19×19 board with the default rules (positional superko, no suicide) and the Monte
@@ -118,7 +152,8 @@ impl<P: MovePicker> GtpSession<P> {
         GtpSession {
             game: Position::new(19, rules).expect("19 is a valid size"),
             rules,
-            picker,
+            picker: Arc::new(Mutex::new(picker)),
+            pending: None,
             rng: Rng::new(0x6770),
             loader: Box::new(|path| std::fs::read_to_string(path)),
             finished: false,
@@ -153,8 +188,19 @@ impl<P: MovePicker> GtpSession<P> {
     }
 
     /// Runs one line and returns the full response (ending with an empty line), or an empty string for a
-    /// line that is empty or only a comment.
-    pub fn handle(&mut self, line: &str) -> String {
+    /// line that is empty or only a comment. A `genmove` thinks here, to the end.
+    pub fn handle(&mut self, line: &str) -> String
+    where
+        P: Send + 'static,
+    {
+        server::answer(self, line).into_iter().map(|l| l + "\n").collect()
+    }
+
+    /// Interprets one line: the response, or a `genmove` to think about.
+    fn respond(&mut self, line: &str) -> Action<Decision>
+    where
+        P: Send + 'static,
+    {
         // Step 1. Preprocessing.
         let cleaned: String = line
             .chars()
@@ -164,7 +210,7 @@ impl<P: MovePicker> GtpSession<P> {
         let cleaned = cleaned.split('#').next().unwrap_or("");
         let mut words = cleaned.split_whitespace().peekable();
         if words.peek().is_none() {
-            return String::new();
+            return Action::Reply(Vec::new());
         }
         // Step 2. Optional id, command, arguments.
         let id = match words.peek() {
@@ -173,14 +219,37 @@ impl<P: MovePicker> GtpSession<P> {
         };
         let id = id.unwrap_or_default();
         let Some(command) = words.next() else {
-            return format!("?{id} syntax error\n\n");
+            return Action::Reply(frame(&id, Err("syntax error".into())));
         };
         let args: Vec<&str> = words.collect();
-        // Step 3. Run and frame.
-        match self.run(command, &args) {
-            Ok(result) if result.is_empty() => format!("={id}\n\n"),
-            Ok(result) => format!("={id} {result}\n\n"),
-            Err(message) => format!("?{id} {message}\n\n"),
+        // Step 3. A move to think about goes to the engine thread; the rest is answered here.
+        let genmove = match command {
+            "genmove" => Some(Genmove::Play),
+            "kgs-genmove_cleanup" => Some(Genmove::Cleanup),
+            "reg_genmove" => Some(Genmove::Say),
+            _ => None,
+        };
+        if let (Some(kind), [color]) = (genmove, args.as_slice()) {
+            let Some(color) = Color::from_gtp(color) else {
+                return Action::Reply(frame(&id, Err("syntax error".into())));
+            };
+            let request = Request {
+                settings: self.time,
+                time_left: self.time_left[color.index()],
+                cleanup: kind == Genmove::Cleanup,
+            };
+            let (game, picker) = (self.game.clone(), Arc::clone(&self.picker));
+            self.pending = Some((id, color, kind));
+            return Action::Search(Search::new(move |_stop, _emit| {
+                picker.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).decide(&game, color, &request)
+            }));
+        }
+        let quit = command == "quit";
+        let response = frame(&id, self.run(command, &args).map_err(str::to_string));
+        if quit && self.finished {
+            Action::Quit(response)
+        } else {
+            Action::Reply(response)
         }
     }
 
@@ -217,20 +286,6 @@ impl<P: MovePicker> GtpSession<P> {
                 let mv = Move::from_gtp(vertex, size).map_err(|_| "invalid coordinate")?;
                 self.game.play(mv, color).map_err(|_| "illegal move")?;
                 Ok(String::new())
-            }
-            ("genmove" | "kgs-genmove_cleanup", [color]) => {
-                let color = Color::from_gtp(color).ok_or("syntax error")?;
-                match self.pick(color, command == "kgs-genmove_cleanup") {
-                    Some(mv) => {
-                        self.game.play(mv, color).expect("picked moves are legal");
-                        Ok(mv.to_gtp().to_uppercase())
-                    }
-                    None => Ok("resign".into()),
-                }
-            }
-            ("reg_genmove", [color]) => {
-                let color = Color::from_gtp(color).ok_or("syntax error")?;
-                Ok(self.pick(color, false).map_or("resign".into(), |mv| mv.to_gtp().to_uppercase()))
             }
             ("undo", []) => self.game.undo().map(|_| String::new()).ok_or("cannot undo"),
             ("showboard", []) => Ok(self.diagram()),
@@ -336,19 +391,12 @@ impl<P: MovePicker> GtpSession<P> {
         Ok(points.iter().map(|p| p.to_gtp()).collect::<Vec<_>>().join(" "))
     }
 
-    /// The picker's move for `color`, a pass if it is illegal, or `None` to resign.
-    fn pick(&mut self, color: Color, cleanup: bool) -> Option<Move> {
-        let request = Request { settings: self.time, time_left: self.time_left[color.index()], cleanup };
-        match self.picker.decide(&self.game, color, &request) {
-            Decision::Play(mv) if self.game.is_legal(mv, color) => Some(mv),
-            Decision::Play(_) => Some(Move::Pass),
-            Decision::Resign => None,
-        }
-    }
-
-    /// The move picker.
+    /// The move picker (not while a `genmove` thinks on another thread).
     pub fn picker_mut(&mut self) -> &mut P {
-        &mut self.picker
+        Arc::get_mut(&mut self.picker)
+            .expect("no genmove is thinking")
+            .get_mut()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The board as text, top row first, with coordinates and prisoners; starts with a newline so that the
@@ -385,4 +433,45 @@ impl<P: MovePicker> GtpSession<P> {
         out.push_str(&header);
         out
     }
+}
+
+/// The session in the serving harness: `genmove` thinks on the engine thread; every other line waits for
+/// it, as GTP answers in order.
+impl<P: MovePicker + Send + 'static> Protocol for GtpSession<P> {
+    type Outcome = Decision;
+
+    fn command(&mut self, line: &str) -> Action<Decision> {
+        self.respond(line)
+    }
+
+    /// `? line N ...`, with the line's id if it starts with one.
+    fn bad_line(&mut self, bad: &BadLine) -> Vec<String> {
+        let id: String = bad.head.chars().take_while(char::is_ascii_digit).collect();
+        let id = if bad.head[id.len()..].starts_with([' ', '\t']) { id } else { String::new() };
+        frame(&id, Err(bad.to_string()))
+    }
+
+    /// The move: played (a pass if the picker's move is illegal) and framed, or `resign`.
+    fn finish(&mut self, decision: Option<Decision>) -> Vec<String> {
+        let Some((id, color, kind)) = self.pending.take() else { return Vec::new() };
+        let mv = match decision {
+            None => return frame(&id, Err("the move search failed".into())),
+            Some(Decision::Resign) => return frame(&id, Ok("resign".into())),
+            Some(Decision::Play(mv)) if self.game.is_legal(mv, color) => mv,
+            Some(Decision::Play(_)) => Move::Pass,
+        };
+        if kind != Genmove::Say {
+            self.game.play(mv, color).expect("the move was checked as legal");
+        }
+        frame(&id, Ok(mv.to_gtp().to_uppercase()))
+    }
+}
+
+/// Serves `session` on standard input and output until `quit` or the end of input.
+///
+/// # Errors
+///
+/// An error reading standard input.
+pub fn run_stdio<P: MovePicker + Send + 'static>(session: &mut GtpSession<P>) -> std::io::Result<()> {
+    server::serve_stdio(session)
 }

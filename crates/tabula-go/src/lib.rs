@@ -10,6 +10,7 @@
 //! - [`playout`]: a light board for fast random playouts.
 //! - [`patterns`]: MoGo's 3×3 shape patterns for playouts and priors.
 //! - [`mcts`]: the Monte Carlo tree search player (UCT with RAVE, transpositions, threads, time control).
+//! - [`time`]: the clock settings a controller gives.
 //! - [`gtp`]: the Go Text Protocol session.
 //!
 //! # Examples
@@ -39,6 +40,7 @@ pub mod playout;
 pub mod position;
 pub mod scoring;
 pub mod sgf;
+pub mod time;
 
 pub use coords::{Color, Move, Point};
 pub use gtp::GtpSession;

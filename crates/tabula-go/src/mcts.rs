@@ -42,17 +42,18 @@
 
 use crate::board::Board;
 use crate::coords::{Color, Move};
-use crate::gtp::TimeSettings;
 use crate::patterns::Patterns;
-use crate::picker::{Decision, MovePicker, Request, Rng};
+use crate::picker::{Decision, MovePicker, Request};
 use crate::playout::{PlayoutBoard, NO_POINT};
 use crate::position::{search_key, KeyHasher, Position};
 use crate::scoring::area_score;
+use crate::time::TimeSettings;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use tabula::rng::Rng;
 use tabula::zobrist::Key128;
 
 /// Settings of the search.

@@ -18,9 +18,9 @@
 //! ```
 
 use crate::coords::{Color, Move, Point};
-use crate::gtp::TimeSettings;
 use crate::position::Position;
-use tabula::zobrist::SplitMix64;
+use crate::time::TimeSettings;
+use tabula::rng::Rng;
 
 /// Chooses a move for a player.
 pub trait MovePicker {
@@ -53,28 +53,6 @@ pub enum Decision {
     Play(Move),
     /// Give up the game.
     Resign,
-}
-
-/// A seedable random number generator over [`SplitMix64`].
-#[derive(Clone, Debug)]
-pub struct Rng(SplitMix64);
-
-impl Rng {
-    /// A generator started at `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(SplitMix64::new(seed))
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0.next()
-    }
-
-    /// A number in `0..n` (`n > 0`), by multiply-and-shift: no modulo bias worth measuring.
-    pub fn below(&mut self, n: usize) -> usize {
-        debug_assert!(n > 0);
-        ((self.0.next() as u128 * n as u128) >> 64) as usize
-    }
 }
 
 /// Whether `point` is an empty point all of whose neighbours are stones of `color`: filling it would only
@@ -129,11 +107,5 @@ mod tests {
             plies += 1;
         }
         assert!(game.is_over(), "a random game on 5x5 ends within 1000 plies");
-    }
-
-    #[test]
-    fn below_stays_in_range() {
-        let mut rng = Rng::new(3);
-        assert!((0..1000).all(|_| rng.below(7) < 7));
     }
 }

@@ -20,7 +20,7 @@
 //! use tabula_go::board::Board;
 //! use tabula_go::coords::Color;
 //! use tabula_go::patterns::Patterns;
-//! use tabula_go::picker::Rng;
+//! use tabula::rng::Rng;
 //! use tabula_go::playout::PlayoutBoard;
 //!
 //! let empty = PlayoutBoard::from_board(&Board::new(9).unwrap(), Color::Black);
@@ -36,7 +36,7 @@
 use crate::board::Board;
 use crate::coords::{Color, Move, Point};
 use crate::patterns::Patterns;
-use crate::picker::Rng;
+use tabula::rng::Rng;
 
 /// The contents of a cell of the padded array.
 const EMPTY: u8 = 0;

@@ -404,19 +404,14 @@ impl tabula::Game for Position {
         self.undo();
     }
 
-    /// After two passes: the area score with komi, from the side to move's point of view.
+    /// After two passes: the area score with komi, from the side to move's point of view, as a margin in half
+    /// points (komi is often a half-integer).
     fn outcome(&self) -> Option<tabula::Outcome> {
         if !self.is_over() {
             return None;
         }
         let margin = crate::scoring::area_score(&self.board).margin(self.komi);
-        let black = if margin > 0.0 {
-            tabula::Outcome::Win
-        } else if margin < 0.0 {
-            tabula::Outcome::Loss
-        } else {
-            tabula::Outcome::Draw
-        };
+        let black = tabula::Outcome::Margin((margin * 2.0).round() as i32);
         Some(if self.to_move == Color::Black { black } else { black.flip() })
     }
 
@@ -590,9 +585,9 @@ mod tests {
                     let mv = moves[(rng.next() % moves.len() as u64) as usize];
                     tabula::Game::play(&mut g, mv);
                 }
-                let expected = minimax(&mut g.clone(), &AreaEvaluator, depth);
-                assert_eq!(alphabeta(&mut g.clone(), &AreaEvaluator, depth), expected);
-                let mut searcher = Searcher::new(AreaEvaluator, 1);
+                let expected = minimax(&mut g.clone(), &AreaEvaluator, depth).score;
+                assert_eq!(alphabeta(&mut g.clone(), &AreaEvaluator, depth).score, expected);
+                let mut searcher = Searcher::with_table_size(AreaEvaluator, 1);
                 assert_eq!(searcher.search_depth(&g, depth).score, expected, "{size}x{size} depth {depth}\n{g:?}");
             }
         }

@@ -1,7 +1,8 @@
 //! Reading and writing game records in SGF (FF\[4\], GM\[1\]).
 //!
 //! Read: `SZ`, `KM`, `HA`, `PL`, `RE`, `AB`/`AW`/`AE` setup before the first move, `B`/`W` moves (the empty
-//! value and, on boards up to 19×19, `tt` are passes) and `C` comments. Variations are parsed and the main
+//! value and, on boards up to 19×19, `tt` are passes), `C` comments and the root's game-information
+//! properties ([`GAME_INFO`]: players, event, date, time limits ...), which are written back as they came. Variations are parsed and the main
 //! line (the first child at each node) is followed. Other properties are kept out of the way but must be
 //! well formed. Replaying a record checks every move against the rules.
 //!
@@ -83,6 +84,10 @@ pub enum SgfError {
     },
 }
 
+/// The root properties kept as text in [`GameRecord::info`], in the order they are written: application,
+/// charset, rules, event, round, date, players and their ranks, place, time and overtime, game name.
+pub const GAME_INFO: [&str; 14] = ["AP", "CA", "RU", "EV", "RO", "DT", "PB", "BR", "PW", "WR", "PC", "TM", "OT", "GN"];
+
 /// One move of a record's main line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordMove {
@@ -111,6 +116,9 @@ pub struct GameRecord {
     pub result: Option<String>,
     /// The root node's comment (`C`).
     pub comment: Option<String>,
+    /// The root's game-information properties ([`GAME_INFO`]), identifier and value, in [`GAME_INFO`]
+    /// order.
+    pub info: Vec<(String, String)>,
     /// The moves of the main line.
     pub moves: Vec<RecordMove>,
 }
@@ -282,6 +290,7 @@ impl GameRecord {
             to_play: None,
             result: None,
             comment: None,
+            info: Vec::new(),
             moves: Vec::new(),
         };
         let mut stones: Vec<Option<Color>> = vec![None; crate::coords::MAX_POINTS];
@@ -316,6 +325,9 @@ impl GameRecord {
                         });
                     }
                     "RE" => record.result = Some(single(ident, values)?.to_string()),
+                    _ if index == 0 && GAME_INFO.contains(&ident.as_str()) => {
+                        record.info.push((ident.clone(), single(ident, values)?.to_string()));
+                    }
                     "C" => comment = Some(values.join("")),
                     "B" | "W" => {
                         let color = if ident == "B" { Color::Black } else { Color::White };
@@ -353,6 +365,7 @@ impl GameRecord {
                 return Err(bad("B", "", "expected at most one move per node"));
             }
         }
+        record.info.sort_by_key(|(ident, _)| GAME_INFO.iter().position(|i| i == ident));
         for color in Color::ALL {
             for (i, s) in stones.iter().enumerate() {
                 if *s == Some(color) {
@@ -406,13 +419,31 @@ impl GameRecord {
             to_play,
             result: None,
             comment: None,
+            info: Vec::new(),
             moves,
         }
     }
 
-    /// The record as an SGF FF\[4\] text: one game tree, one node per move, passes as `[]`.
+    /// Sets the game-information property `ident` (one of [`GAME_INFO`]) to `value`, in its place.
+    ///
+    /// # Panics
+    ///
+    /// If `ident` is not in [`GAME_INFO`].
+    pub fn set_info(&mut self, ident: &str, value: impl Into<String>) {
+        let rank = |i: &str| GAME_INFO.iter().position(|&g| g == i);
+        let at = rank(ident).unwrap_or_else(|| panic!("{ident} is not a game-information property"));
+        self.info.retain(|(i, _)| i != ident);
+        let place = self.info.iter().position(|(i, _)| rank(i) > Some(at)).unwrap_or(self.info.len());
+        self.info.insert(place, (ident.to_string(), value.into()));
+    }
+
+    /// The record as an SGF FF\[4\] text: one game tree, one node per move, passes as `[]`. The one SGF
+    /// writer of the workspace (match records included).
     pub fn to_sgf(&self) -> String {
         let mut out = format!("(;FF[4]GM[1]SZ[{}]KM[{}]", self.size, self.komi);
+        for (ident, value) in &self.info {
+            let _ = write!(out, "{ident}[{}]", escape(value));
+        }
         if self.handicap > 0 {
             let _ = write!(out, "HA[{}]", self.handicap);
         }
@@ -459,8 +490,9 @@ fn expand(value: &str, point: &dyn Fn(&str) -> Result<Point, SgfError>) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::picker::{MovePicker, RandomPicker, Rng};
+    use crate::picker::{MovePicker, RandomPicker};
     use proptest::prelude::*;
+    use tabula::rng::Rng;
 
     #[test]
     fn malformed_files_give_typed_errors() {
@@ -508,7 +540,13 @@ mod tests {
         let mut r = GameRecord::parse("(;SZ[3];B[aa]C[x\\\\y\\]z])").unwrap();
         assert_eq!(r.moves[0].comment.as_deref(), Some("x\\y]z"));
         r.result = Some("B+R".into());
-        assert_eq!(GameRecord::parse(&r.to_sgf()).unwrap(), r);
+        r.set_info("PW", "W]hite");
+        r.set_info("PB", "Black");
+        r.set_info("DT", "2026-01-02");
+        assert_eq!(r.info.iter().map(|i| i.0.as_str()).collect::<Vec<_>>(), ["DT", "PB", "PW"]);
+        let text = r.to_sgf();
+        assert!(text.contains("DT[2026-01-02]PB[Black]PW[W\\]hite]"), "{text}");
+        assert_eq!(GameRecord::parse(&text).unwrap(), r);
     }
 
     proptest! {

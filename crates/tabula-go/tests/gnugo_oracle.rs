@@ -11,13 +11,14 @@
 //! Skipped, with a note, when `gnugo` is not installed. The larger run:
 //! `cargo test -p tabula-go --test gnugo_oracle -- --ignored`.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use tabula::rng::Rng;
 use tabula_go::board::IllegalMove;
 use tabula_go::coords::{Color, Move, Point};
-use tabula_go::picker::{is_own_eye, Rng};
+use tabula_go::picker::is_own_eye;
 use tabula_go::position::{KoRule, Position, Rules};
+use tabula_protocol::process::Process;
 
 /// `gnugo` from the `PATH`, or where Debian installs it.
 fn find_gnugo() -> Option<PathBuf> {
@@ -28,62 +29,33 @@ fn find_gnugo() -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
 }
 
-struct GnuGo {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
-}
+/// GNU Go over GTP, through the shared engine-process driver.
+struct GnuGo(Process);
 
 impl GnuGo {
-    fn start(program: &PathBuf, rules: Rules) -> GnuGo {
-        let mut command = Command::new(program);
-        command.args(["--mode", "gtp", "--chinese-rules", "--level", "0"]);
-        command.arg(match rules.ko {
+    fn start(program: &Path, rules: Rules) -> GnuGo {
+        let ko = match rules.ko {
             KoRule::Simple => "--simple-ko",
             KoRule::Positional => "--positional-superko",
             KoRule::Situational => "--situational-superko",
-        });
+        };
         // GNU Go's --allow-suicide, like our rule, still forbids a single-stone suicide.
-        command.arg(if rules.suicide { "--allow-suicide" } else { "--forbid-suicide" });
-        let mut child =
-            command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("start gnugo");
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
-        GnuGo { child, input, output }
+        let suicide = if rules.suicide { "--allow-suicide" } else { "--forbid-suicide" };
+        let command = [&program.display().to_string(), "--mode", "gtp", "--chinese-rules", "--level", "0", ko, suicide];
+        GnuGo(Process::spawn(&command.map(str::to_string)).expect("start gnugo"))
     }
 
-    /// Sends one command; returns the result text after `= `, or the error after `? `.
-    fn send(&mut self, command: &str) -> Result<String, String> {
-        writeln!(self.input, "{command}").unwrap();
-        self.input.flush().unwrap();
-        let mut response = String::new();
-        loop {
-            let mut line = String::new();
-            assert!(self.output.read_line(&mut line).unwrap() > 0, "gnugo closed its output after {command:?}");
-            if line.trim_end().is_empty() {
-                if !response.is_empty() {
-                    break;
-                }
-                continue;
-            }
-            response.push_str(&line);
-        }
-        let response = response.trim_end().to_string();
-        match response.split_at(1) {
-            ("=", rest) => Ok(rest.trim().to_string()),
-            (_, rest) => Err(rest.trim().to_string()),
-        }
-    }
-
+    /// Sends one command; returns the result text after `= `.
     fn ok(&mut self, command: &str) -> String {
-        self.send(command).unwrap_or_else(|e| panic!("gnugo refused {command:?}: {e}"))
+        let patience = Duration::from_secs(60);
+        let answer = self.0.ask_gtp(command, Instant::now() + patience, patience);
+        answer.unwrap_or_else(|e| panic!("gnugo after {command:?}: {e}"))
     }
 }
 
 impl Drop for GnuGo {
     fn drop(&mut self) {
-        let _ = writeln!(self.input, "quit");
-        let _ = self.child.wait();
+        let _ = self.0.send("quit");
     }
 }
 

@@ -83,3 +83,31 @@ fn genmove_plays_legal_moves_until_both_pass() {
     let score = session.handle("final_score");
     assert!(score.starts_with("= B+") || score.starts_with("= W+") || score == "= 0\n\n", "{score}");
 }
+
+/// Bad bytes, a NUL, a 1 MiB line, CRLF and the end of input during `genmove`, through the serving harness:
+/// each bad line is answered `? ...` (with its id when it has one) and the next command is served.
+#[test]
+fn bad_input_is_answered_and_serving_goes_on() {
+    use tabula_go::mcts::{Config, Mcts};
+    use tabula_go::Rules;
+    use tabula_protocol::server::Connection;
+    let picker = Mcts::new(Config { threads: 1, playouts: Some(20_000), ..Config::default() });
+    let engine = Connection::open(GtpSession::with_picker(picker, Rules::default()));
+    let mut input = b"1 boardsize 9\r\n2 play b \xe9\xe9\n3 name\nplay\0 b e5\r\n4 version\n".to_vec();
+    input.extend(std::iter::repeat(b'#').take(1 << 20));
+    input.extend_from_slice(b"\n5 play b e5\r\n6 genmove w\n");
+    engine.send(&input);
+    let (session, out) = engine.close();
+    let responses: Vec<&str> = out.split_terminator("\n\n").collect();
+    assert_eq!(responses.len(), 8, "{out}");
+    assert_eq!(responses[0], "=1");
+    assert_eq!(responses[1], "?2 line 2 is not valid UTF-8 (byte 0xe9 at column 10)");
+    assert_eq!(responses[2], "=3 Tabula");
+    assert_eq!(responses[3], "? line 4 holds a NUL byte at column 5");
+    assert!(responses[4].starts_with("=4 "));
+    assert_eq!(responses[5], "? line 6 is 1048576 bytes long, more than the 65536 allowed");
+    assert_eq!(responses[6], "=5");
+    // The end of input came while genmove thought: it still answered, with a move played on the board.
+    assert!(responses[7].starts_with("=6 ") && responses[7].len() > 4, "{out}");
+    assert_eq!(session.position().move_count(), 2);
+}

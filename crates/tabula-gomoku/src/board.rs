@@ -26,6 +26,7 @@
 
 use crate::pattern::{slot, tables, Pattern, Tables};
 use crate::rules;
+use std::cell::Cell;
 use std::fmt;
 use tabula::zobrist::{Key, Layout, ZobristKeys};
 use thiserror::Error;
@@ -237,6 +238,22 @@ pub struct Board {
     moves: Vec<Point>,
     winner: Option<Color>,
     tables: &'static Tables,
+    /// The last [`Forced`] computed, with the key of the position it was computed for.
+    forced: Cell<Option<(Key, Forced)>>,
+}
+
+/// What the fives one move away force the side to move to do (see [`Board::forced`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forced {
+    /// Nothing: no five can be made next move by either side.
+    Free,
+    /// Make five here.
+    Win(Point),
+    /// Block the opponent's single five here.
+    Block(Point),
+    /// The opponent has two fives, or one that cannot be blocked legally: every move loses, blocking one of
+    /// the fives (here, if that is legal) as much as any other.
+    Lost(Option<Point>),
 }
 
 const NEAR: [isize; 16] = {
@@ -290,6 +307,7 @@ impl Board {
             moves: Vec::new(),
             winner: None,
             tables: tables(),
+            forced: Cell::new(None),
         })
     }
 
@@ -573,6 +591,30 @@ impl Board {
     }
 
     /// Appends to `out` the cells (as points) where `color` makes five, stopping after `limit` of them.
+    /// What the fives one move away force the side to move to do: a five of its own is made, a single five
+    /// of the opponent's is blocked, two of them lose. Remembered for the position last asked about.
+    pub fn forced(&self) -> Forced {
+        let key = self.key;
+        if let Some((_, memo)) = self.forced.get().filter(|m| m.0 == key) {
+            return memo;
+        }
+        let me = self.side_to_move();
+        let mut fives = Vec::with_capacity(2);
+        self.five_points_into(me, &mut fives, 1);
+        let forced = if let Some(&p) = fives.first() {
+            Forced::Win(p)
+        } else {
+            self.five_points_into(me.opponent(), &mut fives, 2);
+            match fives.as_slice() {
+                [] => Forced::Free,
+                [block] if self.is_legal_at(block.index(), me) => Forced::Block(*block),
+                _ => Forced::Lost(fives.iter().copied().find(|p| self.is_legal_at(p.index(), me))),
+            }
+        };
+        self.forced.set(Some((key, forced)));
+        forced
+    }
+
     pub(crate) fn five_points_into(&self, color: Color, out: &mut Vec<Point>, limit: usize) {
         let start = out.len();
         self.for_each_candidate(|i| {

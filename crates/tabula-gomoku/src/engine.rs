@@ -25,13 +25,13 @@
 
 use crate::board::{Board, Point};
 use crate::eval::Eval;
-use crate::search_board::{SearchBoard, ThreatOptions};
+use crate::policy::{Policy, ThreatOptions};
 use crate::threats::{ThreatCache, ThreatKind, ThreatSolver};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tabula::game::{Evaluator, Game};
 use tabula::score::{loss_in, win_in, Score};
-use tabula::search::{Iteration, Limits, Searcher};
+use tabula::search::{Iteration, Limits, SearchOptions, Searcher};
 
 /// What the engine concluded about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +54,7 @@ pub struct Thought {
 
 /// A gomoku engine: a searcher with its transposition table and a threat solver with its own cache.
 pub struct Engine {
-    searcher: Searcher<SearchBoard, Eval>,
+    searcher: Searcher<Board, Policy>,
     threats: ThreatSolver,
     threat_options: ThreatOptions,
     /// Threat-search nodes per millisecond of the time limit, for the budget of each threat search.
@@ -73,17 +73,19 @@ impl Engine {
     /// An engine with a table of `table_mib` mebibytes (the threat cache takes a quarter more).
     pub fn new(table_mib: usize) -> Engine {
         let threats = ThreatSolver::with_cache(Arc::new(ThreatCache::new((table_mib / 4).max(1))));
-        Engine {
-            searcher: Searcher::new(Eval, table_mib.max(1)),
-            threats,
-            threat_options: ThreatOptions::default(),
-            threat_nodes_per_ms: 40,
-        }
+        let options = ThreatOptions::default();
+        let policy = Policy::new(options, Some(threats.cache().clone()));
+        let searcher = Searcher::with_table_size(policy, table_mib.max(1))
+            .with_options(options.search_options(SearchOptions::default()));
+        Engine { searcher, threats, threat_options: options, threat_nodes_per_ms: 40 }
     }
 
-    /// The threat-space hooks the alpha-beta search uses (see [`SearchBoard`]).
+    /// The threat-space knowledge the alpha-beta search uses (see [`Policy`]).
     pub fn set_threat_options(&mut self, options: ThreatOptions) {
         self.threat_options = options;
+        self.searcher.set_evaluator(Policy::new(options, Some(self.threats.cache().clone())));
+        let search = options.search_options(self.searcher.options().clone());
+        self.searcher.set_options(search);
     }
 
     /// The threat-space hooks in force.
@@ -103,6 +105,7 @@ impl Engine {
         let table_mib = table_mib.max(2);
         self.searcher.set_table(Arc::new(tabula::TranspositionTable::new(table_mib * 4 / 5)));
         self.threats = ThreatSolver::with_cache(Arc::new(ThreatCache::new((table_mib / 5).max(1))));
+        self.set_threat_options(self.threat_options);
     }
 
     /// Forgets everything learnt (between games).
@@ -136,7 +139,7 @@ impl Engine {
             return thought;
         }
         let budget = limits
-            .time
+            .hard_time
             .map_or(DEFAULT_THREAT_NODES, |t| (t.as_millis() as u64 * self.threat_nodes_per_ms / 8).max(500));
         // Step 2. A proved win by threats.
         for (kind, depth) in [(ThreatKind::Vcf, VCF_DEPTH), (ThreatKind::Vct, VCT_DEPTH)] {
@@ -153,11 +156,10 @@ impl Engine {
         }
         // Step 3. Alpha-beta on the time left.
         let mut search_limits = limits.clone();
-        if let Some(t) = limits.time {
-            search_limits.time = Some(t.saturating_sub(start.elapsed()).mul_f64(0.7).max(Duration::from_millis(5)));
-        }
-        let node = SearchBoard::new(board.clone(), self.threat_options, Some(self.threats.cache().clone()));
-        let result = self.searcher.search(&node, &search_limits, on_iteration);
+        let left = |t: Duration| t.saturating_sub(start.elapsed()).mul_f64(0.7).max(Duration::from_millis(5));
+        search_limits.soft_time = limits.soft_time.map(left);
+        search_limits.hard_time = limits.hard_time.map(left);
+        let result = self.searcher.search(board, &search_limits, on_iteration);
         thought.nodes += result.nodes;
         thought.depth = result.depth;
         thought.score = result.score;
@@ -167,7 +169,7 @@ impl Engine {
         if let Some(best) = thought.best.filter(|_| result.score > loss_in(40)) {
             let mut b = board.clone();
             for kind in [ThreatKind::Vcf, ThreatKind::Vct] {
-                let over_time = limits.time.is_some_and(|t| start.elapsed() * 10 > t * 9);
+                let over_time = limits.hard_time.is_some_and(|t| start.elapsed() * 10 > t * 9);
                 if over_time {
                     break;
                 }
@@ -207,7 +209,7 @@ impl Engine {
             return None;
         }
         let mut moves = Vec::new();
-        if !board.non_losing_moves(&mut moves) || moves.is_empty() {
+        if board.non_losing_moves(&mut moves).unwrap_or(0) == 0 {
             return Some(best);
         }
         let eval = Eval;

@@ -2,8 +2,10 @@
 //!
 //! Moves are the empty points within two steps along a line of some stone (the centre on an empty board),
 //! minus renju forbidden points for black: far points almost never matter and leaving them out cuts the
-//! branching factor by three. The tactical hooks are exact: [`Game::winning_move`] finds a five,
-//! [`Game::non_losing_moves`] answers a four by blocking it (or reports the loss to two fives).
+//! branching factor by three. The tactical hooks are exact and come from [`Board::forced`]:
+//! [`Game::winning_move`] finds a five, [`Game::non_losing_moves`] answers a four by blocking it (or reports
+//! the loss to two fives), and [`Game::in_check`] says a five is to be made or stopped, so that with the
+//! search's check extension a four costs the attacker no depth and lines of fours end in exact scores.
 //!
 //! [`Eval`] scores a position from the line patterns of every candidate point for both sides: what each
 //! side would make by playing there, with bonuses for the combinations that win (four-three, three-three,
@@ -13,18 +15,18 @@
 //! # Examples
 //!
 //! ```
-//! use tabula::game::{Evaluator, Game};
+//! use tabula::game::{Evaluator, Game, WinningMove};
 //! use tabula_gomoku::{Board, Eval, Rule};
 //!
 //! let board = Board::from_moves(15, 15, Rule::Standard, "h8 a1 i8 a2 j8 a3 k8 a4").unwrap();
-//! let win = board.winning_move().unwrap();
+//! let WinningMove::Found(win) = board.winning_move() else { panic!() };
 //! assert!(["g8", "l8"].contains(&board.format_point(win).as_str()));
 //! assert!(Eval.evaluate(&board) > 10_000);
 //! ```
 
-use crate::board::{Board, Color, Point, MAX_SIZE};
+use crate::board::{Board, Color, Forced, Point, MAX_SIZE};
 use crate::pattern::Pattern;
-use tabula::game::{Evaluator, Game, Outcome};
+use tabula::game::{Evaluator, Game, Outcome, Remaining, WinningMove};
 use tabula::score::Score;
 use tabula::zobrist::Key;
 
@@ -104,30 +106,29 @@ impl Game for Board {
 
     const MOVE_CODES: usize = MAX_SIZE * MAX_SIZE;
 
-    const FINDS_IMMEDIATE_WINS: bool = true;
-
-    fn winning_move(&self) -> Option<Point> {
-        let mut out = Vec::with_capacity(1);
-        self.five_points_into(self.side_to_move(), &mut out, 1);
-        out.pop()
-    }
-
-    fn non_losing_moves(&self, moves: &mut Vec<Point>) -> bool {
-        let me = self.side_to_move();
-        let mut threats = Vec::with_capacity(2);
-        self.five_points_into(me.opponent(), &mut threats, 2);
-        match threats.as_slice() {
-            [] => {
-                self.legal_moves(moves);
-            }
-            [block] if self.is_legal_at(block.index(), me) => moves.push(*block),
-            _ => {}
+    fn winning_move(&self) -> WinningMove<Point> {
+        match self.forced() {
+            Forced::Win(p) => WinningMove::Found(p),
+            _ => WinningMove::NoneExists,
         }
-        true
     }
 
-    fn max_plies_remaining(&self) -> Option<u32> {
-        Some((self.width() * self.height() - self.moves().len()) as u32)
+    fn non_losing_moves(&self, moves: &mut Vec<Point>) -> Option<usize> {
+        let before = moves.len();
+        match self.forced() {
+            Forced::Free => self.legal_moves(moves),
+            Forced::Block(p) | Forced::Win(p) => moves.push(p),
+            Forced::Lost(_) => {}
+        }
+        Some(moves.len() - before)
+    }
+
+    fn in_check(&self) -> bool {
+        self.forced() != Forced::Free
+    }
+
+    fn remaining(&self) -> Option<Remaining> {
+        Some(Remaining { plies: (self.width() * self.height() - self.moves().len()) as u32, margin: 0 })
     }
 }
 
@@ -183,16 +184,17 @@ mod tests {
     fn tactics_hooks_are_exact() {
         let board = Board::from_moves(15, 15, Rule::Freestyle, "a1 h8 a3 i8 a5 j8 a7 k8 o15").unwrap();
         // White to move: five at g8 or l8.
-        assert!(board.winning_move().is_some());
+        assert!(matches!(board.winning_move(), WinningMove::Found(_)));
         // Black blocked g8; white still has l8, and black to move must take it.
         let black = Board::from_moves(15, 15, Rule::Freestyle, "a1 h8 a3 i8 a5 j8 a7 k8 g8 o15").unwrap();
         let mut moves = Vec::new();
-        assert!(black.non_losing_moves(&mut moves));
+        assert_eq!(black.non_losing_moves(&mut moves), Some(1));
         assert_eq!(moves, vec![black.parse_point("l8").unwrap()]);
+        assert!(black.in_check());
         let open = Board::from_moves(15, 15, Rule::Freestyle, "a1 h8 a3 i8 a5 j8 a7 k8").unwrap();
         // Black to move, white has an open four: nothing saves black.
         let mut moves = Vec::new();
-        assert!(open.non_losing_moves(&mut moves));
+        assert_eq!(open.non_losing_moves(&mut moves), Some(0));
         assert!(moves.is_empty());
     }
 

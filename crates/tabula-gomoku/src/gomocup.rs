@@ -9,8 +9,11 @@
 //! search's threat-space hooks ([`ThreatOptions`]): `tabula_forced_replies` (0 or 1), `tabula_horizon_vcf`
 //! and `tabula_inner_vcf` (node budgets, 0 for none).
 //!
-//! The session thinks synchronously inside [`Session::handle`]; a binary that wants to keep reading its
-//! input meanwhile reads it on another thread and raises [`Session::stop_flag`] when `END` arrives.
+//! [`Session::handle`] thinks to the end, for scripts and tests. [`run_stdio`] serves the session in the
+//! shared harness of `tabula_protocol::server`: the engine thinks on its own thread while input is still
+//! read, `END` stops a search at once (the move is still answered), other lines wait for the move, a line
+//! that is not text (bad UTF-8, a NUL byte, more than 64 KiB) is answered `ERROR line N ...`, the end of
+//! input stops a running search, and answers end in CRLF.
 //!
 //! # Examples
 //!
@@ -26,15 +29,29 @@
 //! assert!(session.handle("FOO").last().unwrap().starts_with("UNKNOWN"));
 //! assert!(session.handle("TURN 99,99").last().unwrap().starts_with("ERROR"));
 //! ```
+//!
+//! Served, with bad bytes:
+//!
+//! ```
+//! use tabula_gomoku::Session;
+//! use tabula_protocol::server::Connection;
+//!
+//! let engine = Connection::open(Session::new());
+//! engine.send(b"START 15\r\nTURN \xff\nABOUT\r\n");
+//! let (_, out) = engine.close();
+//! assert!(out.starts_with("OK\r\nERROR line 2 is not valid UTF-8 (byte 0xff at column 6)\r\nname="));
+//! ```
 
 use crate::board::{Board, Point, Rule, MAX_SIZE, MIN_SIZE};
 use crate::engine::Engine;
-use crate::search_board::ThreatOptions;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::Arc;
+use crate::engine::Thought;
+use crate::policy::ThreatOptions;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tabula::score::plies_to_end;
 use tabula::search::Limits;
+use tabula_protocol::lines::BadLine;
+use tabula_protocol::server::{self, Action, Busy, Input, Protocol, Search};
 use thiserror::Error;
 
 /// The engine's self-description for `ABOUT`.
@@ -91,12 +108,18 @@ pub struct Session {
     board: Option<Board>,
     rule: Rule,
     info: Info,
-    engine: Engine,
+    /// Shared with the engine thread while it thinks.
+    engine: Arc<Mutex<Engine>>,
     table_mib: usize,
     /// `Some` between `BOARD` and `DONE`: the stones read so far (point, field).
     pending: Option<Vec<(Point, u8)>>,
-    stop: Arc<AtomicBool>,
     ended: bool,
+}
+
+/// What a command asks for: lines to answer, or the engine's move.
+enum Reply {
+    Lines(Vec<String>),
+    Think,
 }
 
 impl Default for Session {
@@ -126,17 +149,15 @@ impl Session {
             board: None,
             rule: Rule::Freestyle,
             info: Info::default(),
-            engine: Engine::new(DEFAULT_TABLE_MIB),
+            engine: Arc::new(Mutex::new(Engine::new(DEFAULT_TABLE_MIB))),
             table_mib: DEFAULT_TABLE_MIB,
             pending: None,
-            stop: Arc::new(AtomicBool::new(false)),
             ended: false,
         }
     }
 
-    /// A flag that stops the current search when set (the binary sets it when `END` arrives).
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        self.stop.clone()
+    fn engine(&self) -> MutexGuard<'_, Engine> {
+        self.engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Whether `END` was received.
@@ -156,14 +177,20 @@ impl Session {
 
     /// The threat-space hooks of the engine's search (set by Tabula's `INFO tabula_*` keys).
     pub fn threat_options(&self) -> ThreatOptions {
-        self.engine.threat_options()
+        self.engine().threat_options()
     }
 
-    /// Handles one line from the manager and returns the lines to answer (possibly none).
+    /// Handles one line from the manager and returns the lines to answer (possibly none), thinking to the end
+    /// when the engine is to move.
     pub fn handle(&mut self, line: &str) -> Vec<String> {
+        server::answer(self, line)
+    }
+
+    /// Interprets one line.
+    fn respond(&mut self, line: &str) -> Reply {
         let line = line.trim_end_matches(['\r', '\n']).trim();
         if line.is_empty() {
-            return Vec::new();
+            return Reply::Lines(Vec::new());
         }
         if self.pending.is_some() {
             return self.board_line(line);
@@ -181,22 +208,22 @@ impl Session {
             "INFO" => self.set_info(rest),
             "END" => {
                 self.ended = true;
-                Ok(Vec::new())
+                Ok(Reply::Lines(Vec::new()))
             }
-            "ABOUT" => Ok(vec![ABOUT.to_string()]),
-            _ => return vec![format!("UNKNOWN command `{command}`")],
+            "ABOUT" => Ok(Reply::Lines(vec![ABOUT.to_string()])),
+            _ => return Reply::Lines(vec![format!("UNKNOWN command `{command}`")]),
         };
-        result.unwrap_or_else(|e| vec![format!("ERROR {e}")])
+        result.unwrap_or_else(|e| Reply::Lines(vec![format!("ERROR {e}")]))
     }
 
-    fn new_board(&mut self, width: usize, height: usize) -> Result<Vec<String>, ProtocolError> {
+    fn new_board(&mut self, width: usize, height: usize) -> Result<Reply, ProtocolError> {
         let board = Board::new(width, height, self.rule)?;
         self.board = Some(board);
-        self.engine.clear();
-        Ok(vec!["OK".to_string()])
+        self.engine().clear();
+        Ok(ok())
     }
 
-    fn start(&mut self, rest: &str) -> Result<Vec<String>, ProtocolError> {
+    fn start(&mut self, rest: &str) -> Result<Reply, ProtocolError> {
         let size: usize = rest.parse().map_err(|_| arg_error("START", rest, "a board size"))?;
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(arg_error("START", rest, "a size from 5 to 22"));
@@ -204,12 +231,12 @@ impl Session {
         self.new_board(size, size)
     }
 
-    fn rectstart(&mut self, rest: &str) -> Result<Vec<String>, ProtocolError> {
+    fn rectstart(&mut self, rest: &str) -> Result<Reply, ProtocolError> {
         let (w, h) = parse_pair("RECTSTART", rest)?;
         self.new_board(w, h)
     }
 
-    fn restart(&mut self) -> Result<Vec<String>, ProtocolError> {
+    fn restart(&mut self) -> Result<Reply, ProtocolError> {
         let board = self.board.as_ref().ok_or(ProtocolError::NoGame("RESTART"))?;
         let (w, h) = (board.width(), board.height());
         self.new_board(w, h)
@@ -233,21 +260,21 @@ impl Session {
         Ok(Point::new(x as u8, y as u8))
     }
 
-    fn begin(&mut self) -> Result<Vec<String>, ProtocolError> {
+    fn begin(&mut self) -> Result<Reply, ProtocolError> {
         let board = self.game("BEGIN")?;
         if !board.moves().is_empty() {
             return Err(arg_error("BEGIN", "", "an empty board"));
         }
-        Ok(self.think())
+        Ok(Reply::Think)
     }
 
-    fn turn(&mut self, rest: &str) -> Result<Vec<String>, ProtocolError> {
+    fn turn(&mut self, rest: &str) -> Result<Reply, ProtocolError> {
         let p = self.point("TURN", rest)?;
         self.game("TURN")?.play(p)?;
-        Ok(self.think())
+        Ok(Reply::Think)
     }
 
-    fn takeback(&mut self, rest: &str) -> Result<Vec<String>, ProtocolError> {
+    fn takeback(&mut self, rest: &str) -> Result<Reply, ProtocolError> {
         let p = self.point("TAKEBACK", rest)?;
         let board = self.game("TAKEBACK")?;
         if board.stone(p).is_none() {
@@ -263,10 +290,10 @@ impl Session {
             }
             *board = rebuilt;
         }
-        Ok(vec!["OK".to_string()])
+        Ok(ok())
     }
 
-    fn set_info(&mut self, rest: &str) -> Result<Vec<String>, ProtocolError> {
+    fn set_info(&mut self, rest: &str) -> Result<Reply, ProtocolError> {
         let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
         let value = value.trim();
         let number = |name: &'static str| -> Result<u64, ProtocolError> {
@@ -286,27 +313,26 @@ impl Session {
                 };
                 if mib != self.table_mib {
                     self.table_mib = mib;
-                    self.engine.resize(mib);
+                    self.engine().resize(mib);
                 }
             }
             // Tabula's own keys, for matches between settings: the threat-space hooks of the search.
             "tabula_forced_replies" => {
-                let options = ThreatOptions { forced_replies: number("0 or 1")? != 0, ..self.engine.threat_options() };
-                self.engine.set_threat_options(options);
+                let options = ThreatOptions { forced_replies: number("0 or 1")? != 0, ..self.threat_options() };
+                self.engine().set_threat_options(options);
             }
             "tabula_horizon_vcf" => {
-                let options =
-                    ThreatOptions { horizon_vcf_nodes: number("a node budget")?, ..self.engine.threat_options() };
-                self.engine.set_threat_options(options);
+                let options = ThreatOptions { horizon_vcf_nodes: number("a node budget")?, ..self.threat_options() };
+                self.engine().set_threat_options(options);
             }
             "tabula_inner_vcf" => {
-                let options =
-                    ThreatOptions { inner_vcf_nodes: number("a node budget")?, ..self.engine.threat_options() };
-                self.engine.set_threat_options(options);
+                let options = ThreatOptions { inner_vcf_nodes: number("a node budget")?, ..self.threat_options() };
+                self.engine().set_threat_options(options);
             }
             "thread_num" => {
                 self.info.threads = number("a thread count")?.clamp(1, 64) as usize;
-                self.engine.set_threads(self.info.threads);
+                let threads = self.info.threads;
+                self.engine().set_threads(threads);
             }
             "rule" => {
                 let bits = number("a rule bitmask")?;
@@ -326,20 +352,20 @@ impl Session {
             }
             _ => {}
         }
-        Ok(Vec::new())
+        Ok(Reply::Lines(Vec::new()))
     }
 
-    fn board_start(&mut self) -> Result<Vec<String>, ProtocolError> {
+    fn board_start(&mut self) -> Result<Reply, ProtocolError> {
         self.game("BOARD")?;
         self.pending = Some(Vec::new());
-        Ok(Vec::new())
+        Ok(Reply::Lines(Vec::new()))
     }
 
     /// A line inside `BOARD` ... `DONE`.
-    fn board_line(&mut self, line: &str) -> Vec<String> {
+    fn board_line(&mut self, line: &str) -> Reply {
         if line.eq_ignore_ascii_case("DONE") {
             let stones = self.pending.take().unwrap_or_default();
-            return self.board_done(stones).unwrap_or_else(|e| vec![format!("ERROR {e}")]);
+            return self.board_done(stones).unwrap_or_else(|e| Reply::Lines(vec![format!("ERROR {e}")]));
         }
         let parsed = (|| {
             let (pair, field) = line.rsplit_once(',').ok_or_else(|| arg_error("BOARD", line, "x,y,field"))?;
@@ -353,17 +379,17 @@ impl Session {
         match parsed {
             Ok(stone) => {
                 self.pending.get_or_insert_with(Vec::new).push(stone);
-                Vec::new()
+                Reply::Lines(Vec::new())
             }
             Err(e) => {
                 // A malformed line ends the position: the manager will send it again.
                 self.pending = None;
-                vec![format!("ERROR {e}")]
+                Reply::Lines(vec![format!("ERROR {e}")])
             }
         }
     }
 
-    fn board_done(&mut self, stones: Vec<(Point, u8)>) -> Result<Vec<String>, ProtocolError> {
+    fn board_done(&mut self, stones: Vec<(Point, u8)>) -> Result<Reply, ProtocolError> {
         let board = self.game("BOARD")?;
         // Field 1 is ours, 2 the opponent's; 3 (a winning line in continuous games) counts as the opponent's.
         let own: Vec<Point> = stones.iter().filter(|s| s.1 == 1).map(|s| s.0).collect();
@@ -393,7 +419,7 @@ impl Session {
             return Err(crate::board::MoveError::GameOver.into());
         }
         *board = fresh;
-        Ok(self.think())
+        Ok(Reply::Think)
     }
 
     /// The time for this move, in milliseconds.
@@ -406,17 +432,23 @@ impl Session {
         (ms * 4 / 5).saturating_sub(20).max(5)
     }
 
-    fn think(&mut self) -> Vec<String> {
-        self.stop.store(false, Relaxed);
-        let limits = Limits {
-            time: Some(Duration::from_millis(self.move_time())),
-            stop: Some(self.stop.clone()),
-            ..Limits::default()
+    /// The engine's search for the move, to run on the engine thread.
+    fn think(&mut self) -> Action<Thought> {
+        let Some(board) = self.board.clone() else {
+            return Action::Reply(vec!["ERROR no game".to_string()]);
         };
+        let (engine, time) = (Arc::clone(&self.engine), Duration::from_millis(self.move_time()));
+        Action::Search(Search::new(move |stop, _emit| {
+            let limits = Limits::time(time).with_stop(Arc::clone(stop));
+            engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).think(&board, &limits)
+        }))
+    }
+
+    /// The move thought of: played, with a `MESSAGE` saying how it was found.
+    fn play_thought(&mut self, thought: Thought) -> Vec<String> {
         let Some(board) = self.board.as_mut() else {
             return vec!["ERROR no game".to_string()];
         };
-        let thought = self.engine.think(board, &limits);
         let Some(best) = thought.best else {
             return vec!["ERROR the game is over".to_string()];
         };
@@ -439,4 +471,53 @@ impl Session {
             best.to_string(),
         ]
     }
+}
+
+fn ok() -> Reply {
+    Reply::Lines(vec!["OK".to_string()])
+}
+
+/// The session in the serving harness: the engine thinks on its own thread; `END` stops it and ends the
+/// session once the move is answered; other lines, bad ones included, wait for the move.
+impl Protocol for Session {
+    type Outcome = Thought;
+
+    const NEWLINE: &'static str = "\r\n";
+
+    fn command(&mut self, line: &str) -> Action<Thought> {
+        match self.respond(line) {
+            Reply::Lines(lines) if self.ended => Action::Quit(lines),
+            Reply::Lines(lines) => Action::Reply(lines),
+            Reply::Think => self.think(),
+        }
+    }
+
+    /// `ERROR line N ...`; inside `BOARD` ... `DONE` it also drops the position, as a malformed stone does.
+    fn bad_line(&mut self, bad: &BadLine) -> Vec<String> {
+        self.pending = None;
+        vec![format!("ERROR {bad}")]
+    }
+
+    fn busy(&mut self, input: Input<'_>) -> Busy {
+        match input {
+            Input::Line(line) if line.trim().eq_ignore_ascii_case("END") => Busy::StopThenServe,
+            _ => Busy::Wait,
+        }
+    }
+
+    fn finish(&mut self, thought: Option<Thought>) -> Vec<String> {
+        match thought {
+            Some(thought) => self.play_thought(thought),
+            None => vec!["ERROR the search failed".to_string()],
+        }
+    }
+}
+
+/// Serves a new [`Session`] on standard input and output until `END` or the end of input.
+///
+/// # Errors
+///
+/// An error reading standard input.
+pub fn run_stdio() -> std::io::Result<()> {
+    server::serve_stdio(&mut Session::new())
 }

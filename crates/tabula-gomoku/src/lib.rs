@@ -5,6 +5,7 @@
 //! - [`rules`]: fives, overlines and renju forbidden points by direct scans, recursive threes included.
 //! - [`pattern`]: what a stone makes along each line ([`Pattern`]: five, open four, four, open three ...).
 //! - [`eval`]: the [`Game`](tabula::Game) implementation the core searcher plays and the [`Eval`] evaluator.
+//! - [`policy`]: the engine's evaluator, [`Eval`] plus threat-space knowledge ([`policy::ThreatOptions`]).
 //! - [`threats`]: VCF and VCT solvers with their own keyed table; [`verify`] checks their wins independently.
 //! - [`engine`]: [`Engine::think`]: threats first, then the core's alpha-beta, with defence against the
 //!   opponent's threats.
@@ -30,8 +31,8 @@ pub mod engine;
 pub mod eval;
 pub mod gomocup;
 pub mod pattern;
+pub mod policy;
 pub mod rules;
-pub mod search_board;
 pub mod threats;
 pub mod verify;
 

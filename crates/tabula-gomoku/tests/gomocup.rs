@@ -102,3 +102,29 @@ fn tabula_info_keys_set_the_threat_hooks() {
     assert!(answer.last().unwrap().starts_with("ERROR"), "{answer:?}");
     assert_eq!(session.threat_options().inner_vcf_nodes, 500);
 }
+
+/// Bad bytes, a NUL, a 1 MiB line, CRLF and the end of input while the engine thinks, through the serving
+/// harness: each bad line is answered `ERROR ...`, the next command is served, and the move is still given.
+#[test]
+fn bad_input_is_answered_and_serving_goes_on() {
+    use tabula_protocol::server::Connection;
+    let engine = Connection::open(Session::new());
+    let mut input = b"START 15\r\nINFO timeout_turn 60000\r\nTURN 7,\xc3\x28\r\nBOARD\r\n7,7,\x001\r\n".to_vec();
+    input.extend(std::iter::repeat(b'7').take(1 << 20));
+    input.extend_from_slice(b"\r\nABOUT\r\nTURN 7,7\r\n");
+    engine.send(&input);
+    let (session, out) = engine.close();
+    let lines: Vec<&str> = out.split_terminator("\r\n").collect();
+    assert_eq!(lines[0], "OK");
+    assert_eq!(lines[1], "ERROR line 3 is not valid UTF-8 (byte 0xc3 at column 8)");
+    // The bad line inside BOARD drops the position, so the long line is read as a command.
+    assert_eq!(lines[2], "ERROR line 5 holds a NUL byte at column 5");
+    assert_eq!(lines[3], "ERROR line 6 is 1048576 bytes long, more than the 65536 allowed");
+    assert!(lines[4].starts_with("name=\"tabula\""), "{out}");
+    // The end of input came while the engine thought (a minute allowed): it stopped and answered.
+    assert!(lines[5].starts_with("MESSAGE depth "), "{out}");
+    let reply = lines[6];
+    assert!(session.board().unwrap().parse_point(reply).is_ok(), "{out}");
+    assert_eq!(session.board().unwrap().moves().len(), 2);
+    assert_eq!(lines.len(), 7, "{out}");
+}

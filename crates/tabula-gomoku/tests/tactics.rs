@@ -13,9 +13,9 @@
 
 use std::time::Instant;
 use tabula::game::{Evaluator, Game};
-use tabula::search::{Limits, Searcher};
+use tabula::search::{Limits, SearchOptions, Searcher};
 use tabula::zobrist::SplitMix64;
-use tabula_gomoku::search_board::{SearchBoard, ThreatOptions};
+use tabula_gomoku::policy::{Policy, ThreatOptions};
 use tabula_gomoku::threats::ThreatCache;
 use tabula_gomoku::verify::verify_win;
 use tabula_gomoku::{Board, Eval, Point, Rule, ThreatKind, ThreatSolver};
@@ -100,12 +100,13 @@ fn solves(p: &Position, m: Point, solver: &mut ThreatSolver) -> bool {
     }
 }
 
-/// The core searcher on a [`SearchBoard`] with `options`, to `depth`: (move, nodes, decisive score).
+/// The core searcher with the [`Policy`] of `options`, to `depth`: (move, nodes, decisive score).
 fn search(board: &Board, options: ThreatOptions, depth: u32) -> (Point, u64, i32) {
     let cache = std::sync::Arc::new(ThreatCache::new(4));
-    let node = SearchBoard::new(board.clone(), options, Some(cache));
-    let mut searcher = Searcher::new(Eval, 16);
-    let r = searcher.search(&node, &Limits::depth(depth), |_| {});
+    let policy = Policy::new(options, Some(cache));
+    let mut searcher =
+        Searcher::with_table_size(policy, 16).with_options(options.search_options(SearchOptions::default()));
+    let r = searcher.search(board, &Limits::depth(depth), |_| {});
     (r.best_move.unwrap(), r.nodes, r.score)
 }
 

@@ -19,13 +19,13 @@
 //! assert!(err.to_string().starts_with("o.epd, line 1"));
 //! ```
 
-use crate::engine::{EngineError, Process};
 use crate::{
     forfeit, opening_lines, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player,
 };
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use tabula_chess::{Color, Epd, Move, Position};
+use tabula_protocol::process::{EngineError, Process};
 
 /// How long an engine may take to answer `uci` or `isready`.
 const HANDSHAKE: Duration = Duration::from_secs(10);

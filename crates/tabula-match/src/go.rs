@@ -35,7 +35,6 @@
 //! assert!(err.to_string().starts_with("o.txt, line 2: move 2 `E5`"), "{err}");
 //! ```
 
-use crate::engine::{EngineError, Process};
 use crate::{
     forfeit, opening_lines, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player,
     TimeControl,
@@ -44,6 +43,7 @@ use std::time::{Duration, Instant};
 use tabula_go::scoring::area_score;
 use tabula_go::sgf::{GameRecord, SgfError};
 use tabula_go::{Color, Move, Position, Rules};
+use tabula_protocol::process::{EngineError, Process};
 use thiserror::Error;
 
 /// How long an engine may take over a command other than `genmove`.
@@ -278,38 +278,7 @@ pub fn time_left(clock: &Clock, seat: usize, color: Color) -> Option<String> {
 
 /// Sends `text` and waits at most [`COMMAND`] for a successful answer.
 fn command(process: &mut Process, text: &str) -> Result<String, EngineError> {
-    exchange(process, text, Instant::now() + COMMAND, COMMAND)
-}
-
-/// Sends `text` and reads the answer up to its closing empty line, before `deadline`: the text after `=`
-/// (and an id, if the engine sends one).
-///
-/// # Errors
-///
-/// [`EngineError::Refused`] for a `?` answer, [`EngineError::Garbage`] for a line that is neither, and the
-/// errors of [`Process::receive_until`].
-fn exchange(process: &mut Process, text: &str, deadline: Instant, allowed: Duration) -> Result<String, EngineError> {
-    process.send(text)?;
-    let first = process.wait_for(deadline, allowed, |l| !l.trim().is_empty())?;
-    let success = match first.chars().next() {
-        Some('=') => true,
-        Some('?') => false,
-        _ => return Err(EngineError::Garbage(first)),
-    };
-    let mut answer = first[1..].trim_start_matches(|c: char| c.is_ascii_digit()).trim().to_string();
-    loop {
-        let line = process.receive_until(deadline, allowed)?;
-        if line.trim().is_empty() {
-            break;
-        }
-        answer.push('\n');
-        answer.push_str(line.trim());
-    }
-    if success {
-        Ok(answer)
-    } else {
-        Err(EngineError::Refused { command: text.to_string(), answer: first })
-    }
+    process.ask_gtp(text, Instant::now() + COMMAND, COMMAND)
 }
 
 /// What an engine answered to `genmove`.
@@ -450,7 +419,7 @@ impl MatchGame for Go {
                 }
                 let allowed = clock.allowance(seat);
                 let started = Instant::now();
-                let answer = exchange(process, &format!("genmove {}", color.to_gtp()), started + allowed, allowed)?;
+                let answer = process.ask_gtp(&format!("genmove {}", color.to_gtp()), started + allowed, allowed)?;
                 clock.charge(seat, started.elapsed())?;
                 judge(&position, color, &answer)
             })();
@@ -498,58 +467,37 @@ impl MatchGame for Go {
     }
 }
 
-/// SGF text: `\` and `]` escaped.
-fn escape(text: &str) -> String {
-    text.replace('\\', "\\\\").replace(']', "\\]")
-}
-
-/// The game as an SGF FF\[4\] record: `names` are Black's and White's.
+/// The game as an SGF FF\[4\] record, written by `tabula_go`'s one SGF writer: `names` are Black's and
+/// White's; the reason is the root comment; a blank line follows.
 fn sgf(position: &Position, names: [&String; 2], info: &GameInfo, ending: Ending, reason: &str) -> String {
-    let size = position.size();
-    let mut out = format!(
-        "(;FF[4]GM[1]CA[UTF-8]AP[tabula:{}]SZ[{size}]KM[{}]RU[Tromp-Taylor]\nEV[tabula match]RO[{}]DT[{}]PB[{}]PW[{}]",
-        env!("CARGO_PKG_VERSION"),
-        position.komi(),
-        info.round,
-        info.date.replace('.', "-"),
-        escape(names[0]),
-        escape(names[1]),
-    );
+    let mut record = GameRecord::from_position(position);
+    record.set_info("CA", "UTF-8");
+    record.set_info("AP", format!("tabula:{}", env!("CARGO_PKG_VERSION")));
+    record.set_info("RU", "Tromp-Taylor");
+    record.set_info("EV", "tabula match");
+    record.set_info("RO", info.round.to_string());
+    record.set_info("DT", info.date.replace('.', "-"));
+    record.set_info("PB", names[0].as_str());
+    record.set_info("PW", names[1].as_str());
     let tc = &info.tc;
     match (tc.base, tc.movetime) {
-        (Some(base), _) if tc.increment.is_zero() => out.push_str(&format!("TM[{}]", base.as_secs_f64())),
-        (Some(base), _) => out.push_str(&format!(
-            "TM[{}]OT[{} s added after each move (Fischer)]",
-            base.as_secs_f64(),
-            tc.increment.as_secs_f64()
-        )),
-        (None, Some(t)) => out.push_str(&format!("OT[{} s per move]", t.as_secs_f64())),
+        (Some(base), _) => {
+            record.set_info("TM", base.as_secs_f64().to_string());
+            if !tc.increment.is_zero() {
+                record.set_info("OT", format!("{} s added after each move (Fischer)", tc.increment.as_secs_f64()));
+            }
+        }
+        (None, Some(t)) => record.set_info("OT", format!("{} s per move", t.as_secs_f64())),
         (None, None) => {}
     }
-    out.push_str(&format!("RE[{}]", ending.token()));
-    let setup = position.setup_stones();
-    for color in Color::ALL {
-        let points: Vec<String> =
-            setup.iter().filter(|s| s.1 == color).map(|s| format!("[{}]", s.0.to_sgf(size))).collect();
-        if !points.is_empty() {
-            out.push_str(&format!("\nA{}{}", color.to_sgf(), points.concat()));
-        }
-    }
-    let moves: Vec<(Color, Move)> = position.moves().collect();
-    let first = moves.first().map_or(position.to_move(), |m| m.0);
+    let setup = &record.setup;
+    let first = record.moves.first().map_or(position.to_move(), |m| m.color);
     if setup.len() >= 2 && first == Color::White && setup.iter().all(|s| s.1 == Color::Black) {
-        out.push_str(&format!("HA[{}]", setup.len()));
+        record.handicap = setup.len();
     }
-    if !setup.is_empty() || first == Color::White {
-        out.push_str(&format!("PL[{}]", first.to_sgf()));
-    }
-    out.push_str(&format!("\nC[{}]", escape(reason)));
-    for (i, (color, mv)) in moves.iter().enumerate() {
-        out.push_str(if i % 10 == 0 { "\n" } else { "" });
-        out.push_str(&format!(";{}[{}]", color.to_sgf(), mv.to_sgf(size)));
-    }
-    out.push_str(")\n\n");
-    out
+    record.result = Some(ending.token());
+    record.comment = Some(reason.to_string());
+    record.to_sgf() + "\n"
 }
 
 #[cfg(test)]
@@ -664,6 +612,7 @@ mod tests {
         assert!(text.contains("PB[A\\]]PW[B]"), "{text}");
         assert!(text.contains("RE[B+R]") && text.contains("HA[2]") && text.contains("PL[W]"), "{text}");
         assert!(text.contains("TM[10]OT[0.5 s added"), "{text}");
+        assert!(text.starts_with("(;FF[4]GM[1]SZ[9]KM[7]AP[tabula:") && text.ends_with(")\n\n"), "{text}");
         let record = GameRecord::parse(&text).unwrap();
         assert_eq!(record.result.as_deref(), Some("B+R"));
         assert_eq!(record.comment.as_deref(), Some("White resigns"));

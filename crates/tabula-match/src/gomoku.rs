@@ -17,12 +17,12 @@
 //! assert!(err.to_string().starts_with("o.txt, line 1"));
 //! ```
 
-use crate::engine::{EngineError, Process};
 use crate::{
     forfeit, opening_lines, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player,
 };
 use std::time::Instant;
 use tabula_gomoku::{Board, Point, Rule};
+use tabula_protocol::process::{EngineError, Process};
 
 /// Gomoku matches over the Gomocup protocol.
 #[derive(Clone, Copy, Debug)]

@@ -3,7 +3,8 @@
 //! once, Elo, LOS and the SPRT.
 //!
 //! - [`stats`]: Elo with its 95 % error, LOS, draw rate, the SPRT (trinomial and pentanomial).
-//! - [`engine`]: an engine as a child process with line I/O and deadlines.
+//! - engines run as child processes through `tabula_protocol::process` (deadlines, crash and hang
+//!   detection, restarts).
 //! - [`chess`], [`go`], [`gomoku`]: each game's referee and protocol driver, behind [`MatchGame`].
 //! - [`runner`]: the match: openings, pairs, concurrency, restarts, the live line and the final table.
 //!
@@ -28,15 +29,14 @@
 #![deny(missing_docs)]
 
 pub mod chess;
-pub mod engine;
 pub mod go;
 pub mod gomoku;
 pub mod runner;
 pub mod stats;
 
-use engine::{EngineError, Process};
 use std::fmt;
 use std::time::Duration;
+use tabula_protocol::process::{EngineError, Process};
 use thiserror::Error;
 
 pub use runner::{run, MatchConfig, MatchError, Summary};

@@ -15,7 +15,6 @@
 //! assert_eq!(pair_schedule(1, 1, Some(5), None).len(), 5);
 //! ```
 
-use crate::engine::{split_command, EngineError, Process};
 use crate::stats::{Results, Sprt, SprtDecision};
 use crate::{today, EngineOption, Finished, GameInfo, GameResult, MatchGame, Player, TimeControl};
 use std::collections::{HashMap, VecDeque};
@@ -23,6 +22,8 @@ use std::fmt;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{mpsc, Mutex};
+use tabula::rng::Rng;
+use tabula_protocol::process::{split_command, EngineError, Process};
 use thiserror::Error;
 
 /// Why a match could not run.
@@ -109,17 +110,10 @@ pub fn pair_schedule(openings: usize, rounds: usize, games: Option<usize>, shuff
     let mut jobs = Vec::new();
     // A game count beyond one pass over the openings asks for more passes.
     let rounds = rounds.max(games.map_or(0, |g| g.div_ceil(2 * openings.max(1))));
-    let mut state = shuffle.unwrap_or(0) ^ 0x9E37_79B9_7F4A_7C15;
+    let mut rng = Rng::new(shuffle.unwrap_or(0));
     for _ in 0..rounds {
         if shuffle.is_some() {
-            // Fisher–Yates with xorshift64*.
-            for i in (1..order.len()).rev() {
-                state ^= state >> 12;
-                state ^= state << 25;
-                state ^= state >> 27;
-                let r = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
-                order.swap(i, (r % (i as u64 + 1)) as usize);
-            }
+            rng.shuffle(&mut order);
         }
         for &opening in &order {
             for seat in 0..2 {

@@ -17,7 +17,7 @@
 //! use tabula_tictactoe::{Heuristic, TicTacToe};
 //!
 //! let mut game = TicTacToe::new();
-//! assert_eq!(minimax(&mut game, &Heuristic, 9), DRAW);
+//! assert_eq!(minimax(&mut game, &Heuristic, 9).score, DRAW);
 //! let game: TicTacToe = "5 1 9".parse().unwrap();
 //! assert_eq!(game.to_string(), "o..\n.x.\n..x");
 //! ```
@@ -25,7 +25,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use tabula::game::{Evaluator, Game, Outcome};
+use tabula::game::{Evaluator, Game, Outcome, Remaining, Symmetry, TableKey, WinningMove};
 use tabula::score::Score;
 use tabula::zobrist::{Key, Layout, ZobristKeys};
 
@@ -231,7 +231,6 @@ impl TicTacToe {
 impl Game for TicTacToe {
     type Move = Cell;
     const MOVE_CODES: usize = 9;
-    const FINDS_IMMEDIATE_WINS: bool = true;
 
     fn legal_moves(&self, moves: &mut Vec<Cell>) {
         let mut empty = !(self.marks[0] | self.marks[1]) & FULL;
@@ -272,42 +271,48 @@ impl Game for TicTacToe {
         cell as u16
     }
 
-    fn winning_move(&self) -> Option<Cell> {
-        let t = self.threats(self.side_to_move());
-        (t != 0).then(|| t.trailing_zeros() as Cell)
+    fn winning_move(&self) -> WinningMove<Cell> {
+        match self.threats(self.side_to_move()) {
+            0 => WinningMove::NoneExists,
+            t => WinningMove::Found(t.trailing_zeros() as Cell),
+        }
     }
 
-    fn non_losing_moves(&self, moves: &mut Vec<Cell>) -> bool {
+    fn non_losing_moves(&self, moves: &mut Vec<Cell>) -> Option<usize> {
         let t = self.threats(match self.side_to_move() {
             Mark::X => Mark::O,
             Mark::O => Mark::X,
         });
+        let before = moves.len();
         match t.count_ones() {
             0 => self.legal_moves(moves),
             1 => moves.push(t.trailing_zeros() as Cell),
             _ => {}
         }
-        true
+        Some(moves.len() - before)
     }
 
     #[inline]
-    fn table_key(&self) -> (Key, u8) {
+    fn table_key(&self) -> TableKey {
         let mut best = 0;
         for s in 1..8 {
             if self.keys[s] < self.keys[best] {
                 best = s;
             }
         }
-        (self.keys[best], best as u8)
+        TableKey { key: self.keys[best], symmetry: Symmetry(best as u8) }
     }
 
-    fn transform_move_code(code: u16, symmetry: u8, to_canonical: bool) -> u16 {
-        let s = if to_canonical { symmetry as usize } else { INVERSE[symmetry as usize] };
-        SYMMETRIES[s][code as usize] as u16
+    fn canonical_move_code(code: u16, symmetry: Symmetry) -> u16 {
+        SYMMETRIES[symmetry.0 as usize][code as usize] as u16
     }
 
-    fn max_plies_remaining(&self) -> Option<u32> {
-        Some(9 - self.stones())
+    fn actual_move_code(code: u16, symmetry: Symmetry) -> u16 {
+        SYMMETRIES[INVERSE[symmetry.0 as usize]][code as usize] as u16
+    }
+
+    fn remaining(&self) -> Option<Remaining> {
+        Some(Remaining { plies: 9 - self.stones(), margin: 0 })
     }
 }
 
@@ -435,8 +440,8 @@ mod tests {
     fn symmetry_maps_round_trip() {
         for s in 0..8u8 {
             for c in 0..9u16 {
-                let there = TicTacToe::transform_move_code(c, s, true);
-                assert_eq!(TicTacToe::transform_move_code(there, s, false), c);
+                let there = TicTacToe::canonical_move_code(c, Symmetry(s));
+                assert_eq!(TicTacToe::actual_move_code(there, Symmetry(s)), c);
             }
         }
     }
@@ -457,9 +462,9 @@ mod tests {
     #[test]
     fn start_is_a_draw_for_every_search() {
         let mut g = TicTacToe::new();
-        assert_eq!(minimax(&mut g, &Heuristic, 9), 0);
-        assert_eq!(alphabeta(&mut g, &Heuristic, 9), 0);
-        let mut s = Searcher::new(Heuristic, 1);
+        assert_eq!(minimax(&mut g, &Heuristic, 9).score, 0);
+        assert_eq!(alphabeta(&mut g, &Heuristic, 9).score, 0);
+        let mut s = Searcher::with_table_size(Heuristic, 1);
         assert_eq!(s.search_depth(&g, 9).score, 0);
         assert_eq!(s.solve(&g).score, 0);
     }

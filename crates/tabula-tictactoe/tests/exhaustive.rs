@@ -9,12 +9,12 @@ use tabula_tictactoe::{Heuristic, TicTacToe};
 fn table_search_matches_minimax_on_every_position() {
     let positions = TicTacToe::all_positions();
     assert_eq!(positions.len(), 5478);
-    let mut searcher = Searcher::new(Heuristic, 1);
-    let mut solver = Searcher::new(Heuristic, 1);
+    let mut searcher = Searcher::with_table_size(Heuristic, 1);
+    let mut solver = Searcher::with_table_size(Heuristic, 1);
     solver.set_options(SearchOptions::solver());
     for g in &positions {
-        let depth = g.max_plies_remaining().unwrap();
-        let expected = minimax(&mut g.clone(), &Heuristic, depth);
+        let depth = g.remaining().unwrap().plies;
+        let expected = minimax(&mut g.clone(), &Heuristic, depth).score;
         // The table is shared across positions on purpose: entries from earlier positions must stay right.
         assert_eq!(searcher.search_depth(g, depth.max(1)).score, expected, "search of\n{g}");
         assert_eq!(solver.solve(g).score, expected, "solve of\n{g}");
@@ -28,7 +28,7 @@ fn every_option_set_matches_minimax_at_fixed_depths() {
     let positions = TicTacToe::all_positions();
     // A deterministic sample across all stages of the game.
     for g in positions.iter().step_by(37) {
-        for depth in 1..=g.max_plies_remaining().unwrap().max(1) {
+        for depth in 1..=g.remaining().unwrap().plies.max(1) {
             if let Err(m) = verify::check_all(g, &Heuristic, depth) {
                 panic!("{m}\n{g}");
             }
@@ -38,8 +38,21 @@ fn every_option_set_matches_minimax_at_fixed_depths() {
 
 #[test]
 fn start_is_a_draw() {
-    let mut s = Searcher::new(Heuristic, 1);
+    let mut s = Searcher::with_table_size(Heuristic, 1);
     let r = s.search_depth(&TicTacToe::new(), 9);
     assert_eq!(r.score, 0);
     assert_eq!(r.pv.len(), 9, "the principal variation plays the game out: {:?}", r.pv);
+}
+
+/// Without a depth limit, iterative deepening stops once an iteration reaches the end of every line: the
+/// start is a proved draw after nine iterations, not a heuristic 0 after a thousand.
+#[test]
+fn unlimited_search_stops_at_the_proved_draw() {
+    let mut s = Searcher::with_table_size(Heuristic, 1);
+    let mut iterations = 0;
+    let r = s.search(&TicTacToe::new(), &tabula::search::Limits::default(), |_| iterations += 1);
+    assert!(r.exact && r.score == 0, "{r:?}");
+    assert!(r.depth <= 10 && iterations <= 10, "{} iterations", iterations);
+    let solved = s.solve(&TicTacToe::new());
+    assert_eq!((solved.score, solved.pv.len()), (0, 9), "{solved:?}");
 }

@@ -4,8 +4,12 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use tabula::tt::{Bound, TranspositionTable};
+use tabula::tt::{Bound, Record, TranspositionTable};
 use tabula::zobrist::{Key, SplitMix64};
+
+fn record(depth: u8, bound: Bound, score: i32, eval: Option<i32>, move_code: Option<u16>) -> Record {
+    Record { depth, bound, score, eval, move_code, proven: false }
+}
 
 fn probe_store(c: &mut Criterion) {
     let mut group = c.benchmark_group("table probe+store");
@@ -21,7 +25,7 @@ fn probe_store(c: &mut Criterion) {
         for _ in 0..table.capacity() {
             let key = Key(rng.next());
             let p = table.probe(key, 0);
-            table.store(p.slot, key, 0, 4, Bound::Exact, 1, None, Some(1));
+            table.store(p.slot, key, 0, record(4, Bound::Exact, 1, None, Some(1)));
         }
         group.bench_with_input(BenchmarkId::from_parameter(format!("{mib} MiB")), &table, |b, table| {
             b.iter(|| {
@@ -30,7 +34,7 @@ fn probe_store(c: &mut Criterion) {
                     let key = Key(rng.next());
                     let p = table.probe(key, 3);
                     hits += u32::from(p.hit.is_some());
-                    table.store(p.slot, key, 3, 5, Bound::Lower, 7, Some(3), Some(2));
+                    table.store(p.slot, key, 3, record(5, Bound::Lower, 7, Some(3), Some(2)));
                 }
                 black_box(hits)
             })

@@ -3,7 +3,7 @@
 //! `cargo run -p tabula --example nim -- 21`
 
 use tabula::game::{Evaluator, Game, Outcome};
-use tabula::score::{uci_string, Score};
+use tabula::score::{describe, Score, Wording};
 use tabula::search::{Limits, Searcher};
 use tabula::zobrist::{Key, ZobristKeys};
 
@@ -50,9 +50,11 @@ impl Evaluator<Nim> for Blind {
 
 fn main() {
     let stones = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(21).min(1000);
-    let mut searcher = Searcher::new(Blind, 16);
-    let result = searcher.search(&Nim { stones }, &Limits::depth(60), |it| {
-        println!("depth {:>2} score {:<8} nodes {:>6} pv {:?}", it.depth, uci_string(it.score), it.nodes, it.pv);
+    let mut searcher = Searcher::new(Blind);
+    let words = Wording::MOVES;
+    let result = searcher.search(&Nim { stones }, &Limits::default(), |it| {
+        let score = describe(it.score, it.exact, &words);
+        println!("depth {:>2} score {score:<16} nodes {:>6} pv {:?}", it.depth, it.nodes, it.pv);
     });
-    println!("from {stones} stones take {:?}: {}", result.best_move, uci_string(result.score));
+    println!("from {stones} stones take {:?}: {}", result.best_move, describe(result.score, result.exact, &words));
 }

@@ -1,10 +1,22 @@
-//! What a game must tell a search: the [`Game`] trait (rules) and the [`Evaluator`] trait (judgement).
+//! What a game must tell a search: the [`Game`] trait (rules) and the [`Evaluator`] trait (judgement and
+//! search policy).
 //!
 //! A game is a two-player, zero-sum, perfect-information game whose players alternate. [`Game`] says which
-//! moves exist, how to make and undo them, when the game is over and what the position's key is. Optional
-//! hooks, all with defaults, give a search more to work with: immediate wins and moves that do not lose at
-//! once, noisy moves for quiescence, a null move, a symmetry to share table entries, repetition history.
-//! An [`Evaluator`] scores positions that are not over and hints at which moves to try first.
+//! moves exist, how to make and undo them, when the game is over and what the position's key is: six required
+//! items. Optional hooks, each with a default that assumes nothing, give a search more to work with; they come
+//! in groups, each a fact about the rules:
+//!
+//! | group | hooks | what the search gains |
+//! |---|---|---|
+//! | tactics | [`winning_move`](Game::winning_move), [`non_losing_moves`](Game::non_losing_moves), [`possible_winners`](Game::possible_winners), [`in_check`](Game::in_check) | wins and losses one move away cost no search; forced replies cost no depth |
+//! | null move | [`null_move`](Game::null_move) | null-move pruning |
+//! | symmetry | [`table_key`](Game::table_key), [`child_table_key`](Game::child_table_key), [`canonical_move_code`](Game::canonical_move_code), [`actual_move_code`](Game::actual_move_code) | symmetric positions share table entries; children's entries are prefetched |
+//! | repetition | [`reversible_plies`](Game::reversible_plies), [`repetition_outcome`](Game::repetition_outcome) | repeated positions scored by the rules |
+//! | end | [`remaining`](Game::remaining) | exact solving, with margins |
+//!
+//! An [`Evaluator`] scores positions that are not over and sets the search's policy for the game: which
+//! moves to try first, which are noisy (for quiescence), which are tactical (never reduced), and moves its own
+//! analysis proves winning. The rules stay one type; a different engine is a different evaluator.
 //!
 //! # Examples
 //!
@@ -39,7 +51,7 @@
 //! }
 //!
 //! // Multiples of four are lost for the side to move.
-//! let value = tabula::search::minimax(&mut Nim { stones: 12 }, &Blind, 20);
+//! let value = tabula::search::minimax(&mut Nim { stones: 12 }, &Blind, 20).score;
 //! assert_eq!(value, tabula::score::loss_in(6));
 //! ```
 
@@ -56,6 +68,11 @@ pub enum Outcome {
     Loss,
     /// Nobody won.
     Draw,
+    /// The game ended with the side to move ahead by this many units of the game's own (discs, half
+    /// points...): behind if negative, level if zero. A larger margin is better whenever it comes; every
+    /// margin ranks below a [`Win`](Outcome::Win) and above a [`Loss`](Outcome::Loss). Exact solvers bisect
+    /// over the margins [`Game::remaining`] allows.
+    Margin(i32),
 }
 
 impl Outcome {
@@ -66,6 +83,9 @@ impl Outcome {
             Outcome::Win => score::win_in(ply),
             Outcome::Loss => score::loss_in(ply),
             Outcome::Draw => score::DRAW,
+            Outcome::Margin(m) if m > 0 => score::win_by(m as u32),
+            Outcome::Margin(m) if m < 0 => score::loss_by(m.unsigned_abs()),
+            Outcome::Margin(_) => score::DRAW,
         }
     }
 
@@ -75,15 +95,77 @@ impl Outcome {
             Outcome::Win => Outcome::Loss,
             Outcome::Loss => Outcome::Win,
             Outcome::Draw => Outcome::Draw,
+            Outcome::Margin(m) => Outcome::Margin(-m),
         }
     }
+}
+
+/// What [`Game::winning_move`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinningMove<M> {
+    /// The game does not look (the default): the search assumes nothing.
+    NotChecked,
+    /// No move wins at once: the earliest win is three plies away.
+    NoneExists,
+    /// This move wins at once.
+    Found(M),
+}
+
+/// Which players could still win, whatever is played (see [`Game::possible_winners`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Winners {
+    /// The side to move could still win.
+    pub side_to_move: bool,
+    /// Its opponent could still win.
+    pub opponent: bool,
+}
+
+impl Winners {
+    /// Both players could still win: nothing is proved.
+    pub const BOTH: Winners = Winners { side_to_move: true, opponent: true };
+}
+
+/// Which of a game's symmetries maps a position to the form the table stores it under (0: the identity).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Symmetry(pub u8);
+
+impl Symmetry {
+    /// The identity: the position is stored as it is.
+    pub const IDENTITY: Symmetry = Symmetry(0);
+}
+
+/// The key under which the table stores a position, and the symmetry that maps the position to that form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableKey {
+    /// The key of the canonical form (usually the smallest key among the position's symmetric images).
+    pub key: Key,
+    /// The symmetry that maps the position to its canonical form.
+    pub symmetry: Symmetry,
+}
+
+/// What is left of a game that is sure to end (see [`Game::remaining`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Remaining {
+    /// At most this many plies, forced passes included, until the game ends.
+    pub plies: u32,
+    /// At most this margin when it ends; 0 for games that end by [`Outcome::Win`], [`Outcome::Loss`] or
+    /// [`Outcome::Draw`] only.
+    pub margin: u32,
 }
 
 /// The rules of a two-player alternating game, as a search needs them.
 ///
 /// A position changes only through [`play`](Game::play) and [`undo`](Game::undo), which must keep
 /// [`key`](Game::key) up to date incrementally. Moves given to `play` come from `legal_moves` of the same
-/// position; `undo` receives the last move played.
+/// position; `undo` receives the last move played. Whatever `undo` needs to restore (a captured piece, the
+/// castling rights, a ko point) lives in the game itself, usually on a stack of its own that `play` pushes
+/// and `undo` pops, or in the move. A forced pass (Othello, Go) is an ordinary legal move; it is not
+/// [`null_move`](Game::null_move), which only serves pruning.
+///
+/// Six items are required; every other item is an optional hook that a search may use (see the [module
+/// documentation](self)). Each hook states a fact about the rules and must be exact: the searches stay equal to
+/// [`minimax`](crate::search::minimax) only if the hooks tell the truth, which
+/// [`verify::check_all`](crate::search::verify::check_all) tests.
 pub trait Game: Clone + Send {
     /// A move, small and cheap to copy.
     type Move: Copy + Eq + Debug + Send;
@@ -103,115 +185,161 @@ pub trait Game: Clone + Send {
     /// The Zobrist key of the position (side to move included where it matters).
     fn key(&self) -> Key;
 
-    /// A compact code for `mv`, below `u16::MAX`, distinct among the legal moves of any one position.
-    /// The transposition table stores it as the best move.
+    /// A compact code for `mv`, below [`MOVE_CODES`](Game::MOVE_CODES), distinct among the legal moves of any
+    /// one position. The transposition table stores it as the best move.
     fn move_code(mv: Self::Move) -> u16;
 
-    /// An upper bound on move codes (exclusive); searches size their per-move tables (history) by it.
+    /// An upper bound on move codes (exclusive, at most 65,535); searches size their per-move tables (history)
+    /// by it, so a game with few codes should say so.
     const MOVE_CODES: usize = 1 << 16;
 
-    // ---- Optional hooks --------------------------------------------------------------------------------
+    // ---- Tactics --------------------------------------------------------------------------------------------
 
-    /// Set to `true` if [`winning_move`](Game::winning_move) really looks for wins in one move: the search
-    /// then trusts a `None` and knows no win can come sooner than three plies away.
-    const FINDS_IMMEDIATE_WINS: bool = false;
-
-    /// A move that wins at once, if the game knows a cheap way to find one.
-    fn winning_move(&self) -> Option<Self::Move> {
-        None
+    /// Whether the side to move can win with its next move, if the game has a cheap way to tell.
+    /// [`WinningMove::NoneExists`] is a promise: the search then knows no win can come sooner than three plies.
+    #[inline(always)]
+    fn winning_move(&self) -> WinningMove<Self::Move> {
+        WinningMove::NotChecked
     }
 
     /// Appends the legal moves after which the opponent cannot win at once, in the order
-    /// [`legal_moves`](Game::legal_moves) would give them. Returns `false` if the game does not implement
-    /// this (the buffer is then left empty and the search uses `legal_moves`). An empty list with `true`
-    /// means every move loses at once. Called only when the side to move has no immediate win.
-    fn non_losing_moves(&self, _moves: &mut Vec<Self::Move>) -> bool {
-        false
+    /// [`legal_moves`](Game::legal_moves) would give them, and returns how many it appended (0: every move
+    /// loses at once). `None` (the default): the game does not know, and the buffer is left alone. Called only
+    /// when the side to move has no win at once.
+    #[inline(always)]
+    fn non_losing_moves(&self, _moves: &mut Vec<Self::Move>) -> Option<usize> {
+        None
     }
 
-    /// Appends the noisy moves (captures, promotions, ...) that quiescence search should resolve.
-    fn noisy_moves(&self, _moves: &mut Vec<Self::Move>) {}
+    /// Which players could still win at all, whatever is played: a `false` only when the rules prove it
+    /// impossible (every line blocked, say). Exact solvers then bound the score by a draw; depth-limited
+    /// searches ignore it, so that their values stay those of minimax.
+    #[inline(always)]
+    fn possible_winners(&self) -> Winners {
+        Winners::BOTH
+    }
 
-    /// Whether the side to move is in check (or under whatever immediate threat the game's rules force it to
-    /// answer). With [`SearchOptions::check_extension`](crate::search::SearchOptions::check_extension) the
-    /// search extends moves that give check; quiescence answers a check with every legal move instead of
-    /// standing pat; late-move reductions and futility pruning leave such nodes alone. `false` by default.
+    /// Whether the side to move is in check, or under whatever immediate threat the rules force it to answer
+    /// (a four in Gomoku). With the [`check_extension`](crate::search::SearchOptions::check_extension) option
+    /// the search extends moves that give check; quiescence answers a check with every move that does not
+    /// lose at once instead of standing pat; reductions and pruning leave such nodes alone.
+    #[inline(always)]
     fn in_check(&self) -> bool {
         false
     }
 
-    /// Whether `mv` (legal here, not yet played) is tactical: a capture, a promotion, anything
-    /// [`SearchOptions::lmr`](crate::search::SearchOptions::lmr) must not reduce. `false` by default.
-    fn is_tactical(&self, _mv: Self::Move) -> bool {
-        false
-    }
+    // ---- Null move --------------------------------------------------------------------------------------------
 
-    /// Whether passing the turn is a sound way to test the position here (false in zugzwang-prone positions).
-    fn null_move_allowed(&self) -> bool {
-        false
-    }
-
-    /// Passes the turn. Called only when [`null_move_allowed`](Game::null_move_allowed) says so.
-    fn play_null(&mut self) {}
-
-    /// Takes back a pass.
-    fn undo_null(&mut self) {}
-
-    /// The key under which the table stores this position, and which of the game's symmetries maps the
-    /// position to that canonical form (0: identity). Mirror-symmetric games return the smaller of the
-    /// key and the mirrored key so that both halves of the tree share entries.
+    /// A move that passes the turn, if passing here is a sound test of the position for null-move pruning
+    /// (`None` in zugzwang-prone positions, in check, or in games without one). The search plays it with
+    /// [`play`](Game::play) and takes it back with [`undo`](Game::undo); it is never a legal move.
     #[inline(always)]
-    fn table_key(&self) -> (Key, u8) {
-        (self.key(), 0)
+    fn null_move(&self) -> Option<Self::Move> {
+        None
     }
 
-    /// The [`table_key`](Game::table_key) of the position after `mv`, used to prefetch and peek at children's
-    /// table entries. The default plays and takes back the move; a game that can compute the key directly
-    /// (one XOR per feature) should.
+    // ---- Symmetry ---------------------------------------------------------------------------------------------
+
+    /// The key under which the table stores this position, and the symmetry that maps the position to that
+    /// form. Mirror-symmetric games return the smaller of the key and the mirrored key so that both halves of
+    /// the tree share entries. Default: the key itself, the identity.
     #[inline(always)]
-    fn child_table_key(&mut self, mv: Self::Move) -> Key {
-        self.play(mv);
-        let key = self.table_key().0;
-        self.undo(mv);
-        key
+    fn table_key(&self) -> TableKey {
+        TableKey { key: self.key(), symmetry: Symmetry::IDENTITY }
     }
 
-    /// Maps a move code through symmetry `symmetry` (into the canonical frame when `to_canonical`, out of it
-    /// otherwise). Identity by default.
+    /// The [`table_key`](Game::table_key) of the position after `mv`, if the game can compute it without
+    /// playing the move (one XOR per feature). The search then fetches children's table entries ahead of time;
+    /// `None` (the default): no prefetch.
     #[inline(always)]
-    fn transform_move_code(code: u16, _symmetry: u8, _to_canonical: bool) -> u16 {
+    fn child_table_key(&self, _mv: Self::Move) -> Option<Key> {
+        None
+    }
+
+    /// The code of a move in the canonical form of the position, from its code in the position as it is,
+    /// `symmetry` being the position's [`TableKey::symmetry`]. Identity by default.
+    #[inline(always)]
+    fn canonical_move_code(code: u16, _symmetry: Symmetry) -> u16 {
         code
     }
 
-    /// Plies played since the last irreversible move, if positions of this game can repeat. The search then
-    /// scores a repeated position within that window as a draw. `None`: positions never repeat.
+    /// The inverse of [`canonical_move_code`](Game::canonical_move_code): the code in the position as it is,
+    /// from the code in its canonical form. Identity by default.
+    #[inline(always)]
+    fn actual_move_code(code: u16, _symmetry: Symmetry) -> u16 {
+        code
+    }
+
+    // ---- Repetition -------------------------------------------------------------------------------------------
+
+    /// Plies played since the last irreversible move, if positions of this game can repeat: the search then
+    /// looks for a repeated position within that window. `None` (the default): positions never repeat.
+    #[inline(always)]
     fn reversible_plies(&self) -> Option<usize> {
         None
     }
 
-    /// Whether the side to move, and whether the opponent, could still win at all, whatever is played: `false`
-    /// only when the rules prove it impossible (every line blocked, say). Exact solvers then bound the score
-    /// by a draw. Depth-limited searches ignore it, so that their values stay those of minimax.
+    /// The result for the side to move when the position repeats the one `cycle` plies back (an even number):
+    /// a draw by default. Xiangqi, for one, rules a perpetual check or chase lost for the side that made it.
+    /// The search never stores a result that depends on such a ruling in the table, since it holds only on
+    /// this path.
     #[inline(always)]
-    fn possible_winners(&self) -> (bool, bool) {
-        (true, true)
+    fn repetition_outcome(&self, _cycle: usize) -> Outcome {
+        Outcome::Draw
     }
 
-    /// An upper bound on the plies left in the game, if the game is bounded. Exact solvers use it to size the
-    /// range of possible scores.
-    fn max_plies_remaining(&self) -> Option<u32> {
+    // ---- End ----------------------------------------------------------------------------------------------------
+
+    /// How much is left of the game, if it is sure to end: at most how many plies and at most what margin.
+    /// Exact solvers ([`Searcher::solve`](crate::search::Searcher::solve)) need it to size the range of
+    /// possible scores; iterative deepening stops once a search reaches the end of every line.
+    #[inline(always)]
+    fn remaining(&self) -> Option<Remaining> {
         None
     }
 }
 
-/// Judges positions of `G` that are not over.
+/// Judges positions of `G` and sets the search's policy for it.
+///
+/// Only [`evaluate`](Evaluator::evaluate) is required. The other methods are policy: they decide what the
+/// search looks at first or longer, never what the rules allow.
 pub trait Evaluator<G: Game>: Sync {
     /// How good the position looks for the side to move, strictly within `±score::DECISIVE`.
     fn evaluate(&self, game: &G) -> Score;
 
-    /// A hint for move ordering: higher is tried first. Called for each legal move before it is played.
+    /// A hint for move ordering, for a legal move not yet played: higher is tried first.
+    ///
+    /// The searcher orders a node's moves as: the table's move; moves hinted at [`PRIORITY`] or more (good
+    /// captures, say), by hint; killer moves; the rest by hint plus the history heuristic (which lies within
+    /// ±16,384); moves hinted at `-PRIORITY` or less last. Equal scores keep the order of
+    /// [`legal_moves`](Game::legal_moves). The default hints nothing.
     #[inline(always)]
     fn move_order(&self, _game: &G, _mv: G::Move) -> i32 {
         0
     }
+
+    /// Appends the noisy moves (captures, promotions...) that quiescence search should resolve. None by
+    /// default: the horizon is the evaluation.
+    #[inline(always)]
+    fn noisy_moves(&self, _game: &G, _moves: &mut Vec<G::Move>) {}
+
+    /// Whether `mv` (legal here, not yet played) is tactical: a capture, a promotion, a four — a move that
+    /// late-move reductions and pruning must leave alone. `false` by default.
+    #[inline(always)]
+    fn is_tactical(&self, _game: &G, _mv: G::Move) -> bool {
+        false
+    }
+
+    /// A move the evaluator's own analysis proves winning (a threat-space search, a tablebase), if it knows
+    /// one. At nodes two plies or more from the horizon where the side to move is not forced, the search then
+    /// tries this move only. Called only when the [`tactics`](crate::search::SearchOptions::tactics) option is
+    /// on; `None` by default.
+    #[inline(always)]
+    fn winning_plan(&self, _game: &G) -> Option<G::Move> {
+        None
+    }
 }
+
+/// Move-order hints at or beyond `±PRIORITY` rank before killer moves (or after everything, if negative);
+/// see [`Evaluator::move_order`].
+pub const PRIORITY: i32 = 1 << 20;

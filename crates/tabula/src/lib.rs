@@ -1,6 +1,7 @@
 //! Tabula's game-agnostic core: Zobrist keys, a lock-free transposition table and a family of searches.
 //!
 //! - [`zobrist`]: deterministic 64- and 128-bit keys, generated at compile time, updated by XOR.
+//! - [`rng`]: one seeded random number generator, for keys, random games and shuffles.
 //! - [`quality`]: checks any key set for the defects that make distinct positions collide.
 //! - [`tt`]: a bucketed transposition table shared by threads without locks.
 //! - [`game`]: the [`Game`] and [`Evaluator`] traits a game implements.
@@ -12,6 +13,7 @@
 
 pub mod game;
 pub mod quality;
+pub mod rng;
 pub mod score;
 pub mod search;
 pub mod tt;

@@ -3,8 +3,10 @@
 //! # Layout
 //!
 //! The table is an array of [`BUCKET_ENTRIES`] = 4-entry buckets of 64 bytes, aligned to a cache line, so a
-//! probe touches one line. A key picks its bucket by multiply-high (`key * buckets >> 64`), so any size works,
-//! not only powers of two. Each entry is two 64-bit words:
+//! probe touches one line. (The entries are one plain allocation, its first bucket started at the first
+//! 64-byte boundary: an over-aligned allocation of tens of megabytes fragments the C allocator's heap, so that
+//! tables made one after another each took fresh memory.) A key picks its bucket by multiply-high
+//! (`key * buckets >> 64`), so any size works, not only powers of two. Each entry is two 64-bit words:
 //!
 //! | word    | bits   | field                                                          |
 //! |---------|--------|----------------------------------------------------------------|
@@ -14,7 +16,8 @@
 //! | `data`  | 32..48 | static evaluation (`i16`), `i16::MIN` for none                 |
 //! | `data`  | 48..56 | depth in plies (`u8`)                                          |
 //! | `data`  | 56..58 | bound: 0 empty, 1 upper, 2 lower, 3 exact                      |
-//! | `data`  | 58..64 | generation (age) of the search that wrote it, modulo 64        |
+//! | `data`  | 58     | proven: the score holds at any depth (the search that wrote it reached the end of every line) |
+//! | `data`  | 59..64 | generation (age) of the search that wrote it, modulo 32        |
 //!
 //! Threads read and write the two words with relaxed atomics, so there is no data race and no `unsafe`. A
 //! reader accepts an entry only if `check ^ data` equals its key; an entry torn by two concurrent writers
@@ -31,14 +34,15 @@
 //! # Examples
 //!
 //! ```
-//! use tabula::tt::{Bound, TranspositionTable};
+//! use tabula::tt::{Bound, Record, TranspositionTable};
 //! use tabula::zobrist::Key;
 //!
 //! let table = TranspositionTable::new(1);
 //! let key = Key(0x1234_5678_9abc_def0);
 //! let probe = table.probe(key, 0);
 //! assert!(probe.hit.is_none());
-//! table.store(probe.slot, key, 0, 7, Bound::Exact, 25, None, Some(3));
+//! let record = Record { depth: 7, bound: Bound::Exact, score: 25, eval: None, move_code: Some(3), proven: false };
+//! table.store(probe.slot, key, 0, record);
 //! let hit = table.probe(key, 0).hit.unwrap();
 //! assert_eq!((hit.depth, hit.score, hit.bound, hit.move_code), (7, 25, Bound::Exact, Some(3)));
 //! ```
@@ -53,7 +57,11 @@ pub const BUCKET_ENTRIES: usize = 4;
 /// exact or the old one is from an earlier search).
 pub const KEEP_DEPTH_MARGIN: u8 = 3;
 /// Generations wrap at this value.
-const GENERATIONS: u8 = 64;
+const GENERATIONS: u8 = 32;
+/// The first bit of the generation in `data`.
+const GENERATION_SHIFT: u32 = 59;
+/// The proven flag in `data`.
+const PROVEN: u64 = 1 << 58;
 
 /// What kind of bound a stored score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,8 +110,28 @@ pub struct Entry {
     pub eval: Option<Score>,
     /// The best move's code, if any.
     pub move_code: Option<u16>,
+    /// Whether the score holds at any depth: the search that stored it reached the end of every line it
+    /// looked at (no horizon, no pruning that guesses).
+    pub proven: bool,
     /// The generation of the search that wrote it.
     pub generation: u8,
+}
+
+/// A search result to store (see [`TranspositionTable::store`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Depth in plies the score was searched to.
+    pub depth: u8,
+    /// What kind of bound the score is.
+    pub bound: Bound,
+    /// The score, from the side to move's point of view, at the storing ply.
+    pub score: Score,
+    /// The static evaluation, if known.
+    pub eval: Option<Score>,
+    /// The best move's code, if any (a new result without one keeps the stored move).
+    pub move_code: Option<u16>,
+    /// Whether the score holds at any depth (see [`Entry::proven`]).
+    pub proven: bool,
 }
 
 impl Entry {
@@ -115,6 +143,12 @@ impl Entry {
             Bound::Lower => self.score >= beta,
             Bound::Upper => self.score <= alpha,
         }
+    }
+
+    /// Whether the score answers a search `depth` plies deep: searched at least that deep, or proven.
+    #[inline(always)]
+    pub fn reaches(&self, depth: i32) -> bool {
+        self.proven || self.depth as i32 >= depth
     }
 }
 
@@ -143,15 +177,13 @@ struct AtomicEntry {
     data: AtomicU64,
 }
 
-#[derive(Default)]
-#[repr(C, align(64))]
-struct Bucket {
-    entries: [AtomicEntry; BUCKET_ENTRIES],
-}
+/// A bucket: entries that share a cache line.
+type Bucket = [AtomicEntry; BUCKET_ENTRIES];
+/// The size of a bucket and of a cache line.
+const BUCKET_BYTES: usize = 64;
 
 const _: () = assert!(std::mem::size_of::<AtomicEntry>() == 16);
-const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
-const _: () = assert!(std::mem::align_of::<Bucket>() == 64);
+const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
 
 /// Counts of table operations. The default, [`NoCounters`], compiles to nothing.
 pub trait TableCounters: Default + Send + Sync {
@@ -228,7 +260,10 @@ impl TableCounters for AtomicCounters {
 
 /// The transposition table. See the [module documentation](self) for the layout and replacement policy.
 pub struct TranspositionTable<C: TableCounters = NoCounters> {
-    buckets: Box<[Bucket]>,
+    /// The entries, `offset` of them before the first bucket (to reach a cache-line boundary).
+    entries: Box<[AtomicEntry]>,
+    offset: usize,
+    buckets: usize,
     generation: AtomicU8,
     counters: C,
 }
@@ -236,11 +271,17 @@ pub struct TranspositionTable<C: TableCounters = NoCounters> {
 const NO_EVAL: i16 = i16::MIN;
 
 #[inline(always)]
-fn pack(move_code: Option<u16>, score: Score, eval: Option<Score>, depth: u8, bound: Bound, generation: u8) -> u64 {
-    let mv = move_code.map_or(0, |c| c as u64 + 1) & 0xFFFF;
+fn pack(record: &Record, score: Score, generation: u8) -> u64 {
+    let mv = record.move_code.map_or(0, |c| c as u64 + 1) & 0xFFFF;
     let score = score as i16 as u16 as u64;
-    let eval = eval.map_or(NO_EVAL, |e| e as i16) as u16 as u64;
-    mv | score << 16 | eval << 32 | (depth as u64) << 48 | (bound as u64) << 56 | (generation as u64) << 58
+    let eval = record.eval.map_or(NO_EVAL, |e| e as i16) as u16 as u64;
+    let proven = if record.proven { PROVEN } else { 0 };
+    mv | score << 16
+        | eval << 32
+        | (record.depth as u64) << 48
+        | (record.bound as u64) << 56
+        | proven
+        | (generation as u64) << GENERATION_SHIFT
 }
 
 #[inline(always)]
@@ -254,7 +295,8 @@ fn unpack(data: u64, ply: u32) -> Option<Entry> {
         score: score::from_table((data >> 16) as u16 as i16 as Score, ply),
         eval: (eval != NO_EVAL).then_some(eval as Score),
         move_code: (mv != 0).then(|| mv - 1),
-        generation: (data >> 58) as u8,
+        proven: data & PROVEN != 0,
+        generation: (data >> GENERATION_SHIFT) as u8,
     })
 }
 
@@ -273,12 +315,24 @@ impl<C: TableCounters> TranspositionTable<C> {
 
     /// A table of exactly `buckets` buckets (at least one).
     pub fn with_buckets(buckets: usize) -> Self {
-        let buckets = (0..buckets.max(1)).map(|_| Bucket::default()).collect();
-        Self { buckets, generation: AtomicU8::new(0), counters: C::default() }
+        let buckets = buckets.max(1);
+        let spare = BUCKET_ENTRIES - 1;
+        let entries: Box<[AtomicEntry]> =
+            (0..buckets * BUCKET_ENTRIES + spare).map(|_| AtomicEntry::default()).collect();
+        let misalignment = entries.as_ptr() as usize % BUCKET_BYTES;
+        let offset = (BUCKET_BYTES - misalignment) % BUCKET_BYTES / std::mem::size_of::<AtomicEntry>();
+        Self { entries, offset, buckets, generation: AtomicU8::new(0), counters: C::default() }
     }
 
     fn buckets_for(mib: usize) -> usize {
-        (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1)
+        (mib.saturating_mul(1 << 20) / BUCKET_BYTES).max(1)
+    }
+
+    /// Bucket `index` (below `self.buckets`).
+    #[inline(always)]
+    fn bucket(&self, index: usize) -> &Bucket {
+        let start = self.offset + index * BUCKET_ENTRIES;
+        self.entries[start..start + BUCKET_ENTRIES].try_into().expect("a bucket is BUCKET_ENTRIES entries")
     }
 
     /// Resizes to `mib` mebibytes; the table is empty afterwards.
@@ -288,21 +342,19 @@ impl<C: TableCounters> TranspositionTable<C> {
 
     /// Size in bytes.
     pub fn size_bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.buckets * BUCKET_BYTES
     }
 
     /// Number of entries.
     pub fn capacity(&self) -> usize {
-        self.buckets.len() * BUCKET_ENTRIES
+        self.buckets * BUCKET_ENTRIES
     }
 
     /// Empties the table and resets the generation and the counters.
     pub fn clear(&self) {
-        for bucket in self.buckets.iter() {
-            for e in &bucket.entries {
-                e.check.store(0, Relaxed);
-                e.data.store(0, Relaxed);
-            }
+        for e in self.entries.iter() {
+            e.check.store(0, Relaxed);
+            e.data.store(0, Relaxed);
         }
         self.generation.store(0, Relaxed);
         self.counters.reset();
@@ -326,14 +378,14 @@ impl<C: TableCounters> TranspositionTable<C> {
 
     #[inline(always)]
     fn bucket_index(&self, key: Key) -> usize {
-        ((key.0 as u128 * self.buckets.len() as u128) >> 64) as usize
+        ((key.0 as u128 * self.buckets as u128) >> 64) as usize
     }
 
     /// Hints the processor to fetch `key`'s bucket into cache. Cheap; call it as soon as a key is known, so
     /// that several probes' memory latencies overlap.
     #[inline(always)]
     pub fn prefetch(&self, key: Key) {
-        let bucket: *const Bucket = &self.buckets[self.bucket_index(key)];
+        let bucket: *const Bucket = self.bucket(self.bucket_index(key));
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch never faults and does not change program state; the pointer is in bounds anyway.
         unsafe {
@@ -348,8 +400,8 @@ impl<C: TableCounters> TranspositionTable<C> {
     pub fn probe(&self, key: Key, ply: u32) -> Probe {
         self.counters.probe();
         let index = self.bucket_index(key);
-        let bucket = &self.buckets[index];
-        for (i, e) in bucket.entries.iter().enumerate() {
+        let bucket = self.bucket(index);
+        for (i, e) in bucket.iter().enumerate() {
             let data = e.data.load(Relaxed);
             // An empty entry has no bound, so `data` is 0 and no key can match it.
             if data != 0 && e.check.load(Relaxed) ^ data == key.0 {
@@ -369,12 +421,12 @@ impl<C: TableCounters> TranspositionTable<C> {
         let generation = self.generation();
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
-        for (i, e) in bucket.entries.iter().enumerate() {
+        for (i, e) in bucket.iter().enumerate() {
             let data = e.data.load(Relaxed);
             if data == 0 {
                 return i;
             }
-            let age = generation.wrapping_sub((data >> 58) as u8) % GENERATIONS;
+            let age = generation.wrapping_sub((data >> GENERATION_SHIFT) as u8) % GENERATIONS;
             let worth = (data >> 48 & 0xFF) as i32 - 8 * age as i32;
             if worth < victim_worth {
                 victim = i;
@@ -384,61 +436,52 @@ impl<C: TableCounters> TranspositionTable<C> {
         victim
     }
 
-    /// Stores a result for `key` in `slot` (from a probe of the same key). `ply` converts decisive scores.
-    #[allow(clippy::too_many_arguments)]
+    /// Stores a result for `key` in `slot` (from a probe of the same key). `ply` converts wins and losses in
+    /// plies to the node.
     #[inline]
-    pub fn store(
-        &self,
-        slot: Slot,
-        key: Key,
-        ply: u32,
-        depth: u8,
-        bound: Bound,
-        score: Score,
-        eval: Option<Score>,
-        move_code: Option<u16>,
-    ) {
-        debug_assert!(score.abs() < score::INFINITY);
-        let bucket = &self.buckets[slot.bucket];
+    pub fn store(&self, slot: Slot, key: Key, ply: u32, record: Record) {
+        debug_assert!(record.score.abs() < score::INFINITY);
+        let Record { depth, bound, score, .. } = record;
+        let bucket = self.bucket(slot.bucket);
         let entry = if slot.entry == CHOOSE_AT_STORE { self.victim(bucket) } else { slot.entry };
-        let e = &bucket.entries[entry];
+        let e = &bucket[entry];
         let old_data = e.data.load(Relaxed);
         let old_check = e.check.load(Relaxed);
         let generation = self.generation();
         let old_bound = old_data >> 56 & 3;
-        let mut move_code = move_code;
+        let mut record = record;
         if old_bound != 0 && old_check ^ old_data == key.0 {
-            // Same position: keep a deeper result from this search unless the new one is exact.
+            // Same position: keep a deeper result from this search unless the new one is exact or proven.
             let old_depth = (old_data >> 48) as u8;
-            let old_generation = (old_data >> 58) as u8;
+            let old_generation = (old_data >> GENERATION_SHIFT) as u8;
             if bound != Bound::Exact
+                && !record.proven
                 && old_generation == generation
                 && old_depth > depth.saturating_add(KEEP_DEPTH_MARGIN)
             {
                 return;
             }
-            if move_code.is_none() && old_data & 0xFFFF != 0 {
-                move_code = Some((old_data & 0xFFFF) as u16 - 1);
+            if record.move_code.is_none() && old_data & 0xFFFF != 0 {
+                record.move_code = Some((old_data & 0xFFFF) as u16 - 1);
             }
         } else if old_bound != 0 {
             self.counters.overwrite();
         }
         self.counters.store();
-        let data = pack(move_code, score::to_table(score, ply), eval, depth, bound, generation);
+        let data = pack(&record, score::to_table(score, ply), generation);
         e.data.store(data, Relaxed);
         e.check.store(key.0 ^ data, Relaxed);
     }
 
     /// Permille of a sample of entries that were written by the current search (as UCI's `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        let sample = self.buckets.len().min(1000 / BUCKET_ENTRIES);
+        let sample = self.buckets.min(1000 / BUCKET_ENTRIES);
         let generation = self.generation();
-        let used: usize = self.buckets[..sample]
-            .iter()
-            .flat_map(|b| b.entries.iter())
+        let used: usize = (0..sample)
+            .flat_map(|b| self.bucket(b).iter())
             .filter(|e| {
                 let d = e.data.load(Relaxed);
-                d >> 56 & 3 != 0 && (d >> 58) as u8 == generation
+                d >> 56 & 3 != 0 && (d >> GENERATION_SHIFT) as u8 == generation
             })
             .count();
         (used * 1000 / (sample * BUCKET_ENTRIES)) as u32
@@ -448,7 +491,7 @@ impl<C: TableCounters> TranspositionTable<C> {
 impl<C: TableCounters> std::fmt::Debug for TranspositionTable<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TranspositionTable")
-            .field("buckets", &self.buckets.len())
+            .field("buckets", &self.buckets)
             .field("generation", &self.generation())
             .finish()
     }
@@ -459,6 +502,10 @@ mod tests {
     use super::*;
     use crate::score::{loss_in, win_in};
     use std::sync::atomic::AtomicBool;
+
+    fn rec(depth: u8, bound: Bound, score: Score, eval: Option<Score>, move_code: Option<u16>) -> Record {
+        Record { depth, bound, score, eval, move_code, proven: false }
+    }
 
     /// Keys that all land in bucket 0 of a one-bucket table.
     fn key(i: u64) -> Key {
@@ -476,7 +523,7 @@ mod tests {
         for i in 0..100_000 {
             let k = key(i);
             let p = t.probe(k, 0);
-            t.store(p.slot, k, 0, 1, Bound::Exact, 0, None, None);
+            t.store(p.slot, k, 0, rec(1, Bound::Exact, 0, None, None));
         }
         assert!(t.hashfull() > 900, "{}", t.hashfull());
         t.new_search();
@@ -486,12 +533,22 @@ mod tests {
     }
 
     #[test]
+    fn buckets_start_on_cache_lines() {
+        for buckets in [1, 3, 1000] {
+            let t: TranspositionTable = TranspositionTable::with_buckets(buckets);
+            for b in [0, buckets / 2, buckets - 1] {
+                assert_eq!(t.bucket(b).as_ptr() as usize % BUCKET_BYTES, 0);
+            }
+        }
+    }
+
+    #[test]
     fn fields_round_trip() {
         let t = TranspositionTable::new(1);
         let k = key(5);
         for (score, eval, mv) in [(-31_000, Some(-5), Some(0)), (123, None, None), (0, Some(31_999), Some(65_534))] {
             let p = t.probe(k, 0);
-            t.store(p.slot, k, 0, 200, Bound::Lower, score, eval, mv);
+            t.store(p.slot, k, 0, rec(200, Bound::Lower, score, eval, mv));
             let e = t.probe(k, 0).hit.unwrap();
             assert_eq!((e.depth, e.bound, e.score, e.eval), (200, Bound::Lower, score, eval));
             if mv.is_some() {
@@ -501,17 +558,34 @@ mod tests {
     }
 
     #[test]
+    fn proven_flag_round_trips_and_outlives_a_shallower_result() {
+        let t: TranspositionTable = TranspositionTable::with_buckets(1);
+        let k = key(3);
+        let p = t.probe(k, 0);
+        t.store(p.slot, k, 0, Record { proven: true, ..rec(2, Bound::Upper, -7, None, None) });
+        let e = t.probe(k, 0).hit.unwrap();
+        assert!(e.proven && e.reaches(40) && !rec_entry_reaches(&e));
+        let p = t.probe(k, 0);
+        t.store(p.slot, k, 0, rec(9, Bound::Lower, 3, None, None));
+        assert!(!t.probe(k, 0).hit.unwrap().proven);
+    }
+
+    fn rec_entry_reaches(e: &Entry) -> bool {
+        Entry { proven: false, ..*e }.reaches(3)
+    }
+
+    #[test]
     fn mate_scores_round_trip_across_plies() {
         let t = TranspositionTable::new(1);
         let k = key(9);
         // A win 3 plies below a node at ply 10 is a win at ply 13 from the root.
         let p = t.probe(k, 10);
-        t.store(p.slot, k, 10, 5, Bound::Exact, win_in(13), None, None);
+        t.store(p.slot, k, 10, rec(5, Bound::Exact, win_in(13), None, None));
         assert_eq!(t.probe(k, 10).hit.unwrap().score, win_in(13));
         // Read at ply 4 (a transposition nearer the root), the same node is 3 plies from the win.
         assert_eq!(t.probe(k, 4).hit.unwrap().score, win_in(7));
         let p = t.probe(k, 2);
-        t.store(p.slot, k, 2, 9, Bound::Exact, loss_in(8), None, None);
+        t.store(p.slot, k, 2, rec(9, Bound::Exact, loss_in(8), None, None));
         assert_eq!(t.probe(k, 20).hit.unwrap().score, loss_in(26));
     }
 
@@ -521,11 +595,11 @@ mod tests {
         // Fill the bucket with depths 10, 2, 7, 5.
         for (i, d) in [(1, 10), (2, 2), (3, 7), (4, 5)] {
             let p = t.probe(key(i), 0);
-            t.store(p.slot, key(i), 0, d, Bound::Exact, 0, None, None);
+            t.store(p.slot, key(i), 0, rec(d, Bound::Exact, 0, None, None));
         }
         // A fifth key replaces the shallowest (depth 2).
         let p = t.probe(key(5), 0);
-        t.store(p.slot, key(5), 0, 1, Bound::Exact, 0, None, None);
+        t.store(p.slot, key(5), 0, rec(1, Bound::Exact, 0, None, None));
         assert!(t.probe(key(2), 0).hit.is_none());
         assert!([1, 3, 4, 5].iter().all(|&i| t.probe(key(i), 0).hit.is_some()));
         // Two searches later the old entries are worth depth - 16: the depth-10 one (-6) outlives the
@@ -534,11 +608,11 @@ mod tests {
         t.new_search();
         for i in 6..=8 {
             let p = t.probe(key(i), 0);
-            t.store(p.slot, key(i), 0, 1, Bound::Exact, 0, None, None);
+            t.store(p.slot, key(i), 0, rec(1, Bound::Exact, 0, None, None));
         }
         assert!(t.probe(key(1), 0).hit.is_some(), "the deepest old entry goes last");
         let p = t.probe(key(9), 0);
-        t.store(p.slot, key(9), 0, 1, Bound::Exact, 0, None, None);
+        t.store(p.slot, key(9), 0, rec(1, Bound::Exact, 0, None, None));
         assert!(t.probe(key(1), 0).hit.is_none(), "old deep entries age out");
         assert!((6..=9).all(|i| t.probe(key(i), 0).hit.is_some()));
     }
@@ -548,18 +622,18 @@ mod tests {
         let t: TranspositionTable = TranspositionTable::with_buckets(1);
         let k = key(1);
         let p = t.probe(k, 0);
-        t.store(p.slot, k, 0, 12, Bound::Lower, 50, None, Some(7));
+        t.store(p.slot, k, 0, rec(12, Bound::Lower, 50, None, Some(7)));
         let p = t.probe(k, 0);
-        t.store(p.slot, k, 0, 3, Bound::Upper, -10, None, None);
+        t.store(p.slot, k, 0, rec(3, Bound::Upper, -10, None, None));
         let e = t.probe(k, 0).hit.unwrap();
         assert_eq!((e.depth, e.score), (12, 50), "shallow bound does not replace a deep one");
         let p = t.probe(k, 0);
-        t.store(p.slot, k, 0, 3, Bound::Exact, -10, None, None);
+        t.store(p.slot, k, 0, rec(3, Bound::Exact, -10, None, None));
         let e = t.probe(k, 0).hit.unwrap();
         assert_eq!((e.depth, e.score, e.move_code), (3, -10, Some(7)), "exact replaces, move kept");
         t.new_search();
         let p = t.probe(k, 0);
-        t.store(p.slot, k, 0, 1, Bound::Upper, 1, None, Some(2));
+        t.store(p.slot, k, 0, rec(1, Bound::Upper, 1, None, Some(2)));
         assert_eq!(t.probe(k, 0).hit.unwrap().depth, 1, "an older generation is always replaced");
     }
 
@@ -567,14 +641,14 @@ mod tests {
     fn counters_count() {
         let t: TranspositionTable<AtomicCounters> = TranspositionTable::with_counters(1);
         let p = t.probe(key(1), 0);
-        t.store(p.slot, key(1), 0, 1, Bound::Exact, 0, None, None);
+        t.store(p.slot, key(1), 0, rec(1, Bound::Exact, 0, None, None));
         t.probe(key(1), 0);
         let s = t.counters().snapshot();
         assert_eq!((s.probes, s.hits, s.stores, s.overwrites), (2, 1, 1, 0));
         let small: TranspositionTable<AtomicCounters> = TranspositionTable::with_buckets(1);
         for i in 0..5 {
             let p = small.probe(key(i), 0);
-            small.store(p.slot, key(i), 0, 1, Bound::Exact, 0, None, None);
+            small.store(p.slot, key(i), 0, rec(1, Bound::Exact, 0, None, None));
         }
         assert_eq!(small.counters().snapshot().overwrites, 1);
     }
@@ -604,7 +678,7 @@ mod tests {
                                 bad.fetch_add(1, Relaxed);
                             }
                         }
-                        t.store(p.slot, k, 0, depth, Bound::Exact, score, None, Some(depth as u16));
+                        t.store(p.slot, k, 0, rec(depth, Bound::Exact, score, None, Some(depth as u16)));
                         if thread == 0 && t.generation() == 0 && i % 7 == 0 {
                             t.new_search();
                         }

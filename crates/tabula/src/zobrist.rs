@@ -4,7 +4,7 @@
 //! "white may castle short". Because XOR is its own inverse, making a move updates the key with one XOR per
 //! feature that appears or disappears, and undoing the move applies the same XORs again.
 //!
-//! Keys are generated at compile time by [`SplitMix64`] from a fixed seed, so they are part of the API: the same
+//! Keys are generated at compile time by [`SplitMix64`] (the core's [`rng`](crate::rng)) from a fixed seed, so they are part of the API: the same
 //! seed gives the same keys on every machine and in every release.
 //!
 //! # Examples
@@ -41,7 +41,49 @@
 //! key ^= KEYS[LAYOUT.feature(E1, WHITE_KING)];
 //! assert_eq!(key, start);
 //! ```
+//!
+//! # The lesson's numbers
+//!
+//! GeeksforGeeks' Zobrist hashing lesson fills a `[8][8][12]` table (row, column, piece `PNBRQKpnbrqk`) in
+//! that order from C++'s `mt19937 mt(01234567)` (an octal seed) through `uniform_int_distribution<unsigned long
+//! long>(0, UINT64_MAX)`, which in GCC's library joins two 32-bit outputs, the first as the high half. It
+//! hashes a board, moves the white king one square left and back, and prints three numbers. The same steps
+//! here, with the same generator, print the same numbers:
+//!
+//! ```
+//! use tabula::zobrist::Key;
+//!
+//! let mut mt = rand_mt::Mt::new(0o1234567);
+//! let mut next = || Key((mt.next_u32() as u64) << 32 | mt.next_u32() as u64);
+//! let mut table = [[[Key::ZERO; 12]; 8]; 8];
+//! for row in table.iter_mut() {
+//!     for square in row.iter_mut() {
+//!         for key in square.iter_mut() {
+//!             *key = next();
+//!         }
+//!     }
+//! }
+//! let board = ["---K----", "-R----Q-", "--------", "-P----p-", "-----p--", "--------", "p---b--q", "----n--k"];
+//! let piece = |c: char| "PNBRQKpnbrqk".find(c);
+//! let mut key = Key::ZERO;
+//! for (i, row) in board.iter().enumerate() {
+//!     for (j, c) in row.chars().enumerate() {
+//!         if let Some(k) = piece(c) {
+//!             key ^= table[i][j][k];
+//!         }
+//!     }
+//! }
+//! assert_eq!(key.0, 14226429382419125366);
+//! let king = piece('K').unwrap();
+//! key ^= table[0][3][king]; // the king leaves [0][3]
+//! key ^= table[0][2][king]; // and arrives on [0][2]
+//! assert_eq!(key.0, 15124945578233295113);
+//! key ^= table[0][2][king]; // undo: the same two XORs
+//! key ^= table[0][3][king];
+//! assert_eq!(key.0, 14226429382419125366);
+//! ```
 
+pub use crate::rng::SplitMix64;
 use std::fmt;
 use std::ops::{BitXor, BitXorAssign, Index};
 
@@ -112,31 +154,6 @@ macro_rules! key_ops {
 }
 key_ops!(Key, 16);
 key_ops!(Key128, 32);
-
-/// SplitMix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014):
-/// `state += 0x9E3779B97F4A7C15`, then two xor-shift-multiply rounds. Every output is a bijection of the
-/// state, so a run of outputs never repeats a value; usable in `const` contexts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    /// A generator started at `seed`.
-    pub const fn new(seed: u64) -> Self {
-        Self { state: seed }
-    }
-
-    /// The next 64 random bits.
-    #[allow(clippy::should_implement_trait)]
-    pub const fn next(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
 
 /// How a key set is laid out: `sites × kinds` feature keys followed by `extras` single keys.
 ///
@@ -268,15 +285,6 @@ impl<K, const N: usize> Index<usize> for ZobristKeys<K, N> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn splitmix_matches_reference_outputs() {
-        // Reference values of SplitMix64 seeded with 0 (as in the xoshiro authors' reference C code).
-        let mut rng = SplitMix64::new(0);
-        assert_eq!(rng.next(), 0xe220a8397b1dcdaf);
-        assert_eq!(rng.next(), 0x6e789e6aa1b965f4);
-        assert_eq!(rng.next(), 0x06c45d188009454f);
-    }
 
     #[test]
     fn generation_is_deterministic_and_const() {

@@ -33,7 +33,7 @@ use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Piece, Role, Square};
-use tabula::game::Evaluator;
+use tabula::game::{Evaluator, PRIORITY};
 use tabula::score::Score;
 
 mod weights;
@@ -449,11 +449,37 @@ impl Evaluator<Position> for Evaluation {
     fn move_order(&self, pos: &Position, mv: Move) -> i32 {
         capture_order(pos, mv)
     }
+
+    /// Captures that do not lose material by [`see`], and queen promotions: the moves worth resolving at the
+    /// horizon.
+    fn noisy_moves(&self, pos: &Position, moves: &mut Vec<Move>) {
+        pos.noisy_moves_into(moves);
+        moves.retain(|&mv| match mv.promotion() {
+            Some(role) => role == Role::Queen,
+            None => see(pos, mv) >= 0,
+        });
+    }
+
+    /// Captures and promotions.
+    fn is_tactical(&self, pos: &Position, mv: Move) -> bool {
+        mv.promotion().is_some() || pos.is_capture(mv)
+    }
 }
 
-/// The ordering hint of [`Evaluation`]'s `move_order`: positive for good captures and queen promotions, 0 for
-/// quiet moves, negative for losing captures and under-promotions.
+/// The ordering hint of [`Evaluation`]'s `move_order`: beyond [`PRIORITY`] (before killer moves) for good
+/// captures and queen promotions, 0 for quiet moves (ordered by killers and history), below `-PRIORITY` (after
+/// every quiet move) for losing captures and under-promotions.
 pub fn capture_order(pos: &Position, mv: Move) -> i32 {
+    match capture_value(pos, mv) {
+        0 => 0,
+        v if v > 0 => PRIORITY + v,
+        v => -PRIORITY + v,
+    }
+}
+
+/// Queen promotions 8,000 and more, good captures 2,000 and more by victim and attacker, losing captures from
+/// -2,000, under-promotions -4,000, quiet moves 0.
+fn capture_value(pos: &Position, mv: Move) -> i32 {
     let b = pos.board();
     if mv.is_castling() {
         return 0;

@@ -12,16 +12,7 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
+use tabula::rng::Rng;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -309,7 +300,7 @@ fn gomocup(
                 // `is_legal` only speaks of renju's forbidden points: the point must be empty as well.
                 .filter(|&p| board.is_empty_point(p) && board.is_legal(p))
                 .collect();
-            match empty.get(fake.rng.below(empty.len())) {
+            match fake.rng.pick(&empty) {
                 Some(&p) => {
                     let _ = board.play(p);
                     p.to_string()
@@ -323,7 +314,6 @@ fn gomocup(
 
 /// Tabula's own engines, for real matches in tests; Go with one thread and `playouts` per move if given.
 fn tabula(protocol: &str, playouts: Option<u64>) {
-    let mut out = std::io::stdout();
     match protocol {
         "gtp" => {
             use tabula_go::mcts::{Config, Mcts};
@@ -332,27 +322,10 @@ fn tabula(protocol: &str, playouts: Option<u64>) {
                 None => Config::default(),
             };
             let mut session = tabula_go::GtpSession::with_picker(Mcts::new(config), tabula_go::Rules::default());
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                let _ = out.write_all(session.handle(&line).as_bytes());
-                let _ = out.flush();
-                if session.is_finished() {
-                    break;
-                }
-            }
+            let _ = tabula_go::gtp::run_stdio(&mut session);
         }
         "gomocup" => {
-            let mut session = tabula_gomoku::Session::new();
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                for reply in session.handle(&line) {
-                    let _ = writeln!(out, "{reply}");
-                }
-                let _ = out.flush();
-                if session.is_ended() {
-                    break;
-                }
-            }
+            let _ = tabula_gomoku::gomocup::run_stdio();
         }
         _ => {
             let _ = tabula_chess::uci::run_stdio();
@@ -373,9 +346,8 @@ fn main() {
         return;
     }
     let after = value("--after").and_then(|n| n.parse().ok()).unwrap_or(0);
-    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
-        ^ u64::from(std::process::id());
-    let mut fake = Fake { mode, after, moves: 0, rng: Rng(seed | 1), out: std::io::stdout() };
+    let seed = Rng::from_clock().next_u64() ^ u64::from(std::process::id());
+    let mut fake = Fake { mode, after, moves: 0, rng: Rng::new(seed), out: std::io::stdout() };
     let protocol = value("--protocol").unwrap_or("uci").to_string();
     let mut go = tabula_go::Position::new(9, tabula_go::Rules::default()).expect("9 is a valid size");
     let mut gomoku = tabula_gomoku::Board::new(15, 15, tabula_gomoku::Rule::Freestyle).expect("15 is a valid size");

@@ -8,7 +8,20 @@
 //! Every search returns the same root value as [`minimax`] at the same fixed depth (decisive scores included),
 //! as long as the game gives the same position the same number of remaining plies and the options that
 //! change values (null move, late-move reductions and pruning, futility pruning, check extension, internal
-//! iterative reduction) are off; the differential tests of each game check exactly that.
+//! iterative reduction, quiescence where the evaluator has noisy moves) are off; [`verify::check_all`] checks
+//! exactly that for a game, on every option set of [`SearchOptions::verification`].
+//!
+//! A search knows when its value is exact: an iteration that cut no line short (no leaf evaluated at the
+//! horizon, no pruning that guesses) has the game's own value, and iterative deepening stops there
+//! ([`Iteration::exact`]).
+//!
+//! The parts, each in its own module: [`options`] (what the search does), [`limits`] (when it stops),
+//! `ordering` (the move picker, killers, history, reductions), `stack` (one frame per ply), `worker` (one
+//! thread's iterative deepening, aspiration, negamax and quiescence), `lean` (the same with everything off
+//! but the table and PVS, for option sets that ask for no more), `threads` (Lazy SMP: threads start at
+//! depth 1 or 2 alternately and never repeat a depth another thread has completed; the first to complete the
+//! last depth ends the search), `solve` and `prove` (exact solving), `searcher` (the [`Searcher`] that holds
+//! them together).
 //!
 //! # Examples
 //!
@@ -34,30 +47,44 @@
 //! impl Evaluator<Nim> for Blind { fn evaluate(&self, _: &Nim) -> Score { 0 } }
 //!
 //! let game = Nim { stones: 21 };
-//! let mut searcher = Searcher::new(Blind, 1);
+//! let mut searcher = Searcher::new(Blind);
 //! let result = searcher.search(&game, &Limits::depth(30), |_| {});
 //! assert_eq!(result.best_move, Some(1)); // leave a multiple of four
 //! assert_eq!(result.score, win_in(11)); // the last stone falls on ply 11
+//! assert!(result.exact && result.depth < 30); // proved at depth 11: no need to go on
 //! assert_eq!(result.pv.len(), 11);
-//! assert_eq!(result.score, minimax(&mut game.clone(), &Blind, 30));
+//! assert_eq!(result.score, minimax(&mut game.clone(), &Blind, 30).score);
 //! ```
 
+mod lean;
+pub mod limits;
+pub mod options;
+mod ordering;
+mod prove;
+mod result;
 mod searcher;
+mod shared;
+mod solve;
+mod stack;
+mod threads;
 pub mod verify;
+mod worker;
 
-pub use searcher::{
-    Iteration, Limits, SearchOptions, SearchResult, Searcher, Solution, FUTILITY_DEPTH, IIR_DEPTH, LMP_DEPTH,
-    PARALLEL_AFTER,
-};
+pub use limits::Limits;
+pub use options::SearchOptions;
+pub use result::{Counted, Iteration, SearchResult, Solution, TableUse};
+pub use searcher::{Searcher, DEFAULT_TABLE_MIB};
+pub use solve::PARALLEL_AFTER;
 
 use crate::game::{Evaluator, Game};
-use crate::score::{Score, INFINITY};
+use crate::score::INFINITY;
 
 /// Plain minimax in negamax form: every move searched to `depth` plies, no pruning, no table.
 /// The oracle the other searches are tested against. Terminal positions score by
 /// [`Outcome::score_at`](crate::game::Outcome::score_at) at their ply, leaves at depth 0 by the evaluator.
-pub fn minimax<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32) -> Score {
-    fn go<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32, ply: u32) -> Score {
+pub fn minimax<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32) -> Counted {
+    fn go<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32, ply: u32, nodes: &mut u64) -> i32 {
+        *nodes += 1;
         if let Some(outcome) = game.outcome() {
             return outcome.score_at(ply);
         }
@@ -70,49 +97,56 @@ pub fn minimax<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32
         let mut best = -INFINITY;
         for mv in moves {
             game.play(mv);
-            best = best.max(-go(game, evaluator, depth - 1, ply + 1));
+            best = best.max(-go(game, evaluator, depth - 1, ply + 1, nodes));
             game.undo(mv);
         }
         best
     }
-    go(game, evaluator, depth, 0)
+    let mut nodes = 0;
+    let score = go(game, evaluator, depth, 0, &mut nodes);
+    Counted { score, nodes }
 }
 
 /// Alpha-beta in negamax form, fail-soft, without a table or move ordering. Returns the same value as
-/// [`minimax`] at the same depth.
-pub fn alphabeta<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32) -> Score {
-    fn go<G: Game, E: Evaluator<G>>(
-        game: &mut G,
-        evaluator: &E,
-        depth: u32,
-        ply: u32,
-        mut alpha: Score,
-        beta: Score,
-    ) -> Score {
-        if let Some(outcome) = game.outcome() {
-            return outcome.score_at(ply);
-        }
-        if depth == 0 {
-            return evaluator.evaluate(game);
-        }
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        let mut best = -INFINITY;
-        for mv in moves {
-            game.play(mv);
-            let score = -go(game, evaluator, depth - 1, ply + 1, -beta, -alpha);
-            game.undo(mv);
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
+/// [`minimax`] at the same depth, usually from far fewer nodes.
+pub fn alphabeta<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32) -> Counted {
+    struct Run<'e, E> {
+        evaluator: &'e E,
+        nodes: u64,
+    }
+    impl<E> Run<'_, E> {
+        fn go<G: Game>(&mut self, game: &mut G, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32
+        where
+            E: Evaluator<G>,
+        {
+            self.nodes += 1;
+            if let Some(outcome) = game.outcome() {
+                return outcome.score_at(ply);
+            }
+            if depth == 0 {
+                return self.evaluator.evaluate(game);
+            }
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            let mut best = -INFINITY;
+            for mv in moves {
+                game.play(mv);
+                let score = -self.go(game, depth - 1, ply + 1, -beta, -alpha);
+                game.undo(mv);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break;
+                        }
                     }
                 }
             }
+            best
         }
-        best
     }
-    go(game, evaluator, depth, 0, -INFINITY, INFINITY)
+    let mut run = Run { evaluator, nodes: 0 };
+    let score = run.go(game, depth, 0, -INFINITY, INFINITY);
+    Counted { score, nodes: run.nodes }
 }

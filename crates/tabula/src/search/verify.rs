@@ -1,8 +1,10 @@
 //! Differential checks: every search configuration against plain minimax.
 //!
 //! A game author runs [`check_all`] on positions of a new game to catch a broken hook or key: at a fixed depth,
-//! alpha-beta and every combination of the searcher's options (table, PVS, aspiration, killers, history,
-//! tactics, one or two threads) must return exactly [`minimax`]'s root value.
+//! alpha-beta and the searcher under every option set of [`SearchOptions::verification`] (a covering array
+//! over every option's test values: a new option joins by being declared) must return exactly [`minimax`]'s
+//! root value. The evaluator must have no [noisy moves](crate::game::Evaluator::noisy_moves): quiescence on
+//! them changes values by design.
 //!
 //! # Examples
 //!
@@ -60,60 +62,20 @@ impl fmt::Display for Mismatch {
 
 impl std::error::Error for Mismatch {}
 
-/// The option sets [`check_all`] tries: every combination of table, PVS, aspiration and threads, with move
-/// ordering heuristics and tactics switched together.
-pub fn option_matrix() -> Vec<SearchOptions> {
-    let mut all = Vec::new();
-    for table in [false, true] {
-        for pvs in [false, true] {
-            for aspiration in [None, Some(1)] {
-                for heuristics in [false, true] {
-                    for threads in [1, 2] {
-                        if threads == 2 && !table {
-                            continue;
-                        }
-                        all.push(SearchOptions {
-                            table,
-                            pvs,
-                            aspiration,
-                            killers: heuristics,
-                            history: heuristics,
-                            quiescence: true,
-                            quiescence_table: table,
-                            null_move: false,
-                            tactics: heuristics != pvs,
-                            etc: heuristics,
-                            threads,
-                            check_extension: false,
-                            lmr: false,
-                            futility_margin: None,
-                            late_move_pruning: false,
-                            move_futility_margin: None,
-                            iir: false,
-                        });
-                    }
-                }
-            }
-        }
-    }
-    all
-}
-
-/// Checks that alpha-beta and the searcher under every option set of [`option_matrix`] return minimax's
-/// value for `game` at `depth`. Each searcher starts from an empty table.
+/// Checks that alpha-beta and the searcher under every option set of [`SearchOptions::verification`] return
+/// minimax's value for `game` at `depth`. Each searcher starts from an empty table.
 ///
 /// # Errors
 ///
 /// The first configuration that disagrees.
 pub fn check_all<G: Game, E: Evaluator<G> + Clone>(game: &G, evaluator: &E, depth: u32) -> Result<Score, Mismatch> {
-    let expected = minimax(&mut game.clone(), evaluator, depth);
-    let got = alphabeta(&mut game.clone(), evaluator, depth);
+    let expected = minimax(&mut game.clone(), evaluator, depth).score;
+    let got = alphabeta(&mut game.clone(), evaluator, depth).score;
     if got != expected {
         return Err(Mismatch { search: "alphabeta".into(), depth, expected, got });
     }
-    for options in option_matrix() {
-        let mut searcher = Searcher::new(evaluator.clone(), 1);
-        searcher.set_options(options.clone());
+    for options in SearchOptions::verification() {
+        let mut searcher = Searcher::with_table_size(evaluator.clone(), 1).with_options(options.clone());
         let got = searcher.search_depth(game, depth).score;
         if got != expected {
             return Err(Mismatch { search: format!("{options:?}"), depth, expected, got });

@@ -1,20 +1,29 @@
 //! An engine as a child process: lines to its standard input, lines from its standard output read on a
-//! thread and received with a deadline. The process is killed when the [`Process`] is dropped.
+//! thread (through the [`LineReader`], so that bad bytes from the engine cost one line) and received with a
+//! deadline, so that a crash or a hang is an error, never a stuck caller; [`Process::restart`] starts the
+//! same command again. The process is killed when the [`Process`] is dropped.
+//!
+//! The match referee, the oracle tests against Stockfish and GNU Go and the examples that talk to other
+//! engines all drive their engines through it; [`Process::ask`] and [`Process::ask_gtp`] are the two
+//! conversations they need (UCI-style: send, read until a line; GTP: send, read the `=` or `?` response).
 //!
 //! # Examples
 //!
 //! ```
 //! use std::time::Duration;
-//! use tabula_match::engine::{split_command, Process};
+//! use tabula_protocol::process::{split_command, Process};
 //!
 //! # #[cfg(unix)] {
 //! let mut cat = Process::spawn(&split_command("cat").unwrap()).unwrap();
 //! cat.send("hello").unwrap();
 //! assert_eq!(cat.receive(Duration::from_secs(5)).unwrap(), "hello");
+//! let lines = cat.ask("one\ntwo", Duration::from_secs(5), |l| l == "two").unwrap();
+//! assert_eq!(lines, ["one", "two"]);
 //! # }
 //! ```
 
-use std::io::{BufRead, BufReader, Write};
+use crate::lines::{BadLine, LineReader};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -40,7 +49,7 @@ pub enum EngineError {
     /// No answer within the time allowed.
     #[error("no answer in {0:?} (timeout)")]
     Timeout(Duration),
-    /// An answer that the protocol does not allow.
+    /// An answer that the protocol does not allow, or output that is not text.
     #[error("unexpected answer `{0}` (garbage)")]
     Garbage(String),
     /// A move the rules refuse.
@@ -97,13 +106,14 @@ pub fn split_command(line: &str) -> Result<Vec<String>, EngineError> {
 /// A running engine.
 #[derive(Debug)]
 pub struct Process {
+    command: Vec<String>,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Receiver<Result<String, BadLine>>,
 }
 
 impl Process {
-    /// Starts `command[0]` with the other words as arguments.
+    /// Starts `command[0]` with the other words as arguments; its standard error is discarded.
     ///
     /// # Errors
     ///
@@ -121,17 +131,37 @@ impl Process {
         let stdin = child.stdin.take();
         let (sender, lines) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
+            for line in LineReader::new(BufReader::new(stdout)) {
                 let Ok(line) = line else { break };
-                if sender.send(line.trim_end_matches('\r').to_string()).is_err() {
+                if sender.send(line).is_err() {
                     break;
                 }
             }
         });
-        Ok(Process { child, stdin, lines })
+        Ok(Process { command: command.to_vec(), child, stdin, lines })
     }
 
-    /// Sends one line.
+    /// The command line it was started with.
+    pub fn command(&self) -> &[String] {
+        &self.command
+    }
+
+    /// Kills the engine and starts its command again.
+    ///
+    /// # Errors
+    ///
+    /// As [`Process::spawn`].
+    pub fn restart(&mut self) -> Result<(), EngineError> {
+        *self = Process::spawn(&self.command)?;
+        Ok(())
+    }
+
+    /// Whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Sends one line (a text with line breaks sends several).
     ///
     /// # Errors
     ///
@@ -145,10 +175,12 @@ impl Process {
     ///
     /// # Errors
     ///
-    /// [`EngineError::Timeout`] or [`EngineError::Crashed`].
+    /// [`EngineError::Timeout`], [`EngineError::Crashed`], or [`EngineError::Garbage`] for a line that is
+    /// not text.
     pub fn receive(&mut self, timeout: Duration) -> Result<String, EngineError> {
         match self.lines.recv_timeout(timeout) {
-            Ok(line) => Ok(line),
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(bad)) => Err(EngineError::Garbage(bad.to_string())),
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(timeout)),
             Err(RecvTimeoutError::Disconnected) => Err(EngineError::Crashed),
         }
@@ -185,6 +217,63 @@ impl Process {
             }
         }
     }
+
+    /// Sends `command` and returns the lines answered, up to and including the first that satisfies `last`,
+    /// all within `timeout`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Process::send`] and [`Process::receive_until`].
+    pub fn ask(
+        &mut self,
+        command: &str,
+        timeout: Duration,
+        mut last: impl FnMut(&str) -> bool,
+    ) -> Result<Vec<String>, EngineError> {
+        self.send(command)?;
+        let deadline = Instant::now() + timeout;
+        let mut lines = Vec::new();
+        loop {
+            let line = self.receive_until(deadline, timeout)?;
+            let done = last(&line);
+            lines.push(line);
+            if done {
+                return Ok(lines);
+            }
+        }
+    }
+
+    /// Sends the GTP command `command` and reads its response up to the closing empty line, before
+    /// `deadline`: the text after `=` (and after an id, if the engine sends one) and the lines after it
+    /// (their indentation kept), joined by LF.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::Refused`] for a `?` response, [`EngineError::Garbage`] for a response that is
+    /// neither, and the errors of [`Process::receive_until`] (with `allowed` as the timeout reported).
+    pub fn ask_gtp(&mut self, command: &str, deadline: Instant, allowed: Duration) -> Result<String, EngineError> {
+        self.send(command)?;
+        let first = self.wait_for(deadline, allowed, |l| !l.trim().is_empty())?;
+        let success = match first.chars().next() {
+            Some('=') => true,
+            Some('?') => false,
+            _ => return Err(EngineError::Garbage(first)),
+        };
+        let mut answer = first[1..].trim_start_matches(|c: char| c.is_ascii_digit()).trim().to_string();
+        loop {
+            let line = self.receive_until(deadline, allowed)?;
+            if line.trim().is_empty() {
+                break;
+            }
+            answer.push('\n');
+            answer.push_str(line.trim_end());
+        }
+        if success {
+            Ok(answer)
+        } else {
+            Err(EngineError::Refused { command: command.to_string(), answer: first })
+        }
+    }
 }
 
 impl Drop for Process {
@@ -200,6 +289,10 @@ impl Drop for Process {
 mod tests {
     use super::*;
 
+    fn shell(script: &str) -> Process {
+        Process::spawn(&["sh".to_string(), "-c".to_string(), script.to_string()]).unwrap()
+    }
+
     #[test]
     fn splits_words_and_quotes() {
         assert_eq!(split_command("tabula uci").unwrap(), ["tabula", "uci"]);
@@ -214,5 +307,33 @@ mod tests {
         let err = Process::spawn(&["/nonexistent/engine".to_string()]).unwrap_err();
         assert!(matches!(err, EngineError::Spawn { .. }), "{err}");
         assert!(err.to_string().contains("/nonexistent/engine"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn bad_bytes_hangs_crashes_and_restarts() {
+        let mut engine = shell(r"printf 'ok\r\n\377\nnext\n'; read x; exit 3");
+        let second = Duration::from_secs(10);
+        assert_eq!(engine.receive(second).unwrap(), "ok");
+        let garbage = engine.receive(second).unwrap_err();
+        assert!(garbage.to_string().contains("line 2 is not valid UTF-8"), "{garbage}");
+        assert_eq!(engine.receive(second).unwrap(), "next");
+        assert_eq!(engine.receive(Duration::from_millis(50)), Err(EngineError::Timeout(Duration::from_millis(50))));
+        engine.send("go").unwrap();
+        assert_eq!(engine.receive(second), Err(EngineError::Crashed));
+        engine.restart().unwrap();
+        assert_eq!(engine.receive(second).unwrap(), "ok");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn gtp_responses() {
+        let mut engine = shell(r"printf '\n=1 E5\n\n? not today\n\n= a\nb\n\nbanana\n'; sleep 5");
+        let (now, allowed) = (Instant::now(), Duration::from_secs(10));
+        assert_eq!(engine.ask_gtp("1 genmove b", now + allowed, allowed).unwrap(), "E5");
+        let refused = engine.ask_gtp("genmove w", now + allowed, allowed).unwrap_err();
+        assert_eq!(refused, EngineError::Refused { command: "genmove w".into(), answer: "? not today".into() });
+        assert_eq!(engine.ask_gtp("list", now + allowed, allowed).unwrap(), "a\nb");
+        assert_eq!(engine.ask_gtp("x", now + allowed, allowed), Err(EngineError::Garbage("banana".into())));
     }
 }

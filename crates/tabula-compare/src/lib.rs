@@ -1,0 +1,239 @@
+//! Tabula's core side by side with the [`minimax`] crate (minimax-rs), the search a Rust developer would
+//! otherwise pick.
+//!
+//! [`Four`] is Connect Four written the way a user of either crate would write it for themselves: two `u64`
+//! bitboards, moves in centre-first order, a 64-bit Zobrist key kept by XOR, and a small heuristic
+//! ([`heuristic`]). It knows nothing of either crate; [`tabula_side`] and [`minimax_side`] wrap it for each
+//! crate's traits in about twenty lines each, and [`POSITIONS`] are the mid-game positions both search.
+//! `cargo run --release -p tabula-compare --example versus` prints both crates' times and node counts side by
+//! side; `tests/agree.rs` checks that they find the same root values.
+//!
+//! (It is deliberately not `tabula-connect4`'s board: that one plugs Connect Four's tactics and mirror
+//! symmetry into Tabula's hooks, which minimax-rs has no way to use.)
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_compare::{minimax_side, tabula_side, Four};
+//!
+//! let four: Four = "4453".parse().unwrap();
+//! let ours = tabula_side::search(&four, 6, tabula_side::Config::Matched, 1);
+//! let theirs = minimax_side::search(&four, 6, minimax_side::Config::Matched, 1);
+//! assert!(tabula_compare::same_value(ours.value, theirs.value));
+//! ```
+#![deny(missing_docs)]
+
+use std::fmt;
+use std::str::FromStr;
+
+pub mod minimax_side;
+pub mod tabula_side;
+
+/// Columns from the centre outwards.
+pub const CENTRE_FIRST: [u8; 7] = [3, 2, 4, 1, 5, 0, 6];
+const HEIGHT: u32 = 6;
+/// Bits per column: six cells and a spare bit on top, so that shifts never wrap into the next column.
+const STRIDE: u32 = HEIGHT + 1;
+const BOTTOM: u64 = 0b0000001_0000001_0000001_0000001_0000001_0000001_0000001;
+const BOARD: u64 = BOTTOM * 0b111111;
+
+/// One random key per (cell bit, player), from SplitMix64 with a fixed seed.
+const KEYS: [[u64; 2]; 49] = {
+    let mut keys = [[0; 2]; 49];
+    let mut state: u64 = 0x5EED;
+    let mut i = 0;
+    while i < 98 {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        keys[i / 2][i % 2] = z ^ (z >> 31);
+        i += 1;
+    }
+    keys
+};
+
+/// A Connect Four position: each player's stones, the column heights and the key.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Four {
+    stones: [u64; 2],
+    heights: [u8; 7],
+    moves: u8,
+    key: u64,
+}
+
+/// Whether `bits` holds four in a row in any direction.
+fn has_four(bits: u64) -> bool {
+    [1, STRIDE, STRIDE - 1, STRIDE + 1].iter().any(|&d| {
+        let pairs = bits & (bits >> d);
+        pairs & (pairs >> (2 * d)) != 0
+    })
+}
+
+/// The empty cells (anywhere on the board) that would complete four for the owner of `bits`.
+fn completing_cells(bits: u64, empty: u64) -> u64 {
+    let mut cells = 0;
+    for d in [1, STRIDE, STRIDE - 1, STRIDE + 1] {
+        let two_up = (bits >> d) & (bits >> (2 * d));
+        let two_down = (bits << d) & (bits << (2 * d));
+        cells |= two_up & (bits >> (3 * d)); // the cell below three
+        cells |= two_down & (bits << (3 * d)); // the cell above three
+        cells |= two_up & (bits << d); // one below, two above
+        cells |= two_down & (bits >> d); // two below, one above
+    }
+    cells & empty
+}
+
+impl Four {
+    /// The player to move: 0 moved first.
+    pub fn to_move(&self) -> usize {
+        (self.moves & 1) as usize
+    }
+
+    /// The Zobrist key.
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Whether `col` (0..7) has room.
+    pub fn can_play(&self, col: u8) -> bool {
+        self.heights[col as usize] < HEIGHT as u8
+    }
+
+    /// The legal moves in centre-first order; none once the game is over.
+    pub fn moves(&self, moves: &mut Vec<u8>) {
+        if self.winner_just_moved() || self.is_full() {
+            return;
+        }
+        moves.extend(CENTRE_FIRST.iter().copied().filter(|&c| self.can_play(c)));
+    }
+
+    /// Drops a stone of the player to move into `col`.
+    pub fn play(&mut self, col: u8) {
+        let bit = (col as u32 * STRIDE + self.heights[col as usize] as u32) as usize;
+        let player = self.to_move();
+        self.stones[player] |= 1 << bit;
+        self.key ^= KEYS[bit][player];
+        self.heights[col as usize] += 1;
+        self.moves += 1;
+    }
+
+    /// Takes back the stone on top of `col`.
+    pub fn undo(&mut self, col: u8) {
+        self.moves -= 1;
+        self.heights[col as usize] -= 1;
+        let bit = (col as u32 * STRIDE + self.heights[col as usize] as u32) as usize;
+        let player = self.to_move();
+        self.stones[player] &= !(1 << bit);
+        self.key ^= KEYS[bit][player];
+    }
+
+    /// Whether the player who just moved has four in a row.
+    pub fn winner_just_moved(&self) -> bool {
+        self.moves > 0 && has_four(self.stones[self.to_move() ^ 1])
+    }
+
+    /// Whether every cell is taken.
+    pub fn is_full(&self) -> bool {
+        self.moves as u32 == 7 * HEIGHT
+    }
+}
+
+/// The heuristic both crates evaluate with, for the player to move: 3 × (empty cells that would complete four
+/// for them − for the opponent) + (their stones in the centre column − the opponent's).
+pub fn heuristic(four: &Four) -> i16 {
+    let me = four.to_move();
+    let empty = BOARD & !(four.stones[0] | four.stones[1]);
+    let threats = |p: usize| completing_cells(four.stones[p], empty).count_ones() as i16;
+    let centre = |p: usize| (four.stones[p] & (0b111111 << (3 * STRIDE))).count_ones() as i16;
+    3 * (threats(me) - threats(me ^ 1)) + centre(me) - centre(me ^ 1)
+}
+
+/// Why a move sequence was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(String);
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl FromStr for Four {
+    type Err = ParseError;
+
+    /// Reads the 1-based columns played, such as `"4453"`.
+    fn from_str(s: &str) -> Result<Four, ParseError> {
+        let mut four = Four::default();
+        for (i, c) in s.trim().chars().enumerate() {
+            let col = c
+                .to_digit(10)
+                .filter(|d| (1..=7).contains(d))
+                .ok_or_else(|| ParseError(format!("move {}: `{c}` is not a column from 1 to 7", i + 1)))?
+                as u8
+                - 1;
+            if four.winner_just_moved() || !four.can_play(col) {
+                return Err(ParseError(format!("move {}: column {} cannot be played", i + 1, col + 1)));
+            }
+            four.play(col);
+        }
+        Ok(four)
+    }
+}
+
+/// Twenty positions from the early middle game (8 to 13 stones): the first twenty of Pascal Pons's `begin`
+/// test set.
+pub const POSITIONS: [&str; 20] = [
+    "4666726156164",
+    "37614122671",
+    "4765664276676",
+    "132526564",
+    "6327574526",
+    "77667134",
+    "1577164315556",
+    "47643612471",
+    "425166515",
+    "31526133762",
+    "143422335751",
+    "5676664323667",
+    "71546624",
+    "73777356653",
+    "33514774475",
+    "247465567",
+    "71361657655",
+    "51225377",
+    "77536234",
+    "73745743",
+];
+
+/// A search's root value as both crates can state it: a heuristic value, or a forced win or loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// A heuristic value for the player to move.
+    Heuristic(i32),
+    /// The player to move wins by force.
+    Win,
+    /// The player to move loses by force.
+    Loss,
+}
+
+/// Whether two root values agree (each crate writes decisive values its own way: Tabula counts the plies to
+/// the end, minimax-rs does not, so only the side that wins is compared).
+pub fn same_value(a: Value, b: Value) -> bool {
+    a == b
+}
+
+/// What one crate's search of one position gave.
+#[derive(Clone, Copy, Debug)]
+pub struct Report {
+    /// The root value.
+    pub value: Value,
+    /// The move chosen (0-based column).
+    pub best_move: Option<u8>,
+    /// Nodes searched, as the crate counts them.
+    pub nodes: u64,
+    /// Wall time.
+    pub time: std::time::Duration,
+}

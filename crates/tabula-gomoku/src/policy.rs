@@ -1,0 +1,156 @@
+//! The engine's search policy: [`Policy`], the evaluator the alpha-beta plays Gomoku with — [`Eval`]'s judgement
+//! plus threat-space knowledge, each piece switched by [`ThreatOptions`]:
+//!
+//! - **Forced replies.** A side that can make five makes it, and a side facing the opponent's four blocks it:
+//!   the board reports such a node [in check](tabula::Game::in_check) and lists the one move
+//!   ([`Board::forced`]). With the core's check extension (which [`ThreatOptions::search_options`] switches
+//!   on with this option) a four costs the attacker no depth, and quiescence answers a four with its block
+//!   and makes a five when it can, so lines of fours end in exact win and loss scores.
+//! - **VCF at inner nodes.** Where the search has two plies or more left and the side to move is not forced,
+//!   a bounded VCF ([`ThreatSolver`]) on the threat search's own keyed table ([`ThreatCache`], shared by the
+//!   search threads): a side with one plays its first move only
+//!   ([`winning_plan`](tabula::Evaluator::winning_plan)). A side whose opponent has a VCF finds out one ply
+//!   later, at the opponent's node.
+//! - **VCF at the horizon.** Quiescence plays the first move of the side to move's VCF (its one
+//!   [noisy move](tabula::Evaluator::noisy_moves)); with the forced reply after each four, the line runs to the
+//!   five and gives an exact score. (Playing every four in quiescence instead explodes: both sides' fours
+//!   alternate without end.)
+//!
+//! The rules stay one type, [`Board`]; a different engine is a different evaluator.
+//!
+//! # Examples
+//!
+//! ```
+//! use std::sync::Arc;
+//! use tabula::game::Evaluator;
+//! use tabula_gomoku::policy::{Policy, ThreatOptions};
+//! use tabula_gomoku::threats::ThreatCache;
+//! use tabula_gomoku::{Board, Rule};
+//!
+//! // Black to move has an open three (h8 i8 j8): an open four next, then five.
+//! let board = Board::from_moves(15, 15, Rule::Freestyle, "h8 a1 i8 a3 j8 a5").unwrap();
+//! let policy = Policy::new(ThreatOptions::default(), Some(Arc::new(ThreatCache::new(1))));
+//! let plan = policy.winning_plan(&board).expect("black wins by fours");
+//! assert!(board.is_legal(plan));
+//! ```
+
+use crate::board::{Board, Point};
+use crate::eval::Eval;
+use crate::threats::{ThreatCache, ThreatKind, ThreatSolver};
+use std::sync::Arc;
+use tabula::game::Evaluator;
+use tabula::score::Score;
+use tabula::search::SearchOptions;
+
+/// Most attacking moves of a VCF in the search: the node budget is what bounds it in practice.
+const VCF_DEPTH: u32 = 12;
+
+/// Which threat-space knowledge the search uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreatOptions {
+    /// Answer a five to make or stop at once, at every depth, and extend fours (the search's check extension).
+    pub forced_replies: bool,
+    /// Node budget of the VCF searched in quiescence (0: none).
+    pub horizon_vcf_nodes: u64,
+    /// Node budget of the VCF searched at inner nodes with two plies or more left (0: none; needs
+    /// `forced_replies`).
+    pub inner_vcf_nodes: u64,
+}
+
+impl Default for ThreatOptions {
+    /// Forced replies and a 1,000-node inner VCF, no horizon VCF: the best of the settings measured by
+    /// matches at 10 s + 0.1 s (see the crate's section in the workspace README).
+    fn default() -> Self {
+        ThreatOptions { forced_replies: true, horizon_vcf_nodes: 0, inner_vcf_nodes: 1_000 }
+    }
+}
+
+impl ThreatOptions {
+    /// Every piece off: the search sees the plain rules.
+    pub const OFF: ThreatOptions = ThreatOptions { forced_replies: false, horizon_vcf_nodes: 0, inner_vcf_nodes: 0 };
+
+    /// `options` with the search's check extension (which forced replies rest on) set by these options.
+    pub fn search_options(&self, options: SearchOptions) -> SearchOptions {
+        options.with_check_extension(self.forced_replies)
+    }
+}
+
+/// The engine's evaluator: [`Eval`] plus the threat searches of [`ThreatOptions`]. See the [module
+/// documentation](self).
+#[derive(Clone)]
+pub struct Policy {
+    options: ThreatOptions,
+    cache: Option<Arc<ThreatCache>>,
+}
+
+impl Policy {
+    /// The policy `options` asks for; the VCF searches need a `cache`.
+    pub fn new(options: ThreatOptions, cache: Option<Arc<ThreatCache>>) -> Policy {
+        Policy { options, cache }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> ThreatOptions {
+        self.options
+    }
+
+    /// The first move of a VCF for the side to move, within `budget` nodes.
+    fn vcf(&self, board: &Board, budget: u64) -> Option<Point> {
+        let cache = self.cache.as_ref().filter(|_| budget > 0)?;
+        ThreatSolver::with_cache(cache.clone()).find(board, ThreatKind::Vcf, VCF_DEPTH, budget)
+    }
+}
+
+impl Evaluator<Board> for Policy {
+    fn evaluate(&self, board: &Board) -> Score {
+        Eval.evaluate(board)
+    }
+
+    fn move_order(&self, board: &Board, mv: Point) -> i32 {
+        Eval.move_order(board, mv)
+    }
+
+    fn noisy_moves(&self, board: &Board, moves: &mut Vec<Point>) {
+        moves.extend(self.vcf(board, self.options.horizon_vcf_nodes));
+    }
+
+    /// Moves that make a four (or five).
+    fn is_tactical(&self, board: &Board, mv: Point) -> bool {
+        board.patterns_at(mv.index(), board.side_to_move()).iter().any(|p| p.is_four())
+    }
+
+    fn winning_plan(&self, board: &Board) -> Option<Point> {
+        if !self.options.forced_replies {
+            return None;
+        }
+        self.vcf(board, self.options.inner_vcf_nodes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rule;
+    use tabula::game::Game;
+    use tabula::search::{minimax, Searcher};
+
+    #[test]
+    fn forced_replies_keep_minimax_values_at_two_plies_and_more() {
+        // The forced-reply restriction is the core's tactics on the board's hooks: exact from two plies up.
+        for (rule, moves) in [
+            (Rule::Freestyle, "c3 c4 d3 d4 e3"),
+            (Rule::Standard, "c3 b2 d4 e5 b4 a1 e6"),
+            (Rule::Renju, "c3 d3 c4 d5 c5"),
+            (Rule::Freestyle, "b2 f6 c3 f5 d4 f4"),
+        ] {
+            let board = Board::from_moves(7, 7, rule, moves).unwrap();
+            for depth in 2..=3 {
+                let plain = minimax(&mut board.clone(), &Eval, depth).score;
+                let options = SearchOptions::default().value_keeping();
+                let mut searcher = Searcher::with_table_size(Eval, 1).with_options(options);
+                assert_eq!(searcher.search_depth(&board, depth).score, plain, "{rule} {moves} depth {depth}");
+            }
+            assert!(board.in_check() || board.forced() == crate::board::Forced::Free);
+        }
+    }
+}

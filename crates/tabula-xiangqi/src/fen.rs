@@ -1,0 +1,333 @@
+//! Xiangqi FEN: the unvalidated [`Setup`] it describes, parsing with a typed [`FenError`] naming the field at
+//! fault, and formatting.
+//!
+//! A record is the placement (rank 9 first, Red upper case: `K A B N R C P`, with `E` and `H` read as elephant
+//! and horse too), the side to move (`w`, or `r`, for Red; `b` for Black), two unused fields written `-` (the
+//! castling and en-passant fields of chess FEN), the half-move clock (plies since the last capture) and the
+//! move number. The two `-` fields and the clocks may be left out, as some tools do; they default to `-`, 0
+//! and 1.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_xiangqi::{FenError, FenField, Position, Setup};
+//!
+//! let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+//! let pos = Position::from_fen(fen).unwrap();
+//! assert_eq!(pos, Position::startpos());
+//! assert_eq!(pos.to_fen(), fen);
+//! // H/E letters, `r` for Red and no clocks read the same.
+//! let other = Position::from_fen("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r").unwrap();
+//! assert_eq!(other, pos);
+//!
+//! let err = Setup::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1").unwrap_err();
+//! assert!(matches!(err, FenError::Field { field: FenField::SideToMove, .. }));
+//! assert_eq!(err.to_string(), "invalid side to move \"x\" in FEN: expected w (or r) for Red, b for Black");
+//! ```
+
+use crate::board::Board;
+use crate::position::{Position, PositionError};
+use crate::types::{Color, File, Piece, Rank, Square};
+use std::fmt;
+
+/// A position as FEN describes it, not yet checked for legality. [`Position::from_setup`] validates it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Where the pieces stand.
+    pub board: Board,
+    /// The side to move.
+    pub turn: Color,
+    /// Plies since the last capture (the 60-move rule counts these).
+    pub halfmove_clock: u32,
+    /// The move number, starting at 1 and increased after each Black move.
+    pub fullmove_number: u32,
+}
+
+/// A field of a FEN record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FenField {
+    /// The piece placement, rank 9 first.
+    Placement,
+    /// `w` (or `r`) or `b`.
+    SideToMove,
+    /// Chess's castling field: `-`.
+    Castling,
+    /// Chess's en-passant field: `-`.
+    EnPassant,
+    /// The half-move clock.
+    Halfmove,
+    /// The full-move number.
+    Fullmove,
+}
+
+impl fmt::Display for FenField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FenField::Placement => "piece placement",
+            FenField::SideToMove => "side to move",
+            FenField::Castling => "castling field",
+            FenField::EnPassant => "en-passant field",
+            FenField::Halfmove => "half-move clock",
+            FenField::Fullmove => "full-move number",
+        })
+    }
+}
+
+/// Why a FEN record cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    /// One field is missing or malformed.
+    #[error("invalid {field} {value:?} in FEN: {reason}")]
+    Field {
+        /// The field at fault.
+        field: FenField,
+        /// Its text (empty if missing).
+        value: String,
+        /// What was expected.
+        reason: &'static str,
+    },
+    /// Text after the six fields.
+    #[error("FEN has {0} fields, expected at most 6")]
+    TooManyFields(usize),
+    /// The fields are well formed but describe an illegal position.
+    #[error("FEN describes an illegal position: {0}")]
+    Position(#[from] PositionError),
+}
+
+fn field_error(field: FenField, value: &str, reason: &'static str) -> FenError {
+    FenError::Field { field, value: value.to_owned(), reason }
+}
+
+fn parse_placement(text: &str) -> Result<Board, FenError> {
+    let err = |reason| field_error(FenField::Placement, text, reason);
+    let mut board = Board::empty();
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != Rank::COUNT {
+        return Err(err("expected 10 ranks separated by '/'"));
+    }
+    for (i, row) in ranks.iter().enumerate() {
+        let rank = Rank::ALL[9 - i];
+        let mut file = 0u32;
+        let mut last_was_digit = false;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                if !(1..=9).contains(&d) {
+                    return Err(err("empty-point counts run from 1 to 9"));
+                }
+                if last_was_digit {
+                    return Err(err("two empty-point counts in a row"));
+                }
+                last_was_digit = true;
+                file += d;
+            } else {
+                last_was_digit = false;
+                let piece = Piece::from_char(c)
+                    .ok_or_else(|| err("unknown piece letter (expected one of KABNRCP / kabnrcp, or E H e h)"))?;
+                let Some(f) = File::new(file) else {
+                    return Err(err("a rank has more than 9 points"));
+                };
+                board.put(Square::from_coords(f, rank), piece);
+                file += 1;
+            }
+            if file > 9 {
+                return Err(err("a rank has more than 9 points"));
+            }
+        }
+        if file != 9 {
+            return Err(err("a rank has fewer than 9 points"));
+        }
+    }
+    Ok(board)
+}
+
+fn parse_number(field: FenField, text: &str) -> Result<u32, FenError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(field_error(field, text, "expected a non-negative integer"));
+    }
+    text.parse().map_err(|_| field_error(field, text, "number too large"))
+}
+
+impl Setup {
+    /// The starting position.
+    pub fn startpos() -> Setup {
+        Setup { board: Board::startpos(), turn: Color::Red, halfmove_clock: 0, fullmove_number: 1 }
+    }
+
+    /// Reads a FEN record. Surrounding whitespace and runs of spaces between fields are accepted.
+    ///
+    /// # Errors
+    ///
+    /// [`FenError::Field`] naming the first malformed or missing field, or [`FenError::TooManyFields`].
+    pub fn from_fen(fen: &str) -> Result<Setup, FenError> {
+        let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+        if fields.len() > 6 {
+            return Err(FenError::TooManyFields(fields.len()));
+        }
+        let placement = fields.first().copied().unwrap_or("");
+        if placement.is_empty() {
+            return Err(field_error(FenField::Placement, "", "missing"));
+        }
+        let board = parse_placement(placement)?;
+        let side = fields.get(1).copied().ok_or_else(|| field_error(FenField::SideToMove, "", "missing"))?;
+        let turn = match side {
+            "w" | "r" => Color::Red,
+            "b" => Color::Black,
+            _ => return Err(field_error(FenField::SideToMove, side, "expected w (or r) for Red, b for Black")),
+        };
+        // The two chess fields are optional; a number where the first would be starts the clocks.
+        let mut rest = &fields[2..];
+        if let Some(&castling) = rest.first() {
+            if !castling.bytes().all(|b| b.is_ascii_digit()) {
+                if castling != "-" {
+                    return Err(field_error(FenField::Castling, castling, "expected '-': xiangqi has no castling"));
+                }
+                let ep = rest.get(1).copied().unwrap_or("-");
+                if ep != "-" {
+                    return Err(field_error(FenField::EnPassant, ep, "expected '-': xiangqi has no en passant"));
+                }
+                rest = &rest[rest.len().min(2)..];
+            }
+        }
+        if rest.len() > 2 {
+            return Err(FenError::TooManyFields(fields.len()));
+        }
+        let halfmove_clock = rest.first().map_or(Ok(0), |h| parse_number(FenField::Halfmove, h))?;
+        let fullmove_number = rest.get(1).map_or(Ok(1), |f| parse_number(FenField::Fullmove, f))?;
+        Ok(Setup { board, turn, halfmove_clock, fullmove_number })
+    }
+
+    /// The placement field alone.
+    pub fn placement(&self) -> String {
+        let mut out = String::with_capacity(90);
+        for (i, rank) in Rank::ALL.iter().rev().enumerate() {
+            if i > 0 {
+                out.push('/');
+            }
+            let mut empty = 0;
+            for file in File::ALL {
+                match self.board.piece_at(Square::from_coords(file, *rank)) {
+                    Some(piece) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push(piece.to_char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+        }
+        out
+    }
+
+    /// The setup as a FEN record (all six fields, Red written `w`).
+    pub fn to_fen(&self) -> String {
+        format!("{} {} - - {} {}", self.placement(), self.turn.to_char(), self.halfmove_clock, self.fullmove_number)
+    }
+}
+
+impl fmt::Display for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}
+
+impl std::str::FromStr for Setup {
+    type Err = FenError;
+    fn from_str(s: &str) -> Result<Setup, FenError> {
+        Setup::from_fen(s)
+    }
+}
+
+impl Position {
+    /// Reads and validates a FEN record.
+    ///
+    /// # Errors
+    ///
+    /// A [`FenError`]: a malformed field, or [`FenError::Position`] for an illegal position.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Ok(Position::from_setup(&Setup::from_fen(fen)?)?)
+    }
+
+    /// The position as a FEN record.
+    pub fn to_fen(&self) -> String {
+        self.to_setup().to_fen()
+    }
+}
+
+impl std::str::FromStr for Position {
+    type Err = FenError;
+    fn from_str(s: &str) -> Result<Position, FenError> {
+        Position::from_fen(s)
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Role;
+
+    const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+
+    #[test]
+    fn bad_fens_name_their_field() {
+        let cases = [
+            ("", FenField::Placement),
+            ("9/9/9/9/9/9/9/9/9 w", FenField::Placement),
+            ("9/9/9/9/9/9/9/9/9/9/9 w", FenField::Placement),
+            ("18/9/9/9/9/9/9/9/9/9 w", FenField::Placement),
+            ("45/9/9/9/9/9/9/9/9/9 w", FenField::Placement),
+            ("0/9/9/9/9/9/9/9/9/9 w", FenField::Placement),
+            ("rnbakabnrr/9/9/9/9/9/9/9/9/9 w", FenField::Placement),
+            ("rnbakabn/9/9/9/9/9/9/9/9/9 w", FenField::Placement),
+            ("x8/9/9/9/9/9/9/9/9/9 w", FenField::Placement),
+            ("q8/9/9/9/9/9/9/9/9/9 w", FenField::Placement),
+            (START, FenField::SideToMove),
+            ("9/9/9/9/9/9/9/9/9/9 W", FenField::SideToMove),
+            ("9/9/9/9/9/9/9/9/9/9 red", FenField::SideToMove),
+            ("9/9/9/9/9/9/9/9/9/9 w KQ - 0 1", FenField::Castling),
+            ("9/9/9/9/9/9/9/9/9/9 w - e3 0 1", FenField::EnPassant),
+            ("9/9/9/9/9/9/9/9/9/9 w - - x 1", FenField::Halfmove),
+            ("9/9/9/9/9/9/9/9/9/9 w - - -1 1", FenField::Halfmove),
+            ("9/9/9/9/9/9/9/9/9/9 w - - 0 99999999999", FenField::Fullmove),
+            ("9/9/9/9/9/9/9/9/9/9 w 0 x", FenField::Fullmove),
+        ];
+        for (fen, field) in cases {
+            match Setup::from_fen(fen) {
+                Err(FenError::Field { field: f, .. }) => assert_eq!(f, field, "{fen}"),
+                other => panic!("{fen}: {other:?}"),
+            }
+        }
+        assert_eq!(Setup::from_fen("9/9/9/9/9/9/9/9/9/9 w - - 0 1 x"), Err(FenError::TooManyFields(7)));
+        assert_eq!(Setup::from_fen("9/9/9/9/9/9/9/9/9/9 w 0 1 2"), Err(FenError::TooManyFields(5)));
+    }
+
+    #[test]
+    fn optional_fields() {
+        let full = Setup::from_fen(&format!("{START} w - - 0 1")).unwrap();
+        assert_eq!(full, Setup::startpos());
+        for short in [format!("{START} w"), format!("{START} r - -"), format!("{START} w 0 1"), format!("{START} w -")]
+        {
+            assert_eq!(Setup::from_fen(&short).unwrap(), full, "{short}");
+        }
+        let clocks = Setup::from_fen(&format!("{START} b 7 12")).unwrap();
+        assert_eq!((clocks.turn, clocks.halfmove_clock, clocks.fullmove_number), (Color::Black, 7, 12));
+        assert_eq!(clocks.to_fen(), format!("{START} b - - 7 12"));
+        let he = Setup::from_fen("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w").unwrap();
+        assert_eq!(he.board, Board::startpos());
+        assert_eq!(
+            he.board.piece_at("b9".parse().unwrap()),
+            Some(Piece::new(Color::Black, Role::Horse)),
+            "lower-case h is a black horse"
+        );
+    }
+}

@@ -1,0 +1,55 @@
+//! Xiangqi (Chinese chess) for Tabula: a validated [`Position`] on the 9×10 board with fully legal move
+//! generation and make/undo, FEN, ICCS and Fairy-Stockfish coordinates, WXF and Chinese notation (炮二平五),
+//! Zobrist keys, perft, the Asian repetition rules (perpetual check and chase lose) and a static evaluation.
+//!
+//! - [`types`]: [`Square`], [`File`], [`Rank`], [`Color`], [`Role`], [`Piece`].
+//! - [`bitboard`]: [`Bitboard`], a set of squares in a `u128`.
+//! - [`attacks`]: the compile-time step and line tables.
+//! - [`board`]: [`Board`], the piece placement and its key.
+//! - [`fen`]: the unvalidated [`Setup`] and FEN.
+//! - [`position`]: [`Position`], make/undo, [`PositionError`].
+//! - [`movegen`]: legal move generation.
+//! - [`moves`]: [`Move`], ICCS and Fairy-Stockfish coordinates.
+//! - [`notation`]: WXF (`C2=5`) and Chinese (炮二平五) notation.
+//! - [`zobrist`]: the keys.
+//! - [`perft`]: move-tree counting.
+//! - [`repetition`]: the rulings on repeated positions and the 60-move rule.
+//! - [`eval`]: the static evaluation.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_xiangqi::{perft, Position};
+//!
+//! let mut pos = Position::startpos();
+//! let mv = pos.parse_notation("炮二平五").unwrap();
+//! assert_eq!(mv.to_string(), "h2e2");
+//! assert_eq!(pos.wxf(mv), "C2=5");
+//! pos.play(mv).unwrap();
+//! assert_eq!(pos.to_fen(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+//! let reply = pos.parse_iccs("h9g7").unwrap();
+//! assert_eq!(pos.chinese(reply), "马８进７");
+//! assert_eq!(perft::perft(&mut Position::startpos(), 3), 79_666);
+//! ```
+#![deny(missing_docs)]
+
+pub mod attacks;
+pub mod bitboard;
+pub mod board;
+pub mod eval;
+pub mod fen;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod repetition;
+pub mod types;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use board::Board;
+pub use fen::{FenError, FenField, Setup};
+pub use moves::{Move, MoveError, MoveList, MoveSink};
+pub use position::{Position, PositionError};
+pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};

@@ -1,0 +1,158 @@
+//! Perft: counting the leaves of the legal move tree to a fixed depth, the standard test of a move generator.
+//!
+//! [`perft`] counts the last ply in bulk (the number of legal moves, without making them); [`perft_without_bulk`]
+//! makes every move down to depth 0, for benchmarking make/undo. [`divide`] gives the count below each root move,
+//! the tool for finding which move a buggy generator gets wrong. [`perft_hashed`] shares subtree counts between
+//! transpositions through a [`PerftTable`] keyed by the Zobrist key and the depth.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_xiangqi::perft::{divide, perft, perft_hashed, PerftTable};
+//! use tabula_xiangqi::Position;
+//!
+//! let mut pos = Position::startpos();
+//! assert_eq!(perft(&mut pos, 3), 79_666);
+//! let mut table = PerftTable::new(1 << 16);
+//! assert_eq!(perft_hashed(&mut pos, 4, &mut table), 3_290_240);
+//! let split = divide(&mut pos, 2);
+//! assert_eq!(split.len(), 44);
+//! assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 1920);
+//! ```
+
+use crate::moves::Move;
+use crate::position::Position;
+
+/// Number of leaf positions `depth` plies below `pos`. `pos` is restored before returning.
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_moves(),
+        _ => {
+            let mut nodes = 0;
+            for &mv in pos.legal_moves().iter() {
+                pos.play_unchecked(mv);
+                nodes += perft(pos, depth - 1);
+                pos.undo();
+            }
+            nodes
+        }
+    }
+}
+
+/// [`perft`] without bulk counting: every move of the last ply is made and taken back.
+pub fn perft_without_bulk(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    for &mv in pos.legal_moves().iter() {
+        pos.play_unchecked(mv);
+        nodes += perft_without_bulk(pos, depth - 1);
+        pos.undo();
+    }
+    nodes
+}
+
+/// The perft count `depth - 1` plies below each legal move, in generation order. Empty at depth 0.
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|&mv| {
+            pos.play_unchecked(mv);
+            let nodes = perft(pos, depth - 1);
+            pos.undo();
+            (mv, nodes)
+        })
+        .collect()
+}
+
+/// One slot: the full 64-bit key and the count with the depth in its low 8 bits.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    count_and_depth: u64,
+}
+
+/// A table of perft subtree counts keyed by (Zobrist key, depth), always-replace.
+///
+/// The full key is stored and compared, so a count is reused only for a position with the same key at the same
+/// depth: the same placement and side to move, which have the same subtree (the clocks, which the key leaves
+/// out, do not change which moves are legal).
+pub struct PerftTable {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl PerftTable {
+    /// A table of at least `entries` slots (rounded up to a power of two; 16 bytes each).
+    pub fn new(entries: usize) -> PerftTable {
+        let size = entries.max(1).next_power_of_two();
+        PerftTable { entries: vec![Entry::default(); size], mask: size - 1 }
+    }
+
+    #[inline(always)]
+    fn slot(&self, key: u64, depth: u32) -> usize {
+        // Mix the depth in so that one position's counts at several depths use different slots.
+        (key ^ (depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) as usize & self.mask
+    }
+
+    fn probe(&self, key: u64, depth: u32) -> Option<u64> {
+        let entry = self.entries[self.slot(key, depth)];
+        (entry.key == key && entry.count_and_depth & 0xff == depth as u64 && entry.count_and_depth != 0)
+            .then_some(entry.count_and_depth >> 8)
+    }
+
+    fn store(&mut self, key: u64, depth: u32, count: u64) {
+        debug_assert!(depth < 256 && count < 1 << 56);
+        let slot = self.slot(key, depth);
+        self.entries[slot] = Entry { key, count_and_depth: count << 8 | depth as u64 };
+    }
+}
+
+/// [`perft`] that looks up and stores subtree counts of depth 2 and more in `table`.
+pub fn perft_hashed(pos: &mut Position, depth: u32, table: &mut PerftTable) -> u64 {
+    if depth <= 1 {
+        return perft(pos, depth);
+    }
+    let key = pos.key().0;
+    if let Some(count) = table.probe(key, depth) {
+        return count;
+    }
+    let mut nodes = 0;
+    for &mv in pos.legal_moves().iter() {
+        pos.play_unchecked(mv);
+        nodes += perft_hashed(pos, depth - 1, table);
+        pos.undo();
+    }
+    table.store(key, depth, nodes);
+    nodes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn startpos_counts() {
+        let mut pos = Position::startpos();
+        let expected = [1, 44, 1920, 79_666];
+        for (depth, &count) in expected.iter().enumerate() {
+            assert_eq!(perft(&mut pos, depth as u32), count);
+            assert_eq!(perft_without_bulk(&mut pos, depth as u32), count);
+        }
+        assert_eq!(pos, Position::startpos());
+        assert_eq!(pos.history_len(), 0);
+    }
+
+    #[test]
+    fn hashed_perft_stays_exact_with_a_tiny_table() {
+        let mut pos = Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w").unwrap();
+        let mut table = PerftTable::new(64);
+        assert_eq!(perft_hashed(&mut pos, 3, &mut table), 43_929);
+        assert_eq!(perft_hashed(&mut pos, 3, &mut table), 43_929);
+    }
+}

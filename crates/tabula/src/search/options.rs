@@ -1,0 +1,292 @@
+//! What the [`Searcher`](super::Searcher) does: every option declared once, with its default, its value in
+//! the solver preset, whether the lean search may run with it, and the values the differential tests try.
+//!
+//! Presets: [`SearchOptions::default`] (heuristic play), [`SearchOptions::solver`] (exact solving),
+//! [`SearchOptions::table_and_pvs`] (the table and principal variation search, nothing else) and
+//! [`SearchOptions::verification`] (the option sets [`verify::check_all`](super::verify::check_all) compares
+//! with minimax). Each option has a builder method, so a variation reads as a chain:
+//!
+//! ```
+//! use tabula::search::SearchOptions;
+//!
+//! let options = SearchOptions::default().with_threads(2).with_lmr(true).with_futility_depth(4);
+//! assert!(options.table && options.lmr && options.threads == 2);
+//! ```
+//!
+//! A new option is one more line in the declaration below: it joins the presets, the builder and, through
+//! its test values, the verification matrix. Options that change values at a fixed depth (pruning,
+//! extensions) are tried only switched off there; the thresholds that tune them are options too, so each
+//! game can set its own.
+
+use crate::score::Score;
+
+/// Declares the options: doc, name, builder, type, default, solver value, lean value (`None`: the lean
+/// search runs with any value), test values.
+macro_rules! declare_options {
+    ($(
+        $(#[doc = $doc:expr])*
+        $name:ident / $with:ident : $ty:ty = $default:expr,
+            solver $solver:expr, lean $lean:expr, verify [$($verify:expr),+ $(,)?];
+    )*) => {
+        /// Which techniques the [`Searcher`](super::Searcher) uses, and their thresholds. See the [module
+        /// documentation](self) for the presets and the builder.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct SearchOptions {
+            $( $(#[doc = $doc])* pub $name: $ty, )*
+        }
+
+        impl Default for SearchOptions {
+            /// Everything that helps a depth- or time-limited search of a typical game.
+            fn default() -> Self {
+                Self { $( $name: $default, )* }
+            }
+        }
+
+        impl SearchOptions {
+            /// Everything off but the table, the tactical hooks and check extension: the fastest setting for
+            /// exact solving ([`Searcher::solve`](super::Searcher::solve) runs its own lean proof search with it).
+            pub fn solver() -> Self {
+                Self { $( $name: $solver, )* }
+            }
+
+            $(
+                #[doc = concat!("Sets [`", stringify!($name), "`](Self::", stringify!($name), ").")]
+                #[must_use]
+                pub fn $with(mut self, value: $ty) -> Self {
+                    self.$name = value;
+                    self
+                }
+            )*
+
+            /// Whether the lean search can run these options: only the table, PVS, aspiration windows and
+            /// threads are on, so that a node pays for nothing else.
+            pub fn is_lean(&self) -> bool {
+                true $( && { let lean: Option<$ty> = $lean; lean.map_or(true, |v| self.$name == v) } )*
+            }
+
+            /// These options with every one that may change the value of a fixed-depth search set to its
+            /// value-keeping test value.
+            #[must_use]
+            pub fn value_keeping(mut self) -> Self {
+                $(
+                    let values: &[$ty] = &[$($verify),+];
+                    if values.len() == 1 {
+                        self.$name = values[0].clone();
+                    }
+                )*
+                self
+            }
+
+            /// How many test values each option has, in declaration order.
+            fn test_value_counts() -> Vec<usize> {
+                vec![$( { let values: &[$ty] = &[$($verify),+]; values.len() }, )*]
+            }
+
+            /// The index of each option's value among its test values (0 if it is not among them).
+            fn test_choice(&self) -> Vec<usize> {
+                vec![$( {
+                    let values: &[$ty] = &[$($verify),+];
+                    values.iter().position(|v| *v == self.$name).unwrap_or(0)
+                }, )*]
+            }
+
+            /// The option set that takes test value `choice[i]` for the `i`-th option.
+            fn from_test_values(choice: &[usize]) -> Self {
+                let mut i = 0;
+                let mut next = || {
+                    i += 1;
+                    choice[i - 1]
+                };
+                Self { $( $name: { let values: &[$ty] = &[$($verify),+]; values[next()].clone() }, )* }
+            }
+        }
+    };
+}
+
+declare_options! {
+    // ---- The table and the window ----
+    /// Probe and store the transposition table.
+    table / with_table: bool = true, solver true, lean None, verify [false, true];
+    /// Principal variation search: null windows for all but the first move, re-searched on a fail high.
+    pvs / with_pvs: bool = true, solver false, lean None, verify [false, true];
+    /// Aspiration windows from this half-width around the last iteration's score (`None`: full window).
+    aspiration / with_aspiration: Option<Score> = Some(50), solver None, lean None, verify [None, Some(1)];
+
+    // ---- Move ordering ----
+    /// Killer moves (two per ply) tried early.
+    killers / with_killers: bool = true, solver false, lean Some(false), verify [false, true];
+    /// The history heuristic for ordering quiet moves.
+    history / with_history: bool = true, solver false, lean Some(false), verify [false, true];
+
+    // ---- The game's tactics ----
+    /// The game's tactical hooks ([`Game::winning_move`](crate::game::Game::winning_move),
+    /// [`non_losing_moves`](crate::game::Game::non_losing_moves), ...) and the evaluator's
+    /// [`winning_plan`](crate::game::Evaluator::winning_plan).
+    tactics / with_tactics: bool = true, solver true, lean Some(false), verify [false, true];
+    /// Enhanced transposition cutoffs: before searching a node's moves, look each child up in the table (for
+    /// games with [`child_table_key`](crate::game::Game::child_table_key)). Off by default: on Connect Four it
+    /// saves a quarter of the nodes but costs more time in table probes than it saves.
+    etc / with_etc: bool = false, solver false, lean Some(false), verify [false, true];
+
+    // ---- The horizon ----
+    /// Quiescence search on the evaluator's [noisy moves](crate::game::Evaluator::noisy_moves) at the leaves.
+    /// Changes values where there are noisy moves: the differential tests use evaluators without them.
+    quiescence / with_quiescence: bool = true, solver false, lean Some(false), verify [false, true];
+    /// Quiescence nodes probe the table (cutting off on a bound that decides, reusing a stored evaluation)
+    /// and store their result at depth 0. Worth it where noisy moves are many (chess); pure cost in games
+    /// without noisy moves, where the leaf is the evaluation. Needs `table` and `quiescence`.
+    quiescence_table / with_quiescence_table: bool = false, solver false, lean Some(false), verify [false, true];
+    /// Extend by one ply every move that leaves the opponent [in check](crate::game::Game::in_check).
+    /// Changes values at a fixed depth.
+    check_extension / with_check_extension: bool = true, solver true, lean Some(false), verify [false];
+
+    // ---- Pruning and reductions (each changes values at a fixed depth) ----
+    /// Null-move pruning where the game offers a [null move](crate::game::Game::null_move).
+    null_move / with_null_move: bool = true, solver false, lean Some(false), verify [false];
+    /// Late-move reductions: at PVS null-window nodes, quiet moves (not
+    /// [tactical](crate::game::Evaluator::is_tactical), not killers, not giving or escaping check) tried late
+    /// are searched shallower first, and again at full depth only if they beat alpha.
+    lmr / with_lmr: bool = false, solver false, lean Some(false), verify [false];
+    /// Reverse futility pruning with this margin per ply: a non-PV node up to `futility_depth` plies from
+    /// the horizon, not in check, whose static evaluation beats beta by the margin times the depth, returns
+    /// the evaluation. `None`: off.
+    futility_margin / with_futility_margin: Option<Score> = None, solver None, lean Some(None), verify [None];
+    /// Late-move pruning: at non-PV nodes up to `lmp_depth` plies from the horizon, not in check, quiet moves
+    /// after the first `3 + depth²` are not searched once a move has saved the node from a loss.
+    late_move_pruning / with_late_move_pruning: bool = false, solver false, lean Some(false), verify [false];
+    /// Futility pruning of moves with this margin per ply: at non-PV nodes up to `futility_depth` plies from
+    /// the horizon, not in check, whose static evaluation plus the margin times (depth + 1) cannot reach
+    /// alpha, quiet moves after the first are not searched. `None`: off.
+    move_futility_margin / with_move_futility_margin: Option<Score> = None, solver None, lean Some(None), verify [None];
+    /// Internal iterative reduction: a node `iir_depth` or more plies from the horizon with no move from the
+    /// table is searched a ply shallower (its ordering is poor, and the next visit will have a table move).
+    iir / with_iir: bool = false, solver false, lean Some(false), verify [false];
+
+    // ---- Thresholds of the above, for each game to tune ----
+    /// Reverse futility and move futility apply this many plies from the horizon and closer.
+    futility_depth / with_futility_depth: i32 = 6, solver 6, lean None, verify [6];
+    /// Late-move pruning applies this many plies from the horizon and closer.
+    lmp_depth / with_lmp_depth: i32 = 6, solver 6, lean None, verify [6];
+    /// Internal iterative reduction applies this many plies from the horizon and further.
+    iir_depth / with_iir_depth: i32 = 4, solver 4, lean None, verify [4];
+    /// Late-move reductions apply this many plies from the horizon and further ...
+    lmr_depth / with_lmr_depth: i32 = 3, solver 3, lean None, verify [3];
+    /// ... to the moves after this many.
+    lmr_moves / with_lmr_moves: usize = 3, solver 3, lean None, verify [3];
+    /// Null-move searches are this many plies shallower than a normal child, plus one per four plies of depth.
+    null_move_reduction / with_null_move_reduction: i32 = 2, solver 2, lean None, verify [2];
+    /// Enhanced transposition cutoffs are tried this many plies from the horizon and further.
+    etc_depth / with_etc_depth: i32 = 4, solver 4, lean None, verify [4];
+
+    // ---- Threads ----
+    /// Search threads sharing the table (Lazy SMP; a parallel solve defers positions another thread is
+    /// searching). At least one.
+    threads / with_threads: usize = 1, solver 1, lean None, verify [1, 2];
+}
+
+impl SearchOptions {
+    /// The table and principal variation search and nothing else: what a small game with a plain evaluation
+    /// wants, and the lean search with nothing for a node to pay for.
+    pub fn table_and_pvs() -> Self {
+        let mut options = Self::default().value_keeping();
+        options.aspiration = None;
+        options.killers = false;
+        options.history = false;
+        options.tactics = false;
+        options.quiescence = false;
+        debug_assert!(options.is_lean());
+        options
+    }
+
+    /// The option sets the differential tests compare with minimax: every triple of test values of any three
+    /// options appears in some set (a covering array of strength three, built greedily and deterministically),
+    /// and the value-keeping parts of the three presets are among them. Sets with two threads keep the table.
+    pub fn verification() -> Vec<SearchOptions> {
+        let counts = Self::test_value_counts();
+        let varied: Vec<usize> = (0..counts.len()).filter(|&i| counts[i] > 1).collect();
+        // Every combination of the varied options' test values, the others at their only value.
+        let mut candidates = Vec::new();
+        let total: usize = varied.iter().map(|&i| counts[i]).product();
+        for mut n in 0..total {
+            let mut choice = vec![0; counts.len()];
+            for &i in &varied {
+                choice[i] = n % counts[i];
+                n /= counts[i];
+            }
+            if Self::from_test_values(&choice).is_sound() {
+                candidates.push(choice);
+            }
+        }
+        // The triples (option a = x, option b = y, option c = z) some sound set covers.
+        let triples_of = |choice: &[usize]| -> Vec<[(usize, usize); 3]> {
+            let mut out = Vec::new();
+            for (ai, &a) in varied.iter().enumerate() {
+                for (bi, &b) in varied.iter().enumerate().skip(ai + 1) {
+                    for &c in &varied[bi + 1..] {
+                        out.push([(a, choice[a]), (b, choice[b]), (c, choice[c])]);
+                    }
+                }
+            }
+            out
+        };
+        let mut uncovered: std::collections::BTreeSet<[(usize, usize); 3]> =
+            candidates.iter().flat_map(|c| triples_of(c)).collect();
+        let mut sets = vec![Self::default().value_keeping(), Self::solver().value_keeping(), Self::table_and_pvs()];
+        for preset in &sets {
+            let choice = preset.test_choice();
+            for t in triples_of(&choice) {
+                uncovered.remove(&t);
+            }
+        }
+        while !uncovered.is_empty() {
+            let best = candidates
+                .iter()
+                .max_by_key(|c| {
+                    (triples_of(c).iter().filter(|t| uncovered.contains(*t)).count(), std::cmp::Reverse(*c))
+                })
+                .expect("every uncovered triple comes from a candidate");
+            for t in triples_of(best) {
+                uncovered.remove(&t);
+            }
+            sets.push(Self::from_test_values(best));
+        }
+        sets
+    }
+
+    /// Whether the combination makes sense: threads share results through the table.
+    fn is_sound(&self) -> bool {
+        self.threads == 1 || self.table
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_differ_where_they_should() {
+        let d = SearchOptions::default();
+        assert!(d.table && d.pvs && d.killers && d.null_move && !d.lmr);
+        let s = SearchOptions::solver();
+        assert!(s.table && s.tactics && !s.pvs && !s.killers && !s.null_move);
+        let t = SearchOptions::table_and_pvs();
+        assert!(t.table && t.pvs && t.is_lean() && !d.is_lean());
+        assert_eq!(SearchOptions::default().with_table(false).with_threads(3).threads, 3);
+    }
+
+    #[test]
+    fn verification_covers_every_triple_of_test_values() {
+        let sets = SearchOptions::verification();
+        assert!(sets.len() >= 8 && sets.len() <= 40, "{} sets", sets.len());
+        assert!(sets.iter().all(|s| s.threads == 1 || s.table));
+        assert!(sets.iter().any(|s| s.is_lean()) && sets.iter().any(|s| !s.is_lean()));
+        assert!(sets.iter().all(|s| !s.null_move && !s.lmr && !s.check_extension));
+        // Spot-check some triples.
+        for (table, killers, threads) in [(true, true, 2), (false, false, 1), (true, false, 2)] {
+            assert!(sets.iter().any(|s| s.table == table && s.killers == killers && s.threads == threads));
+        }
+        for (pvs, asp, etc) in [(false, Some(1), true), (true, None, false), (true, Some(1), true)] {
+            assert!(sets.iter().any(|s| s.pvs == pvs && s.aspiration == asp && s.etc == etc));
+        }
+    }
+}

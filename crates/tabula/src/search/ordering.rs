@@ -1,0 +1,250 @@
+//! Move ordering: the [`MovePicker`] hands a node its moves best first, the [`History`] table learns which
+//! quiet moves cut off, and [`lmr_reduction`] says how much a late move is reduced.
+//!
+//! The order (documented for games on [`Evaluator::move_order`](crate::game::Evaluator::move_order)): the
+//! table's move; moves the evaluator hints at [`PRIORITY`] or more, by hint; the two killer moves of the ply;
+//! every other move by its hint plus its history score; moves hinted at `-PRIORITY` or less. Moves with equal
+//! scores keep the order the game generated them in, and so do the moves after the table's move, which is
+//! rotated to the front rather than swapped.
+//!
+//! The picker scores lazily: a node whose table move cuts off (most nodes that have one) never scores the
+//! rest, and a node whose moves all score alike is searched in generation order without a selection pass.
+
+use super::stack::NO_CODE;
+use crate::game::PRIORITY;
+use std::sync::LazyLock;
+
+/// History scores stay within ±`HISTORY_MAX`.
+pub(super) const HISTORY_MAX: i32 = 1 << 14;
+/// Hints between the priority bands are clamped to ± this, so that hint plus history stays below killers.
+const HINT_MAX: i32 = PRIORITY / 2;
+/// The killers' scores, just below the priority band.
+const KILLER_SCORES: [i32; 2] = [PRIORITY - 1, PRIORITY - 2];
+
+/// The ordering score of a move from its hint, whether it is one of the ply's killers, and its history.
+#[inline(always)]
+pub(super) fn move_score(hint: i32, code: u16, killers: &[u16; 2], history: i32) -> i32 {
+    if hint >= PRIORITY || hint <= -PRIORITY {
+        hint
+    } else if code == killers[0] {
+        KILLER_SCORES[0]
+    } else if code == killers[1] {
+        KILLER_SCORES[1]
+    } else {
+        hint.clamp(-HINT_MAX, HINT_MAX) + history
+    }
+}
+
+/// Hands out a node's moves in order. Create it after the moves are generated; it moves the table's move
+/// (if among them) to the front by rotation.
+pub(super) struct MovePicker {
+    /// Index of the next move to hand out.
+    next: usize,
+    /// Moves before this index are in their final order.
+    ordered: usize,
+    /// Whether `moves[ordered..]` has been scored.
+    scored: bool,
+    /// Whether the scores differ, so that picking the best is worth a pass.
+    select: bool,
+}
+
+impl MovePicker {
+    /// A picker over `moves`, with the move whose code is `table_code` (as `code` computes codes) first.
+    #[inline]
+    pub fn new<M: Copy>(moves: &mut [M], table_code: u16, code: impl Fn(M) -> u16) -> Self {
+        let mut ordered = 0;
+        if table_code != NO_CODE {
+            if let Some(t) = moves.iter().position(|&m| code(m) == table_code) {
+                moves[..=t].rotate_right(1);
+                ordered = 1;
+            }
+        }
+        MovePicker { next: 0, ordered, scored: false, select: false }
+    }
+
+    /// The next move and its index, scoring the unordered moves with `score` the first time they are needed
+    /// (`score` fills `scores` for `moves[from..]`, one per move).
+    #[inline]
+    pub fn next<M: Copy>(
+        &mut self,
+        moves: &mut [M],
+        scores: &mut Vec<i32>,
+        score: impl FnOnce(&[M], &mut Vec<i32>),
+    ) -> Option<(usize, M)> {
+        let i = self.next;
+        if i >= moves.len() {
+            return None;
+        }
+        if i >= self.ordered {
+            if !self.scored {
+                self.scored = true;
+                scores.clear();
+                if moves.len() - i > 1 {
+                    score(&moves[i..], scores);
+                    debug_assert_eq!(scores.len(), moves.len() - i);
+                    let first = scores[0];
+                    self.select = scores.iter().any(|&s| s != first);
+                }
+            }
+            if self.select {
+                let base = moves.len() - scores.len();
+                pick_best(&mut moves[base..], scores, i - base);
+            }
+        }
+        self.next += 1;
+        Some((i, moves[i]))
+    }
+}
+
+/// One step of a stable selection sort: brings the move with the highest score in `moves[i..]` to position
+/// `i`, shifting the ones before it up by one and keeping `scores` in step, so that moves of equal score keep
+/// the game's generation order.
+#[inline(always)]
+pub(super) fn pick_best<M>(moves: &mut [M], scores: &mut [i32], i: usize) {
+    let mut j = i;
+    for k in i + 1..moves.len() {
+        if scores[k] > scores[j] {
+            j = k;
+        }
+    }
+    if j != i {
+        moves[i..=j].rotate_right(1);
+        scores[i..=j].rotate_right(1);
+    }
+}
+
+/// The history heuristic: for each side and move code, how often the move caused a cutoff lately.
+pub(super) struct History {
+    scores: Vec<i32>,
+    codes: usize,
+}
+
+impl History {
+    /// An empty table.
+    pub fn new() -> Self {
+        History { scores: Vec::new(), codes: 0 }
+    }
+
+    /// Clears the table for a game with `codes` move codes.
+    pub fn reset(&mut self, codes: usize) {
+        self.codes = codes;
+        self.scores.clear();
+        self.scores.resize(2 * codes, 0);
+    }
+
+    /// The score of move `code` for `side` (the ply's parity).
+    #[inline(always)]
+    pub fn get(&self, side: usize, code: u16) -> i32 {
+        self.scores[side * self.codes + code as usize]
+    }
+
+    /// Rewards `code` (which cut off at `depth`) and penalizes `tried` (searched before it in vain).
+    pub fn reward(&mut self, side: usize, code: u16, tried: impl Iterator<Item = u16>, depth: i32) {
+        let bonus = (depth * depth).min(HISTORY_MAX);
+        let base = side * self.codes;
+        let mut update = |code: u16, bonus: i32| {
+            let h = &mut self.scores[base + code as usize];
+            // Gravity keeps values within ±HISTORY_MAX and lets new evidence outweigh old.
+            *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        };
+        update(code, bonus);
+        for t in tried {
+            update(t, -bonus);
+        }
+    }
+}
+
+/// Updates a ply's killers with `code`, which caused a cutoff.
+#[inline]
+pub(super) fn add_killer(killers: &mut [u16; 2], code: u16) {
+    if killers[0] != code {
+        *killers = [code, killers[0]];
+    }
+}
+
+/// Size of each side of the late-move reduction table.
+const LMR_TABLE: usize = 64;
+
+/// Late-move reductions by depth and move index: about ln(depth)·ln(index)/2.25, computed once.
+static LMR: LazyLock<[[u8; LMR_TABLE]; LMR_TABLE]> = LazyLock::new(|| {
+    let mut table = [[0u8; LMR_TABLE]; LMR_TABLE];
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (index, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.5 + (depth as f32).ln() * (index as f32).ln() / 2.25) as u8;
+        }
+    }
+    table
+});
+
+/// How many plies late move number `index` (from 0) is reduced at `depth`.
+#[inline]
+pub(super) fn lmr_reduction(depth: i32, index: usize) -> i32 {
+    LMR[(depth.max(0) as usize).min(LMR_TABLE - 1)][index.min(LMR_TABLE - 1)] as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documented_order() {
+        let killers = [5, 6];
+        let good_capture = move_score(PRIORITY + 300, 1, &killers, 0);
+        let killer = move_score(0, 5, &killers, -HISTORY_MAX);
+        let second_killer = move_score(0, 6, &killers, HISTORY_MAX);
+        let quiet_hinted = move_score(3_000, 7, &killers, 0);
+        let quiet_history = move_score(0, 8, &killers, HISTORY_MAX);
+        let huge_hint = move_score(PRIORITY - 1, 9, &killers, HISTORY_MAX);
+        let bad_capture = move_score(-PRIORITY - 5, 2, &killers, HISTORY_MAX);
+        assert!(good_capture > killer && killer > second_killer);
+        assert!(second_killer > huge_hint && huge_hint > quiet_history && quiet_history > quiet_hinted);
+        assert!(quiet_hinted > bad_capture);
+        // A hinted capture that is also a killer keeps its hint.
+        assert_eq!(move_score(PRIORITY + 1, 5, &killers, 0), PRIORITY + 1);
+    }
+
+    #[test]
+    fn table_move_is_rotated_and_the_rest_keep_their_order() {
+        let mut moves = [10u16, 11, 12, 13, 14];
+        let mut picker = MovePicker::new(&mut moves, 13, |m| m);
+        assert_eq!(moves, [13, 10, 11, 12, 14]);
+        let mut scores = Vec::new();
+        let mut order = Vec::new();
+        while let Some((_, m)) = picker.next(&mut moves, &mut scores, |ms, s| s.extend(ms.iter().map(|_| 0))) {
+            order.push(m);
+        }
+        assert_eq!(order, [13, 10, 11, 12, 14]);
+    }
+
+    #[test]
+    fn scores_pick_best_first_and_ties_keep_generation_order() {
+        let mut moves = [1u16, 2, 3, 4, 5];
+        let mut picker = MovePicker::new(&mut moves, NO_CODE, |m| m);
+        let mut scores = Vec::new();
+        let mut order = Vec::new();
+        let hint = |m: u16| [0, 1, 5, 1, 5, 0][m as usize];
+        while let Some((_, m)) = picker.next(&mut moves, &mut scores, |ms, s| s.extend(ms.iter().map(|&m| hint(m)))) {
+            order.push(m);
+        }
+        assert_eq!(order, [2, 4, 1, 3, 5]);
+    }
+
+    #[test]
+    fn history_gravity_bounds_scores() {
+        let mut h = History::new();
+        h.reset(4);
+        for _ in 0..1000 {
+            h.reward(0, 1, [2u16].into_iter(), 40);
+        }
+        assert!(h.get(0, 1) <= HISTORY_MAX && h.get(0, 1) > HISTORY_MAX / 2);
+        assert!(h.get(0, 2) >= -HISTORY_MAX && h.get(0, 2) < -HISTORY_MAX / 2);
+        assert_eq!(h.get(1, 1), 0);
+    }
+
+    #[test]
+    fn reductions_grow_with_depth_and_index() {
+        assert_eq!(lmr_reduction(1, 1), 0);
+        assert!(lmr_reduction(10, 20) > lmr_reduction(4, 4));
+        assert!(lmr_reduction(100, 100) <= lmr_reduction(63, 63));
+    }
+}

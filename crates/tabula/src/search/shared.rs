@@ -1,0 +1,146 @@
+//! What the threads of one search share: the stop signal and the limits that raise it, node and table
+//! counters, the deepest completed iteration, and (in a parallel solve) the positions being searched.
+//!
+//! Each thread counts in plain integers ([`Counts`]) and adds them to the shared atomics every
+//! [`CHECK_EVERY`] nodes, when it also looks at the clock and the stop flags, so that a node pays one
+//! increment and one mask test.
+
+use super::limits::Limits;
+use super::result::TableUse;
+use crate::score::Score;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How often (in nodes) a thread reports its counts and looks at the limits.
+pub(super) const CHECK_EVERY: u64 = 1024;
+
+/// A thread's own counts, reported to [`Shared`] now and then.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Counts {
+    pub nodes: u64,
+    pub probes: u64,
+    pub hits: u64,
+    pub cutoffs: u64,
+}
+
+/// A completed iteration, as the deepest so far of any thread.
+#[derive(Clone, Debug)]
+pub(super) struct Completed<M> {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub exact: bool,
+    pub best_move: Option<M>,
+    pub pv: Vec<M>,
+}
+
+/// State shared by the threads of one search.
+pub(super) struct Shared<M> {
+    /// Raised by any thread when the search must end; every thread stops at its next check.
+    pub stop: AtomicBool,
+    external: Option<Arc<AtomicBool>>,
+    node_limit: Option<u64>,
+    hard_deadline: Option<Instant>,
+    soft_deadline: Option<Instant>,
+    /// The deepest iteration the search may start.
+    pub max_depth: u32,
+    nodes: AtomicU64,
+    probes: AtomicU64,
+    hits: AtomicU64,
+    cutoffs: AtomicU64,
+    /// The deepest iteration completed by any thread.
+    best: Mutex<Option<Completed<M>>>,
+    /// Keys of the positions some thread of a parallel solve is searching now (empty otherwise): another
+    /// thread defers them and works elsewhere (simplified ABDADA).
+    pub busy: Box<[AtomicU64]>,
+}
+
+impl<M: Clone> Shared<M> {
+    /// The shared state of a search within `limits` that started at `start` and may go `max_depth` deep.
+    pub fn new(limits: &Limits, start: Instant, max_depth: u32) -> Self {
+        let at = |d: Option<Duration>| d.map(|d| start + d);
+        Shared {
+            stop: AtomicBool::new(false),
+            external: limits.stop.clone(),
+            node_limit: limits.nodes,
+            hard_deadline: at(limits.hard_time),
+            soft_deadline: at(limits.soft_time),
+            max_depth,
+            nodes: AtomicU64::new(0),
+            probes: AtomicU64::new(0),
+            hits: AtomicU64::new(0),
+            cutoffs: AtomicU64::new(0),
+            best: Mutex::new(None),
+            busy: Box::new([]),
+        }
+    }
+
+    /// The same with a table of busy positions for a parallel solve.
+    pub fn with_busy_slots(mut self, slots: usize) -> Self {
+        self.busy = (0..slots).map(|_| AtomicU64::new(0)).collect();
+        self
+    }
+
+    /// Adds a thread's counts since its last report (`reported` is updated).
+    pub fn report(&self, counts: &Counts, reported: &mut Counts) {
+        self.nodes.fetch_add(counts.nodes - reported.nodes, Relaxed);
+        if counts.probes != reported.probes {
+            self.probes.fetch_add(counts.probes - reported.probes, Relaxed);
+            self.hits.fetch_add(counts.hits - reported.hits, Relaxed);
+            self.cutoffs.fetch_add(counts.cutoffs - reported.cutoffs, Relaxed);
+        }
+        *reported = *counts;
+    }
+
+    /// Whether a hard limit has been reached (raising the stop flag if so).
+    pub fn must_stop(&self) -> bool {
+        if self.stop.load(Relaxed)
+            || self.external.as_ref().is_some_and(|e| e.load(Relaxed))
+            || self.node_limit.is_some_and(|n| self.nodes.load(Relaxed) >= n)
+            || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.stop.store(true, Relaxed);
+            return true;
+        }
+        false
+    }
+
+    /// Whether the soft time limit has passed: no new iteration should start.
+    pub fn soft_time_passed(&self) -> bool {
+        self.soft_deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Nodes reported so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Relaxed)
+    }
+
+    /// Table use reported so far.
+    pub fn table_use(&self) -> TableUse {
+        TableUse {
+            probes: self.probes.load(Relaxed),
+            hits: self.hits.load(Relaxed),
+            cutoffs: self.cutoffs.load(Relaxed),
+        }
+    }
+
+    /// Records a completed iteration if it is deeper than every other so far (or as deep and proved).
+    pub fn publish(&self, completed: Completed<M>) {
+        let mut best = self.best.lock().expect("no thread panics holding it");
+        let deeper = best.as_ref().map_or(true, |b| (completed.depth, completed.exact) > (b.depth, b.exact));
+        if deeper {
+            *best = Some(completed);
+        }
+    }
+
+    /// The deepest completed iteration of any thread.
+    pub fn best(&self) -> Option<Completed<M>> {
+        self.best.lock().expect("no thread panics holding it").clone()
+    }
+
+    /// Depth of the deepest completed iteration (0: none).
+    pub fn best_depth(&self) -> u32 {
+        self.best.lock().expect("no thread panics holding it").as_ref().map_or(0, |b| b.depth)
+    }
+}

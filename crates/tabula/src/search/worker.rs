@@ -1,0 +1,733 @@
+//! One thread's search: iterative deepening, aspiration windows, negamax alpha-beta with the table and
+//! quiescence.
+//!
+//! A [`Worker`] is generic over `FULL`: the full search reads every option, the lean one
+//! (`FULL = false`, chosen when [`SearchOptions::is_lean`] holds) compiles out everything but the table,
+//! principal variation search and aspiration windows, so that a node pays for no feature that is off.
+//!
+//! Every node keeps count of the lines it cut short ([`Worker::cuts`]): a leaf evaluated at the horizon, a
+//! pruning that guesses, a table cutoff on a result that was itself cut short, a repetition. A node that
+//! added none has a proved value; it is stored as such and used at any depth, and an iteration whose root
+//! cut nothing is exact and ends the search.
+
+use super::limits::Limits;
+use super::options::SearchOptions;
+use super::ordering::{add_killer, lmr_reduction, move_score, History, MovePicker};
+use super::shared::{Completed, Counts, Shared, CHECK_EVERY};
+use super::stack::{split, update_pv, Frame, NO_CODE};
+use crate::game::{Evaluator, Game, Outcome, TableKey, WinningMove};
+use crate::score::{self, is_decisive, loss_in, win_in, Score, INFINITY, MAX_PLY};
+use crate::tt::{Bound, Probe, Record, TranspositionTable};
+use crate::zobrist::Key;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// What a search's threads share and do not change: the evaluator, the table, the options, the root.
+pub(super) struct Context<'a, G: Game, E> {
+    pub evaluator: &'a E,
+    pub table: &'a TranspositionTable,
+    pub options: &'a SearchOptions,
+    pub shared: &'a Shared<G::Move>,
+    /// Codes of the moves the root may play (empty: every legal move).
+    pub root_moves: &'a [u16],
+}
+
+impl<G: Game, E> Clone for Context<'_, G, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<G: Game, E> Copy for Context<'_, G, E> {}
+
+/// What a parent tells a child about the node it is about to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Kind {
+    /// A principal-variation node: searched with an open window, its PV kept.
+    pub pv: bool,
+    /// The parent chose the move among its [non-losing moves](Game::non_losing_moves): this node has no win
+    /// at once to look for.
+    pub safe: bool,
+}
+
+/// One thread's search.
+pub(super) struct Worker<'a, G: Game, E, const FULL: bool> {
+    pub game: G,
+    pub cx: Context<'a, G, E>,
+    pub history: &'a mut History,
+    /// Keys of the positions before the current one, oldest first (the game before the root included).
+    pub keys: &'a mut Vec<Key>,
+    pub counts: Counts,
+    reported: Counts,
+    pub seldepth: u32,
+    /// Set once a limit stops this thread; the node it is in returns 0 and stores nothing.
+    pub stopped: bool,
+    /// The best root move of the iteration under way, once one beats the window.
+    pub root_best: Option<G::Move>,
+    /// Whether this thread reports iterations.
+    pub main: bool,
+    /// Whether positions can repeat, so that the path's keys must be kept.
+    track_keys: bool,
+    /// Lines cut short so far (see the module documentation).
+    pub cuts: u64,
+    /// Repetitions ruled other than a draw: a result that depends on one holds only on its path and is not
+    /// stored.
+    pub rulings: u64,
+}
+
+impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
+    pub fn new(game: G, cx: Context<'a, G, E>, history: &'a mut History, keys: &'a mut Vec<Key>, main: bool) -> Self {
+        let track_keys = game.reversible_plies().is_some();
+        Worker {
+            game,
+            cx,
+            history,
+            keys,
+            counts: Counts::default(),
+            reported: Counts::default(),
+            seldepth: 0,
+            stopped: false,
+            root_best: None,
+            main,
+            track_keys,
+            cuts: 0,
+            rulings: 0,
+        }
+    }
+
+    /// Iterative deepening from `first_depth` to the shared maximum. Each completed iteration is published to
+    /// the other threads; the main thread reports the deepest one so far to `on_iteration`. A thread never
+    /// starts a depth another thread has completed, so a thread that falls behind catches up.
+    pub fn iterate(
+        &mut self,
+        stack: &mut [Frame<G::Move>],
+        first_depth: u32,
+        on_iteration: &mut dyn FnMut(&Completed<G::Move>, Counts),
+    ) {
+        let shared = self.cx.shared;
+        let mut depth = first_depth;
+        let mut reported_depth = 0;
+        loop {
+            depth = depth.max(shared.best_depth() + 1);
+            if depth > shared.max_depth {
+                break;
+            }
+            let last = shared.best().map(|b| b.score);
+            let cuts = self.cuts;
+            self.root_best = None;
+            let score = self.aspiration(stack, depth as i32, last);
+            if self.stopped {
+                break;
+            }
+            // No line was cut short, or a win or loss was proved within the horizon (a quicker one would have
+            // shown): the value is the game's, and deeper iterations would repeat it.
+            let proved = score::plies_to_end(score).is_some_and(|p| p.unsigned_abs() <= depth);
+            let exact = self.cuts == cuts || proved;
+            let mut pv = stack[0].pv.clone();
+            if pv.is_empty() {
+                pv.extend(self.root_best);
+            }
+            let best_move = self.root_best.or_else(|| pv.first().copied());
+            shared.publish(Completed { depth, seldepth: self.seldepth, score, exact, best_move, pv });
+            if self.main {
+                self.flush();
+                if let Some(best) = shared.best().filter(|b| b.depth > reported_depth) {
+                    reported_depth = best.depth;
+                    on_iteration(&best, self.counts);
+                }
+            }
+            if exact || depth >= shared.max_depth || shared.soft_time_passed() {
+                shared.stop.store(true, Relaxed);
+                break;
+            }
+            if shared.stop.load(Relaxed) {
+                break;
+            }
+            depth += 1;
+        }
+        self.flush();
+    }
+
+    /// One iteration, inside a window around the last score that widens until the score falls inside it.
+    fn aspiration(&mut self, stack: &mut [Frame<G::Move>], depth: i32, last: Option<Score>) -> Score {
+        let root = Kind { pv: true, safe: false };
+        let width = self.cx.options.aspiration.filter(|_| depth >= 4);
+        let (Some(width), Some(last)) = (width, last.filter(|&s| !is_decisive(s))) else {
+            return self.negamax(stack, depth, 0, -INFINITY, INFINITY, root);
+        };
+        let mut delta = width.max(1);
+        let (mut alpha, mut beta) = ((last - delta).max(-INFINITY), (last + delta).min(INFINITY));
+        loop {
+            let score = self.negamax(stack, depth, 0, alpha, beta, root);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta = delta.saturating_mul(2);
+            if delta > 4 * score::DECISIVE {
+                (alpha, beta) = (-INFINITY, INFINITY);
+            }
+        }
+    }
+
+    /// Reports this thread's counts to the shared totals.
+    pub fn flush(&mut self) {
+        self.cx.shared.report(&self.counts, &mut self.reported);
+    }
+
+    /// Counts a node and every [`CHECK_EVERY`] nodes looks at the limits.
+    #[inline(always)]
+    pub fn count_node(&mut self) {
+        self.counts.nodes += 1;
+        if self.counts.nodes & (CHECK_EVERY - 1) == 0 {
+            self.flush();
+            if self.cx.shared.must_stop() {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// The ruling on the current position if it repeats one within the reversible window, same side to move.
+    fn repetition(&mut self) -> Option<Outcome> {
+        let window = self.game.reversible_plies()?;
+        let key = self.game.key();
+        let n = self.keys.len();
+        let back = (2..=window.min(n)).step_by(2).find(|&back| self.keys[n - back] == key)?;
+        // A repetition is decided by the path, not the position: never a proved value.
+        self.cuts += 1;
+        let outcome = self.game.repetition_outcome(back);
+        if outcome != Outcome::Draw {
+            self.rulings += 1;
+        }
+        Some(outcome)
+    }
+
+    /// Makes a move on the search's board, keeping the path's keys.
+    #[inline(always)]
+    pub fn play(&mut self, mv: G::Move) {
+        if self.track_keys {
+            self.keys.push(self.game.key());
+        }
+        self.game.play(mv);
+    }
+
+    /// Takes a move back.
+    #[inline(always)]
+    pub fn undo(&mut self, mv: G::Move) {
+        self.game.undo(mv);
+        if self.track_keys {
+            self.keys.pop();
+        }
+    }
+
+    /// Counts a node and returns its score if the search ends here: stopped (0), game over, or a repetition.
+    #[inline(always)]
+    pub(super) fn enter_node(&mut self, ply: u32) -> Option<Score> {
+        self.count_node();
+        if self.stopped {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(outcome) = self.game.outcome() {
+            return Some(outcome.score_at(ply));
+        }
+        if ply > 0 && self.track_keys {
+            if let Some(ruling) = self.repetition() {
+                return Some(ruling.score_at(ply));
+            }
+        }
+        None
+    }
+
+    /// The table key and probe of the current position, if the table is on; counts the probe and the hit.
+    #[inline(always)]
+    pub(super) fn probe(&mut self, ply: u32) -> Option<(TableKey, Probe)> {
+        if !self.cx.options.table {
+            return None;
+        }
+        let tk = self.game.table_key();
+        self.counts.probes += 1;
+        let probe = self.cx.table.probe(tk.key, ply);
+        self.counts.hits += probe.hit.is_some() as u64;
+        Some((tk, probe))
+    }
+
+    /// Fail-soft negamax: the score of the position searched `depth` plies deep within (`alpha`, `beta`).
+    pub fn negamax(
+        &mut self,
+        stack: &mut [Frame<G::Move>],
+        mut depth: i32,
+        ply: u32,
+        mut alpha: Score,
+        mut beta: Score,
+        kind: Kind,
+    ) -> Score {
+        debug_assert!(-INFINITY <= alpha && alpha < beta && beta <= INFINITY);
+        let options = self.cx.options;
+
+        // Step 1. The horizon; count the node; stop; game over; repetition.
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.horizon(stack, ply, alpha, beta);
+        }
+        if !FULL {
+            return self.lean(stack, depth, ply, alpha, beta, kind.pv);
+        }
+        let (frame, below) = split(stack);
+        if kind.pv {
+            frame.pv.clear();
+        }
+        if let Some(score) = self.enter_node(ply) {
+            return score;
+        }
+        let (cuts_at_entry, rulings_at_entry) = (self.cuts, self.rulings);
+
+        // Step 2. Mate distance pruning: nothing can beat a win on the next ply or lose before this one.
+        alpha = alpha.max(loss_in(ply));
+        beta = beta.min(win_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 3. The table: its move goes first; at non-PV nodes a deep enough bound that decides ends the node.
+        let probe = self.probe(ply);
+        let mut table_code = NO_CODE;
+        let mut static_eval = None;
+        if let Some((tk, Probe { hit: Some(e), .. })) = probe {
+            static_eval = e.eval;
+            if let Some(code) = e.move_code {
+                table_code = G::actual_move_code(code, tk.symmetry);
+            }
+            if !kind.pv && ply > 0 && e.reaches(depth) && e.decides(alpha, beta) {
+                self.counts.cutoffs += 1;
+                self.cuts += !e.proven as u64;
+                return e.score;
+            }
+        }
+
+        // Step 4. The game's tactics: win at once; keep only the moves that do not lose at once; the
+        // evaluator's winning plan.
+        frame.moves.clear();
+        let in_check = FULL && self.game.in_check();
+        // Whether `frame.moves` already holds the moves, and whether none of them lets the opponent win at once.
+        let (mut generated, mut safe_children) = (false, false);
+        if FULL && options.tactics {
+            let win_now = if kind.safe { WinningMove::NoneExists } else { self.game.winning_move() };
+            match win_now {
+                WinningMove::Found(mv) => {
+                    if ply == 0 {
+                        self.root_best = Some(mv);
+                    }
+                    if kind.pv {
+                        frame.pv.push(mv);
+                    }
+                    return win_in(ply + 1);
+                }
+                WinningMove::NoneExists => {
+                    beta = beta.min(win_in(ply + 3));
+                    if alpha >= beta {
+                        return beta;
+                    }
+                }
+                WinningMove::NotChecked => {}
+            }
+            // (At one ply from the horizon the replies are leaves, so restricting them would change values,
+            // except where checks are extended anyway.)
+            if depth >= 2 || (in_check && options.check_extension) {
+                if let Some(n) = self.game.non_losing_moves(&mut frame.moves) {
+                    (generated, safe_children) = (true, true);
+                    if n == 0 {
+                        if ply == 0 {
+                            self.game.legal_moves(&mut frame.moves);
+                            self.root_best = frame.moves.first().copied();
+                            frame.pv.extend(self.root_best);
+                        }
+                        return loss_in(ply + 2);
+                    }
+                    // Some move does not lose at once, so the earliest loss is four plies away.
+                    alpha = alpha.max(loss_in(ply + 4));
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            }
+            if depth >= 2 && !in_check {
+                if let Some(plan) = self.cx.evaluator.winning_plan(&self.game) {
+                    if !generated || frame.moves.contains(&plan) {
+                        frame.moves.clear();
+                        frame.moves.push(plan);
+                        generated = true;
+                        // The plan proves a win, not the quickest one: the value is the evaluator's.
+                        self.cuts += 1;
+                    }
+                }
+            }
+        }
+
+        // Step 5. Reverse futility: far enough above beta near the horizon, assume a move keeps it there.
+        let prunable = FULL && !kind.pv && ply > 0 && !in_check && !is_decisive(beta);
+        if let Some(margin) = options.futility_margin.filter(|_| prunable && depth <= options.futility_depth) {
+            let eval = *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game));
+            if eval - margin * depth >= beta {
+                self.cuts += 1;
+                return eval;
+            }
+        }
+
+        // Step 6. Null move: if passing still fails high, a real move will too.
+        if FULL && options.null_move && prunable && depth >= 3 {
+            if let Some(null) = self.game.null_move() {
+                if *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game)) >= beta {
+                    let reduction = options.null_move_reduction + depth / 4;
+                    self.play(null);
+                    let score = -self.negamax(
+                        below,
+                        depth - 1 - reduction,
+                        ply + 1,
+                        -beta,
+                        -beta + 1,
+                        Kind { pv: false, safe: false },
+                    );
+                    self.undo(null);
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= beta {
+                        self.cuts += 1;
+                        return if is_decisive(score) { beta } else { score };
+                    }
+                }
+            }
+        }
+
+        // Step 7. No table move this far from the horizon: search a ply shallower.
+        if FULL && options.iir && depth >= options.iir_depth && table_code == NO_CODE && ply > 0 {
+            depth -= 1;
+        }
+
+        // Step 8. The moves; the root's restricted to the ones asked for; children's table entries fetched
+        // ahead, and looked up for a cutoff (enhanced transposition cutoffs).
+        if !generated {
+            self.game.legal_moves(&mut frame.moves);
+        }
+        if ply == 0 && !self.cx.root_moves.is_empty() {
+            let root = self.cx.root_moves;
+            if frame.moves.iter().any(|&m| root.contains(&G::move_code(m))) {
+                frame.moves.retain(|&m| root.contains(&G::move_code(m)));
+            }
+        }
+        debug_assert!(!frame.moves.is_empty(), "a game that is not over has a legal move");
+        if let (Some((tk, probe)), true) = (probe, depth >= 2 && frame.moves.len() > 1) {
+            if self.game.child_table_key(frame.moves[0]).is_some() {
+                for &mv in &frame.moves {
+                    if let Some(key) = self.game.child_table_key(mv) {
+                        self.cx.table.prefetch(key);
+                    }
+                }
+                if FULL && options.etc && !kind.pv && depth >= options.etc_depth {
+                    if let Some(score) = self.enhanced_cutoff(frame, ply, depth, beta, tk, probe) {
+                        return score;
+                    }
+                }
+            }
+        }
+
+        // Step 9. Search the moves, best first; PVS searches all but the first with a null window, late quiet
+        // moves (with LMR) shallower first.
+        let mut picker = MovePicker::new(&mut frame.moves, table_code, G::move_code);
+        let side = (ply & 1) as usize;
+        let alpha_orig = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        // Whether a move's quietness matters (computing it costs a killer lookup and a hook call).
+        let judges_quiet = FULL && (options.lmr || options.late_move_pruning || options.move_futility_margin.is_some());
+        let child = Kind { pv: false, safe: safe_children };
+        loop {
+            let killers = frame.killers;
+            let Some((i, mv)) = picker.next(&mut frame.moves, &mut frame.scores, |moves, scores| {
+                self.score_moves(moves, scores, &killers, side)
+            }) else {
+                break;
+            };
+            let killer = options.killers && killers.contains(&G::move_code(mv));
+            let quiet = judges_quiet && !in_check && !killer && !self.cx.evaluator.is_tactical(&self.game, mv);
+
+            // Step 9a. Late quiet moves at shallow non-PV nodes, once some move has been found that does not
+            // lose: skip those that come too late, or that cannot lift a poor static evaluation to alpha.
+            if quiet && prunable && best_move.is_some() && !(is_decisive(best) && best < 0) {
+                if options.late_move_pruning && depth <= options.lmp_depth && i >= 3 + (depth * depth) as usize {
+                    self.cuts += 1;
+                    continue;
+                }
+                if let Some(margin) = options.move_futility_margin.filter(|_| depth <= options.futility_depth) {
+                    let eval = *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game));
+                    if eval + margin * (depth + 1) <= alpha {
+                        self.cuts += 1;
+                        continue;
+                    }
+                }
+            }
+
+            // Step 9b. Search it.
+            self.play(mv);
+            let gives_check = FULL && options.check_extension && self.game.in_check();
+            let new_depth = depth - 1 + gives_check as i32;
+            let score = if i == 0 || !options.pvs {
+                -self.negamax(below, new_depth, ply + 1, -beta, -alpha, Kind { pv: kind.pv, ..child })
+            } else {
+                let reducible = FULL
+                    && options.lmr
+                    && quiet
+                    && !gives_check
+                    && depth >= options.lmr_depth
+                    && i >= options.lmr_moves + kind.pv as usize;
+                // About ln(depth)·ln(index)/2, one less at PV nodes.
+                let reduction = if reducible { lmr_reduction(depth, i) - kind.pv as i32 } else { 0 };
+                let reduction = reduction.min(new_depth - 1).max(0);
+                let mut s = -self.negamax(below, new_depth - reduction, ply + 1, -alpha - 1, -alpha, child);
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(below, new_depth, ply + 1, -alpha - 1, -alpha, child);
+                }
+                if s > alpha && s < beta && kind.pv {
+                    -self.negamax(below, new_depth, ply + 1, -beta, -alpha, Kind { pv: true, ..child })
+                } else {
+                    s
+                }
+            };
+            self.undo(mv);
+            if self.stopped {
+                break;
+            }
+
+            // Step 9c. A new best move; a cutoff.
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if ply == 0 && score > alpha_orig {
+                    self.root_best = Some(mv);
+                }
+                if score > alpha {
+                    alpha = score;
+                    if kind.pv {
+                        update_pv(frame, mv, below);
+                    }
+                    if alpha >= beta {
+                        if FULL && (options.killers || options.history) {
+                            self.reward(frame, i, mv, depth, side);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if ply == 0 && self.root_best.is_none() {
+            self.root_best = best_move;
+            if frame.pv.is_empty() {
+                frame.pv.extend(best_move);
+            }
+        }
+        if self.stopped {
+            return 0;
+        }
+
+        // Step 10. Store the result with its bound, unless it rests on a repetition ruling.
+        if let (Some((tk, probe)), true) = (probe, self.rulings == rulings_at_entry) {
+            // (Exact only strictly inside the window, possible only when it is wider than a null window.)
+            let bound = Bound::of(best, alpha_orig, beta);
+            let move_code = best_move
+                .filter(|_| bound != Bound::Upper)
+                .map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
+            let record = Record {
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+                score: best,
+                eval: static_eval,
+                move_code,
+                proven: self.cuts == cuts_at_entry,
+            };
+            self.cx.table.store(probe.slot, tk.key, ply, record);
+        }
+        best
+    }
+
+    /// Enhanced transposition cutoff: a child already known to be bad enough for the opponent refutes this node
+    /// without a search. Returns the refutation's score.
+    fn enhanced_cutoff(
+        &mut self,
+        frame: &Frame<G::Move>,
+        ply: u32,
+        depth: i32,
+        beta: Score,
+        tk: TableKey,
+        probe: Probe,
+    ) -> Option<Score> {
+        for &mv in &frame.moves {
+            let key = self.game.child_table_key(mv)?;
+            let Some(e) = self.cx.table.probe(key, ply + 1).hit else {
+                continue;
+            };
+            if e.reaches(depth - 1) && e.bound != Bound::Lower && -e.score >= beta {
+                self.cuts += !e.proven as u64;
+                let code = G::canonical_move_code(G::move_code(mv), tk.symmetry);
+                let record = Record {
+                    depth: depth.clamp(0, 255) as u8,
+                    bound: Bound::Lower,
+                    score: -e.score,
+                    eval: None,
+                    move_code: Some(code),
+                    proven: e.proven,
+                };
+                self.cx.table.store(probe.slot, tk.key, ply, record);
+                if ply == 0 {
+                    self.root_best = Some(mv);
+                }
+                return Some(-e.score);
+            }
+        }
+        None
+    }
+
+    /// Fills `scores` with an ordering score for each move (see [`ordering`](super::ordering)).
+    #[inline]
+    fn score_moves(&self, moves: &[G::Move], scores: &mut Vec<i32>, killers: &[u16; 2], side: usize) {
+        let options = self.cx.options;
+        let killers = if FULL && options.killers { *killers } else { [NO_CODE; 2] };
+        let history = FULL && options.history;
+        for &mv in moves {
+            let hint = self.cx.evaluator.move_order(&self.game, mv);
+            let code = G::move_code(mv);
+            let h = if history { self.history.get(side, code) } else { 0 };
+            scores.push(move_score(hint, code, &killers, h));
+        }
+    }
+
+    /// Updates killers and history after the `i`-th move `mv` caused a cutoff.
+    fn reward(&mut self, frame: &mut Frame<G::Move>, i: usize, mv: G::Move, depth: i32, side: usize) {
+        let code = G::move_code(mv);
+        if self.cx.options.killers {
+            add_killer(&mut frame.killers, code);
+        }
+        if self.cx.options.history {
+            self.history.reward(side, code, frame.moves[..i].iter().map(|&m| G::move_code(m)), depth);
+        }
+    }
+
+    /// A node at the horizon: the lean search evaluates it, the full one runs quiescence.
+    #[inline]
+    fn horizon(&mut self, stack: &mut [Frame<G::Move>], ply: u32, alpha: Score, beta: Score) -> Score {
+        if FULL {
+            return self.quiescence(stack, ply, alpha, beta);
+        }
+        self.leaf(ply)
+    }
+
+    /// The horizon: the static evaluation, or with quiescence on, noisy moves resolved with stand-pat. With
+    /// check extension on, a side in check does not stand pat: it wins at once if it can, else every move that
+    /// does not lose at once is searched.
+    fn quiescence(&mut self, stack: &mut [Frame<G::Move>], ply: u32, mut alpha: Score, beta: Score) -> Score {
+        let options = self.cx.options;
+        let (frame, below) = split(stack);
+        if let Some(score) = self.enter_node(ply) {
+            return score;
+        }
+        let cuts_at_entry = self.cuts;
+        // The table: a bound that decides ends the node; a stored evaluation saves computing it.
+        let probe = if options.quiescence_table && options.quiescence { self.probe(ply) } else { None };
+        let mut tt_eval = None;
+        if let Some((_, Probe { hit: Some(e), .. })) = probe {
+            if e.decides(alpha, beta) {
+                self.counts.cutoffs += 1;
+                self.cuts += !e.proven as u64;
+                return e.score;
+            }
+            tt_eval = e.eval;
+        }
+        let in_check = options.check_extension && options.quiescence && ply < MAX_PLY - 1 && self.game.in_check();
+        if in_check && options.tactics {
+            if let WinningMove::Found(_) = self.game.winning_move() {
+                return win_in(ply + 1);
+            }
+        }
+        let static_eval =
+            if in_check { None } else { Some(tt_eval.unwrap_or_else(|| self.cx.evaluator.evaluate(&self.game))) };
+        let stand_pat = static_eval.unwrap_or(-INFINITY);
+        if !options.quiescence || stand_pat >= beta || ply >= MAX_PLY - 1 {
+            self.cuts += 1;
+            if let (Some((tk, probe)), true) = (probe, stand_pat >= beta && stand_pat > -INFINITY) {
+                let record = Record {
+                    depth: 0,
+                    bound: Bound::Lower,
+                    score: stand_pat,
+                    eval: static_eval,
+                    move_code: None,
+                    proven: false,
+                };
+                self.cx.table.store(probe.slot, tk.key, ply, record);
+            }
+            return stand_pat;
+        }
+        if !in_check {
+            // Standing pat is a guess about the quiet moves left out.
+            self.cuts += 1;
+        }
+        let alpha_orig = alpha;
+        alpha = alpha.max(stand_pat);
+        frame.moves.clear();
+        if in_check {
+            let listed = if options.tactics { self.game.non_losing_moves(&mut frame.moves) } else { None };
+            match listed {
+                Some(0) => return loss_in(ply + 2),
+                Some(_) => {}
+                None => self.game.legal_moves(&mut frame.moves),
+            }
+        } else {
+            self.cx.evaluator.noisy_moves(&self.game, &mut frame.moves);
+        }
+        if frame.moves.is_empty() {
+            // (In check without a move: the game's outcome, which `enter_node` reports before we get here.)
+            return stand_pat;
+        }
+        frame.scores.clear();
+        frame.scores.extend(frame.moves.iter().map(|&m| self.cx.evaluator.move_order(&self.game, m)));
+        let mut best = stand_pat;
+        for i in 0..frame.moves.len() {
+            super::ordering::pick_best(&mut frame.moves, &mut frame.scores, i);
+            let mv = frame.moves[i];
+            self.play(mv);
+            let score = -self.quiescence(below, ply + 1, -beta, -alpha);
+            self.undo(mv);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some((tk, probe)) = probe.filter(|_| !self.stopped && best > -INFINITY) {
+            let record = Record {
+                depth: 0,
+                bound: Bound::of(best, alpha_orig, beta),
+                score: best,
+                eval: static_eval,
+                move_code: None,
+                proven: self.cuts == cuts_at_entry,
+            };
+            self.cx.table.store(probe.slot, tk.key, ply, record);
+        }
+        best
+    }
+}
+
+/// The iteration a search may go to under `limits`: the depth limit, else [`MAX_PLY`] - 1.
+pub(super) fn max_depth(limits: &Limits) -> u32 {
+    limits.depth.unwrap_or(MAX_PLY).clamp(1, MAX_PLY - 1)
+}

@@ -19,7 +19,8 @@
 //! around `a` and around `v`, `X`'s embedding energy on `a` and on `v`, and the embedding energy of every atom
 //! within the cutoff of `v` or `a`, whose density gains or loses `X`'s contribution — about 45 embedding
 //! evaluations for bcc with three shells. [`LatticeEam::compute_events`] does this for all the events of a vacancy at
-//! once, computing the density and embedding energy of each site of the region around it only once.
+//! once, computing the density and embedding energy of each site of the region around it once, and keeps them from
+//! state to state for the sites that nothing moved near ([`Scratch`]).
 //!
 //! # Examples
 //!
@@ -104,21 +105,38 @@ pub struct LatticeEam {
     embedding: Vec<Table>,
 }
 
-/// Per-site scratch for [`LatticeEam::compute_events`]: the densities and embedding energies of the region around
-/// a vacancy, and the density changes of one exchange. Reused from state to state, so computing a state allocates
-/// nothing.
+/// Per-site scratch for [`LatticeEam::compute_events`]: the densities and embedding energies of the sites around
+/// the vacancies, and the density changes of one exchange. Reused from state to state, so computing a state
+/// allocates nothing.
+///
+/// Site densities are kept from one state to the next: [`Scratch::exchanged`] records each exchange, and the next
+/// [`LatticeEam::compute_events`] adds the moved atom's contribution to the kept densities around its new site and
+/// takes it from those around its old one (a few dozen integer additions, exact), forgetting only the two sites
+/// themselves — or forgets everything, if the occupation is not the one the recorded exchanges lead to. A changed
+/// density's embedding energy is evaluated again when an event needs it. In a trajectory the vacancy's next region
+/// mostly overlaps its last, so most of its sites' densities are already there.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    /// Generation in which `rho` and `embedded` of a site were computed.
+    /// Generation in which `rho` of a site was computed (0: never, or forgotten).
     computed: Vec<u32>,
     rho: Vec<i64>,
+    /// `F(rho)` of a site, valid where `embedded_ok`.
     embedded: Vec<Nev>,
+    embedded_ok: Vec<bool>,
     generation: u32,
+    /// The keys of the occupation the kept densities belong to once `moves` are applied to them.
+    synced: Option<(u64, u64)>,
+    /// Exchanges recorded since the densities were last brought up to date: (vacancy site, atom site, atom).
+    moves: Vec<(u32, u32, Species)>,
     /// Density change of a site in the exchange being evaluated, and whether it is in `touched`.
     change: Vec<i64>,
     listed: Vec<bool>,
     touched: Vec<u32>,
 }
+
+/// Exchanges recorded before forgetting every site is cheaper than updating the sites around each (some 50
+/// sites per exchange for bcc with three shells).
+const MOST_MOVES: usize = 32;
 
 impl Scratch {
     /// Scratch for `sites` sites.
@@ -127,15 +145,33 @@ impl Scratch {
             computed: vec![0; sites],
             rho: vec![0; sites],
             embedded: vec![0; sites],
-            generation: 0,
+            embedded_ok: vec![false; sites],
+            generation: 1,
+            synced: None,
+            moves: Vec::with_capacity(MOST_MOVES),
             change: vec![0; sites],
             listed: vec![false; sites],
             touched: Vec::with_capacity(64),
         }
     }
 
-    /// Starts a new region: every site's density is to be computed again.
-    fn next_region(&mut self) {
+    /// Records that the occupation with keys `before` exchanged the vacancy on `from` with the atom of species
+    /// `atom` on `to` and now has the keys `after` (keys: any 128 bits that identify an occupation, such as its two
+    /// Zobrist keys). An exchange that does not start from the occupation the scratch knows makes it forget every
+    /// site at the next computation.
+    #[inline]
+    pub fn exchanged(&mut self, from: usize, to: usize, atom: Species, before: (u64, u64), after: (u64, u64)) {
+        if self.synced != Some(before) || self.moves.len() == MOST_MOVES {
+            self.synced = None;
+            self.moves.clear();
+        } else {
+            self.moves.push((from as u32, to as u32, atom));
+            self.synced = Some(after);
+        }
+    }
+
+    /// Forgets every site's density.
+    fn forget(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.computed.iter_mut().for_each(|g| *g = 0);
@@ -267,24 +303,60 @@ impl LatticeEam {
     /// the local computation of [`LatticeEam::compute_events`], for one event.
     pub fn exchange_delta(&self, lattice: &Lattice, occ: &[Species], vacancy_site: usize, atom_site: usize) -> Nev {
         let mut scratch = Scratch::new(occ.len());
-        scratch.next_region();
         self.delta(lattice, occ, vacancy_site, atom_site, &mut scratch)
+    }
+
+    /// Brings the densities `scratch` keeps up to date for the occupation `occ` with keys `keys`: applies the
+    /// recorded exchanges if they lead to it, forgets every site otherwise.
+    fn sync(&self, lattice: &Lattice, occ: &[Species], keys: (u64, u64), scratch: &mut Scratch) {
+        if scratch.synced == Some(keys) {
+            let starts = lattice.shell_starts();
+            let generation = scratch.generation;
+            for &(from, to, x) in &scratch.moves {
+                let (from, to, x) = (from as usize, to as usize, x as usize);
+                scratch.computed[from] = 0;
+                scratch.computed[to] = 0;
+                // A site still kept has had its species since the last computation: `occ` gives it.
+                for (site, sign) in [(from, 1), (to, -1)] {
+                    let around = lattice.all_neighbours(site);
+                    for shell in 0..self.shells {
+                        for &j in &around[starts[shell]..starts[shell + 1]] {
+                            let j = j as usize;
+                            if scratch.computed[j] == generation {
+                                scratch.rho[j] += sign * self.density(shell, x, occ[j] as usize);
+                                scratch.embedded_ok[j] = false;
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            scratch.forget();
+        }
+        scratch.moves.clear();
+        scratch.synced = Some(keys);
     }
 
     /// The ΔE of every exchange of the vacancy on `vacancy_site` with its first-shell neighbours, in the lattice's
     /// neighbour order, into `deltas` (0 for a neighbour that is a vacancy), except those marked in `known`. The
     /// densities of the region are computed as the events need them, so that known events cost nothing.
+    ///
+    /// `keys` identify the occupation `occ` (its two Zobrist keys): `scratch` keeps the sites' densities of the
+    /// occupation it last saw, and keeps them for `occ` only if the exchanges recorded by [`Scratch::exchanged`]
+    /// since lead from that occupation to `keys`.
+    #[allow(clippy::too_many_arguments)]
     pub fn compute_events(
         &self,
         lattice: &Lattice,
         occ: &[Species],
+        keys: (u64, u64),
         vacancy_site: usize,
         deltas: &mut [Nev],
         known: Option<&[bool]>,
         scratch: &mut Scratch,
     ) {
         debug_assert_eq!(occ[vacancy_site] as usize, self.kinds - 1);
-        scratch.next_region();
+        self.sync(lattice, occ, keys, scratch);
         for (slot, &atom_site) in lattice.neighbours(vacancy_site, 0).iter().enumerate() {
             if known.is_some_and(|k| k[slot]) {
                 continue;
@@ -297,15 +369,19 @@ impl LatticeEam {
         }
     }
 
-    /// The density and embedding energy of the atom on `site`, computed once per region.
+    /// The density and embedding energy of the atom on `site`: the density computed once and then kept up to date,
+    /// the embedding energy evaluated again when the density changed.
     #[inline]
     fn site(&self, lattice: &Lattice, occ: &[Species], site: usize, scratch: &mut Scratch) -> (i64, Nev) {
+        let species = occ[site] as usize;
         if scratch.computed[site] != scratch.generation {
-            let species = occ[site] as usize;
-            let rho = self.site_density(lattice, occ, site, species);
-            scratch.rho[site] = rho;
-            scratch.embedded[site] = self.embedding(species, rho);
+            scratch.rho[site] = self.site_density(lattice, occ, site, species);
             scratch.computed[site] = scratch.generation;
+            scratch.embedded_ok[site] = false;
+        }
+        if !scratch.embedded_ok[site] {
+            scratch.embedded[site] = self.embedding(species, scratch.rho[site]);
+            scratch.embedded_ok[site] = true;
         }
         (scratch.rho[site], scratch.embedded[site])
     }
@@ -397,13 +473,44 @@ mod tests {
             let z = lattice.coordination(0);
             let mut deltas = vec![0; z];
             for v in (0..occ.len()).filter(|&s| occ[s] == 2) {
-                eam.compute_events(&lattice, &occ, v, &mut deltas, None, &mut scratch);
+                eam.compute_events(&lattice, &occ, (0, 0), v, &mut deltas, None, &mut scratch);
                 for (slot, &a) in lattice.neighbours(v, 0).iter().enumerate() {
                     let mut after = occ.clone();
                     after.swap(v, a as usize);
                     let expected = if occ[a as usize] == 2 { 0 } else { eam.total_energy(&lattice, &after) - before };
                     assert_eq!(deltas[slot], expected, "{kind} site {v} slot {slot}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn kept_densities_follow_recorded_exchanges_and_are_dropped_otherwise() {
+        let potential = ackland_fe_cu();
+        let lattice = Lattice::new(LatticeKind::Bcc, 4, 3).unwrap();
+        let eam = LatticeEam::new(&potential, &["Fe", "Cu"], &lattice, 2.8665).unwrap();
+        let mut occ = random_alloy(lattice.sites(), 1, 8);
+        let mut v = occ.iter().position(|&s| s == 2).unwrap();
+        let mut scratch = Scratch::new(occ.len());
+        let mut rng = SplitMix64::new(4);
+        let mut deltas = vec![0; lattice.coordination(0)];
+        // Exchanges between computations: 1–3 (kept densities), 40 (more than are recorded: all forgotten); every
+        // seventh exchange is not recorded (the keys then differ: all forgotten).
+        let mut moves = 0u64;
+        for round in 0..60 {
+            let steps = if round % 10 == 9 { 40 } else { 1 + rng.next() % 3 };
+            for _ in 0..steps {
+                let a = lattice.neighbours(v, 0)[(rng.next() % 8) as usize] as usize;
+                occ.swap(v, a);
+                moves += 1;
+                if moves % 7 != 0 {
+                    scratch.exchanged(v, a, occ[v], (moves - 1, 0), (moves, 0));
+                }
+                v = a;
+            }
+            eam.compute_events(&lattice, &occ, (moves, 0), v, &mut deltas, None, &mut scratch);
+            for (slot, &a) in lattice.neighbours(v, 0).iter().enumerate() {
+                assert_eq!(deltas[slot], eam.exchange_delta(&lattice, &occ, v, a as usize), "round {round}");
             }
         }
     }

@@ -222,6 +222,7 @@ impl Model {
                 Energy::Eam(eam) => eam.compute_events(
                     &self.lattice,
                     species,
+                    (occ.key().0, occ.check().0),
                     vacancy_site as usize,
                     &mut deltas[events],
                     known,
@@ -538,7 +539,10 @@ impl Simulation {
         let z = self.model.lattice.coordination(0);
         let from = self.occ.vacancies()[event / z] as usize;
         let to = self.model.lattice.neighbours(from, 0)[event % z] as usize;
+        let before = (self.occ.key().0, self.occ.check().0);
         self.occ.exchange(&self.table, from, to);
+        let atom = self.occ.species()[from];
+        self.scratch.exchanged(from, to, atom, before, (self.occ.key().0, self.occ.check().0));
         self.steps += 1;
 
         // Step 4. Recall the new state, or compute it.
@@ -747,6 +751,33 @@ mod tests {
                 sim.step();
                 let z = sim.model.lattice().coordination(0);
                 let before = sim.model.total_energy(sim.occ.species());
+                for (v, &vac) in sim.occ.vacancies().iter().enumerate() {
+                    for (slot, &atom) in sim.model.lattice().neighbours(vac as usize, 0).iter().enumerate() {
+                        let mut after = sim.occ.species().to_vec();
+                        after.swap(vac as usize, atom as usize);
+                        let de = sim.model.total_energy(&after) - before;
+                        assert_eq!(sim.deltas[v * z + slot], if after == sim.occ.species() { 0 } else { de });
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn eam_event_deltas_match_full_recomputation_along_a_trajectory() {
+        // The scratch keeps site densities from state to state: every state's ΔE must still be exact, computed
+        // whole or with its trial states' energies taken from the table.
+        for trial_energies in [false, true] {
+            let (model, species) = eam_alloy(4, 2, 3);
+            let mut sim = Simulation::new(model, species, 12, None).unwrap();
+            if trial_energies {
+                sim = sim.with_trial_energies(StateCache::new(1, 0, false, Replacement::Lru).unwrap()).unwrap();
+            }
+            for _ in 0..200 {
+                sim.step();
+                let z = sim.model.lattice().coordination(0);
+                let before = sim.model.total_energy(sim.occ.species());
+                assert_eq!(sim.energy(), before);
                 for (v, &vac) in sim.occ.vacancies().iter().enumerate() {
                     for (slot, &atom) in sim.model.lattice().neighbours(vac as usize, 0).iter().enumerate() {
                         let mut after = sim.occ.species().to_vec();

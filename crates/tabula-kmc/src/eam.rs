@@ -50,6 +50,7 @@ use crate::energy::{ev_to_nev, Nev};
 use crate::lattice::{shells_within, Lattice};
 use crate::potential::{EamPotential, Table};
 use crate::Species;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Fixed-point density units per unit of density (2⁴⁰: a resolution of 10⁻¹²).
 pub const DENSITY_SCALE: f64 = (1u64 << 40) as f64;
@@ -90,8 +91,10 @@ pub enum EamError {
 
 /// An EAM potential read on a lattice: per shell pair energies (neV) and densities (fixed point), per species the
 /// embedding function.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct LatticeEam {
+    /// Tells a [`Scratch`] whether the values it keeps are this potential's (a clone shares it: same values).
+    id: u64,
     /// Species, the vacancy (the last) included.
     kinds: usize,
     /// Shells within the cutoff.
@@ -104,6 +107,16 @@ pub struct LatticeEam {
     /// Each atom species' embedding function.
     embedding: Vec<Table>,
 }
+
+impl PartialEq for LatticeEam {
+    fn eq(&self, other: &Self) -> bool {
+        (self.kinds, self.shells, &self.pair, &self.density, &self.embedding)
+            == (other.kinds, other.shells, &other.pair, &other.density, &other.embedding)
+    }
+}
+
+/// The next [`LatticeEam::id`].
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Per-site scratch for [`LatticeEam::compute_events`]: the densities and embedding energies of the sites around
 /// the vacancies, and the density changes of one exchange. Reused from state to state, so computing a state
@@ -128,11 +141,23 @@ pub struct Scratch {
     synced: Option<(u64, u64)>,
     /// Exchanges recorded since the densities were last brought up to date: (vacancy site, atom site, atom).
     moves: Vec<(u32, u32, Species)>,
+    /// The potential (its id) whose values the scratch keeps; 0 before the first computation.
+    eam: u64,
+    /// Embedding energies already evaluated, `(density, F(density))` per atom species in [`MEMO`] slots chosen by
+    /// the density: the sites of a dilute alloy see few distinct densities, and a slot stays in the CPU's first-level
+    /// cache where the potential's tables (a few hundred kB) would not.
+    memo: Vec<(i64, Nev)>,
     /// Density change of a site in the exchange being evaluated, and whether it is in `touched`.
     change: Vec<i64>,
     listed: Vec<bool>,
     touched: Vec<u32>,
 }
+
+/// Slots per atom species of [`Scratch`]'s embedding-energy memo (16 bytes each).
+const MEMO: usize = 1 << MEMO_BITS;
+const MEMO_BITS: u32 = 10;
+/// No density: fixed-point densities stay far inside `i64` ([`MAX_DENSITY`]).
+const NO_DENSITY: i64 = i64::MIN;
 
 /// Exchanges recorded before forgetting every site is cheaper than updating the sites around each (some 50
 /// sites per exchange for bcc with three shells).
@@ -149,6 +174,8 @@ impl Scratch {
             generation: 1,
             synced: None,
             moves: Vec::with_capacity(MOST_MOVES),
+            eam: 0,
+            memo: Vec::new(),
             change: vec![0; sites],
             listed: vec![false; sites],
             touched: Vec::with_capacity(64),
@@ -227,7 +254,8 @@ impl LatticeEam {
         }
         // Only shells within the cutoff interact: a lattice listing more keeps zeros for the others.
         let embedding = elements.iter().map(|&e| potential.embedding_table(e).clone()).collect();
-        Ok(LatticeEam { kinds, shells: lattice.shells(), pair, density, embedding })
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        Ok(LatticeEam { id, kinds, shells: lattice.shells(), pair, density, embedding })
     }
 
     /// Number of species, the vacancy included.
@@ -260,6 +288,22 @@ impl LatticeEam {
             Some(table) => ev_to_nev(table.value_extended(rho as f64 * (1.0 / DENSITY_SCALE))),
             None => 0,
         }
+    }
+
+    /// [`LatticeEam::embedding`] through the scratch's memo (the same value).
+    #[inline]
+    fn embedded(&self, species: usize, rho: i64, scratch: &mut Scratch) -> Nev {
+        if species >= self.embedding.len() {
+            return 0;
+        }
+        let slot = species * MEMO + ((rho as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MEMO_BITS)) as usize;
+        let (known, energy) = scratch.memo[slot];
+        if known == rho {
+            return energy;
+        }
+        let energy = self.embedding(species, rho);
+        scratch.memo[slot] = (rho, energy);
+        energy
     }
 
     /// The fixed-point density at `site` for an atom of `species` there, from the atoms around it.
@@ -303,12 +347,19 @@ impl LatticeEam {
     /// the local computation of [`LatticeEam::compute_events`], for one event.
     pub fn exchange_delta(&self, lattice: &Lattice, occ: &[Species], vacancy_site: usize, atom_site: usize) -> Nev {
         let mut scratch = Scratch::new(occ.len());
+        self.sync(lattice, occ, (0, 0), &mut scratch);
         self.delta(lattice, occ, vacancy_site, atom_site, &mut scratch)
     }
 
     /// Brings the densities `scratch` keeps up to date for the occupation `occ` with keys `keys`: applies the
-    /// recorded exchanges if they lead to it, forgets every site otherwise.
+    /// recorded exchanges if they lead to it, forgets every site otherwise (and everything, memo included, if the
+    /// scratch served another potential).
     fn sync(&self, lattice: &Lattice, occ: &[Species], keys: (u64, u64), scratch: &mut Scratch) {
+        if scratch.eam != self.id {
+            scratch.eam = self.id;
+            scratch.memo = vec![(NO_DENSITY, 0); self.embedding.len() * MEMO];
+            scratch.synced = None;
+        }
         if scratch.synced == Some(keys) {
             let starts = lattice.shell_starts();
             let generation = scratch.generation;
@@ -380,7 +431,7 @@ impl LatticeEam {
             scratch.embedded_ok[site] = false;
         }
         if !scratch.embedded_ok[site] {
-            scratch.embedded[site] = self.embedding(species, scratch.rho[site]);
+            scratch.embedded[site] = self.embedded(species, scratch.rho[site], scratch);
             scratch.embedded_ok[site] = true;
         }
         (scratch.rho[site], scratch.embedded[site])
@@ -425,7 +476,7 @@ impl LatticeEam {
                 scratch.change[j] -= self.density(shell, x, sj);
             }
         }
-        de += self.embedding(x, rho_v);
+        de += self.embedded(x, rho_v, scratch);
         // Every atom around v or a embeds in its density changed by X's move.
         for k in 0..scratch.touched.len() {
             let j = scratch.touched[k] as usize;
@@ -433,7 +484,7 @@ impl LatticeEam {
             scratch.listed[j] = false;
             if change != 0 {
                 let (rho, embedded) = self.site(lattice, occ, j, scratch);
-                de += self.embedding(occ[j] as usize, rho + change) - embedded;
+                de += self.embedded(occ[j] as usize, rho + change, scratch) - embedded;
             }
         }
         de
@@ -512,6 +563,13 @@ mod tests {
             for (slot, &a) in lattice.neighbours(v, 0).iter().enumerate() {
                 assert_eq!(deltas[slot], eam.exchange_delta(&lattice, &occ, v, a as usize), "round {round}");
             }
+        }
+        // The same occupation and keys with another potential: nothing kept is used.
+        let other =
+            LatticeEam::new(&crate::analytic::ackland_fe_cu_with(0.5), &["Fe", "Cu"], &lattice, 2.8665).unwrap();
+        other.compute_events(&lattice, &occ, (moves, 0), v, &mut deltas, None, &mut scratch);
+        for (slot, &a) in lattice.neighbours(v, 0).iter().enumerate() {
+            assert_eq!(deltas[slot], other.exchange_delta(&lattice, &occ, v, a as usize));
         }
     }
 

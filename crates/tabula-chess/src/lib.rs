@@ -55,6 +55,7 @@ pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod fen;
+pub mod front;
 mod game;
 pub mod movegen;
 pub mod moves;

@@ -32,6 +32,7 @@
 
 pub mod board;
 pub mod coords;
+pub mod front;
 pub mod gtp;
 pub mod mcts;
 pub mod patterns;

@@ -29,6 +29,7 @@
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod front;
 pub mod gomocup;
 pub mod pattern;
 pub mod policy;

@@ -1,5 +1,5 @@
 //! What a game must tell a search: the [`Game`] trait (rules) and the [`Evaluator`] trait (judgement and
-//! search policy).
+//! search policy). The [guide](crate::guide) walks through writing one.
 //!
 //! A game is a two-player, zero-sum, perfect-information game whose players alternate. [`Game`] says which
 //! moves exist, how to make and undo them, when the game is over and what the position's key is: six required

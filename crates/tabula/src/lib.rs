@@ -5,13 +5,19 @@
 //! - [`quality`]: checks any key set for the defects that make distinct positions collide.
 //! - [`tt`]: a bucketed transposition table shared by threads without locks.
 //! - [`game`]: the [`Game`] and [`Evaluator`] traits a game implements.
+//! - [`perft`]: move-tree counts for any game, with a table of subtree counts.
 //! - [`score`]: scores with wins and losses counted in plies.
 //! - [`search`]: minimax, alpha-beta and the main [`Searcher`].
+//!
+//! [`guide`] walks through writing a game, from the six required items to the hooks, each with what it
+//! measured.
 //!
 //! The core never names a game: each game lives in its own crate and implements [`game::Game`].
 #![deny(missing_docs)]
 
 pub mod game;
+pub mod guide;
+pub mod perft;
 pub mod quality;
 pub mod rng;
 pub mod score;

@@ -8,7 +8,9 @@
 //! - [`bitboard`]: [`Bitboard`], a set of squares.
 //! - [`attacks`]: knight, king, pawn and magic slider attacks, lines and gaps between squares.
 //! - [`board`]: [`Board`], the piece placement and its key.
-//! - [`fen`]: the unvalidated [`Setup`], FEN and EPD.
+//! - [`castling`]: [`CastlingSide`] and [`CastlingRights`].
+//! - [`setup`]: the unvalidated [`Setup`] and the start positions.
+//! - [`fen`]: FEN and EPD.
 //! - [`position`]: [`Position`], make/undo, [`PositionError`].
 //! - [`movegen`]: legal move generation.
 //! - [`moves`]: [`Move`] and UCI notation.
@@ -52,6 +54,7 @@ pub mod attacks;
 pub mod bitboard;
 pub mod board;
 pub mod book;
+pub mod castling;
 pub mod engine;
 pub mod eval;
 pub mod fen;
@@ -61,6 +64,7 @@ pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod san;
+pub mod setup;
 pub mod time;
 pub mod types;
 pub mod uci;
@@ -68,8 +72,10 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
-pub use fen::{Epd, FenError, FenField, Operation, Setup};
+pub use castling::{CastlingRights, CastlingSide};
+pub use fen::{Epd, FenError, FenField, Operation};
 pub use moves::{Move, MoveList, MoveSink, UciError};
-pub use position::{CastlingRights, CastlingSide, Position, PositionError};
+pub use position::{Position, PositionError};
 pub use san::SanError;
+pub use setup::Setup;
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};

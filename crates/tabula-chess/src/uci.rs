@@ -1,6 +1,6 @@
-//! The Universal Chess Interface: [`UciSession`], the protocol's logic (a line in, the lines to answer out), and
-//! [`UciDriver`], which runs searches on a thread so that `stop`, `ponderhit` and `isready` are served while the
-//! engine thinks.
+//! The Universal Chess Interface: [`UciSession`], the protocol's logic (a line in, the lines to answer out), served
+//! by [`run_stdio`] on the shared harness, which runs searches on a thread so that `stop`, `ponderhit` and
+//! `isready` are served while the engine thinks.
 //!
 //! Commands: `uci`, `isready`, `setoption name <id> [value <x>]` (options `Hash`, `Threads`, `Clear Hash`,
 //! `Move Overhead`, `OwnBook`, `BookFile`, `UCI_Chess960`), `ucinewgame`, `position startpos|fen <fen> [moves ...]`, `go` with

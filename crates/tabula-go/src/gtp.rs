@@ -475,3 +475,21 @@ impl<P: MovePicker + Send + 'static> Protocol for GtpSession<P> {
 pub fn run_stdio<P: MovePicker + Send + 'static>(session: &mut GtpSession<P>) -> std::io::Result<()> {
     server::serve_stdio(session)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn genmove_in_a_gtp_session() {
+        let picker = Mcts::new(Config { threads: 1, playouts: Some(300), ..Config::default() });
+        let mut gtp = GtpSession::with_picker(picker, Rules::default());
+        gtp.handle("boardsize 7");
+        gtp.handle("komi 7");
+        for color in ["b", "w", "b", "w"] {
+            let answer = gtp.handle(&format!("genmove {color}"));
+            assert!(answer.starts_with("= ") && !answer.contains("PASS"), "{answer:?}");
+        }
+        assert_eq!(gtp.position().move_count(), 4);
+    }
+}

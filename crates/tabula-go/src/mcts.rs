@@ -959,17 +959,4 @@ mod tests {
         let cleanup = one_thread(10).decide_with(&g, Color::Black, budget, true);
         assert!(matches!(cleanup, Decision::Play(Move::Play(_))), "{cleanup:?}");
     }
-
-    #[test]
-    fn genmove_in_a_gtp_session() {
-        let picker = Mcts::new(Config { threads: 1, playouts: Some(300), ..Config::default() });
-        let mut gtp = crate::gtp::GtpSession::with_picker(picker, Rules::default());
-        gtp.handle("boardsize 7");
-        gtp.handle("komi 7");
-        for color in ["b", "w", "b", "w"] {
-            let answer = gtp.handle(&format!("genmove {color}"));
-            assert!(answer.starts_with("= ") && !answer.contains("PASS"), "{answer:?}");
-        }
-        assert_eq!(gtp.position().move_count(), 4);
-    }
 }

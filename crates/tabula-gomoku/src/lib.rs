@@ -2,6 +2,7 @@
 //!
 //! - [`board`]: the [`Board`] (stones, Zobrist keys, line codes kept by make/undo), [`Point`] notation
 //!   (`h8` and Gomocup's `x,y`), move lists and a text board.
+//! - [`types`]: [`Color`], [`Rule`] and the cell layout the board and the rules share.
 //! - [`rules`]: fives, overlines and renju forbidden points by direct scans, recursive threes included.
 //! - [`pattern`]: what a stone makes along each line ([`Pattern`]: five, open four, four, open three ...).
 //! - [`eval`]: the [`Game`](tabula::Game) implementation the core searcher plays and the [`Eval`] evaluator.
@@ -34,6 +35,7 @@ pub mod pattern;
 pub mod policy;
 pub mod rules;
 pub mod threats;
+pub mod types;
 pub mod verify;
 
 pub use board::{Board, Color, MoveError, Point, Rule};

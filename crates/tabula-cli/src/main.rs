@@ -179,7 +179,8 @@ enum Command {
 
 #[derive(Subcommand)]
 enum KmcAction {
-    /// Print a commented example configuration (dilute bcc Fe–Cu with one vacancy).
+    /// Print a commented example configuration (dilute bcc Fe–Cu with one vacancy; pair energies, and the EAM
+    /// alternative).
     Example,
     /// Run a simulation from a TOML configuration.
     Run {
@@ -189,6 +190,32 @@ enum KmcAction {
         #[arg(long, short, default_value = "kmc-out")]
         output: PathBuf,
     },
+    /// Print the energy of an extended-XYZ structure (atoms on an sc, bcc or fcc lattice, a cubic cell) with an EAM
+    /// potential file, as the KMC computes it: to compare with ASE or LAMMPS.
+    Energy {
+        /// A LAMMPS potential file: eam/alloy (*.eam.alloy), eam/fs (*.eam.fs) or funcfl (*.eam).
+        #[arg(long)]
+        potential: PathBuf,
+        /// The file's style when its name does not say it: eam, eam/alloy or eam/fs.
+        #[arg(long)]
+        style: Option<String>,
+        /// The structure (the first frame is read; `X` atoms are vacancies).
+        structure: PathBuf,
+    },
+    /// Write a potential file tabulated from a published analytic form.
+    Potential {
+        /// `fe-cu`: Ackland et al. Fe and Cu Finnis–Sinclair (eam/fs), the recall experiment's;
+        /// `zhou-fe-cu`: Zhou, Johnson & Wadley (2004) Fe and Cu EAM (eam/alloy).
+        name: PotentialName,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum PotentialName {
+    /// Ackland et al. (1997, 1987) Fe–Cu Finnis–Sinclair, eam/fs.
+    FeCu,
+    /// Zhou, Johnson & Wadley (2004) Fe–Cu EAM, eam/alloy.
+    ZhouFeCu,
 }
 
 fn main() {
@@ -223,6 +250,25 @@ fn run(cli: Cli) -> Result<()> {
         Command::Match(args) => matches::run(&args),
         Command::Kmc { action: KmcAction::Example } => {
             print!("{}", tabula_kmc::example_config());
+            Ok(())
+        }
+        Command::Kmc { action: KmcAction::Energy { potential, style, structure } } => {
+            let style = style.map(|s| s.parse()).transpose().map_err(anyhow::Error::msg)?;
+            let potential = tabula_kmc::potential::EamPotential::read(&potential, style)?;
+            let text =
+                std::fs::read_to_string(&structure).with_context(|| format!("cannot read {}", structure.display()))?;
+            let placed = tabula_kmc::structure::Structure::parse(&text)
+                .and_then(|s| s.place())
+                .with_context(|| format!("in {}", structure.display()))?;
+            println!("{}", placed.energy(&potential)?);
+            Ok(())
+        }
+        Command::Kmc { action: KmcAction::Potential { name } } => {
+            let potential = match name {
+                PotentialName::FeCu => tabula_kmc::analytic::ackland_fe_cu(),
+                PotentialName::ZhouFeCu => tabula_kmc::analytic::zhou_2004(&["Fe", "Cu"], 5.6, 2000, 2000)?,
+            };
+            print!("{}", potential.to_file_text());
             Ok(())
         }
         Command::Kmc { action: KmcAction::Run { config, output } } => {

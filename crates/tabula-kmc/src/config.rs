@@ -3,6 +3,11 @@
 //! Every error is a [`ConfigError`] that names the key (`kinetics.temperature`, `energy.Fe-Cu`, ...) and says
 //! what is wrong with it. [`example_config`] returns a commented example covering every key.
 //!
+//! The `[energy]` table chooses the energy model: `model = "pair"` (the default) with pair energies per shell
+//! (`Fe-Cu = [ε1, ε2]`), or `model = "eam"` with `potential = "FILE"`, a LAMMPS `eam`, `eam/alloy` or `eam/fs`
+//! file (its style from the name, or `style = "eam/fs"`). A relative potential path is taken from the current
+//! directory.
+//!
 //! # Examples
 //!
 //! ```
@@ -19,13 +24,16 @@
 //! ```
 
 use crate::cache::{Replacement, StateCache};
+use crate::eam::LatticeEam;
 use crate::energy::{ev_to_nev, PairEnergies};
-use crate::kmc::Model;
-use crate::lattice::{Lattice, LatticeKind, MAX_SHELLS};
+use crate::kmc::{Energy, Model, Simulation, SimulationError};
+use crate::lattice::{shells_within, Lattice, LatticeKind, MAX_SHELLS};
+use crate::potential::{EamPotential, Style};
+use crate::Species;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The name of the vacancy in the `[energy]` table.
 pub const VACANCY_NAME: &str = "Vac";
@@ -134,6 +142,11 @@ pub struct CacheConfig {
     /// Whether an independent check key is compared, counting real collisions.
     #[serde(default)]
     pub verify: bool,
+    /// Whether a state that is not recalled takes the energies of its trial states from a second table (as large
+    /// again) instead of computing them; by default on for `model = "eam"`, off for pairs (whose ΔE costs less
+    /// than the look-up).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial_energies: Option<bool>,
 }
 
 fn default_mib() -> usize {
@@ -142,7 +155,7 @@ fn default_mib() -> usize {
 
 impl Default for CacheConfig {
     fn default() -> Self {
-        Self { enabled: true, mib: default_mib(), policy: Replacement::Lru, verify: false }
+        Self { enabled: true, mib: default_mib(), policy: Replacement::Lru, verify: false, trial_energies: None }
     }
 }
 
@@ -156,8 +169,9 @@ pub struct Config {
     pub lattice: LatticeConfig,
     /// `[alloy]`.
     pub alloy: AlloyConfig,
-    /// `[energy]`: `"A-B" = [ε1, ε2, ...]` in eV.
-    pub energy: BTreeMap<String, Vec<f64>>,
+    /// `[energy]`: `model` (`"pair"` or `"eam"`); for pairs `"A-B" = [ε1, ε2, ...]` in eV, for EAM
+    /// `potential = "FILE"` and optionally `style`.
+    pub energy: BTreeMap<String, toml::Value>,
     /// `[kinetics]`.
     pub kinetics: KineticsConfig,
     /// `[run]`.
@@ -176,6 +190,8 @@ pub struct CacheSetup {
     pub verify: bool,
     /// Replacement policy.
     pub policy: Replacement,
+    /// Whether the energies of trial states are kept too ([`Simulation::with_trial_energies`]).
+    pub trial_energies: bool,
 }
 
 impl CacheSetup {
@@ -187,6 +203,22 @@ impl CacheSetup {
     pub fn build(&self, events: usize) -> StateCache {
         StateCache::new(self.mib, events, self.verify, self.policy).expect("validated cache size")
     }
+
+    /// A simulation of `model` from `species` with these caches.
+    ///
+    /// # Errors
+    ///
+    /// As [`Simulation::new`].
+    pub fn start(&self, model: Model, species: Vec<Species>, seed: u64) -> Result<Simulation, SimulationError> {
+        let vacancies = species.iter().filter(|&&s| s == model.vacancy()).count();
+        let cache = self.build(model.events_per_state(vacancies));
+        let sim = Simulation::new(model, species, seed, Some(cache))?;
+        if self.trial_energies {
+            sim.with_trial_energies(self.build(0))
+        } else {
+            Ok(sim)
+        }
+    }
 }
 
 /// A validated config: the model built, every value checked.
@@ -194,6 +226,8 @@ impl CacheSetup {
 pub struct Setup {
     /// The physics.
     pub model: Model,
+    /// The energy model in words: `pair energies, 2 shells` or `eam/fs FILE, cutoff 4.43 Å, 3 shells`.
+    pub energy: String,
     /// Chemical symbols, by species number.
     pub species: Vec<String>,
     /// Atoms of each species in a random start (they sum to sites − vacancies).
@@ -275,56 +309,42 @@ impl Config {
             }
         }
         let index = |name: &str| species.iter().position(|s| s == name);
-        let kinds = species.len() + 1;
-        let vacancy = species.len();
 
-        // Energy table: its list length sets the number of shells.
-        let shells = self.energy.values().map(Vec::len).max().unwrap_or(0);
-        if shells == 0 || shells > MAX_SHELLS {
-            return Err(ConfigError::new("energy", format!("give 1 to {MAX_SHELLS} shell energies per pair")));
-        }
-        let mut pairs = PairEnergies::new(kinds, shells);
-        let mut given = vec![false; kinds * kinds];
-        for (key, values) in &self.energy {
-            let full_key = format!("energy.{key}");
-            let lookup = |name: &str| if name == VACANCY_NAME { Some(vacancy) } else { index(name) };
-            let Some((a, b)) = key.split_once('-').and_then(|(a, b)| Some((lookup(a)?, lookup(b)?))) else {
-                return Err(ConfigError::new(
-                    full_key,
-                    format!("expected `A-B` with A and B among {species:?} or `{VACANCY_NAME}`"),
-                ));
-            };
-            if values.len() != shells {
-                return Err(ConfigError::new(
-                    full_key,
-                    format!("give {shells} values, one per shell, like the others"),
-                ));
-            }
-            if given[a * kinds + b] {
-                return Err(ConfigError::new(full_key, "this pair is given twice"));
-            }
-            given[a * kinds + b] = true;
-            given[b * kinds + a] = true;
-            for (shell, &ev) in values.iter().enumerate() {
-                if !ev.is_finite() || ev.abs() > 100.0 {
-                    return Err(ConfigError::new(full_key, format!("{ev} eV is not a plausible pair energy")));
-                }
-                pairs.set(shell, a, b, ev_to_nev(ev));
-            }
-        }
-        for a in 0..species.len() {
-            for b in a..species.len() {
-                if !given[a * kinds + b] {
-                    let key = format!("energy.{}-{}", species[a], species[b]);
-                    return Err(ConfigError::new(key, "missing: every pair of atom species needs energies"));
-                }
-            }
-        }
-
-        // Lattice.
-        let lattice = Lattice::new(self.lattice.kind, self.lattice.size, shells)
-            .map_err(|e| ConfigError::new("lattice.size", e.to_string()))?;
+        // Energy model, then the lattice it needs: the pair lists or the potential's cutoff set the shells.
         let lattice_constant = positive("lattice.constant", self.lattice.constant)?;
+        let model = match self.energy.get("model") {
+            None => "pair",
+            Some(toml::Value::String(m)) if m == "pair" || m == "eam" => m.as_str(),
+            Some(other) => return Err(ConfigError::new("energy.model", format!("\"pair\" or \"eam\", not {other}"))),
+        };
+        let lattice_for = |shells: usize| {
+            Lattice::new(self.lattice.kind, self.lattice.size, shells)
+                .map_err(|e| ConfigError::new("lattice.size", e.to_string()))
+        };
+        let (lattice, energy, energy_label) = if model == "pair" {
+            let pairs = self.pair_energies(species)?;
+            let label =
+                format!("pair energies, {} shell{}", pairs.shells(), if pairs.shells() == 1 { "" } else { "s" });
+            (lattice_for(pairs.shells())?, Energy::Pair(pairs), label)
+        } else {
+            let (potential, path) = self.potential()?;
+            let shells = shells_within(self.lattice.kind, lattice_constant, potential.cutoff());
+            if shells == 0 {
+                return Err(ConfigError::new(
+                    "energy.potential",
+                    format!(
+                        "its cutoff {} Å is shorter than the first-neighbour distance at lattice.constant",
+                        potential.cutoff()
+                    ),
+                ));
+            }
+            let lattice = lattice_for(shells)?;
+            let names: Vec<&str> = species.iter().map(String::as_str).collect();
+            let eam = LatticeEam::new(&potential, &names, &lattice, lattice_constant)
+                .map_err(|e| ConfigError::new("energy.potential", format!("{path}: {e}")))?;
+            let label = format!("{} {path}, cutoff {} Å, {shells} shells", potential.style(), potential.cutoff());
+            (lattice, Energy::Eam(eam), label)
+        };
 
         // Composition.
         let vacancies = self.alloy.vacancies;
@@ -376,9 +396,14 @@ impl Config {
         if let Some(t) = self.run.time {
             positive("run.time", t)?;
         }
-        let model = Model::new(lattice, pairs, e0, nu, temperature);
+        let model = Model::new(lattice, energy, e0, nu, temperature);
         let cache = if self.cache.enabled {
-            let setup = CacheSetup { mib: self.cache.mib, verify: self.cache.verify, policy: self.cache.policy };
+            let setup = CacheSetup {
+                mib: self.cache.mib,
+                verify: self.cache.verify,
+                policy: self.cache.policy,
+                trial_energies: self.cache.trial_energies.unwrap_or(matches!(model.energy(), Energy::Eam(_))),
+            };
             StateCache::new(setup.mib, model.events_per_state(vacancies), setup.verify, setup.policy)
                 .map_err(|e| ConfigError::new("cache.mib", e.to_string()))?;
             Some(setup)
@@ -387,6 +412,7 @@ impl Config {
         };
         Ok(Setup {
             model,
+            energy: energy_label,
             species: species.clone(),
             counts,
             vacancies,
@@ -399,6 +425,108 @@ impl Config {
             cache,
             structure: self.alloy.structure.clone(),
         })
+    }
+}
+
+impl Config {
+    /// The pair energies of `[energy]` with `model = "pair"`: every list the same length, one per shell.
+    fn pair_energies(&self, species: &[String]) -> Result<PairEnergies, ConfigError> {
+        let kinds = species.len() + 1;
+        let vacancy = species.len();
+        let mut lists = Vec::new();
+        for (key, value) in &self.energy {
+            let full_key = format!("energy.{key}");
+            match key.as_str() {
+                "model" => continue,
+                "potential" | "style" => {
+                    return Err(ConfigError::new(full_key, "only read with model = \"eam\""));
+                }
+                _ => {}
+            }
+            let values: Option<Vec<f64>> = value.as_array().and_then(|list| {
+                list.iter().map(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64))).collect()
+            });
+            let values = values.ok_or_else(|| {
+                ConfigError::new(&full_key, format!("expected a list of pair energies in eV, got {value}"))
+            })?;
+            lists.push((full_key, key.as_str(), values));
+        }
+        let shells = lists.iter().map(|l| l.2.len()).max().unwrap_or(0);
+        if shells == 0 || shells > MAX_SHELLS {
+            return Err(ConfigError::new("energy", format!("give 1 to {MAX_SHELLS} shell energies per pair")));
+        }
+        let lookup = |name: &str| {
+            if name == VACANCY_NAME {
+                Some(vacancy)
+            } else {
+                species.iter().position(|s| s == name)
+            }
+        };
+        let mut pairs = PairEnergies::new(kinds, shells);
+        let mut given = vec![false; kinds * kinds];
+        for (full_key, key, values) in lists {
+            let Some((a, b)) = key.split_once('-').and_then(|(a, b)| Some((lookup(a)?, lookup(b)?))) else {
+                return Err(ConfigError::new(
+                    full_key,
+                    format!("expected `A-B` with A and B among {species:?} or `{VACANCY_NAME}`"),
+                ));
+            };
+            if values.len() != shells {
+                return Err(ConfigError::new(
+                    full_key,
+                    format!("give {shells} values, one per shell, like the others"),
+                ));
+            }
+            if given[a * kinds + b] {
+                return Err(ConfigError::new(full_key, "this pair is given twice"));
+            }
+            given[a * kinds + b] = true;
+            given[b * kinds + a] = true;
+            for (shell, &ev) in values.iter().enumerate() {
+                if !ev.is_finite() || ev.abs() > 100.0 {
+                    return Err(ConfigError::new(full_key, format!("{ev} eV is not a plausible pair energy")));
+                }
+                pairs.set(shell, a, b, ev_to_nev(ev));
+            }
+        }
+        for a in 0..species.len() {
+            for b in a..species.len() {
+                if !given[a * kinds + b] {
+                    let key = format!("energy.{}-{}", species[a], species[b]);
+                    return Err(ConfigError::new(key, "missing: every pair of atom species needs energies"));
+                }
+            }
+        }
+        Ok(pairs)
+    }
+
+    /// The potential file of `[energy]` with `model = "eam"`, read, and its path as given.
+    fn potential(&self) -> Result<(EamPotential, String), ConfigError> {
+        for key in self.energy.keys() {
+            if !["model", "potential", "style"].contains(&key.as_str()) {
+                return Err(ConfigError::new(
+                    format!("energy.{key}"),
+                    "pair energies are not read with model = \"eam\"; the potential file gives the energy",
+                ));
+            }
+        }
+        let path = match self.energy.get("potential") {
+            Some(toml::Value::String(p)) => p.clone(),
+            Some(other) => {
+                return Err(ConfigError::new("energy.potential", format!("expected a file name, got {other}")))
+            }
+            None => {
+                return Err(ConfigError::new("energy.potential", "missing: model = \"eam\" needs a potential file"))
+            }
+        };
+        let style = match self.energy.get("style") {
+            None => None,
+            Some(toml::Value::String(s)) => Some(s.parse::<Style>().map_err(|e| ConfigError::new("energy.style", e))?),
+            Some(other) => return Err(ConfigError::new("energy.style", format!("expected a string, got {other}"))),
+        };
+        let potential = EamPotential::read(Path::new(&path), style)
+            .map_err(|e| ConfigError::new("energy.potential", e.to_string()))?;
+        Ok((potential, path))
     }
 }
 
@@ -440,7 +568,7 @@ mod tests {
         let config = Config::from_toml(example_config()).unwrap();
         let setup = config.validate().unwrap();
         assert_eq!(setup.counts, vec![1979, 20]);
-        assert_eq!(setup.model.pairs().shells(), 2);
+        assert_eq!(setup.model.energy().shells(), 2);
         assert_eq!(Config::from_toml(&config.to_string()).unwrap(), config);
     }
 
@@ -469,6 +597,76 @@ mod tests {
             assert_eq!(err.key, key, "{from} → {to}: {err}");
             assert!(!err.problem.is_empty());
         }
+    }
+
+    /// The example with its commented EAM block in place of the pair energies, the potential written to `dir`.
+    fn eam_example(dir: &Path) -> String {
+        let text = example_config();
+        let pairs_start = text.find("[energy]\nmodel = \"pair\"").unwrap();
+        let eam_start = text.find("# The EAM model instead").unwrap();
+        let block_start = text.find("# [energy]\n").unwrap();
+        let block_end = text[block_start..].find("\n\n").unwrap() + block_start;
+        let block: Vec<&str> = text[block_start..block_end].lines().map(|l| l.trim_start_matches("# ")).collect();
+        let potential = dir.join("FeCu.eam.fs");
+        std::fs::write(&potential, crate::analytic::ackland_fe_cu().to_file_text()).unwrap();
+        let block = block.join("\n").replace("\"FeCu.eam.fs\"", &format!("{:?}", potential.display().to_string()));
+        format!("{}{block}\n{}", &text[..pairs_start], &text[block_end..])
+            .replace("constant = 2.87", "constant = 2.8665")
+            .replace("size = 10 ", "size = 5 ")
+            .replace(&text[eam_start..block_start], "")
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("tabula-kmc-config-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn the_examples_eam_block_validates() {
+        let dir = temp_dir("eam");
+        let config = Config::from_toml(&eam_example(&dir)).unwrap();
+        let setup = config.validate().unwrap();
+        assert!(matches!(setup.model.energy(), Energy::Eam(_)));
+        assert_eq!(setup.model.lattice().shells(), 3);
+        assert!(setup.energy.starts_with("eam/fs") && setup.energy.ends_with("3 shells"), "{}", setup.energy);
+        assert!(setup.cache.unwrap().trial_energies);
+        assert_eq!(Config::from_toml(&config.to_string()).unwrap(), config);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn eam_errors_name_the_key() {
+        let dir = temp_dir("eam-errors");
+        let text = eam_example(&dir);
+        let broken = dir.join("broken.eam.fs");
+        let good = std::fs::read_to_string(dir.join("FeCu.eam.fs")).unwrap();
+        std::fs::write(&broken, good.replacen("5000 ", "5000x ", 1)).unwrap();
+        let path = dir.join("FeCu.eam.fs").display().to_string();
+        let cases = [
+            ("model = \"eam\"", "model = \"lj\"", "energy.model"),
+            ("model = \"eam\"", "model = \"eam\"\nFe-Fe = [0.1]", "energy.Fe-Fe"),
+            ("model = \"eam\"", "model = \"pair\"", "energy.potential"),
+            ("style = \"eam/fs\"", "style = \"lj/cut\"", "energy.style"),
+            ("style = \"eam/fs\"", "style = \"eam/alloy\"", "energy.potential"),
+            (&path, "missing.eam.fs", "energy.potential"),
+            (&path, &broken.display().to_string(), "energy.potential"),
+            ("species = [\"Fe\", \"Cu\"]", "species = [\"Fe\", \"Ni\"]", "energy.potential"),
+            ("constant = 2.8665", "constant = 9.0", "energy.potential"),
+        ];
+        for (from, to, key) in cases {
+            assert!(text.contains(from), "`{from}` is in the EAM example");
+            let err = match Config::from_toml(&text.replace(from, to)) {
+                Err(e) => e,
+                Ok(config) => config.validate().expect_err("the edit makes the config invalid"),
+            };
+            assert_eq!(err.key, key, "{from} → {to}: {err}");
+        }
+        // A malformed file's error names its line and field.
+        let err =
+            Config::from_toml(&text.replace(&path, &broken.display().to_string())).unwrap().validate().unwrap_err();
+        assert!(err.problem.contains("line 5, Nrho"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

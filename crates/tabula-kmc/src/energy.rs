@@ -42,9 +42,21 @@ pub const NEV_PER_EV: f64 = 1e9;
 /// Boltzmann's constant in eV/K (CODATA 2018, exact).
 pub const BOLTZMANN_EV_PER_K: f64 = 8.617_333_262e-5;
 
-/// `ev` electronvolts rounded to the nearest nano-electronvolt.
+/// `ev` electronvolts rounded to the nearest nano-electronvolt (halves away from zero, as `f64::round`).
+#[inline]
 pub fn ev_to_nev(ev: f64) -> Nev {
-    (ev * NEV_PER_EV).round() as Nev
+    // `f64::round` is a library call on baseline x86-64; truncating and looking at the (exact) remainder is not,
+    // and an EAM state rounds some 400 embedding energies.
+    let x = ev * NEV_PER_EV;
+    let whole = x as Nev;
+    let rest = x - whole as f64;
+    if rest >= 0.5 {
+        whole + 1
+    } else if rest <= -0.5 {
+        whole - 1
+    } else {
+        whole
+    }
 }
 
 /// `nev` nano-electronvolts in electronvolts.
@@ -146,5 +158,22 @@ impl PairEnergies {
             }
         }
         de
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounding_to_nev_is_f64_round() {
+        let mut rng = tabula::zobrist::SplitMix64::new(3);
+        for _ in 0..100_000 {
+            let ev = (rng.next() as i64) as f64 * 1e-27 * (rng.next() % 1000) as f64;
+            assert_eq!(ev_to_nev(ev), (ev * NEV_PER_EV).round() as Nev, "{ev}");
+        }
+        for x in [0.5, -0.5, 1.5, -2.5, 0.49999999999999994, -0.49999999999999994, 1e15 + 0.5] {
+            assert_eq!(ev_to_nev(x / NEV_PER_EV), (x / NEV_PER_EV * NEV_PER_EV).round() as Nev, "{x}");
+        }
     }
 }

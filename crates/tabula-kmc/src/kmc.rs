@@ -6,10 +6,15 @@
 //! `E_a = max(E_0(X) + ΔE/2, ΔE, 0)` and rate `ν · exp(−E_a / k_B T)`: the clamps keep the barrier above both
 //! end states, and the forward/backward rate ratio stays `exp(−ΔE / k_B T)` (detailed balance).
 //!
-//! **Computing a state** means, for each of its events, the ΔE of the exchange from the two sites' local
-//! environments over every shell (`2 · Σ_shells z_shell` pair-table look-ups: 28 for bcc with two shells) and an
-//! `exp`. **Recalling a state** replaces all of that by one probe of the [`StateCache`] and a copy of the
-//! rates. Each step:
+//! The energy is an [`Energy`]: pair energies per shell ([`PairEnergies`]) or an embedded-atom potential read on
+//! the lattice ([`LatticeEam`]).
+//!
+//! **Computing a state** means, for each of its events, the ΔE of the exchange from the local environments of the
+//! two sites and an `exp`. With pair energies that is `2 · Σ_shells z_shell` table look-ups per event (28 for bcc
+//! with two shells); with an EAM potential it is also the density of every site around the vacancy and its
+//! neighbours (about 90 sites of 26 neighbours each for bcc with three shells) and, per event, the embedding
+//! energy of each of the about 45 atoms whose density the exchange changes. **Recalling a state** replaces all of
+//! that by one probe of the [`StateCache`] and a copy of the rates. Each step:
 //!
 //! 1. choose event `i` with probability `rate_i / R` (one uniform draw, a walk of the rates in order);
 //! 2. advance time by `−ln(u) / R` (a second draw);
@@ -46,6 +51,7 @@
 //! ```
 
 use crate::cache::{CacheCounters, StateCache};
+use crate::eam::{LatticeEam, Scratch};
 use crate::energy::{Nev, PairEnergies, BOLTZMANN_EV_PER_K, NEV_PER_EV};
 use crate::keys::ZobristTable;
 use crate::lattice::Lattice;
@@ -53,11 +59,74 @@ use crate::occupation::Occupation;
 use crate::Species;
 use tabula::zobrist::{Key, SplitMix64};
 
-/// The physics of a run: lattice, pair energies, migration barriers, attempt frequency and temperature.
+/// The energy model: pair energies per shell, or an embedded-atom potential.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Energy {
+    /// Pair energies per neighbour shell.
+    Pair(PairEnergies),
+    /// An EAM / Finnis–Sinclair potential read on the lattice.
+    Eam(LatticeEam),
+}
+
+impl Energy {
+    /// Number of species, the vacancy included.
+    pub fn kinds(&self) -> usize {
+        match self {
+            Energy::Pair(p) => p.kinds(),
+            Energy::Eam(e) => e.kinds(),
+        }
+    }
+
+    /// Number of shells the energy reads.
+    pub fn shells(&self) -> usize {
+        match self {
+            Energy::Pair(p) => p.shells(),
+            Energy::Eam(e) => e.shells(),
+        }
+    }
+
+    /// The total energy of an occupation in neV, recomputed from every pair (and every site's density).
+    pub fn total_energy(&self, lattice: &Lattice, occ: &[Species]) -> Nev {
+        match self {
+            Energy::Pair(p) => p.total_energy(lattice, occ),
+            Energy::Eam(e) => e.total_energy(lattice, occ),
+        }
+    }
+
+    /// The ΔE in neV when the vacancy on `vacancy_site` exchanges with the atom on `atom_site` (a neighbour).
+    pub fn exchange_delta(&self, lattice: &Lattice, occ: &[Species], vacancy_site: usize, atom_site: usize) -> Nev {
+        match self {
+            Energy::Pair(p) => p.exchange_delta(lattice, occ, vacancy_site, atom_site),
+            Energy::Eam(e) => e.exchange_delta(lattice, occ, vacancy_site, atom_site),
+        }
+    }
+
+    /// `"pair"` or `"eam"`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Energy::Pair(_) => "pair",
+            Energy::Eam(_) => "eam",
+        }
+    }
+}
+
+impl From<PairEnergies> for Energy {
+    fn from(pairs: PairEnergies) -> Self {
+        Energy::Pair(pairs)
+    }
+}
+
+impl From<LatticeEam> for Energy {
+    fn from(eam: LatticeEam) -> Self {
+        Energy::Eam(eam)
+    }
+}
+
+/// The physics of a run: lattice, energy, migration barriers, attempt frequency and temperature.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     lattice: Lattice,
-    pairs: PairEnergies,
+    energy: Energy,
     e0: Vec<Nev>,
     attempt_frequency: f64,
     temperature: f64,
@@ -71,12 +140,19 @@ impl Model {
     ///
     /// # Panics
     ///
-    /// If the pair table's species count is not `e0.len() + 1`, or its shell count differs from the lattice's.
-    pub fn new(lattice: Lattice, pairs: PairEnergies, e0: Vec<Nev>, attempt_frequency: f64, temperature: f64) -> Self {
-        assert_eq!(pairs.kinds(), e0.len() + 1, "one E_0 per atom species");
-        assert_eq!(pairs.shells(), lattice.shells(), "pair energies for every listed shell");
+    /// If the energy's species count is not `e0.len() + 1`, or its shell count differs from the lattice's.
+    pub fn new(
+        lattice: Lattice,
+        energy: impl Into<Energy>,
+        e0: Vec<Nev>,
+        attempt_frequency: f64,
+        temperature: f64,
+    ) -> Self {
+        let energy = energy.into();
+        assert_eq!(energy.kinds(), e0.len() + 1, "one E_0 per atom species");
+        assert_eq!(energy.shells(), lattice.shells(), "energies for every listed shell");
         let half_beta = 1.0 / (2.0 * BOLTZMANN_EV_PER_K * temperature * NEV_PER_EV);
-        Self { lattice, pairs, e0, attempt_frequency, temperature, half_beta }
+        Self { lattice, energy, e0, attempt_frequency, temperature, half_beta }
     }
 
     /// The lattice.
@@ -84,9 +160,17 @@ impl Model {
         &self.lattice
     }
 
-    /// The pair energies.
-    pub fn pairs(&self) -> &PairEnergies {
-        &self.pairs
+    /// The energy model.
+    pub fn energy(&self) -> &Energy {
+        &self.energy
+    }
+
+    /// Scratch space for [`Model::compute_state`] (empty for pair energies, which need none).
+    pub fn scratch(&self) -> Scratch {
+        match self.energy {
+            Energy::Pair(_) => Scratch::default(),
+            Energy::Eam(_) => Scratch::new(self.lattice.sites()),
+        }
     }
 
     /// Temperature in K.
@@ -117,32 +201,66 @@ impl Model {
     }
 
     /// Computes every event of `occ`: its ΔE into `deltas` and its rate into `rates`; returns the total rate.
-    pub fn compute_state(&self, occ: &Occupation, rates: &mut [f64], deltas: &mut [Nev]) -> f64 {
+    /// `scratch` comes from [`Model::scratch`].
+    pub fn compute_state(&self, occ: &Occupation, rates: &mut [f64], deltas: &mut [Nev], scratch: &mut Scratch) -> f64 {
+        self.compute_deltas(occ, deltas, None, scratch);
+        self.rates_from_deltas(occ, deltas, rates)
+    }
+
+    /// Computes the ΔE of every event of `occ` into `deltas`, except those marked in `known`, which are left as
+    /// they are (0 for an exchange of two vacancies).
+    pub fn compute_deltas(&self, occ: &Occupation, deltas: &mut [Nev], known: Option<&[bool]>, scratch: &mut Scratch) {
         let species = occ.species();
-        let vacancy = occ.vacancy();
         let z = self.lattice.coordination(0);
-        debug_assert_eq!(rates.len(), occ.vacancies().len() * z);
+        debug_assert_eq!(deltas.len(), occ.vacancies().len() * z);
+        for (v, &vacancy_site) in occ.vacancies().iter().enumerate() {
+            let events = v * z..(v + 1) * z;
+            let known = known.map(|k| &k[events.clone()]);
+            match &self.energy {
+                Energy::Eam(eam) => eam.compute_events(
+                    &self.lattice,
+                    species,
+                    vacancy_site as usize,
+                    &mut deltas[events],
+                    known,
+                    scratch,
+                ),
+                Energy::Pair(pairs) => {
+                    for (slot, &atom_site) in self.lattice.neighbours(vacancy_site as usize, 0).iter().enumerate() {
+                        if known.is_some_and(|k| k[slot]) {
+                            continue;
+                        }
+                        deltas[v * z + slot] = if species[atom_site as usize] == occ.vacancy() {
+                            0
+                        } else {
+                            pairs.exchange_delta(&self.lattice, species, vacancy_site as usize, atom_site as usize)
+                        };
+                    }
+                }
+            }
+        }
+    }
+
+    /// The rate of every event of `occ` from its ΔE in `deltas` into `rates` (0 for an exchange of two vacancies);
+    /// returns the total rate, summed in event order.
+    pub fn rates_from_deltas(&self, occ: &Occupation, deltas: &[Nev], rates: &mut [f64]) -> f64 {
+        let species = occ.species();
+        let z = self.lattice.coordination(0);
         let mut total = 0.0;
         for (v, &vacancy_site) in occ.vacancies().iter().enumerate() {
             for (slot, &atom_site) in self.lattice.neighbours(vacancy_site as usize, 0).iter().enumerate() {
                 let i = v * z + slot;
                 let atom = species[atom_site as usize];
-                if atom == vacancy {
-                    (rates[i], deltas[i]) = (0.0, 0);
-                    continue;
-                }
-                let de = self.pairs.exchange_delta(&self.lattice, species, vacancy_site as usize, atom_site as usize);
-                deltas[i] = de;
-                rates[i] = self.rate(atom as usize, de);
+                rates[i] = if atom == occ.vacancy() { 0.0 } else { self.rate(atom as usize, deltas[i]) };
                 total += rates[i];
             }
         }
         total
     }
 
-    /// The total energy of an occupation, recomputed from every pair.
+    /// The total energy of an occupation, recomputed from every pair (and every site's density).
     pub fn total_energy(&self, species: &[Species]) -> Nev {
-        self.pairs.total_energy(&self.lattice, species)
+        self.energy.total_energy(&self.lattice, species)
     }
 }
 
@@ -175,6 +293,9 @@ pub enum SimulationError {
         /// The most supported.
         max: usize,
     },
+    /// The trial-energy table holds rates: it must be built for 0 events per state.
+    #[error("the trial-energy table must hold energies only (0 events per state), not {0}")]
+    EnergyTableShape(usize),
     /// The cache was built for another number of events per state.
     #[error("the cache holds {cache} events per state, the model needs {model}")]
     CacheShape {
@@ -200,7 +321,35 @@ pub struct StepRecord {
     pub energy: Nev,
 }
 
+/// Counts of trial states — the states one event away, whose energies give the rates — and how many of them had
+/// a known energy when a state's events were needed: all of a recalled state's, the ones the trial-energy table
+/// held for a computed state's. This is the recall rate of Mason, Hudson & Sutton, who looked up the energies of
+/// "the states considered".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TrialCounters {
+    /// Trial states considered (exchanges of a vacancy with an atom, per step).
+    pub considered: u64,
+    /// Of those, the ones whose energy was known.
+    pub known: u64,
+}
+
+impl TrialCounters {
+    /// Share of trial states whose energy was known (0 when none were considered).
+    pub fn recall_rate(&self) -> f64 {
+        if self.considered == 0 {
+            0.0
+        } else {
+            self.known as f64 / self.considered as f64
+        }
+    }
+}
+
 /// A kinetic Monte Carlo trajectory, with or without a recall cache.
+///
+/// With a *trial-energy table* ([`Simulation::with_trial_energies`]) a state that is not recalled is computed
+/// with the energies of its trial states that the table holds: such an event's ΔE is the difference of two
+/// known energies, and only the others are computed (and their energies stored). Energies are exact integers,
+/// so this too leaves the trajectory unchanged.
 #[derive(Clone, Debug)]
 pub struct Simulation {
     model: Model,
@@ -208,8 +357,15 @@ pub struct Simulation {
     occ: Occupation,
     rng: SplitMix64,
     cache: Option<StateCache>,
+    energies: Option<StateCache>,
     rates: Vec<f64>,
     deltas: Vec<Nev>,
+    /// Per event, whether `deltas` came from the trial-energy table.
+    known: Vec<bool>,
+    /// Per event, the trial state's keys (primary, check).
+    trial_keys: Vec<(u64, u64)>,
+    trials: TrialCounters,
+    scratch: Scratch,
     total: f64,
     energy: Nev,
     time: f64,
@@ -239,7 +395,7 @@ impl Simulation {
         if species.len() != sites {
             return Err(SimulationError::Sites { expected: sites, got: species.len() });
         }
-        let kinds = model.pairs.kinds();
+        let kinds = model.energy.kinds();
         if let Some(site) = species.iter().position(|&s| s as usize >= kinds) {
             return Err(SimulationError::Species { site, species: species[site], kinds });
         }
@@ -257,26 +413,75 @@ impl Simulation {
             }
         }
         let energy = model.total_energy(occ.species());
+        let scratch = model.scratch();
         let mut sim = Simulation {
             model,
             table,
             occ,
             rng: SplitMix64::new(seed),
             cache,
+            energies: None,
             rates: vec![0.0; events],
             deltas: vec![0; events],
+            known: vec![false; events],
+            trial_keys: vec![(0, 0); events],
+            trials: TrialCounters::default(),
+            scratch,
             total: 0.0,
             energy,
             time: 0.0,
             steps: 0,
             computed: 0,
         };
-        sim.total = sim.model.compute_state(&sim.occ, &mut sim.rates, &mut sim.deltas);
+        sim.total = sim.model.compute_state(&sim.occ, &mut sim.rates, &mut sim.deltas, &mut sim.scratch);
         sim.computed = 1;
         if let Some(cache) = &mut sim.cache {
             cache.store(sim.occ.key().0, sim.occ.check().0, sim.energy, sim.total, &sim.rates);
         }
         Ok(sim)
+    }
+
+    /// Adds a trial-energy table: a [`StateCache`] of 0 events per state, holding the energies of the states met
+    /// and of their trial states.
+    ///
+    /// # Errors
+    ///
+    /// [`SimulationError::EnergyTableShape`] if the table holds rates.
+    pub fn with_trial_energies(mut self, mut energies: StateCache) -> Result<Self, SimulationError> {
+        if energies.events() != 0 {
+            return Err(SimulationError::EnergyTableShape(energies.events()));
+        }
+        self.trial_keys_of_state();
+        energies.store(self.occ.key().0, self.occ.check().0, self.energy, 0.0, &[]);
+        for (i, &(key, check)) in self.trial_keys.iter().enumerate() {
+            if self.rates[i] > 0.0 {
+                energies.store(key, check, self.energy + self.deltas[i], 0.0, &[]);
+            }
+        }
+        self.energies = Some(energies);
+        Ok(self)
+    }
+
+    /// The keys of the current state's trial states into `trial_keys` (zeros for exchanges of two vacancies).
+    fn trial_keys_of_state(&mut self) {
+        let (key, check) = (self.occ.key().0, self.occ.check().0);
+        let vacancy = self.occ.vacancy() as usize;
+        let species = self.occ.species();
+        let z = self.model.lattice.coordination(0);
+        for (v, &vacancy_site) in self.occ.vacancies().iter().enumerate() {
+            let vs = vacancy_site as usize;
+            for (slot, &atom_site) in self.model.lattice.neighbours(vs, 0).iter().enumerate() {
+                let (a, x) = (atom_site as usize, species[atom_site as usize] as usize);
+                self.trial_keys[v * z + slot] = if x == vacancy {
+                    (0, 0)
+                } else {
+                    let t = &self.table;
+                    let primary = t.primary(vs, vacancy) ^ t.primary(vs, x) ^ t.primary(a, x) ^ t.primary(a, vacancy);
+                    let second = t.check(vs, vacancy) ^ t.check(vs, x) ^ t.check(a, x) ^ t.check(a, vacancy);
+                    (key ^ primary.0, check ^ second.0)
+                };
+            }
+        }
     }
 
     /// Makes one residence-time step.
@@ -322,18 +527,64 @@ impl Simulation {
                 self.rates.copy_from_slice(hit.rates);
                 self.total = hit.total;
                 self.energy = hit.energy;
+                if self.energies.is_some() {
+                    // Every trial state of a recalled state had its energy known when the state was computed.
+                    let trials = self.rates.iter().filter(|&&r| r > 0.0).count() as u64;
+                    self.trials.considered += trials;
+                    self.trials.known += trials;
+                }
                 return;
             }
         }
-        self.total = self.model.compute_state(&self.occ, &mut self.rates, &mut self.deltas);
-        self.computed += 1;
         // The new state's event that moves the vacancy on `to` back to `from` undoes the step: its ΔE is −ΔE.
         let z = self.model.lattice.coordination(0);
         let v = self.occ.vacancies().binary_search(&(to as u32)).expect("the vacancy moved to `to`");
         let slot = self.model.lattice.neighbours(to, 0).iter().position(|&j| j as usize == from).expect("neighbours");
-        self.energy -= self.deltas[v * z + slot];
+        let undo = v * z + slot;
+        let (key, check) = (self.occ.key().0, self.occ.check().0);
+
+        // Energies the trial-energy table holds: the state's own, and its trial states' (kept in `deltas` for now).
+        let mut energy = None;
+        if self.energies.is_some() {
+            self.trial_keys_of_state();
+            let table = self.energies.as_mut().expect("checked");
+            energy = table.lookup(key, check).map(|hit| hit.energy);
+            for (i, &(trial_key, trial_check)) in self.trial_keys.iter().enumerate() {
+                self.known[i] = false;
+                if trial_key == 0 && trial_check == 0 {
+                    continue;
+                }
+                self.trials.considered += 1;
+                if let Some(hit) = table.lookup(trial_key, trial_check) {
+                    self.deltas[i] = hit.energy;
+                    self.known[i] = true;
+                    self.trials.known += 1;
+                }
+            }
+            // Without the state's own energy, the undo event's ΔE gives it.
+            if energy.is_none() {
+                self.known[undo] = false;
+            }
+        }
+        let known = self.energies.as_ref().map(|_| self.known.as_slice());
+        self.model.compute_deltas(&self.occ, &mut self.deltas, known, &mut self.scratch);
+        self.energy = energy.unwrap_or(self.energy - self.deltas[undo]);
+        if let Some(table) = &mut self.energies {
+            if energy.is_none() {
+                table.store(key, check, self.energy, 0.0, &[]);
+            }
+            for (i, &(trial_key, trial_check)) in self.trial_keys.iter().enumerate() {
+                if self.known[i] {
+                    self.deltas[i] -= self.energy;
+                } else if trial_key != 0 || trial_check != 0 {
+                    table.store(trial_key, trial_check, self.energy + self.deltas[i], 0.0, &[]);
+                }
+            }
+        }
+        self.total = self.model.rates_from_deltas(&self.occ, &self.deltas, &mut self.rates);
+        self.computed += 1;
         if let Some(cache) = &mut self.cache {
-            cache.store(self.occ.key().0, self.occ.check().0, self.energy, self.total, &self.rates);
+            cache.store(key, check, self.energy, self.total, &self.rates);
         }
     }
 
@@ -404,6 +655,16 @@ impl Simulation {
     pub fn cache(&self) -> Option<&StateCache> {
         self.cache.as_ref()
     }
+
+    /// The trial-energy table's counters (all zero without one).
+    pub fn energy_counters(&self) -> CacheCounters {
+        self.energies.as_ref().map(StateCache::counters).unwrap_or_default()
+    }
+
+    /// Trial states considered and known (all zero without a trial-energy table).
+    pub fn trial_counters(&self) -> TrialCounters {
+        self.trials
+    }
 }
 
 #[cfg(test)]
@@ -471,30 +732,88 @@ mod tests {
         }
     }
 
+    /// A dilute bcc Fe–Cu alloy with the Finnis–Sinclair potential of the recall experiment.
+    fn eam_alloy(size: usize, vacancies: usize, seed: u64) -> (Model, Vec<Species>) {
+        let potential = crate::analytic::ackland_fe_cu();
+        let lattice = Lattice::new(LatticeKind::Bcc, size, 3).unwrap();
+        let eam = LatticeEam::new(&potential, &["Fe", "Cu"], &lattice, 2.8665).unwrap();
+        let model = Model::new(lattice, eam, vec![ev_to_nev(0.65), ev_to_nev(0.55)], 6e12, 600.0);
+        let mut rng = SplitMix64::new(seed);
+        let sites = model.lattice().sites();
+        let species = (0..sites)
+            .map(|i| {
+                if i < vacancies {
+                    2
+                } else if rng.next() % 10 == 0 {
+                    1
+                } else {
+                    0
+                }
+            })
+            .collect();
+        (model, species)
+    }
+
     #[test]
     fn recall_gives_bit_identical_trajectories() {
-        // A tiny cache (evictions), a large one, verify mode and both policies: the same trajectory every time.
-        for (kind, vacancies) in [(LatticeKind::Bcc, 1), (LatticeKind::Fcc, 2)] {
-            let (model, species) = alloy(kind, 3, vacancies, 21);
+        // A tiny cache (evictions), a large one, verify mode, both policies, with and without a trial-energy table,
+        // pair and EAM energies: the same trajectory every time.
+        let cases = [
+            (alloy(LatticeKind::Bcc, 3, 1, 21), 20_000),
+            (alloy(LatticeKind::Fcc, 3, 2, 21), 20_000),
+            (eam_alloy(4, 1, 3), 4_000),
+            (eam_alloy(4, 2, 4), 2_000),
+        ];
+        for ((model, species), steps) in cases {
+            let vacancies = species.iter().filter(|&&s| s == model.vacancy()).count();
             let events = model.events_per_state(vacancies);
             let mut reference = Simulation::new(model.clone(), species.clone(), 77, None).unwrap();
-            let expected: Vec<StepRecord> = (0..20_000).map(|_| reference.step()).collect();
-            for (mib, verify, policy) in [(1, false, Replacement::Lru), (64, true, Replacement::Oldest)] {
-                let cache = StateCache::new(mib, events, verify, policy).unwrap();
-                let mut sim = Simulation::new(model.clone(), species.clone(), 77, Some(cache)).unwrap();
+            let expected: Vec<StepRecord> = (0..steps).map(|_| reference.step()).collect();
+            let variants = [
+                (Some(1), false, Replacement::Lru, None),
+                (Some(64), true, Replacement::Oldest, None),
+                (Some(1), true, Replacement::Lru, Some(1)),
+                (None, false, Replacement::Lru, Some(2)),
+            ];
+            for (mib, verify, policy, energy_mib) in variants {
+                let cache = mib.map(|mib| StateCache::new(mib, events, verify, policy).unwrap());
+                let mut sim = Simulation::new(model.clone(), species.clone(), 77, cache).unwrap();
+                if let Some(mib) = energy_mib {
+                    let table = StateCache::new(mib, 0, verify, policy).unwrap();
+                    sim = sim.with_trial_energies(table).unwrap();
+                }
                 for (i, want) in expected.iter().enumerate() {
                     let got = sim.step();
                     assert_eq!(got.event, want.event, "step {i}");
                     assert_eq!(got.time.to_bits(), want.time.to_bits(), "step {i}");
                     assert_eq!(got.energy, want.energy, "step {i}");
                 }
+                assert_eq!(sim.energy(), model.total_energy(sim.occupation().species()));
                 let c = sim.counters();
-                assert_eq!(c.lookups, 20_000);
-                assert_eq!(c.recalls + sim.computed(), 20_001);
-                assert_eq!(c.collisions, 0);
-                assert!(c.recalls > 0);
+                if mib.is_some() {
+                    assert_eq!(c.lookups, steps as u64);
+                    assert_eq!(c.recalls + sim.computed(), steps as u64 + 1);
+                    assert!(c.recalls > 0);
+                }
+                assert_eq!(c.collisions + sim.energy_counters().collisions, 0);
+                if energy_mib.is_some() {
+                    let t = sim.trial_counters();
+                    assert!(t.known > 0 && t.known < t.considered, "{t:?}");
+                    // Energy-only recall still computes every state whose rates it does not hold.
+                    if mib.is_none() {
+                        assert_eq!(sim.computed(), steps as u64 + 1);
+                    }
+                }
             }
         }
+    }
+
+    #[test]
+    fn trial_energies_need_an_energy_only_table() {
+        let (model, species) = alloy(LatticeKind::Bcc, 3, 1, 2);
+        let sim = Simulation::new(model, species, 1, None).unwrap();
+        let table = StateCache::new(1, 8, false, Replacement::Lru).unwrap();
+        assert_eq!(sim.with_trial_energies(table).unwrap_err(), SimulationError::EnergyTableShape(8));
     }
 
     #[test]

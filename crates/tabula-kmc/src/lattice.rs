@@ -68,7 +68,62 @@ impl fmt::Display for LatticeKind {
 }
 
 /// The largest number of neighbour shells a [`Lattice`] can list.
-pub const MAX_SHELLS: usize = 4;
+pub const MAX_SHELLS: usize = 16;
+
+/// The lattice vectors of `kind` in half lattice constants, with their squared lengths, out to the first `shells`
+/// distinct lengths (every vector of each of those lengths), sorted by length then by coordinates.
+fn shell_vectors(kind: LatticeKind, shells: usize) -> Vec<(i32, [i32; 3])> {
+    let basis = kind.basis();
+    let is_lattice_vector = |d: [i32; 3]| basis.contains(&[d[0].rem_euclid(2), d[1].rem_euclid(2), d[2].rem_euclid(2)]);
+    // Every vector of squared length ≤ radius² lies in the cube of half-width `radius`: grow it until it holds
+    // `shells` distinct lengths that small.
+    let mut radius = 4;
+    loop {
+        let mut vectors = Vec::new();
+        for x in -radius..=radius {
+            for y in -radius..=radius {
+                for z in -radius..=radius {
+                    let d = [x, y, z];
+                    let r2 = x * x + y * y + z * z;
+                    if d != [0, 0, 0] && r2 <= radius * radius && is_lattice_vector(d) {
+                        vectors.push((r2, d));
+                    }
+                }
+            }
+        }
+        vectors.sort_unstable();
+        let mut lengths: Vec<i32> = vectors.iter().map(|v| v.0).collect();
+        lengths.dedup();
+        if lengths.len() >= shells {
+            vectors.retain(|v| v.0 <= lengths[shells - 1]);
+            return vectors;
+        }
+        radius *= 2;
+    }
+}
+
+/// The number of neighbour shells of `kind` closer than `cutoff` (strictly, as LAMMPS and ASE count
+/// neighbours) with lattice constant `lattice_constant`, in the same length unit.
+///
+/// # Examples
+///
+/// ```
+/// use tabula_kmc::lattice::{shells_within, LatticeKind};
+///
+/// // bcc Fe (a = 2.8665 Å): 2.48, 2.87 and 4.05 Å lie within 4.43 Å, 4.75 Å does not.
+/// assert_eq!(shells_within(LatticeKind::Bcc, 2.8665, 4.43), 3);
+/// ```
+pub fn shells_within(kind: LatticeKind, lattice_constant: f64, cutoff: f64) -> usize {
+    let mut shells = 0;
+    loop {
+        let vectors = shell_vectors(kind, shells + 1);
+        let r2 = vectors.last().expect("a lattice has vectors").0;
+        if (r2 as f64).sqrt() * lattice_constant / 2.0 >= cutoff || shells == MAX_SHELLS {
+            return shells;
+        }
+        shells += 1;
+    }
+}
 
 /// Why a lattice cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -117,26 +172,9 @@ impl Lattice {
             return Err(LatticeError::Shells(shells));
         }
         let basis = kind.basis();
-        let is_lattice_vector = |d: [i32; 3]| {
-            let parity = [d[0].rem_euclid(2), d[1].rem_euclid(2), d[2].rem_euclid(2)];
-            basis.contains(&parity)
-        };
-        // A radius of 4 half-constants holds the first four shells of all three lattices (sc's fourth is at 4).
-        let mut candidates = Vec::new();
-        for x in -4..=4 {
-            for y in -4..=4 {
-                for z in -4..=4 {
-                    let d = [x, y, z];
-                    if d != [0, 0, 0] && is_lattice_vector(d) {
-                        candidates.push((x * x + y * y + z * z, d));
-                    }
-                }
-            }
-        }
-        candidates.sort_unstable();
+        let candidates = shell_vectors(kind, shells);
         let mut shell_distances: Vec<i32> = candidates.iter().map(|c| c.0).collect();
         shell_distances.dedup();
-        shell_distances.truncate(shells);
         let mut offsets = Vec::new();
         let mut shell_starts = vec![0];
         for &r2 in &shell_distances {
@@ -294,6 +332,6 @@ mod tests {
         );
         assert!(Lattice::new(LatticeKind::Bcc, 2, 1).is_ok());
         assert!(Lattice::new(LatticeKind::Sc, 3, 0).is_err());
-        assert!(Lattice::new(LatticeKind::Sc, 3, 5).is_err());
+        assert!(Lattice::new(LatticeKind::Sc, 3, MAX_SHELLS + 1).is_err());
     }
 }

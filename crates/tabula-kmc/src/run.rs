@@ -28,7 +28,7 @@ use crate::cache::CacheCounters;
 use crate::config::{Config, ConfigError, Setup};
 use crate::energy::nev_to_ev;
 use crate::io::{self, Frame, XyzError};
-use crate::kmc::{Simulation, SimulationError};
+use crate::kmc::{Energy, Simulation, SimulationError, TrialCounters};
 use crate::plot::{self, PlotError, Sample};
 use crate::Species;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -128,6 +128,8 @@ pub struct Summary {
     pub cache: Option<String>,
     /// The cache's counters (zero without recall).
     pub counters: CacheCounters,
+    /// Trial states considered and known (zero without a trial-energy table).
+    pub trials: TrialCounters,
     /// States computed (not recalled), the start included.
     pub computed: u64,
     /// Wall-clock time of the loop (outputs included).
@@ -156,6 +158,15 @@ impl fmt::Display for Summary {
             )?,
             None => writeln!(f, "recall          off")?,
         }
+        if self.trials.considered > 0 {
+            writeln!(
+                f,
+                "trial states    {} of {} energies known ({:.2} %)",
+                self.trials.known,
+                self.trials.considered,
+                100.0 * self.trials.recall_rate()
+            )?;
+        }
         writeln!(f, "states computed {}", self.computed)?;
         let secs = self.wall.as_secs_f64();
         writeln!(f, "wall time       {:.3} s ({:.3} M steps/s)", secs, self.steps as f64 / secs.max(1e-9) / 1e6)?;
@@ -168,13 +179,14 @@ fn describe(setup: &Setup) -> String {
     let l = setup.model.lattice();
     let counts: Vec<String> = setup.species.iter().zip(&setup.counts).map(|(s, n)| format!("{n} {s}")).collect();
     format!(
-        "{} {n}x{n}x{n} ({} sites): {}, {} vacanc{}; {} K",
+        "{} {n}x{n}x{n} ({} sites): {}, {} vacanc{}; {} K; {}",
         l.kind(),
         l.sites(),
         counts.join(", "),
         setup.vacancies,
         if setup.vacancies == 1 { "y" } else { "ies" },
         setup.model.temperature(),
+        setup.energy,
         n = l.size()
     )
 }
@@ -190,10 +202,14 @@ fn describe(setup: &Setup) -> String {
 pub fn run(config: &Config, output_dir: &Path, progress: bool) -> Result<Summary, Error> {
     let setup = config.validate()?;
     let species = start_structure(&setup)?;
-    let cache = setup.cache.map(|c| c.build(setup.model.events_per_state(setup.vacancies)));
-    let cache_label =
-        setup.cache.map(|c| format!("{} MiB, {}{}", c.mib, c.policy, if c.verify { ", verify" } else { "" }));
-    let mut sim = Simulation::new(setup.model.clone(), species, setup.seed, cache)?;
+    let cache_label = setup.cache.map(|c| {
+        let energies = if c.trial_energies { " + trial energies" } else { "" };
+        format!("{} MiB{energies}, {}{}", c.mib, c.policy, if c.verify { ", verify" } else { "" })
+    });
+    let mut sim = match setup.cache {
+        Some(cache) => cache.start(setup.model.clone(), species, setup.seed)?,
+        None => Simulation::new(setup.model.clone(), species, setup.seed, None)?,
+    };
     fs::create_dir_all(output_dir).map_err(io_error(output_dir))?;
     let xyz_path = output_dir.join("frames.xyz");
     let csv_path = output_dir.join("log.csv");
@@ -284,6 +300,7 @@ pub fn run(config: &Config, output_dir: &Path, progress: bool) -> Result<Summary
         final_energy: nev_to_ev(sim.energy()),
         cache: cache_label,
         counters: sim.counters(),
+        trials: sim.trial_counters(),
         computed: sim.computed(),
         wall,
         files,
@@ -303,6 +320,8 @@ pub struct RecallComparison {
     pub time: f64,
     /// Share of steps whose state was recalled.
     pub recall_rate: f64,
+    /// Share of trial states whose energy was known, with a trial-energy table.
+    pub trial_recall_rate: Option<f64>,
     /// States computed with recall on (distinct states met, less any evicted and met again).
     pub computed: u64,
     /// Real collisions found (verify mode only).
@@ -339,10 +358,11 @@ impl fmt::Display for RecallComparison {
         let secs = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64());
         write!(
             f,
-            "{:>5.0} K  recall {:>6.2} %  wall on/off {:>7.3}/{:>7.3} s  cpu on/off {:>7.3}/{:>7.3} s  speed-up {:>6.2}x  \
-             states {:>9}  steps {}  t {:.3e} s",
+            "{:>5.0} K  recall {:>6.2} %  trial {:>6.2} %  wall on/off {:>7.3}/{:>7.3} s  cpu on/off {:>7.3}/{:>7.3} s  \
+             speed-up {:>6.2}x  states {:>9}  steps {}  t {:.3e} s",
             self.temperature,
             100.0 * self.recall_rate,
+            self.trial_recall_rate.map_or(f64::NAN, |r| 100.0 * r),
             self.wall_on.as_secs_f64(),
             self.wall_off.as_secs_f64(),
             secs(self.cpu_on),
@@ -371,8 +391,8 @@ pub fn compare_recall(setup: &Setup, steps: u64) -> Result<RecallComparison, Err
         mib: 4,
         verify: false,
         policy: crate::cache::Replacement::Lru,
+        trial_energies: matches!(setup.model.energy(), Energy::Eam(_)),
     });
-    let events = setup.model.events_per_state(setup.vacancies);
     // A checksum of every step's event, time and energy, so that "the same trajectory" is checked, not assumed.
     let trace = |sim: &mut Simulation| {
         let cpu = thread_cpu_time();
@@ -386,7 +406,7 @@ pub fn compare_recall(setup: &Setup, steps: u64) -> Result<RecallComparison, Err
     };
     let mut off = Simulation::new(setup.model.clone(), species.clone(), setup.seed, None)?;
     let (wall_off, cpu_off, sum_off) = trace(&mut off);
-    let mut on = Simulation::new(setup.model.clone(), species, setup.seed, Some(cache_setup.build(events)))?;
+    let mut on = cache_setup.start(setup.model.clone(), species, setup.seed)?;
     let (wall_on, cpu_on, sum_on) = trace(&mut on);
     assert_eq!(sum_on, sum_off, "recall changed the trajectory");
     assert_eq!((on.energy(), on.time().to_bits(), on.key()), (off.energy(), off.time().to_bits(), off.key()));
@@ -396,6 +416,7 @@ pub fn compare_recall(setup: &Setup, steps: u64) -> Result<RecallComparison, Err
         steps,
         time: on.time(),
         recall_rate: c.recall_rate(),
+        trial_recall_rate: cache_setup.trial_energies.then(|| on.trial_counters().recall_rate()),
         computed: on.computed(),
         collisions: c.collisions,
         wall_on,

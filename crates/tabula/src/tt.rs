@@ -3,8 +3,10 @@
 //! # Layout
 //!
 //! The table is an array of [`BUCKET_ENTRIES`] = 4-entry buckets of 64 bytes, aligned to a cache line, so a
-//! probe touches one line. A key picks its bucket by multiply-high (`key * buckets >> 64`), so any size works,
-//! not only powers of two. Each entry is two 64-bit words:
+//! probe touches one line. (The entries are one plain allocation, its first bucket started at the first
+//! 64-byte boundary: an over-aligned allocation of tens of megabytes fragments the C allocator's heap, so that
+//! tables made one after another each took fresh memory.) A key picks its bucket by multiply-high
+//! (`key * buckets >> 64`), so any size works, not only powers of two. Each entry is two 64-bit words:
 //!
 //! | word    | bits   | field                                                          |
 //! |---------|--------|----------------------------------------------------------------|
@@ -175,15 +177,13 @@ struct AtomicEntry {
     data: AtomicU64,
 }
 
-#[derive(Default)]
-#[repr(C, align(64))]
-struct Bucket {
-    entries: [AtomicEntry; BUCKET_ENTRIES],
-}
+/// A bucket: entries that share a cache line.
+type Bucket = [AtomicEntry; BUCKET_ENTRIES];
+/// The size of a bucket and of a cache line.
+const BUCKET_BYTES: usize = 64;
 
 const _: () = assert!(std::mem::size_of::<AtomicEntry>() == 16);
-const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
-const _: () = assert!(std::mem::align_of::<Bucket>() == 64);
+const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
 
 /// Counts of table operations. The default, [`NoCounters`], compiles to nothing.
 pub trait TableCounters: Default + Send + Sync {
@@ -260,7 +260,10 @@ impl TableCounters for AtomicCounters {
 
 /// The transposition table. See the [module documentation](self) for the layout and replacement policy.
 pub struct TranspositionTable<C: TableCounters = NoCounters> {
-    buckets: Box<[Bucket]>,
+    /// The entries, `offset` of them before the first bucket (to reach a cache-line boundary).
+    entries: Box<[AtomicEntry]>,
+    offset: usize,
+    buckets: usize,
     generation: AtomicU8,
     counters: C,
 }
@@ -312,12 +315,24 @@ impl<C: TableCounters> TranspositionTable<C> {
 
     /// A table of exactly `buckets` buckets (at least one).
     pub fn with_buckets(buckets: usize) -> Self {
-        let buckets = (0..buckets.max(1)).map(|_| Bucket::default()).collect();
-        Self { buckets, generation: AtomicU8::new(0), counters: C::default() }
+        let buckets = buckets.max(1);
+        let spare = BUCKET_ENTRIES - 1;
+        let entries: Box<[AtomicEntry]> =
+            (0..buckets * BUCKET_ENTRIES + spare).map(|_| AtomicEntry::default()).collect();
+        let misalignment = entries.as_ptr() as usize % BUCKET_BYTES;
+        let offset = (BUCKET_BYTES - misalignment) % BUCKET_BYTES / std::mem::size_of::<AtomicEntry>();
+        Self { entries, offset, buckets, generation: AtomicU8::new(0), counters: C::default() }
     }
 
     fn buckets_for(mib: usize) -> usize {
-        (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1)
+        (mib.saturating_mul(1 << 20) / BUCKET_BYTES).max(1)
+    }
+
+    /// Bucket `index` (below `self.buckets`).
+    #[inline(always)]
+    fn bucket(&self, index: usize) -> &Bucket {
+        let start = self.offset + index * BUCKET_ENTRIES;
+        self.entries[start..start + BUCKET_ENTRIES].try_into().expect("a bucket is BUCKET_ENTRIES entries")
     }
 
     /// Resizes to `mib` mebibytes; the table is empty afterwards.
@@ -327,21 +342,19 @@ impl<C: TableCounters> TranspositionTable<C> {
 
     /// Size in bytes.
     pub fn size_bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.buckets * BUCKET_BYTES
     }
 
     /// Number of entries.
     pub fn capacity(&self) -> usize {
-        self.buckets.len() * BUCKET_ENTRIES
+        self.buckets * BUCKET_ENTRIES
     }
 
     /// Empties the table and resets the generation and the counters.
     pub fn clear(&self) {
-        for bucket in self.buckets.iter() {
-            for e in &bucket.entries {
-                e.check.store(0, Relaxed);
-                e.data.store(0, Relaxed);
-            }
+        for e in self.entries.iter() {
+            e.check.store(0, Relaxed);
+            e.data.store(0, Relaxed);
         }
         self.generation.store(0, Relaxed);
         self.counters.reset();
@@ -365,14 +378,14 @@ impl<C: TableCounters> TranspositionTable<C> {
 
     #[inline(always)]
     fn bucket_index(&self, key: Key) -> usize {
-        ((key.0 as u128 * self.buckets.len() as u128) >> 64) as usize
+        ((key.0 as u128 * self.buckets as u128) >> 64) as usize
     }
 
     /// Hints the processor to fetch `key`'s bucket into cache. Cheap; call it as soon as a key is known, so
     /// that several probes' memory latencies overlap.
     #[inline(always)]
     pub fn prefetch(&self, key: Key) {
-        let bucket: *const Bucket = &self.buckets[self.bucket_index(key)];
+        let bucket: *const Bucket = self.bucket(self.bucket_index(key));
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch never faults and does not change program state; the pointer is in bounds anyway.
         unsafe {
@@ -387,8 +400,8 @@ impl<C: TableCounters> TranspositionTable<C> {
     pub fn probe(&self, key: Key, ply: u32) -> Probe {
         self.counters.probe();
         let index = self.bucket_index(key);
-        let bucket = &self.buckets[index];
-        for (i, e) in bucket.entries.iter().enumerate() {
+        let bucket = self.bucket(index);
+        for (i, e) in bucket.iter().enumerate() {
             let data = e.data.load(Relaxed);
             // An empty entry has no bound, so `data` is 0 and no key can match it.
             if data != 0 && e.check.load(Relaxed) ^ data == key.0 {
@@ -408,7 +421,7 @@ impl<C: TableCounters> TranspositionTable<C> {
         let generation = self.generation();
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
-        for (i, e) in bucket.entries.iter().enumerate() {
+        for (i, e) in bucket.iter().enumerate() {
             let data = e.data.load(Relaxed);
             if data == 0 {
                 return i;
@@ -429,9 +442,9 @@ impl<C: TableCounters> TranspositionTable<C> {
     pub fn store(&self, slot: Slot, key: Key, ply: u32, record: Record) {
         debug_assert!(record.score.abs() < score::INFINITY);
         let Record { depth, bound, score, .. } = record;
-        let bucket = &self.buckets[slot.bucket];
+        let bucket = self.bucket(slot.bucket);
         let entry = if slot.entry == CHOOSE_AT_STORE { self.victim(bucket) } else { slot.entry };
-        let e = &bucket.entries[entry];
+        let e = &bucket[entry];
         let old_data = e.data.load(Relaxed);
         let old_check = e.check.load(Relaxed);
         let generation = self.generation();
@@ -462,11 +475,10 @@ impl<C: TableCounters> TranspositionTable<C> {
 
     /// Permille of a sample of entries that were written by the current search (as UCI's `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        let sample = self.buckets.len().min(1000 / BUCKET_ENTRIES);
+        let sample = self.buckets.min(1000 / BUCKET_ENTRIES);
         let generation = self.generation();
-        let used: usize = self.buckets[..sample]
-            .iter()
-            .flat_map(|b| b.entries.iter())
+        let used: usize = (0..sample)
+            .flat_map(|b| self.bucket(b).iter())
             .filter(|e| {
                 let d = e.data.load(Relaxed);
                 d >> 56 & 3 != 0 && (d >> GENERATION_SHIFT) as u8 == generation
@@ -479,7 +491,7 @@ impl<C: TableCounters> TranspositionTable<C> {
 impl<C: TableCounters> std::fmt::Debug for TranspositionTable<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TranspositionTable")
-            .field("buckets", &self.buckets.len())
+            .field("buckets", &self.buckets)
             .field("generation", &self.generation())
             .finish()
     }
@@ -518,6 +530,16 @@ mod tests {
         assert_eq!(t.hashfull(), 0, "hashfull counts only the current generation");
         t.clear();
         assert!((0..100).all(|i| t.probe(key(i), 0).hit.is_none()));
+    }
+
+    #[test]
+    fn buckets_start_on_cache_lines() {
+        for buckets in [1, 3, 1000] {
+            let t: TranspositionTable = TranspositionTable::with_buckets(buckets);
+            for b in [0, buckets / 2, buckets - 1] {
+                assert_eq!(t.bucket(b).as_ptr() as usize % BUCKET_BYTES, 0);
+            }
+        }
     }
 
     #[test]

@@ -41,6 +41,47 @@
 //! key ^= KEYS[LAYOUT.feature(E1, WHITE_KING)];
 //! assert_eq!(key, start);
 //! ```
+//!
+//! # The lesson's numbers
+//!
+//! GeeksforGeeks' Zobrist hashing lesson fills a `[8][8][12]` table (row, column, piece `PNBRQKpnbrqk`) in
+//! that order from C++'s `mt19937 mt(01234567)` (an octal seed) through `uniform_int_distribution<unsigned long
+//! long>(0, UINT64_MAX)`, which in GCC's library joins two 32-bit outputs, the first as the high half. It
+//! hashes a board, moves the white king one square left and back, and prints three numbers. The same steps
+//! here, with the same generator, print the same numbers:
+//!
+//! ```
+//! use tabula::zobrist::Key;
+//!
+//! let mut mt = rand_mt::Mt::new(0o1234567);
+//! let mut next = || Key((mt.next_u32() as u64) << 32 | mt.next_u32() as u64);
+//! let mut table = [[[Key::ZERO; 12]; 8]; 8];
+//! for row in table.iter_mut() {
+//!     for square in row.iter_mut() {
+//!         for key in square.iter_mut() {
+//!             *key = next();
+//!         }
+//!     }
+//! }
+//! let board = ["---K----", "-R----Q-", "--------", "-P----p-", "-----p--", "--------", "p---b--q", "----n--k"];
+//! let piece = |c: char| "PNBRQKpnbrqk".find(c);
+//! let mut key = Key::ZERO;
+//! for (i, row) in board.iter().enumerate() {
+//!     for (j, c) in row.chars().enumerate() {
+//!         if let Some(k) = piece(c) {
+//!             key ^= table[i][j][k];
+//!         }
+//!     }
+//! }
+//! assert_eq!(key.0, 14226429382419125366);
+//! let king = piece('K').unwrap();
+//! key ^= table[0][3][king]; // the king leaves [0][3]
+//! key ^= table[0][2][king]; // and arrives on [0][2]
+//! assert_eq!(key.0, 15124945578233295113);
+//! key ^= table[0][2][king]; // undo: the same two XORs
+//! key ^= table[0][3][king];
+//! assert_eq!(key.0, 14226429382419125366);
+//! ```
 
 pub use crate::rng::SplitMix64;
 use std::fmt;

@@ -17,7 +17,8 @@
 //!
 //! The parts, each in its own module: [`options`] (what the search does), [`limits`] (when it stops),
 //! `ordering` (the move picker, killers, history, reductions), `stack` (one frame per ply), `worker` (one
-//! thread's iterative deepening, aspiration, negamax and quiescence), `threads` (Lazy SMP: threads start at
+//! thread's iterative deepening, aspiration, negamax and quiescence), `lean` (the same with everything off
+//! but the table and PVS, for option sets that ask for no more), `threads` (Lazy SMP: threads start at
 //! depth 1 or 2 alternately and never repeat a depth another thread has completed; the first to complete the
 //! last depth ends the search), `solve` and `prove` (exact solving), `searcher` (the [`Searcher`] that holds
 //! them together).
@@ -55,6 +56,7 @@
 //! assert_eq!(result.score, minimax(&mut game.clone(), &Blind, 30).score);
 //! ```
 
+mod lean;
 pub mod limits;
 pub mod options;
 mod ordering;

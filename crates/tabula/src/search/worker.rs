@@ -226,7 +226,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
 
     /// Counts a node and returns its score if the search ends here: stopped (0), game over, or a repetition.
     #[inline(always)]
-    fn enter_node(&mut self, ply: u32) -> Option<Score> {
+    pub(super) fn enter_node(&mut self, ply: u32) -> Option<Score> {
         self.count_node();
         if self.stopped {
             return Some(0);
@@ -245,7 +245,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
 
     /// The table key and probe of the current position, if the table is on; counts the probe and the hit.
     #[inline(always)]
-    fn probe(&mut self, ply: u32) -> Option<(TableKey, Probe)> {
+    pub(super) fn probe(&mut self, ply: u32) -> Option<(TableKey, Probe)> {
         if !self.cx.options.table {
             return None;
         }
@@ -272,6 +272,9 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
         // Step 1. The horizon; count the node; stop; game over; repetition.
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.horizon(stack, ply, alpha, beta);
+        }
+        if !FULL {
+            return self.lean(stack, depth, ply, alpha, beta, kind.pv);
         }
         let (frame, below) = split(stack);
         if kind.pv {
@@ -618,11 +621,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
         if FULL {
             return self.quiescence(stack, ply, alpha, beta);
         }
-        if let Some(score) = self.enter_node(ply) {
-            return score;
-        }
-        self.cuts += 1;
-        self.cx.evaluator.evaluate(&self.game)
+        self.leaf(ply)
     }
 
     /// The horizon: the static evaluation, or with quiescence on, noisy moves resolved with stand-pat. With

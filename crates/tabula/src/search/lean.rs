@@ -1,0 +1,208 @@
+//! The lean search: negamax with the table, principal variation search and the evaluator's move hints, and
+//! nothing else, for option sets where every other feature is off ([`SearchOptions::is_lean`]).
+//!
+//! It is the full search with everything that is off taken out, not merely skipped: no tactics, no
+//! quiescence, no pruning, no killers or history, no ordering pass when the moves' hints are all alike. The
+//! nodes one ply above the horizon evaluate their children in place instead of calling a node for each, and
+//! a child's table bucket is fetched as soon as the move is made, while the child looks at the game's end.
+//!
+//! [`SearchOptions::is_lean`]: super::SearchOptions::is_lean
+
+use super::stack::{split, update_pv, Frame, NO_CODE};
+use super::worker::Worker;
+use crate::game::{Evaluator, Game};
+use crate::score::{loss_in, win_in, Score, INFINITY, MAX_PLY};
+use crate::tt::{Bound, Probe, Record};
+
+impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
+    /// Fail-soft negamax with the table and PVS: the score of the position searched `depth` (at least 1) plies
+    /// deep within (`alpha`, `beta`).
+    pub(super) fn lean(
+        &mut self,
+        stack: &mut [Frame<G::Move>],
+        depth: i32,
+        ply: u32,
+        mut alpha: Score,
+        mut beta: Score,
+        pv: bool,
+    ) -> Score {
+        debug_assert!(depth >= 1 && alpha < beta);
+        let options = self.cx.options;
+        let (frame, below) = split(stack);
+        if pv {
+            frame.pv.clear();
+        }
+
+        // Step 1. Count the node; stop; game over; repetition.
+        if let Some(score) = self.enter_node(ply) {
+            return score;
+        }
+        let (cuts_at_entry, rulings_at_entry) = (self.cuts, self.rulings);
+
+        // Step 2. Mate distance pruning.
+        alpha = alpha.max(loss_in(ply));
+        beta = beta.min(win_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 3. The table: its move goes first; at non-PV nodes a deep enough bound that decides ends the node.
+        let probe = self.probe(ply);
+        let mut table_code = NO_CODE;
+        if let Some((tk, Probe { hit: Some(e), .. })) = probe {
+            if let Some(code) = e.move_code {
+                table_code = G::actual_move_code(code, tk.symmetry);
+            }
+            if !pv && ply > 0 && e.reaches(depth) && e.decides(alpha, beta) {
+                self.counts.cutoffs += 1;
+                self.cuts += !e.proven as u64;
+                return e.score;
+            }
+        }
+
+        // Step 4. The moves: the root's restricted to the ones asked for; the table's move first, the others in
+        // the game's order (rotated, not swapped).
+        frame.moves.clear();
+        self.game.legal_moves(&mut frame.moves);
+        if ply == 0 && !self.cx.root_moves.is_empty() {
+            let root = self.cx.root_moves;
+            if frame.moves.iter().any(|&m| root.contains(&G::move_code(m))) {
+                frame.moves.retain(|&m| root.contains(&G::move_code(m)));
+            }
+        }
+        debug_assert!(!frame.moves.is_empty(), "a game that is not over has a legal move");
+        let mut first_unordered = 0;
+        if table_code != NO_CODE {
+            if let Some(t) = frame.moves.iter().position(|&m| G::move_code(m) == table_code) {
+                frame.moves[..=t].rotate_right(1);
+                first_unordered = 1;
+            }
+        }
+        let leaves = depth == 1 || ply + 1 >= MAX_PLY - 1;
+        if probe.is_some() && !leaves && frame.moves.len() > 1 && self.game.child_table_key(frame.moves[0]).is_some() {
+            for &mv in &frame.moves {
+                if let Some(key) = self.game.child_table_key(mv) {
+                    self.cx.table.prefetch(key);
+                }
+            }
+        }
+
+        // Step 5. Search the moves; PVS searches all but the first with a null window. The hints order the
+        // moves after the first only if it has not cut off already.
+        let alpha_orig = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut i = 0;
+        while i < frame.moves.len() {
+            if i == first_unordered && frame.moves.len() - i > 1 {
+                self.order_by_hints(frame, i);
+            }
+            let mv = frame.moves[i];
+            self.play(mv);
+            let score = if leaves {
+                -self.leaf(ply + 1)
+            } else {
+                if probe.is_some() {
+                    self.cx.table.prefetch(self.game.table_key().key);
+                }
+                if i == 0 || !options.pvs {
+                    -self.lean(below, depth - 1, ply + 1, -beta, -alpha, pv)
+                } else {
+                    let s = -self.lean(below, depth - 1, ply + 1, -alpha - 1, -alpha, false);
+                    if s > alpha && s < beta && pv {
+                        -self.lean(below, depth - 1, ply + 1, -beta, -alpha, true)
+                    } else {
+                        s
+                    }
+                }
+            };
+            self.undo(mv);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if ply == 0 && score > alpha_orig {
+                    self.root_best = Some(mv);
+                }
+                if score > alpha {
+                    alpha = score;
+                    if pv {
+                        if leaves {
+                            frame.pv.clear();
+                            frame.pv.push(mv);
+                        } else {
+                            update_pv(frame, mv, below);
+                        }
+                    }
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+            i += 1;
+        }
+        if ply == 0 && self.root_best.is_none() {
+            self.root_best = best_move;
+            if frame.pv.is_empty() {
+                frame.pv.extend(best_move);
+            }
+        }
+        if self.stopped {
+            return 0;
+        }
+
+        // Step 6. Store the result with its bound, unless it rests on a repetition ruling.
+        if let (Some((tk, probe)), true) = (probe, self.rulings == rulings_at_entry) {
+            let bound = Bound::of(best, alpha_orig, beta);
+            let move_code = best_move
+                .filter(|_| bound != Bound::Upper)
+                .map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
+            let record = Record {
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+                score: best,
+                eval: None,
+                move_code,
+                proven: self.cuts == cuts_at_entry,
+            };
+            self.cx.table.store(probe.slot, tk.key, ply, record);
+        }
+        best
+    }
+
+    /// A node at the horizon: the game's end, a repetition, or the evaluation.
+    #[inline(always)]
+    pub(super) fn leaf(&mut self, ply: u32) -> Score {
+        if let Some(score) = self.enter_node(ply) {
+            return score;
+        }
+        self.cuts += 1;
+        self.cx.evaluator.evaluate(&self.game)
+    }
+
+    /// Orders `frame.moves[from..]` by the evaluator's hints, highest first, ties in the game's order; does
+    /// nothing if the hints are all alike.
+    fn order_by_hints(&self, frame: &mut Frame<G::Move>, from: usize) {
+        frame.scores.clear();
+        frame.scores.extend(frame.moves[from..].iter().map(|&m| self.cx.evaluator.move_order(&self.game, m)));
+        let first = frame.scores[0];
+        if frame.scores.iter().all(|&s| s == first) {
+            return;
+        }
+        // Insertion sort: stable, and quick on the few moves of a node.
+        let moves = &mut frame.moves[from..];
+        for j in 1..moves.len() {
+            let (mv, score) = (moves[j], frame.scores[j]);
+            let mut k = j;
+            while k > 0 && frame.scores[k - 1] < score {
+                moves[k] = moves[k - 1];
+                frame.scores[k] = frame.scores[k - 1];
+                k -= 1;
+            }
+            moves[k] = mv;
+            frame.scores[k] = score;
+        }
+    }
+}

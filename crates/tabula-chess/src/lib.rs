@@ -18,8 +18,8 @@
 //! - [`zobrist`]: the Polyglot keys.
 //! - [`perft`]: move-tree counting.
 //! - [`eval`]: the evaluation and static exchange evaluation.
-//! - [`engine`]: the engine on the core searcher; [`time`]: time management.
-//! - [`uci`]: the UCI protocol as a session and a threaded driver.
+//! - [`engine`]: the engine on the core searcher.
+//! - [`uci`]: the UCI protocol as a session; its clock is the core's [`tabula::clock`].
 //! - [`book`]: Polyglot opening books.
 //!
 //! [`Position`] implements [`tabula::Game`] (with checks, tactical moves, quiescence and null-move hooks), so
@@ -55,7 +55,9 @@ pub mod bitboard;
 pub mod board;
 pub mod book;
 pub mod castling;
+#[cfg(feature = "engine")]
 pub mod engine;
+#[cfg(feature = "engine")]
 pub mod eval;
 pub mod fen;
 mod game;
@@ -65,8 +67,8 @@ pub mod perft;
 pub mod position;
 pub mod san;
 pub mod setup;
-pub mod time;
 pub mod types;
+#[cfg(feature = "engine")]
 pub mod uci;
 pub mod zobrist;
 

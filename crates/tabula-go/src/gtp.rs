@@ -233,11 +233,8 @@ impl<P: MovePicker> GtpSession<P> {
             let Some(color) = Color::from_gtp(color) else {
                 return Action::Reply(frame(&id, Err("syntax error".into())));
             };
-            let request = Request {
-                settings: self.time,
-                time_left: self.time_left[color.index()],
-                cleanup: kind == Genmove::Cleanup,
-            };
+            let request =
+                Request { clock: self.time.clock(self.time_left[color.index()]), cleanup: kind == Genmove::Cleanup };
             let (game, picker) = (self.game.clone(), Arc::clone(&self.picker));
             self.pending = Some((id, color, kind));
             return Action::Search(Search::new(move |_stop, _emit| {

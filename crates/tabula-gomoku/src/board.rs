@@ -391,12 +391,14 @@ impl Board {
 
     /// Puts a stone of `color` on the empty cell `i` outside the move order (the threat searches try the
     /// opponent's replies this way); [`remove`](Self::remove) must follow before any move is made or undone.
+    #[cfg(feature = "engine")]
     pub(crate) fn place(&mut self, i: usize, color: Color) {
         debug_assert_eq!(self.cells[i], EMPTY);
         self.set(i, color);
     }
 
     /// Takes away a stone put by [`place`](Self::place).
+    #[cfg(feature = "engine")]
     pub(crate) fn remove(&mut self, i: usize, color: Color) {
         self.clear(i, color);
     }

@@ -28,21 +28,31 @@
 #![deny(missing_docs)]
 
 pub mod board;
+#[cfg(feature = "engine")]
 pub mod engine;
+#[cfg(feature = "engine")]
 pub mod eval;
+#[cfg(feature = "engine")]
 pub mod gomocup;
 pub mod pattern;
+#[cfg(feature = "engine")]
 pub mod policy;
 pub mod rules;
+#[cfg(feature = "engine")]
 pub mod threats;
 pub mod types;
+#[cfg(feature = "engine")]
 pub mod verify;
 
 pub use board::{Board, Color, MoveError, Point, Rule};
 
+#[cfg(feature = "engine")]
 pub use eval::Eval;
 pub use pattern::Pattern;
 
+#[cfg(feature = "engine")]
 pub use engine::{Engine, Thought};
+#[cfg(feature = "engine")]
 pub use gomocup::Session;
+#[cfg(feature = "engine")]
 pub use threats::{ThreatKind, ThreatSolver};

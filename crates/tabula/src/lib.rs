@@ -7,10 +7,12 @@
 //! - [`game`]: the [`Game`] and [`Evaluator`] traits a game implements.
 //! - [`score`]: scores with wins and losses counted in plies.
 //! - [`search`]: minimax, alpha-beta and the main [`Searcher`].
+//! - [`clock`]: how much of a game's clock a move may use, from any protocol's time commands.
 //!
 //! The core never names a game: each game lives in its own crate and implements [`game::Game`].
 #![deny(missing_docs)]
 
+pub mod clock;
 pub mod game;
 pub mod quality;
 pub mod rng;

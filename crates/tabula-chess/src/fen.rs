@@ -23,26 +23,11 @@
 //! ```
 
 use crate::board::Board;
-use crate::position::{CastlingRights, CastlingSide, Position, PositionError};
+use crate::castling::{CastlingRights, CastlingSide};
+use crate::position::{Position, PositionError};
+pub use crate::setup::Setup;
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use std::fmt;
-
-/// A position as FEN describes it, not yet checked for legality. [`Position::from_setup`] validates it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
-    /// Where the pieces stand.
-    pub board: Board,
-    /// The side to move.
-    pub turn: Color,
-    /// The castling rights claimed.
-    pub castling: CastlingRights,
-    /// The en-passant square given, if any.
-    pub ep_square: Option<Square>,
-    /// Half-moves since the last capture or pawn move.
-    pub halfmove_clock: u32,
-    /// The move number.
-    pub fullmove_number: u32,
-}
 
 /// A field of a FEN record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -215,63 +200,6 @@ fn parse_number(field: FenField, text: &str) -> Result<u32, FenError> {
 }
 
 impl Setup {
-    /// The standard starting position.
-    pub fn startpos() -> Setup {
-        Setup {
-            board: Board::startpos(),
-            turn: Color::White,
-            castling: CastlingRights::ALL,
-            ep_square: None,
-            halfmove_clock: 0,
-            fullmove_number: 1,
-        }
-    }
-
-    /// Start position number `number` (0 to 959) of Chess960 in the standard numbering (518 is the starting
-    /// position of chess), with all four castling rights. `None` past 959.
-    ///
-    /// The number picks, in turn, the file of the light-squared bishop (`number % 4` of b, d, f, h), of the
-    /// dark-squared one (the next base-4 digit, of a, c, e, g), the queen's square among the six left (a base-6
-    /// digit), the knights' two squares among the five left (the remaining 0 to 9, pairs in lexicographic order),
-    /// and the last three squares take rook, king, rook.
-    pub fn chess960(number: u32) -> Option<Setup> {
-        if number >= 960 {
-            return None;
-        }
-        let mut back: [Option<Role>; 8] = [None; 8];
-        let mut n = number as usize;
-        back[2 * (n % 4) + 1] = Some(Role::Bishop);
-        n /= 4;
-        back[2 * (n % 4)] = Some(Role::Bishop);
-        n /= 4;
-        let free = |back: &[Option<Role>; 8], i: usize| (0..8).filter(|&f| back[f].is_none()).nth(i).expect("free");
-        let queen = free(&back, n % 6);
-        back[queen] = Some(Role::Queen);
-        n /= 6;
-        const KNIGHTS: [(usize, usize); 10] =
-            [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
-        let (a, b) = KNIGHTS[n];
-        let (a, b) = (free(&back, a), free(&back, b));
-        back[a] = Some(Role::Knight);
-        back[b] = Some(Role::Knight);
-        for role in [Role::Rook, Role::King, Role::Rook] {
-            let f = free(&back, 0);
-            back[f] = Some(role);
-        }
-        let back = back.map(|r| r.expect("every file filled"));
-        let board = Board::with_back_rank(&back);
-        let mut castling = CastlingRights::NONE;
-        let rooks: Vec<File> = (0..8).filter(|&f| back[f] == Role::Rook).map(|f| File::ALL[f]).collect();
-        for color in Color::ALL {
-            castling = castling.with_rook(color, CastlingSide::QueenSide, Some(rooks[0])).with_rook(
-                color,
-                CastlingSide::KingSide,
-                Some(rooks[1]),
-            );
-        }
-        Some(Setup { board, turn: Color::White, castling, ep_square: None, halfmove_clock: 0, fullmove_number: 1 })
-    }
-
     /// Reads a FEN record. Surrounding whitespace and runs of spaces between fields are accepted.
     ///
     /// # Errors
@@ -339,7 +267,7 @@ impl Setup {
         out.push(' ');
         out.push(self.turn.to_char());
         out.push(' ');
-        out.push_str(&castling_field(self.castling, Some(&self.board)));
+        out.push_str(&castling_field(self.castling, &self.board));
         out.push(' ');
         match self.ep_square {
             Some(sq) => out.push_str(&sq.to_string()),
@@ -363,34 +291,12 @@ impl std::str::FromStr for Setup {
 }
 
 /// The FEN castling field: `KQkq`, a subset in that order, or `-`; in Chess960 (X-FEN), a right whose rook is
-/// not the outermost on its side of the king is written as the rook's file (`G`, `b`). Without a board, any rook
-/// off the standard a- and h-files is written by its file.
-pub(crate) fn castling_field(rights: CastlingRights, board: Option<&Board>) -> String {
-    let mut out = String::new();
-    for color in Color::ALL {
-        for side in CastlingSide::ALL {
-            let Some(file) = rights.rook_file(color, side) else {
-                continue;
-            };
-            let outermost = match board {
-                Some(b) => {
-                    let king = b.king_of(color).filter(|k| k.rank() == color.back_rank());
-                    outermost_rook(b, color, king, side) == file
-                }
-                None => file == side.rook_from_file(),
-            };
-            let c = match (outermost, side) {
-                (true, CastlingSide::KingSide) => 'k',
-                (true, CastlingSide::QueenSide) => 'q',
-                (false, _) => file.to_char(),
-            };
-            out.push(if color == Color::White { c.to_ascii_uppercase() } else { c });
-        }
-    }
-    if out.is_empty() {
-        out.push('-');
-    }
-    out
+/// not the outermost on its side of the king is written as the rook's file (`G`, `b`).
+fn castling_field(rights: CastlingRights, board: &Board) -> String {
+    rights.field(|color, side, file| {
+        let king = board.king_of(color).filter(|k| k.rank() == color.back_rank());
+        outermost_rook(board, color, king, side) == file
+    })
 }
 
 impl Position {

@@ -8,7 +8,9 @@
 //! - [`bitboard`]: [`Bitboard`], a set of squares.
 //! - [`attacks`]: knight, king, pawn and magic slider attacks, lines and gaps between squares.
 //! - [`board`]: [`Board`], the piece placement and its key.
-//! - [`fen`]: the unvalidated [`Setup`], FEN and EPD.
+//! - [`castling`]: [`CastlingSide`] and [`CastlingRights`].
+//! - [`setup`]: the unvalidated [`Setup`] and the start positions.
+//! - [`fen`]: FEN and EPD.
 //! - [`position`]: [`Position`], make/undo, [`PositionError`].
 //! - [`movegen`]: legal move generation.
 //! - [`moves`]: [`Move`] and UCI notation.
@@ -16,8 +18,8 @@
 //! - [`zobrist`]: the Polyglot keys.
 //! - [`perft`]: move-tree counting.
 //! - [`eval`]: the evaluation and static exchange evaluation.
-//! - [`engine`]: the engine on the core searcher; [`time`]: time management.
-//! - [`uci`]: the UCI protocol as a session and a threaded driver.
+//! - [`engine`]: the engine on the core searcher.
+//! - [`uci`]: the UCI protocol as a session; its clock is the core's [`tabula::clock`].
 //! - [`book`]: Polyglot opening books.
 //!
 //! [`Position`] implements [`tabula::Game`] (with checks, tactical moves, quiescence and null-move hooks), so
@@ -52,9 +54,13 @@ pub mod attacks;
 pub mod bitboard;
 pub mod board;
 pub mod book;
+pub mod castling;
+#[cfg(feature = "engine")]
 pub mod engine;
+#[cfg(feature = "engine")]
 pub mod eval;
 pub mod fen;
+#[cfg(feature = "engine")]
 pub mod front;
 mod game;
 pub mod movegen;
@@ -62,15 +68,18 @@ pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod san;
-pub mod time;
+pub mod setup;
 pub mod types;
+#[cfg(feature = "engine")]
 pub mod uci;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
-pub use fen::{Epd, FenError, FenField, Operation, Setup};
+pub use castling::{CastlingRights, CastlingSide};
+pub use fen::{Epd, FenError, FenField, Operation};
 pub use moves::{Move, MoveList, MoveSink, UciError};
-pub use position::{CastlingRights, CastlingSide, Position, PositionError};
+pub use position::{Position, PositionError};
 pub use san::SanError;
+pub use setup::Setup;
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};

@@ -26,8 +26,9 @@
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
+use crate::castling::CastlingSide;
 use crate::moves::{Move, MoveList, MoveSink};
-use crate::position::{CastlingPath, CastlingSide, Position};
+use crate::position::{CastlingPath, Position};
 use crate::types::{Color, Piece, Rank, Role, Square};
 
 /// A set of legal moves of one role: either one piece's moves (`shift == 0`: every move starts from `from`), or

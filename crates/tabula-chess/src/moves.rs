@@ -23,7 +23,7 @@
 //! assert!(pos.parse_uci("e2e5").is_err());
 //! ```
 
-use crate::position::CastlingSide;
+use crate::castling::CastlingSide;
 use crate::types::{Role, Square};
 use std::fmt;
 use std::str::FromStr;

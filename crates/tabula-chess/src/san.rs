@@ -20,8 +20,9 @@
 //! assert_eq!(pos.parse_san("Rad1").unwrap().to_string(), "a1d1");
 //! ```
 
+use crate::castling::CastlingSide;
 use crate::moves::{Move, MoveList};
-use crate::position::{CastlingSide, Position};
+use crate::position::Position;
 use crate::types::{File, Rank, Role, Square};
 
 /// A SAN move that cannot be read in a position.

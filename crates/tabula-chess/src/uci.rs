@@ -1,6 +1,6 @@
-//! The Universal Chess Interface: [`UciSession`], the protocol's logic (a line in, the lines to answer out), and
-//! [`UciDriver`], which runs searches on a thread so that `stop`, `ponderhit` and `isready` are served while the
-//! engine thinks.
+//! The Universal Chess Interface: [`UciSession`], the protocol's logic (a line in, the lines to answer out), served
+//! by [`run_stdio`] on the shared harness, which runs searches on a thread so that `stop`, `ponderhit` and
+//! `isready` are served while the engine thinks.
 //!
 //! Commands: `uci`, `isready`, `setoption name <id> [value <x>]` (options `Hash`, `Threads`, `Clear Hash`,
 //! `Move Overhead`, `OwnBook`, `BookFile`, `UCI_Chess960`), `ucinewgame`, `position startpos|fen <fen> [moves ...]`, `go` with
@@ -51,11 +51,11 @@ use crate::fen::FenError;
 use crate::moves::Move;
 use crate::perft;
 use crate::position::Position;
-use crate::time::{Clock, TimePlan};
 use crate::types::{Color, File, Rank, Square};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tabula::clock::{Budget, Clock, Policy};
 use tabula::rng::Rng;
 use tabula::score::{plies_to_end, uci_string};
 use tabula::search::{Iteration, Limits};
@@ -148,8 +148,8 @@ pub struct SearchJob {
     pub nodes: Option<u64>,
     /// Stop once a mate in this many moves is found.
     pub mate: Option<u32>,
-    /// Soft and hard time limits from the clock.
-    pub plan: TimePlan,
+    /// Soft and hard time limits from the clock (none: no time limit).
+    pub budget: Option<Budget>,
     /// `go infinite`: no `bestmove` before `stop`.
     pub infinite: bool,
     /// `go ponder`: no `bestmove` before `stop` or `ponderhit`; the clock starts at `ponderhit`.
@@ -167,7 +167,7 @@ impl SearchJob {
     pub fn is_unbounded(&self) -> bool {
         self.infinite
             || self.ponder
-            || (self.depth.is_none() && self.nodes.is_none() && self.mate.is_none() && self.plan.hard.is_none())
+            || (self.depth.is_none() && self.nodes.is_none() && self.mate.is_none() && self.budget.is_none())
     }
 }
 
@@ -376,7 +376,7 @@ impl UciSession {
 
     fn go(&mut self, args: &[&str]) -> Parsed {
         let mut notes = Vec::new();
-        let mut clock = [Clock::default(), Clock::default()];
+        let (mut time, mut increment) = ([None; 2], [Duration::ZERO; 2]);
         let mut movestogo = None;
         let mut movetime = None;
         let (mut depth, mut nodes, mut mate) = (None, None, None);
@@ -391,10 +391,10 @@ impl UciSession {
             let ms = |n: i64| Duration::from_millis(n.max(0) as u64);
             let mut step = 2;
             let parsed: Result<(), CommandError> = match keyword {
-                "wtime" => number("milliseconds").map(|n| clock[0].time = Some(ms(n))),
-                "btime" => number("milliseconds").map(|n| clock[1].time = Some(ms(n))),
-                "winc" => number("milliseconds").map(|n| clock[0].increment = ms(n)),
-                "binc" => number("milliseconds").map(|n| clock[1].increment = ms(n)),
+                "wtime" => number("milliseconds").map(|n| time[0] = Some(ms(n))),
+                "btime" => number("milliseconds").map(|n| time[1] = Some(ms(n))),
+                "winc" => number("milliseconds").map(|n| increment[0] = ms(n)),
+                "binc" => number("milliseconds").map(|n| increment[1] = ms(n)),
                 "movestogo" => number("a move count").map(|n| movestogo = Some(n.clamp(1, 1000) as u32)),
                 "movetime" => number("milliseconds").map(|n| movetime = Some(ms(n))),
                 "depth" => number("a depth").map(|n| depth = Some(n.clamp(1, 200) as u32)),
@@ -451,10 +451,14 @@ impl UciSession {
             }
         }
         let side = if self.position.turn() == Color::White { 0 } else { 1 };
-        let mut clock = clock[side];
-        clock.moves_to_go = movestogo;
-        clock.movetime = movetime;
-        let plan = clock.plan(self.overhead);
+        let clock = Clock {
+            remaining: time[side],
+            increment: increment[side],
+            moves_to_go: movestogo,
+            move_time: movetime,
+            overtime: None,
+        };
+        let budget = Policy::new(self.overhead).budget(&clock);
         if let Some(m) = mate {
             depth = Some(depth.unwrap_or(u32::MAX).min(2 * m));
         }
@@ -463,7 +467,7 @@ impl UciSession {
             depth,
             nodes,
             mate,
-            plan,
+            budget,
             infinite,
             ponder,
             root_moves,
@@ -559,47 +563,29 @@ pub fn info_line(it: &Iteration<Move>, chess960: bool) -> String {
 /// Runs `job` on `engine` under `control`, sending `info` lines and the final `bestmove` to `out`.
 /// `control.pondering` starts as `job.ponder` (set it before the search can be told `ponderhit`).
 ///
-/// The clock is watched from a helper thread: past the hard limit (counted from `ponderhit` when pondering)
-/// the search is stopped; past the soft limit no new iteration begins. An infinite or pondering search that
-/// ends early waits for `stop` (or `ponderhit`) before it answers.
+/// The search itself keeps the clock: past the soft limit no new iteration begins, at the hard limit it
+/// stops, both counted from `ponderhit` when pondering. An infinite or pondering search that ends early
+/// waits for `stop` (or `ponderhit`) before it answers.
 pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchControl, out: &mut dyn FnMut(String)) {
-    let start = Instant::now();
     for note in &job.notes {
         out(note.clone());
     }
     let mut engine = engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let limits =
+    let mut limits =
         Limits { depth: job.depth, nodes: job.nodes, stop: Some(Arc::clone(&control.stop)), ..Limits::default() };
-    let done = AtomicBool::new(false);
-    let result = std::thread::scope(|scope| {
-        if let Some(hard) = job.plan.hard.filter(|_| !job.infinite) {
-            let (done, control) = (&done, control);
-            scope.spawn(move || {
-                let mut since = (!control.pondering.load(Relaxed)).then_some(start);
-                while !done.load(Relaxed) {
-                    if since.is_none() && !control.pondering.load(Relaxed) {
-                        since = Some(Instant::now());
-                    }
-                    if since.is_some_and(|s| s.elapsed() >= hard) {
-                        control.stop.store(true, Relaxed);
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            });
+    if let Some(budget) = job.budget.filter(|_| !job.infinite) {
+        limits = budget.apply(limits);
+    }
+    if job.ponder {
+        limits = limits.with_ponder(Arc::clone(&control.pondering));
+    }
+    let result = engine.search(&job.position, &limits, &job.root_moves, |it| {
+        out(info_line(it, job.chess960));
+        let mate_found =
+            job.mate.is_some_and(|m| plies_to_end(it.score).is_some_and(|p| p > 0 && (p as u32).div_ceil(2) <= m));
+        if !job.infinite && !control.pondering.load(Relaxed) && mate_found {
+            control.stop.store(true, Relaxed);
         }
-        let result = engine.search(&job.position, &limits, &job.root_moves, |it| {
-            out(info_line(it, job.chess960));
-            let pondering = control.pondering.load(Relaxed);
-            let soft_passed = job.plan.soft.is_some_and(|soft| start.elapsed() >= soft);
-            let mate_found =
-                job.mate.is_some_and(|m| plies_to_end(it.score).is_some_and(|p| p > 0 && (p as u32).div_ceil(2) <= m));
-            if !job.infinite && !pondering && (soft_passed || mate_found) {
-                control.stop.store(true, Relaxed);
-            }
-        });
-        done.store(true, Relaxed);
-        result
     });
     while !control.stop.load(Relaxed) && (job.infinite || control.pondering.load(Relaxed)) {
         std::thread::sleep(Duration::from_millis(1));

@@ -21,7 +21,7 @@
 //! assert_eq!(tabula_chess::zobrist::POLYGLOT.len(), 781);
 //! ```
 
-use crate::position::CastlingSide;
+use crate::castling::CastlingSide;
 use crate::types::{Color, File, Piece, Square};
 use tabula::zobrist::{Key, ZobristKeys};
 

@@ -233,11 +233,8 @@ impl<P: MovePicker> GtpSession<P> {
             let Some(color) = Color::from_gtp(color) else {
                 return Action::Reply(frame(&id, Err("syntax error".into())));
             };
-            let request = Request {
-                settings: self.time,
-                time_left: self.time_left[color.index()],
-                cleanup: kind == Genmove::Cleanup,
-            };
+            let request =
+                Request { clock: self.time.clock(self.time_left[color.index()]), cleanup: kind == Genmove::Cleanup };
             let (game, picker) = (self.game.clone(), Arc::clone(&self.picker));
             self.pending = Some((id, color, kind));
             return Action::Search(Search::new(move |_stop, _emit| {
@@ -474,4 +471,22 @@ impl<P: MovePicker + Send + 'static> Protocol for GtpSession<P> {
 /// An error reading standard input.
 pub fn run_stdio<P: MovePicker + Send + 'static>(session: &mut GtpSession<P>) -> std::io::Result<()> {
     server::serve_stdio(session)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn genmove_in_a_gtp_session() {
+        let picker = Mcts::new(Config { threads: 1, playouts: Some(300), ..Config::default() });
+        let mut gtp = GtpSession::with_picker(picker, Rules::default());
+        gtp.handle("boardsize 7");
+        gtp.handle("komi 7");
+        for color in ["b", "w", "b", "w"] {
+            let answer = gtp.handle(&format!("genmove {color}"));
+            assert!(answer.starts_with("= ") && !answer.contains("PASS"), "{answer:?}");
+        }
+        assert_eq!(gtp.position().move_count(), 4);
+    }
 }

@@ -32,18 +32,27 @@
 
 pub mod board;
 pub mod coords;
+#[cfg(feature = "engine")]
 pub mod front;
+#[cfg(feature = "engine")]
 pub mod gtp;
+#[cfg(feature = "engine")]
 pub mod mcts;
+#[cfg(feature = "engine")]
 pub mod patterns;
+#[cfg(feature = "engine")]
 pub mod picker;
+#[cfg(feature = "engine")]
 pub mod playout;
 pub mod position;
 pub mod scoring;
 pub mod sgf;
+#[cfg(feature = "engine")]
 pub mod time;
 
 pub use coords::{Color, Move, Point};
+#[cfg(feature = "engine")]
 pub use gtp::GtpSession;
+#[cfg(feature = "engine")]
 pub use mcts::{Analysis, Budget, Mcts};
 pub use position::{KoRule, Position, Rules};

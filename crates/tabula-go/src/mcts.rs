@@ -47,12 +47,12 @@ use crate::picker::{Decision, MovePicker, Request};
 use crate::playout::{PlayoutBoard, NO_POINT};
 use crate::position::{search_key, KeyHasher, Position};
 use crate::scoring::area_score;
-use crate::time::TimeSettings;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use tabula::clock::{Clock, Policy};
 use tabula::rng::Rng;
 use tabula::zobrist::Key128;
 
@@ -707,31 +707,17 @@ pub fn analyze(position: &Position, budget: Budget, threads: usize) -> Analysis 
     mcts.search(position, position.to_move(), budget)
 }
 
-/// The thinking time for one move from the GTP clock, or `None` when the controller set no limit.
-///
-/// With stones left in a byo-yomi period: the period's time over its stones, less a safety margin. In main
-/// time: the time left over the moves still to come (estimated from the empty points), kept within what
-/// the byo-yomi would give afterwards.
-pub fn time_for_move(settings: TimeSettings, time_left: Option<(u32, u32)>, empty_points: usize) -> Option<Duration> {
-    let unlimited = settings.main_time == 0 && settings.byo_yomi_time == 0 && settings.byo_yomi_stones == 0;
-    if unlimited && time_left.is_none() {
-        return None;
-    }
-    let (seconds, stones) = time_left.unwrap_or((settings.main_time, 0));
-    let seconds = seconds as f64;
-    let per_move = if stones > 0 {
-        (seconds / stones as f64) * 0.8 - 0.2
-    } else {
-        let moves_to_go = (empty_points as f64 / 3.0).max(10.0);
-        let main = (seconds - 1.0).max(0.0) / moves_to_go;
-        let byo = if settings.byo_yomi_stones > 0 {
-            settings.byo_yomi_time as f64 / settings.byo_yomi_stones as f64 * 0.8
-        } else {
-            0.0
-        };
-        main.max(byo * 0.5)
-    };
-    Some(Duration::from_secs_f64(per_move.max(0.05)))
+/// How a Monte Carlo search spends its clock: it stops exactly when told and gains from every playout, so
+/// soft and hard are one limit, at 0.8 of the move's even share; 200 ms per move are kept for the
+/// controller's lag, and a move gets at least 50 ms.
+pub const CLOCK_POLICY: Policy =
+    Policy::new(Duration::from_millis(200)).with_shares(0.8, 0.8).with_minimum(Duration::from_millis(50));
+
+/// The thinking time for one move on `clock` with `empty_points` on the board, or `None` when the clock
+/// sets no limit. The moves still to come are estimated as a third of the empty points, at least 10.
+pub fn time_for_move(clock: &Clock, empty_points: usize) -> Option<Duration> {
+    let moves_left = (empty_points / 3).max(10) as u32;
+    CLOCK_POLICY.with_moves_left(moves_left).budget(clock).map(|budget| budget.hard)
 }
 
 impl MovePicker for Mcts {
@@ -750,9 +736,7 @@ impl MovePicker for Mcts {
             Some(n) => Budget::playouts(n),
             None => {
                 let empty = position.board().points().filter(|&p| position.board().get(p).is_none()).count();
-                Budget::time(
-                    time_for_move(request.settings, request.time_left, empty).unwrap_or(self.config.time_per_move),
-                )
+                Budget::time(time_for_move(&request.clock, empty).unwrap_or(self.config.time_per_move))
             }
         };
         self.decide_with(position, color, budget, request.cleanup)
@@ -932,13 +916,14 @@ mod tests {
 
     #[test]
     fn time_budgets() {
+        use crate::time::TimeSettings;
         let none = TimeSettings::default();
-        assert_eq!(time_for_move(none, None, 81), None);
+        assert_eq!(time_for_move(&none.clock(None), 81), None);
         let byo = TimeSettings { main_time: 0, byo_yomi_time: 10, byo_yomi_stones: 5 };
-        let t = time_for_move(byo, Some((10, 5)), 81).unwrap();
+        let t = time_for_move(&byo.clock(Some((10, 5))), 81).unwrap();
         assert!(t < Duration::from_secs(2) && t > Duration::from_secs(1));
         let sudden = TimeSettings { main_time: 300, byo_yomi_time: 0, byo_yomi_stones: 0 };
-        let t = time_for_move(sudden, Some((60, 0)), 60).unwrap();
+        let t = time_for_move(&sudden.clock(Some((60, 0))), 60).unwrap();
         assert!(t < Duration::from_secs(4), "{t:?}");
     }
 
@@ -958,18 +943,5 @@ mod tests {
         // ...but cleanup keeps playing while the white stone is dead.
         let cleanup = one_thread(10).decide_with(&g, Color::Black, budget, true);
         assert!(matches!(cleanup, Decision::Play(Move::Play(_))), "{cleanup:?}");
-    }
-
-    #[test]
-    fn genmove_in_a_gtp_session() {
-        let picker = Mcts::new(Config { threads: 1, playouts: Some(300), ..Config::default() });
-        let mut gtp = crate::gtp::GtpSession::with_picker(picker, Rules::default());
-        gtp.handle("boardsize 7");
-        gtp.handle("komi 7");
-        for color in ["b", "w", "b", "w"] {
-            let answer = gtp.handle(&format!("genmove {color}"));
-            assert!(answer.starts_with("= ") && !answer.contains("PASS"), "{answer:?}");
-        }
-        assert_eq!(gtp.position().move_count(), 4);
     }
 }

@@ -19,7 +19,7 @@
 
 use crate::coords::{Color, Move, Point};
 use crate::position::Position;
-use crate::time::TimeSettings;
+use tabula::clock::Clock;
 use tabula::rng::Rng;
 
 /// Chooses a move for a player.
@@ -38,10 +38,8 @@ pub trait MovePicker {
 /// What a `genmove` knows besides the position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Request {
-    /// The time settings the controller gave.
-    pub settings: TimeSettings,
-    /// The time left for the player to move (seconds, stones in the period), if the controller said.
-    pub time_left: Option<(u32, u32)>,
+    /// The player's clock, from the controller's time settings and `time_left` (empty: no limit).
+    pub clock: Clock,
     /// `kgs-genmove_cleanup`: do not pass while dead enemy stones remain on the board.
     pub cleanup: bool,
 }

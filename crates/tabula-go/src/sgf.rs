@@ -490,7 +490,6 @@ fn expand(value: &str, point: &dyn Fn(&str) -> Result<Point, SgfError>) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::picker::{MovePicker, RandomPicker};
     use proptest::prelude::*;
     use tabula::rng::Rng;
 
@@ -561,10 +560,10 @@ mod tests {
                 let c = Color::ALL[rng.below(2)];
                 let _ = game.set_stone(p, Some(c));
             }
-            let mut picker = RandomPicker::new(seed);
             for _ in 0..plies {
                 let color = game.to_move();
-                let mv = if rng.below(10) == 0 { Move::Pass } else { picker.pick(&game, color) };
+                let legal: Vec<Point> = game.board().points().filter(|&p| game.is_legal(Move::Play(p), color)).collect();
+                let mv = if legal.is_empty() || rng.below(10) == 0 { Move::Pass } else { Move::Play(legal[rng.below(legal.len())]) };
                 game.play(mv, color).unwrap();
             }
             let record = GameRecord::from_position(&game);

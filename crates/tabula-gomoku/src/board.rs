@@ -26,6 +26,8 @@
 
 use crate::pattern::{slot, tables, Pattern, Tables};
 use crate::rules;
+pub use crate::types::{Color, ParseRuleError, Rule};
+use crate::types::{CELLS, DIRS, EMPTY, PAD, STRIDE, WALL};
 use std::cell::Cell;
 use std::fmt;
 use tabula::zobrist::{Key, Layout, ZobristKeys};
@@ -39,104 +41,6 @@ pub const MIN_SIZE: usize = 5;
 pub const LAYOUT: Layout = Layout::new(MAX_SIZE * MAX_SIZE, 2, 1);
 /// The keys, generated at compile time. A stone's key depends on its (x, y) only, not on the board size.
 pub const KEYS: ZobristKeys<Key, { LAYOUT.len() }> = ZobristKeys::<Key, { LAYOUT.len() }>::generate(0x60_4D_0C_05);
-
-pub(crate) const STRIDE: usize = 32;
-const PAD: usize = 5;
-pub(crate) const CELLS: usize = STRIDE * STRIDE;
-/// Index steps of the four line directions: across, down, down-right, down-left.
-pub(crate) const DIRS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
-pub(crate) const EMPTY: u8 = 0;
-pub(crate) const WALL: u8 = 3;
-
-/// A player. Black moves first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Color {
-    /// The first player.
-    Black = 1,
-    /// The second player.
-    White = 2,
-}
-
-impl Color {
-    /// Both colours, black first.
-    pub const ALL: [Color; 2] = [Color::Black, Color::White];
-    /// Number of colours.
-    pub const COUNT: usize = 2;
-
-    /// The other colour.
-    pub const fn opponent(self) -> Color {
-        match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-
-    /// The cell value of a stone of this colour.
-    pub(crate) const fn as_cell(self) -> u8 {
-        self as u8
-    }
-
-    /// 0 for black, 1 for white.
-    pub const fn index(self) -> usize {
-        self as usize - 1
-    }
-}
-
-/// Which lines win.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Rule {
-    /// Five or more in a row wins.
-    #[default]
-    Freestyle,
-    /// Exactly five wins; an overline does not.
-    Standard,
-    /// Renju: black wins with exactly five and may not play a double three, a double four or an overline;
-    /// white wins with five or more.
-    Renju,
-}
-
-impl Rule {
-    /// All rules.
-    pub const ALL: [Rule; 3] = [Rule::Freestyle, Rule::Standard, Rule::Renju];
-    /// Number of rules.
-    pub const COUNT: usize = 3;
-
-    /// Whether `color` needs exactly five (an overline does not win).
-    pub const fn exact_five(self, color: Color) -> bool {
-        match self {
-            Rule::Freestyle => false,
-            Rule::Standard => true,
-            Rule::Renju => matches!(color, Color::Black),
-        }
-    }
-
-    /// The rule's name as the command line spells it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Rule::Freestyle => "freestyle",
-            Rule::Standard => "standard",
-            Rule::Renju => "renju",
-        }
-    }
-}
-
-impl std::str::FromStr for Rule {
-    type Err = ParseRuleError;
-    fn from_str(s: &str) -> Result<Rule, ParseRuleError> {
-        Rule::ALL.into_iter().find(|r| r.name().eq_ignore_ascii_case(s.trim())).ok_or_else(|| ParseRuleError(s.into()))
-    }
-}
-
-impl fmt::Display for Rule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A rule name that is not `freestyle`, `standard` or `renju`.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown rule `{0}` (expected freestyle, standard or renju)")]
-pub struct ParseRuleError(pub String);
 
 /// A point of the board: `x` to the right from 0, `y` down from 0 (Gomocup's coordinates).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -487,12 +391,14 @@ impl Board {
 
     /// Puts a stone of `color` on the empty cell `i` outside the move order (the threat searches try the
     /// opponent's replies this way); [`remove`](Self::remove) must follow before any move is made or undone.
+    #[cfg(feature = "engine")]
     pub(crate) fn place(&mut self, i: usize, color: Color) {
         debug_assert_eq!(self.cells[i], EMPTY);
         self.set(i, color);
     }
 
     /// Takes away a stone put by [`place`](Self::place).
+    #[cfg(feature = "engine")]
     pub(crate) fn remove(&mut self, i: usize, color: Color) {
         self.clear(i, color);
     }

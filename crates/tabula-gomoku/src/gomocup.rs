@@ -48,6 +48,7 @@ use crate::engine::Thought;
 use crate::policy::ThreatOptions;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
+use tabula::clock::{Clock, Policy};
 use tabula::score::plies_to_end;
 use tabula::search::Limits;
 use tabula_protocol::lines::BadLine;
@@ -81,6 +82,18 @@ pub enum ProtocolError {
     #[error("{0}")]
     Move(#[from] crate::board::MoveError),
 }
+
+/// How the engine spends its clock: its threat searches run before the alpha-beta search and may overshoot,
+/// so soft and hard are one limit at 0.8 of the move's share and 0.8 of a fixed turn time; 20 ms are kept
+/// per move for the answer, a timed match is shared over 15 more moves, and a move gets at least 5 ms.
+pub const CLOCK_POLICY: Policy = Policy::new(Duration::from_millis(20))
+    .with_moves_left(15)
+    .with_shares(0.8, 0.8)
+    .with_fixed(0.8)
+    .with_minimum(Duration::from_millis(5));
+
+/// The turn time taken for `timeout_turn 0` ("play as fast as possible"), in milliseconds.
+const FAST_TURN: u64 = 100;
 
 /// Time and memory limits from `INFO`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -422,14 +435,13 @@ impl Session {
         Ok(Reply::Think)
     }
 
-    /// The time for this move, in milliseconds.
-    fn move_time(&self) -> u64 {
-        let mut ms = if self.info.timeout_turn == 0 { 100 } else { self.info.timeout_turn };
-        if self.info.timeout_match > 0 && self.info.time_left != u64::MAX {
-            ms = ms.min(self.info.time_left / 15);
-        }
-        // Keep a margin for the answer and the threat searches' overshoot.
-        (ms * 4 / 5).saturating_sub(20).max(5)
+    /// The clock `INFO` describes: `timeout_turn` as a fixed time per move (0, "as fast as possible", as
+    /// 100 ms), and in a timed match (`timeout_match` not 0) `time_left` as the time on the clock.
+    pub fn clock(&self) -> Clock {
+        let ms = Duration::from_millis;
+        let turn = if self.info.timeout_turn == 0 { FAST_TURN } else { self.info.timeout_turn };
+        let timed = self.info.timeout_match > 0 && self.info.time_left != u64::MAX;
+        Clock { move_time: Some(ms(turn)), remaining: timed.then(|| ms(self.info.time_left)), ..Clock::default() }
     }
 
     /// The engine's search for the move, to run on the engine thread.
@@ -437,9 +449,10 @@ impl Session {
         let Some(board) = self.board.clone() else {
             return Action::Reply(vec!["ERROR no game".to_string()]);
         };
-        let (engine, time) = (Arc::clone(&self.engine), Duration::from_millis(self.move_time()));
+        let budget = CLOCK_POLICY.budget(&self.clock()).expect("a fixed time per move is always set");
+        let engine = Arc::clone(&self.engine);
         Action::Search(Search::new(move |stop, _emit| {
-            let limits = Limits::time(time).with_stop(Arc::clone(stop));
+            let limits = budget.apply(Limits::default()).with_stop(Arc::clone(stop));
             engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).think(&board, &limits)
         }))
     }
@@ -520,4 +533,37 @@ impl Protocol for Session {
 /// An error reading standard input.
 pub fn run_stdio() -> std::io::Result<()> {
     server::serve_stdio(&mut Session::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hard(session: &Session) -> Duration {
+        CLOCK_POLICY.budget(&session.clock()).unwrap().hard
+    }
+
+    #[test]
+    fn info_sets_the_clock() {
+        let ms = Duration::from_millis;
+        let mut session = Session::new();
+        // The default turn time, 5 s: 80% of it less 20 ms.
+        assert_eq!(hard(&session), ms(3_980));
+        // A match clock with timeout_match 0 sets no limit: time_left is ignored.
+        session.handle("INFO time_left 1000");
+        assert_eq!(session.clock().remaining, None);
+        assert_eq!(hard(&session), ms(3_980));
+        // In a timed match, the time left shares out over 15 moves.
+        session.handle("INFO timeout_match 180000");
+        session.handle("INFO time_left 30200");
+        assert_eq!(session.clock().remaining, Some(ms(30_200)));
+        assert_eq!(hard(&session), ms(1_600));
+        // Nothing left: the least a move gets.
+        session.handle("INFO time_left 0");
+        assert_eq!(hard(&session), ms(5));
+        // timeout_turn 0: as fast as possible.
+        session.handle("INFO timeout_match 0");
+        session.handle("INFO timeout_turn 0");
+        assert_eq!(hard(&session), ms(60));
+    }
 }

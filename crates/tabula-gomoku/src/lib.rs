@@ -2,6 +2,7 @@
 //!
 //! - [`board`]: the [`Board`] (stones, Zobrist keys, line codes kept by make/undo), [`Point`] notation
 //!   (`h8` and Gomocup's `x,y`), move lists and a text board.
+//! - [`types`]: [`Color`], [`Rule`] and the cell layout the board and the rules share.
 //! - [`rules`]: fives, overlines and renju forbidden points by direct scans, recursive threes included.
 //! - [`pattern`]: what a stone makes along each line ([`Pattern`]: five, open four, four, open three ...).
 //! - [`eval`]: the [`Game`](tabula::Game) implementation the core searcher plays and the [`Eval`] evaluator.
@@ -27,21 +28,33 @@
 #![deny(missing_docs)]
 
 pub mod board;
+#[cfg(feature = "engine")]
 pub mod engine;
+#[cfg(feature = "engine")]
 pub mod eval;
+#[cfg(feature = "engine")]
 pub mod front;
+#[cfg(feature = "engine")]
 pub mod gomocup;
 pub mod pattern;
+#[cfg(feature = "engine")]
 pub mod policy;
 pub mod rules;
+#[cfg(feature = "engine")]
 pub mod threats;
+pub mod types;
+#[cfg(feature = "engine")]
 pub mod verify;
 
 pub use board::{Board, Color, MoveError, Point, Rule};
 
+#[cfg(feature = "engine")]
 pub use eval::Eval;
 pub use pattern::Pattern;
 
+#[cfg(feature = "engine")]
 pub use engine::{Engine, Thought};
+#[cfg(feature = "engine")]
 pub use gomocup::Session;
+#[cfg(feature = "engine")]
 pub use threats::{ThreatKind, ThreatSolver};

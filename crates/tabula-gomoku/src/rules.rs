@@ -27,7 +27,7 @@
 //! assert!(board.with_rule(Rule::Freestyle).unwrap().is_legal(j8));
 //! ```
 
-use crate::board::{Color, Rule, CELLS, DIRS, EMPTY};
+use crate::types::{Color, Rule, CELLS, DIRS, EMPTY};
 
 /// How deep the check follows "the point that makes the straight four is itself forbidden".
 pub const RECURSION_LIMIT: u32 = 6;

@@ -30,9 +30,10 @@
 //! assert_eq!(board.format_point(line[0]), "k8");
 //! ```
 
-use crate::board::{Board, Color, Point, DIRS, EMPTY};
+use crate::board::{Board, Point};
 use crate::eval::point_value;
 use crate::pattern::Pattern;
+use crate::types::{Color, DIRS, EMPTY};
 use crate::Rule;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -370,7 +371,7 @@ impl ThreatSolver {
                 confirmed.push((t, pats));
             }
         }
-        let mut mark = vec![false; crate::board::CELLS];
+        let mut mark = vec![false; crate::types::CELLS];
         let mut out = Vec::new();
         let mut push = |i: usize, out: &mut Vec<Point>| {
             if !mark[i] && board.cells[i] == EMPTY {
@@ -393,7 +394,7 @@ impl ThreatSolver {
                 }
                 for o in -5isize..=5 {
                     let j = t as isize + o * step;
-                    if (0..crate::board::CELLS as isize).contains(&j) {
+                    if (0..crate::types::CELLS as isize).contains(&j) {
                         push(j as usize, &mut out);
                     }
                 }

@@ -25,9 +25,10 @@
 //! verify_win(&board, ThreatKind::Vct, &mut solver, 4).unwrap();
 //! ```
 
-use crate::board::{Board, Color, Point, CELLS, EMPTY};
+use crate::board::{Board, Point};
 use crate::rules;
 use crate::threats::{ThreatKind, ThreatSolver};
+use crate::types::{Color, CELLS, EMPTY};
 use crate::Rule;
 use thiserror::Error;
 

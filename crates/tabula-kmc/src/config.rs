@@ -342,7 +342,7 @@ impl Config {
             let names: Vec<&str> = species.iter().map(String::as_str).collect();
             let eam = LatticeEam::new(&potential, &names, &lattice, lattice_constant)
                 .map_err(|e| ConfigError::new("energy.potential", format!("{path}: {e}")))?;
-            let label = format!("{} {path}, cutoff {} Å, {shells} shells", potential.style(), potential.cutoff());
+            let label = format!("{} {path}, cutoff {:.4} Å, {shells} shells", potential.style(), potential.cutoff());
             (lattice, Energy::Eam(eam), label)
         };
 

@@ -19,7 +19,8 @@
 //! around `a` and around `v`, `X`'s embedding energy on `a` and on `v`, and the embedding energy of every atom
 //! within the cutoff of `v` or `a`, whose density gains or loses `X`'s contribution — about 45 embedding
 //! evaluations for bcc with three shells. [`LatticeEam::compute_events`] does this for all the events of a vacancy at
-//! once, computing the density and embedding energy of each site of the region around it only once.
+//! once, computing the density and embedding energy of each site of the region around it once, and keeps them from
+//! state to state for the sites that nothing moved near ([`Scratch`]).
 //!
 //! # Examples
 //!
@@ -49,6 +50,7 @@ use crate::energy::{ev_to_nev, Nev};
 use crate::lattice::{shells_within, Lattice};
 use crate::potential::{EamPotential, Table};
 use crate::Species;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Fixed-point density units per unit of density (2⁴⁰: a resolution of 10⁻¹²).
 pub const DENSITY_SCALE: f64 = (1u64 << 40) as f64;
@@ -89,8 +91,10 @@ pub enum EamError {
 
 /// An EAM potential read on a lattice: per shell pair energies (neV) and densities (fixed point), per species the
 /// embedding function.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct LatticeEam {
+    /// Tells a [`Scratch`] whether the values it keeps are this potential's (a clone shares it: same values).
+    id: u64,
     /// Species, the vacancy (the last) included.
     kinds: usize,
     /// Shells within the cutoff.
@@ -104,21 +108,60 @@ pub struct LatticeEam {
     embedding: Vec<Table>,
 }
 
-/// Per-site scratch for [`LatticeEam::compute_events`]: the densities and embedding energies of the region around
-/// a vacancy, and the density changes of one exchange. Reused from state to state, so computing a state allocates
-/// nothing.
+impl PartialEq for LatticeEam {
+    fn eq(&self, other: &Self) -> bool {
+        (self.kinds, self.shells, &self.pair, &self.density, &self.embedding)
+            == (other.kinds, other.shells, &other.pair, &other.density, &other.embedding)
+    }
+}
+
+/// The next [`LatticeEam::id`].
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Per-site scratch for [`LatticeEam::compute_events`]: the densities and embedding energies of the sites around
+/// the vacancies, and the density changes of one exchange. Reused from state to state, so computing a state
+/// allocates nothing.
+///
+/// Site densities are kept from one state to the next: [`Scratch::exchanged`] records each exchange, and the next
+/// [`LatticeEam::compute_events`] adds the moved atom's contribution to the kept densities around its new site and
+/// takes it from those around its old one (a few dozen integer additions, exact), forgetting only the two sites
+/// themselves — or forgets everything, if the occupation is not the one the recorded exchanges lead to. A changed
+/// density's embedding energy is evaluated again when an event needs it. In a trajectory the vacancy's next region
+/// mostly overlaps its last, so most of its sites' densities are already there.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    /// Generation in which `rho` and `embedded` of a site were computed.
+    /// Generation in which `rho` of a site was computed (0: never, or forgotten).
     computed: Vec<u32>,
     rho: Vec<i64>,
+    /// `F(rho)` of a site, valid where `embedded_ok`.
     embedded: Vec<Nev>,
+    embedded_ok: Vec<bool>,
     generation: u32,
+    /// The keys of the occupation the kept densities belong to once `moves` are applied to them.
+    synced: Option<(u64, u64)>,
+    /// Exchanges recorded since the densities were last brought up to date: (vacancy site, atom site, atom).
+    moves: Vec<(u32, u32, Species)>,
+    /// The potential (its id) whose values the scratch keeps; 0 before the first computation.
+    eam: u64,
+    /// Embedding energies already evaluated, `(density, F(density))` per atom species in [`MEMO`] slots chosen by
+    /// the density: the sites of a dilute alloy see few distinct densities, and a slot stays in the CPU's first-level
+    /// cache where the potential's tables (a few hundred kB) would not.
+    memo: Vec<(i64, Nev)>,
     /// Density change of a site in the exchange being evaluated, and whether it is in `touched`.
     change: Vec<i64>,
     listed: Vec<bool>,
     touched: Vec<u32>,
 }
+
+/// Slots per atom species of [`Scratch`]'s embedding-energy memo (16 bytes each).
+const MEMO: usize = 1 << MEMO_BITS;
+const MEMO_BITS: u32 = 10;
+/// No density: fixed-point densities stay far inside `i64` ([`MAX_DENSITY`]).
+const NO_DENSITY: i64 = i64::MIN;
+
+/// Exchanges recorded before forgetting every site is cheaper than updating the sites around each (some 50
+/// sites per exchange for bcc with three shells).
+const MOST_MOVES: usize = 32;
 
 impl Scratch {
     /// Scratch for `sites` sites.
@@ -127,15 +170,35 @@ impl Scratch {
             computed: vec![0; sites],
             rho: vec![0; sites],
             embedded: vec![0; sites],
-            generation: 0,
+            embedded_ok: vec![false; sites],
+            generation: 1,
+            synced: None,
+            moves: Vec::with_capacity(MOST_MOVES),
+            eam: 0,
+            memo: Vec::new(),
             change: vec![0; sites],
             listed: vec![false; sites],
             touched: Vec::with_capacity(64),
         }
     }
 
-    /// Starts a new region: every site's density is to be computed again.
-    fn next_region(&mut self) {
+    /// Records that the occupation with keys `before` exchanged the vacancy on `from` with the atom of species
+    /// `atom` on `to` and now has the keys `after` (keys: any 128 bits that identify an occupation, such as its two
+    /// Zobrist keys). An exchange that does not start from the occupation the scratch knows makes it forget every
+    /// site at the next computation.
+    #[inline]
+    pub fn exchanged(&mut self, from: usize, to: usize, atom: Species, before: (u64, u64), after: (u64, u64)) {
+        if self.synced != Some(before) || self.moves.len() == MOST_MOVES {
+            self.synced = None;
+            self.moves.clear();
+        } else {
+            self.moves.push((from as u32, to as u32, atom));
+            self.synced = Some(after);
+        }
+    }
+
+    /// Forgets every site's density.
+    fn forget(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.computed.iter_mut().for_each(|g| *g = 0);
@@ -191,7 +254,8 @@ impl LatticeEam {
         }
         // Only shells within the cutoff interact: a lattice listing more keeps zeros for the others.
         let embedding = elements.iter().map(|&e| potential.embedding_table(e).clone()).collect();
-        Ok(LatticeEam { kinds, shells: lattice.shells(), pair, density, embedding })
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        Ok(LatticeEam { id, kinds, shells: lattice.shells(), pair, density, embedding })
     }
 
     /// Number of species, the vacancy included.
@@ -224,6 +288,22 @@ impl LatticeEam {
             Some(table) => ev_to_nev(table.value_extended(rho as f64 * (1.0 / DENSITY_SCALE))),
             None => 0,
         }
+    }
+
+    /// [`LatticeEam::embedding`] through the scratch's memo (the same value).
+    #[inline]
+    fn embedded(&self, species: usize, rho: i64, scratch: &mut Scratch) -> Nev {
+        if species >= self.embedding.len() {
+            return 0;
+        }
+        let slot = species * MEMO + ((rho as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MEMO_BITS)) as usize;
+        let (known, energy) = scratch.memo[slot];
+        if known == rho {
+            return energy;
+        }
+        let energy = self.embedding(species, rho);
+        scratch.memo[slot] = (rho, energy);
+        energy
     }
 
     /// The fixed-point density at `site` for an atom of `species` there, from the atoms around it.
@@ -267,24 +347,67 @@ impl LatticeEam {
     /// the local computation of [`LatticeEam::compute_events`], for one event.
     pub fn exchange_delta(&self, lattice: &Lattice, occ: &[Species], vacancy_site: usize, atom_site: usize) -> Nev {
         let mut scratch = Scratch::new(occ.len());
-        scratch.next_region();
+        self.sync(lattice, occ, (0, 0), &mut scratch);
         self.delta(lattice, occ, vacancy_site, atom_site, &mut scratch)
+    }
+
+    /// Brings the densities `scratch` keeps up to date for the occupation `occ` with keys `keys`: applies the
+    /// recorded exchanges if they lead to it, forgets every site otherwise (and everything, memo included, if the
+    /// scratch served another potential).
+    fn sync(&self, lattice: &Lattice, occ: &[Species], keys: (u64, u64), scratch: &mut Scratch) {
+        if scratch.eam != self.id {
+            scratch.eam = self.id;
+            scratch.memo = vec![(NO_DENSITY, 0); self.embedding.len() * MEMO];
+            scratch.synced = None;
+        }
+        if scratch.synced == Some(keys) {
+            let starts = lattice.shell_starts();
+            let generation = scratch.generation;
+            for &(from, to, x) in &scratch.moves {
+                let (from, to, x) = (from as usize, to as usize, x as usize);
+                scratch.computed[from] = 0;
+                scratch.computed[to] = 0;
+                // A site still kept has had its species since the last computation: `occ` gives it.
+                for (site, sign) in [(from, 1), (to, -1)] {
+                    let around = lattice.all_neighbours(site);
+                    for shell in 0..self.shells {
+                        for &j in &around[starts[shell]..starts[shell + 1]] {
+                            let j = j as usize;
+                            if scratch.computed[j] == generation {
+                                scratch.rho[j] += sign * self.density(shell, x, occ[j] as usize);
+                                scratch.embedded_ok[j] = false;
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            scratch.forget();
+        }
+        scratch.moves.clear();
+        scratch.synced = Some(keys);
     }
 
     /// The ΔE of every exchange of the vacancy on `vacancy_site` with its first-shell neighbours, in the lattice's
     /// neighbour order, into `deltas` (0 for a neighbour that is a vacancy), except those marked in `known`. The
     /// densities of the region are computed as the events need them, so that known events cost nothing.
+    ///
+    /// `keys` identify the occupation `occ` (its two Zobrist keys): `scratch` keeps the sites' densities of the
+    /// occupation it last saw, and keeps them for `occ` only if the exchanges recorded by [`Scratch::exchanged`]
+    /// since lead from that occupation to `keys`.
+    #[allow(clippy::too_many_arguments)]
     pub fn compute_events(
         &self,
         lattice: &Lattice,
         occ: &[Species],
+        keys: (u64, u64),
         vacancy_site: usize,
         deltas: &mut [Nev],
         known: Option<&[bool]>,
         scratch: &mut Scratch,
     ) {
         debug_assert_eq!(occ[vacancy_site] as usize, self.kinds - 1);
-        scratch.next_region();
+        self.sync(lattice, occ, keys, scratch);
         for (slot, &atom_site) in lattice.neighbours(vacancy_site, 0).iter().enumerate() {
             if known.is_some_and(|k| k[slot]) {
                 continue;
@@ -297,15 +420,19 @@ impl LatticeEam {
         }
     }
 
-    /// The density and embedding energy of the atom on `site`, computed once per region.
+    /// The density and embedding energy of the atom on `site`: the density computed once and then kept up to date,
+    /// the embedding energy evaluated again when the density changed.
     #[inline]
     fn site(&self, lattice: &Lattice, occ: &[Species], site: usize, scratch: &mut Scratch) -> (i64, Nev) {
+        let species = occ[site] as usize;
         if scratch.computed[site] != scratch.generation {
-            let species = occ[site] as usize;
-            let rho = self.site_density(lattice, occ, site, species);
-            scratch.rho[site] = rho;
-            scratch.embedded[site] = self.embedding(species, rho);
+            scratch.rho[site] = self.site_density(lattice, occ, site, species);
             scratch.computed[site] = scratch.generation;
+            scratch.embedded_ok[site] = false;
+        }
+        if !scratch.embedded_ok[site] {
+            scratch.embedded[site] = self.embedded(species, scratch.rho[site], scratch);
+            scratch.embedded_ok[site] = true;
         }
         (scratch.rho[site], scratch.embedded[site])
     }
@@ -349,7 +476,7 @@ impl LatticeEam {
                 scratch.change[j] -= self.density(shell, x, sj);
             }
         }
-        de += self.embedding(x, rho_v);
+        de += self.embedded(x, rho_v, scratch);
         // Every atom around v or a embeds in its density changed by X's move.
         for k in 0..scratch.touched.len() {
             let j = scratch.touched[k] as usize;
@@ -357,7 +484,7 @@ impl LatticeEam {
             scratch.listed[j] = false;
             if change != 0 {
                 let (rho, embedded) = self.site(lattice, occ, j, scratch);
-                de += self.embedding(occ[j] as usize, rho + change) - embedded;
+                de += self.embedded(occ[j] as usize, rho + change, scratch) - embedded;
             }
         }
         de
@@ -397,7 +524,7 @@ mod tests {
             let z = lattice.coordination(0);
             let mut deltas = vec![0; z];
             for v in (0..occ.len()).filter(|&s| occ[s] == 2) {
-                eam.compute_events(&lattice, &occ, v, &mut deltas, None, &mut scratch);
+                eam.compute_events(&lattice, &occ, (0, 0), v, &mut deltas, None, &mut scratch);
                 for (slot, &a) in lattice.neighbours(v, 0).iter().enumerate() {
                     let mut after = occ.clone();
                     after.swap(v, a as usize);
@@ -405,6 +532,44 @@ mod tests {
                     assert_eq!(deltas[slot], expected, "{kind} site {v} slot {slot}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn kept_densities_follow_recorded_exchanges_and_are_dropped_otherwise() {
+        let potential = ackland_fe_cu();
+        let lattice = Lattice::new(LatticeKind::Bcc, 4, 3).unwrap();
+        let eam = LatticeEam::new(&potential, &["Fe", "Cu"], &lattice, 2.8665).unwrap();
+        let mut occ = random_alloy(lattice.sites(), 1, 8);
+        let mut v = occ.iter().position(|&s| s == 2).unwrap();
+        let mut scratch = Scratch::new(occ.len());
+        let mut rng = SplitMix64::new(4);
+        let mut deltas = vec![0; lattice.coordination(0)];
+        // Exchanges between computations: 1–3 (kept densities), 40 (more than are recorded: all forgotten); every
+        // seventh exchange is not recorded (the keys then differ: all forgotten).
+        let mut moves = 0u64;
+        for round in 0..60 {
+            let steps = if round % 10 == 9 { 40 } else { 1 + rng.next() % 3 };
+            for _ in 0..steps {
+                let a = lattice.neighbours(v, 0)[(rng.next() % 8) as usize] as usize;
+                occ.swap(v, a);
+                moves += 1;
+                if moves % 7 != 0 {
+                    scratch.exchanged(v, a, occ[v], (moves - 1, 0), (moves, 0));
+                }
+                v = a;
+            }
+            eam.compute_events(&lattice, &occ, (moves, 0), v, &mut deltas, None, &mut scratch);
+            for (slot, &a) in lattice.neighbours(v, 0).iter().enumerate() {
+                assert_eq!(deltas[slot], eam.exchange_delta(&lattice, &occ, v, a as usize), "round {round}");
+            }
+        }
+        // The same occupation and keys with another potential: nothing kept is used.
+        let other =
+            LatticeEam::new(&crate::analytic::ackland_fe_cu_with(0.5), &["Fe", "Cu"], &lattice, 2.8665).unwrap();
+        other.compute_events(&lattice, &occ, (moves, 0), v, &mut deltas, None, &mut scratch);
+        for (slot, &a) in lattice.neighbours(v, 0).iter().enumerate() {
+            assert_eq!(deltas[slot], other.exchange_delta(&lattice, &occ, v, a as usize));
         }
     }
 

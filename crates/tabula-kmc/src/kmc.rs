@@ -17,7 +17,8 @@
 //! that by one probe of the [`StateCache`] and a copy of the rates. Each step:
 //!
 //! 1. choose event `i` with probability `rate_i / R` (one uniform draw, a walk of the rates in order);
-//! 2. advance time by `−ln(u) / R` (a second draw);
+//! 2. advance time by `τ / R`, `τ` drawn from the unit exponential distribution (by the ziggurat method of
+//!    `rand_distr`, which is exact and, unlike `−ln(u)`, needs a logarithm only in one draw in a hundred or so);
 //! 3. exchange the vacancy and the atom (four XORs per key);
 //! 4. recall the new state by its key, or compute it (and store it).
 //!
@@ -57,6 +58,7 @@ use crate::keys::ZobristTable;
 use crate::lattice::Lattice;
 use crate::occupation::Occupation;
 use crate::Species;
+use rand_distr::{Distribution, Exp1};
 use tabula::zobrist::{Key, SplitMix64};
 
 /// The energy model: pair energies per shell, or an embedded-atom potential.
@@ -220,6 +222,7 @@ impl Model {
                 Energy::Eam(eam) => eam.compute_events(
                     &self.lattice,
                     species,
+                    (occ.key().0, occ.check().0),
                     vacancy_site as usize,
                     &mut deltas[events],
                     known,
@@ -355,7 +358,7 @@ pub struct Simulation {
     model: Model,
     table: ZobristTable,
     occ: Occupation,
-    rng: SplitMix64,
+    rng: Stream,
     cache: Option<StateCache>,
     energies: Option<StateCache>,
     rates: Vec<f64>,
@@ -371,6 +374,26 @@ pub struct Simulation {
     time: f64,
     steps: u64,
     computed: u64,
+}
+
+/// The trajectory's random stream, SplitMix64, as a `rand_core` generator so that `rand_distr` can draw from it.
+#[derive(Clone, Debug)]
+struct Stream(SplitMix64);
+
+impl rand_core::TryRng for Stream {
+    type Error = core::convert::Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok((self.0.next() >> 32) as u32)
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(self.0.next())
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        rand_core::utils::fill_bytes_via_next_word(dst, || self.try_next_u64())
+    }
 }
 
 /// A uniform draw in `[0, 1)` from 53 random bits.
@@ -418,7 +441,7 @@ impl Simulation {
             model,
             table,
             occ,
-            rng: SplitMix64::new(seed),
+            rng: Stream(SplitMix64::new(seed)),
             cache,
             energies: None,
             rates: vec![0.0; events],
@@ -492,9 +515,9 @@ impl Simulation {
     pub fn step(&mut self) -> StepRecord {
         assert!(self.total > 0.0 && self.total.is_finite(), "no event has a positive rate");
         // Step 1. Choose an event in proportion to its rate.
-        let target = uniform(self.rng.next()) * self.total;
+        let target = uniform(self.rng.0.next()) * self.total;
         let mut sum = 0.0;
-        let mut event = self.rates.iter().rposition(|&r| r > 0.0).expect("a positive rate");
+        let mut event = usize::MAX;
         for (i, &r) in self.rates.iter().enumerate() {
             sum += r;
             if sum > target {
@@ -502,16 +525,24 @@ impl Simulation {
                 break;
             }
         }
+        if event == usize::MAX {
+            // `target` rounded up to the total: the last event with a positive rate.
+            event = self.rates.iter().rposition(|&r| r > 0.0).expect("a positive rate");
+        }
         debug_assert!(self.rates[event] > 0.0);
 
-        // Step 2. Advance the clock by an exponential residence time; `1 − u` lies in (0, 1].
-        self.time += -(1.0 - uniform(self.rng.next())).ln() / self.total;
+        // Step 2. Advance the clock by an exponential residence time.
+        let residence: f64 = Exp1.sample(&mut self.rng);
+        self.time += residence / self.total;
 
         // Step 3. Exchange the vacancy and the atom.
         let z = self.model.lattice.coordination(0);
         let from = self.occ.vacancies()[event / z] as usize;
         let to = self.model.lattice.neighbours(from, 0)[event % z] as usize;
+        let before = (self.occ.key().0, self.occ.check().0);
         self.occ.exchange(&self.table, from, to);
+        let atom = self.occ.species()[from];
+        self.scratch.exchanged(from, to, atom, before, (self.occ.key().0, self.occ.check().0));
         self.steps += 1;
 
         // Step 4. Recall the new state, or compute it.
@@ -720,6 +751,33 @@ mod tests {
                 sim.step();
                 let z = sim.model.lattice().coordination(0);
                 let before = sim.model.total_energy(sim.occ.species());
+                for (v, &vac) in sim.occ.vacancies().iter().enumerate() {
+                    for (slot, &atom) in sim.model.lattice().neighbours(vac as usize, 0).iter().enumerate() {
+                        let mut after = sim.occ.species().to_vec();
+                        after.swap(vac as usize, atom as usize);
+                        let de = sim.model.total_energy(&after) - before;
+                        assert_eq!(sim.deltas[v * z + slot], if after == sim.occ.species() { 0 } else { de });
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn eam_event_deltas_match_full_recomputation_along_a_trajectory() {
+        // The scratch keeps site densities from state to state: every state's ΔE must still be exact, computed
+        // whole or with its trial states' energies taken from the table.
+        for trial_energies in [false, true] {
+            let (model, species) = eam_alloy(4, 2, 3);
+            let mut sim = Simulation::new(model, species, 12, None).unwrap();
+            if trial_energies {
+                sim = sim.with_trial_energies(StateCache::new(1, 0, false, Replacement::Lru).unwrap()).unwrap();
+            }
+            for _ in 0..200 {
+                sim.step();
+                let z = sim.model.lattice().coordination(0);
+                let before = sim.model.total_energy(sim.occ.species());
+                assert_eq!(sim.energy(), before);
                 for (v, &vac) in sim.occ.vacancies().iter().enumerate() {
                     for (slot, &atom) in sim.model.lattice().neighbours(vac as usize, 0).iter().enumerate() {
                         let mut after = sim.occ.species().to_vec();

@@ -356,13 +356,13 @@ pub fn thread_cpu_time() -> Option<Duration> {
 impl fmt::Display for RecallComparison {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let secs = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64());
+        let trial = self.trial_recall_rate.map_or("     –".to_string(), |r| format!("{:>6.2}", 100.0 * r));
         write!(
             f,
-            "{:>5.0} K  recall {:>6.2} %  trial {:>6.2} %  wall on/off {:>7.3}/{:>7.3} s  cpu on/off {:>7.3}/{:>7.3} s  \
+            "{:>5.0} K  recall {:>6.2} %  trial {trial} %  wall on/off {:>7.3}/{:>7.3} s  cpu on/off {:>7.3}/{:>7.3} s  \
              speed-up {:>6.2}x  states {:>9}  steps {}  t {:.3e} s",
             self.temperature,
             100.0 * self.recall_rate,
-            self.trial_recall_rate.map_or(f64::NAN, |r| 100.0 * r),
             self.wall_on.as_secs_f64(),
             self.wall_off.as_secs_f64(),
             secs(self.cpu_on),

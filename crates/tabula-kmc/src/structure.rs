@@ -297,7 +297,7 @@ impl fmt::Display for StructureEnergy {
             if p.vacancies() == 1 { "y" } else { "ies" },
             n = p.size
         )?;
-        writeln!(f, "neighbours {} shell(s) within the {} Å cutoff", self.shells, self.cutoff)?;
+        writeln!(f, "neighbours {} shell(s) within the {:.4} Å cutoff", self.shells, self.cutoff)?;
         write!(
             f,
             "energy     {:.9} eV ({:.9} eV/atom)",

@@ -6,7 +6,8 @@
 //! the two agree to the interpolation's precision, not to the last bit. A brute-force sum in `f64` over every pair
 //! within the cutoff (no lattice tables, no rounding) separates that from the KMC's rounding to neV.
 //!
-//! The test needs `python3` with ASE (`pip install ase`, which `.ci/run` does) and skips with a note without them.
+//! The test needs `python3` with ASE 3.22 or later (`pip install ase`, or Debian's `python3-ase`; `.ci/run` installs one
+//! of them) and skips with a note without them.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -24,12 +25,17 @@ import sys
 from ase.io import read
 from ase.calculators.eam import EAM
 from ase.units import Bohr, Hartree
+from ase.data import chemical_symbols
 print(repr(Bohr * Hartree))
 for line in sys.stdin:
     xyz, potential, form = line.split()
     atoms = read(xyz, format='extxyz')
     del atoms[[a.index for a in atoms if a.symbol == 'X']]
-    atoms.calc = EAM(potential=potential, form=form)
+    calc = EAM(potential=potential, form=form)
+    if not hasattr(calc, 'elements'):
+        # ASE 3.22 (Debian 12's python3-ase) reads a funcfl file's atomic number but names no element.
+        calc.elements = [chemical_symbols[int(calc.Z[0])]]
+    atoms.calc = calc
     energy = atoms.get_potential_energy()
     parts = atoms.calc.results['energy_components']
     print(repr(float(energy)), repr(float(parts['pair'])), repr(float(parts['embedding'])))

@@ -8,6 +8,7 @@
 //! - [`perft`]: move-tree counts for any game, with a table of subtree counts.
 //! - [`score`]: scores with wins and losses counted in plies.
 //! - [`search`]: minimax, alpha-beta and the main [`Searcher`].
+//! - [`clock`]: how much of a game's clock a move may use, from any protocol's time commands.
 //!
 //! [`guide`] walks through writing a game, from the six required items to the hooks, each with what it
 //! measured.
@@ -15,6 +16,7 @@
 //! The core never names a game: each game lives in its own crate and implements [`game::Game`].
 #![deny(missing_docs)]
 
+pub mod clock;
 pub mod game;
 pub mod guide;
 pub mod perft;

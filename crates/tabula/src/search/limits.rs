@@ -1,8 +1,10 @@
 //! When a search stops: [`Limits`] on depth, nodes and time, and an outside stop flag.
 //!
 //! Time comes as two limits: past the *soft* one no new iteration starts (the one under way finishes), past
-//! the *hard* one the search stops wherever it is and answers with its last complete iteration. A clock
-//! policy (how much of a game's clock a move may use) turns a protocol's time controls into these two.
+//! the *hard* one the search stops wherever it is and answers with its last complete iteration. The clock
+//! policy ([`clock`](crate::clock): how much of a game's clock a move may use) turns a protocol's time
+//! controls into these two. Both count from the start of the search, or, when pondering, from the moment
+//! the [`ponder`](Limits::ponder) flag is cleared (UCI `ponderhit`: the engine's clock starts only then).
 //!
 //! # Examples
 //!
@@ -33,6 +35,9 @@ pub struct Limits {
     pub hard_time: Option<Duration>,
     /// Set from outside to stop the search as soon as possible.
     pub stop: Option<Arc<AtomicBool>>,
+    /// While set, the search thinks on the opponent's time and the time limits wait; they count from the
+    /// moment it is cleared.
+    pub ponder: Option<Arc<AtomicBool>>,
 }
 
 impl Limits {
@@ -75,6 +80,13 @@ impl Limits {
     #[must_use]
     pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Self {
         self.stop = Some(stop);
+        self
+    }
+
+    /// These limits with a ponder flag: the time limits start counting when it is cleared.
+    #[must_use]
+    pub fn with_ponder(mut self, ponder: Arc<AtomicBool>) -> Self {
+        self.ponder = Some(ponder);
         self
     }
 }

@@ -35,14 +35,50 @@ pub(super) struct Completed<M> {
     pub pv: Vec<M>,
 }
 
+/// The time limits of a search and when they started counting.
+struct Clock {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+    /// Set while pondering: the limits wait.
+    ponder: Option<Arc<AtomicBool>>,
+    /// When the ponder flag was first seen cleared, in nanoseconds after `start` plus one (0: not yet).
+    released: AtomicU64,
+}
+
+impl Clock {
+    /// When the limits started counting, if they have.
+    fn started(&self) -> Option<Instant> {
+        let Some(ponder) = &self.ponder else { return Some(self.start) };
+        let released = self.released.load(Relaxed);
+        if released != 0 {
+            return Some(self.start + Duration::from_nanos(released - 1));
+        }
+        if ponder.load(Relaxed) {
+            return None;
+        }
+        let now = self.start.elapsed().as_nanos() as u64 + 1;
+        // The first thread to see the flag cleared sets the moment for all.
+        let released = match self.released.compare_exchange(0, now, Relaxed, Relaxed) {
+            Ok(_) => now,
+            Err(earlier) => earlier,
+        };
+        Some(self.start + Duration::from_nanos(released - 1))
+    }
+
+    /// Whether `limit` has passed since the limits started counting.
+    fn passed(&self, limit: Option<Duration>) -> bool {
+        limit.is_some_and(|limit| self.started().is_some_and(|start| start.elapsed() >= limit))
+    }
+}
+
 /// State shared by the threads of one search.
 pub(super) struct Shared<M> {
     /// Raised by any thread when the search must end; every thread stops at its next check.
     pub stop: AtomicBool,
     external: Option<Arc<AtomicBool>>,
     node_limit: Option<u64>,
-    hard_deadline: Option<Instant>,
-    soft_deadline: Option<Instant>,
+    clock: Clock,
     /// The deepest iteration the search may start.
     pub max_depth: u32,
     nodes: AtomicU64,
@@ -59,13 +95,17 @@ pub(super) struct Shared<M> {
 impl<M: Clone> Shared<M> {
     /// The shared state of a search within `limits` that started at `start` and may go `max_depth` deep.
     pub fn new(limits: &Limits, start: Instant, max_depth: u32) -> Self {
-        let at = |d: Option<Duration>| d.map(|d| start + d);
         Shared {
             stop: AtomicBool::new(false),
             external: limits.stop.clone(),
             node_limit: limits.nodes,
-            hard_deadline: at(limits.hard_time),
-            soft_deadline: at(limits.soft_time),
+            clock: Clock {
+                start,
+                soft: limits.soft_time,
+                hard: limits.hard_time,
+                ponder: limits.ponder.clone(),
+                released: AtomicU64::new(0),
+            },
             max_depth,
             nodes: AtomicU64::new(0),
             probes: AtomicU64::new(0),
@@ -98,7 +138,7 @@ impl<M: Clone> Shared<M> {
         if self.stop.load(Relaxed)
             || self.external.as_ref().is_some_and(|e| e.load(Relaxed))
             || self.node_limit.is_some_and(|n| self.nodes.load(Relaxed) >= n)
-            || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
+            || self.clock.passed(self.clock.hard)
         {
             self.stop.store(true, Relaxed);
             return true;
@@ -108,7 +148,7 @@ impl<M: Clone> Shared<M> {
 
     /// Whether the soft time limit has passed: no new iteration should start.
     pub fn soft_time_passed(&self) -> bool {
-        self.soft_deadline.is_some_and(|d| Instant::now() >= d)
+        self.clock.passed(self.clock.soft)
     }
 
     /// Nodes reported so far.
@@ -142,5 +182,37 @@ impl<M: Clone> Shared<M> {
     /// Depth of the deepest completed iteration (0: none).
     pub fn best_depth(&self) -> u32 {
         self.best.lock().expect("no thread panics holding it").as_ref().map_or(0, |b| b.depth)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pondering_holds_the_clock_until_released() {
+        let ponder = Arc::new(AtomicBool::new(true));
+        let limits = Limits::default().with_time(Duration::ZERO, Duration::ZERO).with_ponder(Arc::clone(&ponder));
+        let shared: Shared<u8> = Shared::new(&limits, Instant::now(), 10);
+        // Limits of zero would stop at once, but the clock has not started.
+        assert!(shared.clock.started().is_none());
+        assert!(!shared.must_stop() && !shared.soft_time_passed());
+        let before = Instant::now();
+        ponder.store(false, Relaxed);
+        let started = shared.clock.started().expect("released");
+        assert!(started >= before);
+        // The moment is kept, whatever the flag does later.
+        ponder.store(true, Relaxed);
+        assert_eq!(shared.clock.started(), Some(started));
+        assert!(shared.soft_time_passed() && shared.must_stop());
+    }
+
+    #[test]
+    fn without_pondering_the_clock_runs_from_the_start() {
+        let start = Instant::now();
+        let limits = Limits::default().with_time(Duration::ZERO, Duration::from_secs(3600));
+        let shared: Shared<u8> = Shared::new(&limits, start, 10);
+        assert_eq!(shared.clock.started(), Some(start));
+        assert!(shared.soft_time_passed() && !shared.must_stop());
     }
 }

@@ -12,8 +12,10 @@ const page = {
   state: null,        // the session's state as the server last answered it
   selected: null,     // the cell a moving piece was picked up from
   search: null,       // the running search's EventSource
+  cancelled: false,   // whether the running search's move is no longer wanted (undo while it thinks)
   pv: [],             // the line drawn as ghost moves
   lastDepth: null,    // the depth of the last finished search, for the comparison
+  depthless: false,   // whether the engine searches without depths (Monte Carlo): nothing to compare
   seen: new Map(),    // key -> the move list that first reached it, to show transpositions
   generation: 0,      // bumped by every new game, so a late answer for an old one is ignored
 };
@@ -216,6 +218,7 @@ function think(playIt) {
   const generation = page.generation;
   const source = new EventSource(`/api/sessions/${id}/search?time_ms=${$("time").value}`);
   page.search = source;
+  page.cancelled = false;
   $("search").tBodies[0].replaceChildren();
   $("search-notes").textContent = "";
   setBusy(true);
@@ -234,11 +237,12 @@ function think(playIt) {
     if (generation !== page.generation) return;
     const report = JSON.parse(e.data);
     showReport(report, true);
+    page.depthless = !report.depth;
     if (report.depth) {
       page.lastDepth = report.depth;
       $("compare-depth").value = Math.min(report.depth, 64);
     }
-    if (playIt && report.best) play(report.best);
+    if (playIt && report.best && !page.cancelled) play(report.best);
   });
   source.addEventListener("failed", (e) => { finish(); showError(JSON.parse(e.data)); });
   source.onerror = () => {
@@ -290,6 +294,10 @@ async function compare() {
   if (page.search || !page.state) return;
   const depth = Number($("compare-depth").value);
   const out = $("compare-result");
+  if (page.depthless) {
+    out.textContent = "This game's engine (Monte Carlo tree search) has no depths and no transposition table: nothing to compare.";
+    return;
+  }
   out.textContent = `Searching to depth ${depth} with the table, then without it\u2026`;
   setBusy(true);
   $("stop").disabled = true;
@@ -307,7 +315,11 @@ async function compare() {
       `</tbody></table>`;
     const saved = document.createElement("div");
     saved.className = "saved";
-    if (b.depth < depth || a.depth < depth) saved.textContent = "The time cap stopped a search before the depth asked: compare at a smaller depth.";
+    if (b.depth < depth || a.depth < depth) {
+      saved.textContent = Math.max(a.elapsed_ms, b.elapsed_ms) >= 9000
+        ? "The time cap stopped a search before the depth asked: compare at a smaller depth."
+        : `The search proved the game's value at depth ${a.depth}, before the depth asked: there is nothing deeper to compare.`;
+    }
     else saved.textContent = `Without the table the same search needs ${(b.nodes / Math.max(1, a.nodes)).toFixed(1)}\u00d7 the ${a.unit} and ${(b.elapsed_ms / Math.max(0.001, a.elapsed_ms)).toFixed(1)}\u00d7 the time.`;
     out.appendChild(saved);
   } catch (e) {
@@ -399,7 +411,12 @@ function drawSettings() {
 
 async function newGame(position) {
   showError("");
-  stopSearch();
+  if (page.search) {
+    // Closing the stream stops the old session's search; deleting the session below would too.
+    page.search.close();
+    page.search = null;
+    setBusy(false);
+  }
   const game = $("game").value;
   const body = { game };
   for (const s of settingsFor(game)) {
@@ -413,6 +430,7 @@ async function newGame(position) {
     page.generation++;
     page.seen = new Map();
     page.lastDepth = null;
+    page.depthless = false;
     $("search").tBodies[0].replaceChildren();
     $("search-notes").textContent = "";
     $("compare-result").textContent = "";
@@ -431,8 +449,9 @@ function stopSearch() {
 async function undo() {
   if (!page.state) return;
   if (page.search) {
-    // Wait for the stopped search to answer before taking moves back.
+    // Wait for the stopped search to answer, without playing its move, before taking moves back.
     const source = page.search;
+    page.cancelled = true;
     stopSearch();
     await new Promise((resolve) => { const t = setInterval(() => { if (page.search !== source) { clearInterval(t); resolve(); } }, 30); });
   }
@@ -462,6 +481,15 @@ async function start() {
   if (page.games.some((g) => g.name === wanted)) select.value = wanted;
   drawSettings();
   select.onchange = () => { drawSettings(); newGame(); };
+  // The address names the game (`/#chess`): following a link to another game starts it.
+  window.addEventListener("hashchange", () => {
+    const game = location.hash.slice(1);
+    if (game !== select.value && page.games.some((g) => g.name === game)) {
+      select.value = game;
+      drawSettings();
+      newGame();
+    }
+  });
   $("new").onclick = () => newGame();
   $("board").addEventListener("click", onBoardClick);
   $("undo").onclick = undo;

@@ -439,18 +439,19 @@ async fn compare(
     // The guard moves into the blocking task, which frees the session when both searches have ended.
     let ran = tokio::task::spawn_blocking(move || {
         let with_table = with(&limits, &mut |_| {});
-        let without_table = without(&limits, &mut |_| {});
+        // An engine without depths (Monte Carlo) has no table either: the second search would only repeat it.
+        let without_table = with_table.depth.map(|_| without(&limits, &mut |_| {}));
         drop(guard);
-        Comparison { with_table, without_table }
+        without_table.map(|without_table| Comparison { with_table, without_table })
     })
     .await;
     drop(permit);
     let comparison = ran.map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the search failed: {e}")))?;
-    if comparison.with_table.depth.is_none() {
-        return Err(ApiError(
+    let comparison = comparison.ok_or_else(|| {
+        ApiError(
             StatusCode::CONFLICT,
             "this game's engine searches without depths or a transposition table: nothing to compare".into(),
-        ));
-    }
+        )
+    })?;
     Ok(Json(comparison))
 }

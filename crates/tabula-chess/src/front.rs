@@ -115,7 +115,7 @@ impl Front for Position {
                 marks[cell(square)] = piece.to_char().to_string();
             }
         }
-        Some(Cells { width: 8, height: 8, marks, style: CellStyle::Checkered, drop: false })
+        Some(Cells { width: 8, height: 8, marks, style: CellStyle::Checkered, drop: false, notes: Vec::new() })
     }
 
     /// Castling is drawn as the king's move (to the g- or c-file).

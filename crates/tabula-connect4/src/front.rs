@@ -77,7 +77,7 @@ impl Front for Standard {
                 marks.push(self.cell(col, row).map_or(String::new(), |c| ["x", "o"][c as usize].to_string()));
             }
         }
-        Some(Cells { width: WIDTH, height: HEIGHT, marks, style: CellStyle::Boxes, drop: true })
+        Some(Cells { width: WIDTH, height: HEIGHT, marks, style: CellStyle::Boxes, drop: true, notes: Vec::new() })
     }
 
     /// The cell the disc falls to.

@@ -2,7 +2,7 @@
 //! the moves played in GTP coordinates (`d4 e5 pass`), the Monte Carlo tree search of [`mcts`](crate::mcts)
 //! thinking within the core's limits (nodes count playouts), scores as win rates.
 
-use crate::board::{stone_key, KEYS, WHITE_TO_MOVE};
+use crate::board::{stone_key, IllegalMove, KEYS, WHITE_TO_MOVE};
 use crate::coords::{Color, Move, Point, MAX_POINTS};
 use crate::mcts::{Budget, Config, Mcts};
 use crate::position::{Position, Rules, SEARCH_KEYS};
@@ -137,7 +137,15 @@ impl Front for Position {
                 marks.push(stone.map_or(String::new(), |c| if c == Color::Black { "b" } else { "w" }.to_string()));
             }
         }
-        Some(Cells { width: size, height: size, marks, style: CellStyle::Points, drop: false })
+        // Empty points the position's history forbids: the ko retaken at once, a repetition (superko).
+        let mut notes = Vec::new();
+        for p in self.board().points().filter(|&p| self.board().get(p).is_none()) {
+            if let Err(why @ (IllegalMove::Ko(_) | IllegalMove::Superko(_))) = self.check(Move::Play(p), self.to_move())
+            {
+                notes.push(((size - 1 - p.row()) * size + p.column(), why.to_string()));
+            }
+        }
+        Some(Cells { width: size, height: size, marks, style: CellStyle::Points, drop: false, notes })
     }
 
     fn move_cells(&self, mv: Move) -> Option<MoveCells> {

@@ -90,7 +90,14 @@ impl Front for Board {
                 marks.push(stone.map_or(String::new(), |c| if c == Color::Black { "b" } else { "w" }.to_string()));
             }
         }
-        Some(Cells { width: self.width(), height: self.height(), marks, style: CellStyle::Points, drop: false })
+        Some(Cells {
+            width: self.width(),
+            height: self.height(),
+            marks,
+            style: CellStyle::Points,
+            drop: false,
+            notes: Vec::new(),
+        })
     }
 
     fn move_cells(&self, p: Point) -> Option<MoveCells> {
@@ -119,7 +126,12 @@ impl Front for Board {
 impl Think<Board> for Engine {
     fn think(&mut self, board: &Board, limits: &Limits, progress: &mut dyn FnMut(&Report<Point>)) -> Report<Point> {
         let wording = <Board as Front>::WORDING;
-        let thought = self.think_with(board, limits, |it| progress(&Report::from_iteration(it, &wording)));
+        // The table's use as of the last completed iteration (the threat search keeps its own cache).
+        let mut table = None;
+        let thought = self.think_with(board, limits, |it| {
+            table = Some(it.table);
+            progress(&Report::from_iteration(it, &wording))
+        });
         let mut notes = Vec::new();
         if let Some(win) = &thought.win {
             notes.push(format!("forced win: {}", board.line_text(win)));
@@ -131,6 +143,7 @@ impl Think<Board> for Engine {
             nodes: thought.nodes,
             pv: thought.pv,
             elapsed: thought.elapsed,
+            table,
             notes,
             ..Report::empty()
         }

@@ -278,6 +278,8 @@ pub struct Cells {
     pub style: CellStyle,
     /// Whether a stone falls to the lowest free cell of the column clicked (Connect Four).
     pub drop: bool,
+    /// Cells the rules single out now, each with why (Go: the point a ko or superko forbids).
+    pub notes: Vec<(usize, String)>,
 }
 
 /// Where a move is drawn, as indices into [`Cells::marks`]: the cell it leaves (pieces that move) and the cell

@@ -60,7 +60,7 @@ impl Front for TicTacToe {
     fn cells(&self) -> Option<Cells> {
         let marks =
             self.position_text().chars().map(|c| if c == '.' { String::new() } else { c.to_string() }).collect();
-        Some(Cells { width: 3, height: 3, marks, style: CellStyle::Boxes, drop: false })
+        Some(Cells { width: 3, height: 3, marks, style: CellStyle::Boxes, drop: false, notes: Vec::new() })
     }
 
     fn move_cells(&self, cell: u8) -> Option<MoveCells> {

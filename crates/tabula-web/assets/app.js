@@ -101,6 +101,13 @@ function drawBoard() {
       board.appendChild(svg("rect", { x, y, width: g.size, height: g.size, fill: "#4caf50", opacity: 0.5 }));
     }
     drawMark(board, cells, g, cx, cy, cells.marks[i], 1);
+    const note = cells.notes.find((n) => n.cell === i);
+    if (note) {
+      const cross = svg("text", { x: cx, y: cy + g.size * 0.2, "font-size": g.size * 0.6, "text-anchor": "middle",
+        fill: "#b00020", "font-weight": 700, class: "forbidden" }, "\u00d7");
+      cross.appendChild(svg("title", {}, note.why));
+      board.appendChild(cross);
+    }
     if (targets.has(i)) board.appendChild(svg("circle", { cx, cy, r: g.size / 7, fill: "#2e7d32", opacity: 0.7 }));
     // The click target, on top of everything, carries the cell number.
     board.appendChild(svg("rect", { x, y, width: g.size, height: g.size, fill: "transparent", class: "cell", "data-cell": i }));
@@ -346,6 +353,8 @@ function render() {
       extra.appendChild(b);
     }
   }
+  $("cell-notes").replaceChildren(...(s.cells ? s.cells.notes : []).map((n) =>
+    Object.assign(document.createElement("li"), { textContent: `\u00d7 ${n.why}: the rules forbid it now.` })));
   $("position").value = s.position;
   $("position-help").textContent = s.position_help;
   const download = $("download");

@@ -85,6 +85,15 @@ pub(crate) struct CellsJson {
     pub marks: Vec<String>,
     pub style: &'static str,
     pub drop: bool,
+    /// Cells the rules single out, with why.
+    pub notes: Vec<CellNote>,
+}
+
+/// A cell the rules single out now, and why.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct CellNote {
+    pub cell: usize,
+    pub why: String,
 }
 
 /// Everything the page shows of a position.
@@ -190,6 +199,7 @@ impl<G: Front + 'static> Session for Typed<G> {
                     CellStyle::Points => "points",
                 },
                 drop: c.drop,
+                notes: c.notes.into_iter().map(|(cell, why)| CellNote { cell, why }).collect(),
             }),
             side: game.side_name(),
             result: game.result_text(),

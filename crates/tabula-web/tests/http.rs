@@ -118,6 +118,38 @@ async fn two_move_orders_reaching_one_position_give_one_key() {
     assert_eq!(state["key"], "823c9b50fd114196");
 }
 
+/// Castling rights and the en-passant file are features too: the format's published keys after 1. e4 d5 2. e5
+/// f5 and then 3. Ke2, which gives up both of White's rights and the en-passant file.
+#[tokio::test]
+async fn castling_and_en_passant_are_features_of_the_chess_key() {
+    let base = start(Limits::default()).await;
+    let client = Client::new();
+    let fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+    let state = create(&client, &base, json!({ "game": "chess", "position": fen })).await;
+    assert_eq!(state["key"], "22a48b5a8e47ff78");
+    assert_eq!(xor_of(&state["features"]), 0x22a4_8b5a_8e47_ff78);
+    let id = state["id"].as_u64().unwrap();
+    let state: Value = play(&client, &base, id, "Ke2").await.json().await.unwrap();
+    assert_eq!(state["key"], "652a607ca3f242c1");
+    let played = &state["history"][0];
+    let names = |list: &Value| {
+        list.as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+    };
+    let mut out = names(&played["xor_out"]);
+    out.sort();
+    assert_eq!(
+        out,
+        [
+            "White may castle king side",
+            "White may castle queen side",
+            "White to move",
+            "en passant on the f-file",
+            "white king on e1"
+        ]
+    );
+    assert_eq!(names(&played["xor_in"]), ["white king on e2"]);
+}
+
 #[tokio::test]
 async fn variants_and_positions_are_chosen_at_creation() {
     let base = start(Limits::default()).await;
@@ -135,6 +167,19 @@ async fn variants_and_positions_are_chosen_at_creation() {
     let over = create(&client, &base, json!({ "game": "tictactoe", "position": "1234567" })).await;
     assert!(over["result"].is_string(), "{over}");
     assert_eq!(over["moves"].as_array().unwrap().len(), 0);
+}
+
+/// Go: the point a ko forbids is singled out with why, and is not among the legal moves.
+#[tokio::test]
+async fn the_point_a_ko_forbids_is_marked_and_explained() {
+    let base = start(Limits::default()).await;
+    let client = Client::new();
+    // White's D4 takes the black stone on E4; Black may not take back at once.
+    let state = create(&client, &base, json!({ "game": "go", "position": "c4 e5 d5 f4 d3 e3 e4 d4" })).await;
+    let e4 = (9 - 1 - 3) * 9 + 4;
+    assert_eq!(state["cells"]["notes"], json!([{ "cell": e4, "why": "E4 retakes the ko" }]));
+    assert!(state["moves"].as_array().unwrap().iter().all(|m| m["to"] != e4), "E4 is not legal");
+    assert_eq!(state["cells"]["marks"][e4], "");
 }
 
 #[tokio::test]

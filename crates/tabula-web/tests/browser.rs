@@ -116,17 +116,22 @@ async fn open(client: &Client, base: &str, game: &str) {
     assert!(!cells.is_empty(), "the board is drawn");
 }
 
+/// Runs the comparison at `depth` and returns its text once shown.
+async fn compare(client: &Client, depth: u32) -> String {
+    let input = client.find(Locator::Css("#compare-depth")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(&depth.to_string()).await.unwrap();
+    client.find(Locator::Css("#compare")).await.unwrap().click().await.unwrap();
+    wait_text(client, "#compare-result", |t| t.contains("needs")).await
+}
+
 /// After the engine's answer: a filled search panel; then the comparison at `depth`, both sides shown.
 async fn search_panel_and_comparison(client: &Client, depth: u32) {
     let rows = client.find_all(Locator::Css("#search tbody tr.iteration")).await.unwrap();
     assert!(!rows.is_empty(), "the search panel shows the iterations");
     let notes = wait_text(client, "#search-notes", |t| t.contains("Best move")).await;
     assert!(notes.contains("probes"), "{notes}");
-    let input = client.find(Locator::Css("#compare-depth")).await.unwrap();
-    input.clear().await.unwrap();
-    input.send_keys(&depth.to_string()).await.unwrap();
-    client.find(Locator::Css("#compare")).await.unwrap().click().await.unwrap();
-    let table = wait_text(client, "#compare-result", |t| t.contains("needs")).await;
+    let table = compare(client, depth).await;
     assert!(table.contains("with the table") && table.contains("without"), "{table}");
     assert!(table.contains(&format!("depth reached {depth} {depth}")), "{table}");
 }
@@ -189,7 +194,7 @@ async fn screenshots() {
         ("gomoku", &["h8", "i9", "h9", "h7"], None),
         ("go", &["E5", "C3", "D7"], None),
     ];
-    for (game, line, compare) in games {
+    for (game, line, depth) in games {
         // A fresh page for each game (only the address's fragment changes from one to the next).
         client.goto(&format!("{base}/#{game}")).await.unwrap();
         client.refresh().await.unwrap();
@@ -202,12 +207,8 @@ async fn screenshots() {
         }
         client.find(Locator::Css("#analyze")).await.unwrap().click().await.unwrap();
         wait_text(&client, "#search-notes", |t| t.contains("Best move")).await;
-        if let Some(depth) = compare {
-            let input = client.find(Locator::Css("#compare-depth")).await.unwrap();
-            input.clear().await.unwrap();
-            input.send_keys(&depth.to_string()).await.unwrap();
-            client.find(Locator::Css("#compare")).await.unwrap().click().await.unwrap();
-            wait_text(&client, "#compare-result", |t| t.contains("needs")).await;
+        if let Some(depth) = depth {
+            compare(&client, depth).await;
         }
         let png = client.screenshot().await.unwrap();
         std::fs::write(dir.join(format!("{game}.png")), png).unwrap();

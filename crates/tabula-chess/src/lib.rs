@@ -60,6 +60,8 @@ pub mod engine;
 #[cfg(feature = "engine")]
 pub mod eval;
 pub mod fen;
+#[cfg(feature = "engine")]
+pub mod front;
 mod game;
 pub mod movegen;
 pub mod moves;

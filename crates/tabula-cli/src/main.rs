@@ -1,22 +1,19 @@
-//! `tabula`: play, analyze, solve, benchmark and check the keys of Tabula's games.
+//! `tabula`: play, analyze, solve, benchmark and check the keys of Tabula's games. Every game-generic command
+//! maps its arguments onto [`tabula_protocol::terminal`] over the game's [`Front`]; this file only chooses the
+//! game type.
 
 mod bench;
-mod chess;
-mod engine;
-mod games;
-mod go;
-mod gomoku;
 mod matches;
-mod play;
-mod solve;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use engine::EngineArgs;
-use games::CliGame;
-use std::path::PathBuf;
-use tabula_connect4::Standard;
-use tabula_tictactoe::TicTacToe;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use tabula::search::Limits;
+use tabula_protocol::front::{EngineConfig, Front, Setup, Solve};
+use tabula_protocol::terminal::{self, Side, SolveKind};
 
 #[derive(Parser)]
 #[command(name = "tabula", version, about = "Zobrist hashing, transposition tables and alpha-beta search, for games")]
@@ -25,34 +22,153 @@ struct Cli {
     command: Command,
 }
 
+/// Every game the command line knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum GameName {
     /// Tic-tac-toe.
     Tictactoe,
     /// Connect Four, 7×6.
     Connect4,
-    /// Chess (Polyglot keys).
+    /// Chess.
     Chess,
-    /// Go (keys for boards up to 25×25).
-    Go,
-    /// Gomoku (five in a row).
+    /// Gomoku (five in a row): freestyle, standard or renju.
     Gomoku,
+    /// Go, with area scoring and positional superko.
+    Go,
 }
 
-/// Gomoku's rule and board size.
+/// The games small enough to solve exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SolvableGame {
+    /// Tic-tac-toe.
+    Tictactoe,
+    /// Connect Four, 7×6 (values in Pons's convention).
+    Connect4,
+}
+
+/// Runs `$body` with `$G` the type of the game `$name` names.
+macro_rules! with_game {
+    ($name:expr, $G:ident => $body:expr) => {
+        match $name {
+            GameName::Tictactoe => {
+                type $G = tabula_tictactoe::TicTacToe;
+                $body
+            }
+            GameName::Connect4 => {
+                type $G = tabula_connect4::Standard;
+                $body
+            }
+            GameName::Chess => {
+                type $G = tabula_chess::Position;
+                $body
+            }
+            GameName::Gomoku => {
+                type $G = tabula_gomoku::Board;
+                $body
+            }
+            GameName::Go => {
+                type $G = tabula_go::Position;
+                $body
+            }
+        }
+    };
+}
+
+/// Runs `$body` with `$G` the type of the solvable game `$name` names.
+macro_rules! with_solvable {
+    ($name:expr, $G:ident => $body:expr) => {
+        match $name {
+            SolvableGame::Tictactoe => {
+                type $G = tabula_tictactoe::TicTacToe;
+                $body
+            }
+            SolvableGame::Connect4 => {
+                type $G = tabula_connect4::Standard;
+                $body
+            }
+        }
+    };
+}
+
+/// The variant: settings a game does not have are refused.
 #[derive(Clone, Debug, clap::Args)]
-struct GomokuArgs {
-    /// Gomoku rule: freestyle, standard or renju.
-    #[arg(long, default_value = "freestyle")]
-    rule: String,
+struct SetupArgs {
     /// Board size (Gomoku: 15 by default; Go: 9).
     #[arg(long)]
     size: Option<usize>,
+    /// Gomoku's rule: freestyle (the default), standard or renju.
+    #[arg(long)]
+    rule: Option<String>,
+    /// Go's komi (7 by default).
+    #[arg(long)]
+    komi: Option<f64>,
 }
 
-impl GomokuArgs {
-    fn rule(&self) -> Result<tabula_gomoku::Rule> {
-        self.rule.parse().map_err(|e| anyhow::anyhow!("bad rule `{}`: {e}", self.rule))
+impl SetupArgs {
+    fn setup(&self) -> Setup {
+        Setup { size: self.size, rule: self.rule.clone(), komi: self.komi }
+    }
+}
+
+/// How hard the engine thinks.
+#[derive(Clone, Debug, clap::Args)]
+struct EngineArgs {
+    /// Deepest iteration, in plies.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Time per move, in seconds.
+    #[arg(long, alias = "move-time")]
+    time: Option<f64>,
+    /// Node budget per move (playouts for Go).
+    #[arg(long, alias = "playouts")]
+    nodes: Option<u64>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Search without the transposition table (to see what it saves).
+    #[arg(long)]
+    no_table: bool,
+}
+
+impl EngineArgs {
+    fn config(&self) -> EngineConfig {
+        EngineConfig { hash_mib: self.hash, threads: self.threads.max(1), table: !self.no_table }
+    }
+
+    /// The limits given, or the game's default when none is.
+    fn limits<G: Front>(&self) -> Result<Limits> {
+        let mut limits = Limits { depth: self.depth, nodes: self.nodes, ..Limits::default() };
+        if let Some(t) = self.time {
+            anyhow::ensure!(t.is_finite() && t > 0.0, "--time must be a positive number of seconds, not {t}");
+            let t = Duration::from_secs_f64(t);
+            limits = limits.with_time(t, t);
+        }
+        Ok(if limits.depth.is_none() && limits.nodes.is_none() && limits.hard_time.is_none() {
+            G::default_limits()
+        } else {
+            limits
+        })
+    }
+}
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Player {
+    /// Moves typed at the terminal.
+    Human,
+    /// The engine.
+    Engine,
+}
+
+impl From<Player> for Side {
+    fn from(p: Player) -> Side {
+        match p {
+            Player::Human => Side::Human,
+            Player::Engine => Side::Engine,
+        }
     }
 }
 
@@ -62,44 +178,40 @@ enum Command {
     Play {
         /// The game.
         game: GameName,
-        /// Who plays the first side.
-        #[arg(long, value_enum, default_value_t = play::Player::Human)]
-        first: play::Player,
-        /// Who plays the second side.
-        #[arg(long, value_enum, default_value_t = play::Player::Engine)]
-        second: play::Player,
-        /// Start from this position instead of the initial one.
+        /// Who plays the side that moves first.
+        #[arg(long, value_enum, default_value_t = Player::Human)]
+        first: Player,
+        /// Who plays the other side.
+        #[arg(long, value_enum, default_value_t = Player::Engine)]
+        second: Player,
+        /// Start from this position (as `analyze` reads it) instead of the initial one.
         #[arg(long)]
         position: Option<String>,
         #[command(flatten)]
         engine: EngineArgs,
         #[command(flatten)]
-        gomoku: GomokuArgs,
-        #[command(flatten)]
-        go: go::GoArgs,
+        setup: SetupArgs,
     },
-    /// Analyze a position: best move, score, principal variation, nodes, table hit rate, time.
+    /// Analyze a position: best move, score, principal variation, nodes, table use, time.
     Analyze {
         /// The game.
         game: GameName,
         /// The position: tic-tac-toe cells played (`519`) or a board (`o...x...x`); Connect Four columns played
-        /// (`4453`); Gomoku moves (`h8 i9` or `7,7 8,8`); Go: an SGF file.
+        /// (`4453`); a chess FEN; Gomoku moves (`h8 i9`); Go moves (`d4 e5`) or SGF. A file holding it is read.
         #[arg(default_value = "")]
         position: String,
-        /// Connect Four: solve each column exactly instead of a limited search.
+        /// Solve exactly: every move's value (games small enough: tictactoe, connect4).
         #[arg(long)]
         solve: bool,
         #[command(flatten)]
         engine: EngineArgs,
         #[command(flatten)]
-        gomoku: GomokuArgs,
-        #[command(flatten)]
-        go: go::GoArgs,
+        setup: SetupArgs,
     },
-    /// Solve Connect Four positions read one per line (from FILE or standard input): `position score`.
+    /// Solve positions read one per line (from FILE or standard input): `position value`.
     Solve {
-        /// The game (only connect4).
-        game: solve::SolveGame,
+        /// The game.
+        game: SolvableGame,
         /// Positions file; standard input if absent.
         file: Option<PathBuf>,
         /// Win / draw / loss only (1, 0, -1).
@@ -109,7 +221,7 @@ enum Command {
         #[arg(long)]
         stats: bool,
         /// Transposition table size in MiB. A small table that stays in the processor's caches solves
-        /// positions of eight stones or more fastest; give positions with fewer stones more.
+        /// Connect Four positions of eight stones or more fastest; give positions with fewer stones more.
         #[arg(long, default_value_t = 2)]
         hash: usize,
         /// Search threads.
@@ -127,25 +239,32 @@ enum Command {
         /// The game.
         game: GameName,
     },
-    /// The Zobrist key of a position.
+    /// The Zobrist key of a position (chess: the Polyglot key).
     Hash {
-        /// The game (only chess).
-        game: chess::HashGame,
-        /// The position as FEN.
-        fen: String,
+        /// The game.
+        game: GameName,
+        /// The position (as `analyze` reads it).
+        position: String,
+        #[command(flatten)]
+        setup: SetupArgs,
     },
-    /// Count the leaf nodes of the chess move tree from a position (FEN) to a depth.
+    /// Count the leaves of the move tree from a position to a depth (chess by default).
     Perft {
-        /// The position as FEN (`startpos` for the initial position).
-        fen: String,
+        /// The position (`startpos` for chess's initial position).
+        position: String,
         /// Depth in plies.
         depth: u32,
+        /// The game.
+        #[arg(long, value_enum, default_value_t = GameName::Chess)]
+        game: GameName,
         /// Print the count below each root move.
         #[arg(long)]
         divide: bool,
         /// Count through a transposition table of this many MiB keyed by the Zobrist key.
         #[arg(long)]
         hash: Option<usize>,
+        #[command(flatten)]
+        setup: SetupArgs,
     },
     /// Speak the Go Text Protocol (version 2) on standard input and output.
     Gtp {
@@ -225,28 +344,69 @@ fn main() {
     }
 }
 
+/// The position text: the argument, or the contents of the file it names (SGF games, FEN files).
+fn position_text(arg: &str) -> Result<String> {
+    let path = Path::new(arg);
+    if !arg.is_empty() && path.is_file() {
+        Ok(tabula_protocol::lines::read_text_file(path)?)
+    } else {
+        Ok(arg.to_string())
+    }
+}
+
+fn position<G: Front>(arg: &str, setup: &SetupArgs) -> Result<G> {
+    let setup = setup.setup();
+    Ok(if arg.trim().is_empty() { G::start(&setup)? } else { G::parse_position(&position_text(arg)?, &setup)? })
+}
+
 fn run(cli: Cli) -> Result<()> {
+    let stdout = &mut std::io::stdout().lock();
     match cli.command {
-        Command::Play { game, first, second, position, engine, gomoku, go } => match game {
-            GameName::Go => go::play(first, second, gomoku.size.unwrap_or(9), &go, engine.threads),
-            GameName::Gomoku => gomoku::play(gomoku.rule()?, gomoku.size.unwrap_or(15), first, second, &engine),
-            GameName::Tictactoe => play::run::<TicTacToe>(first, second, position.as_deref(), &engine),
-            GameName::Connect4 => play::run::<Standard>(first, second, position.as_deref(), &engine),
-            GameName::Chess => anyhow::bail!("chess is played through a UCI graphical interface: `tabula uci`"),
-        },
-        Command::Analyze { game, position, solve, engine, gomoku, go } => match game {
-            GameName::Go => go::analyze(std::path::Path::new(&position), &go, engine.threads),
-            GameName::Gomoku => gomoku::analyze(gomoku.rule()?, gomoku.size.unwrap_or(15), &position, &engine),
-            GameName::Tictactoe => play::analyze::<TicTacToe>(&position, &engine),
-            GameName::Connect4 if solve => solve::analyze_columns(&position, engine.hash),
-            GameName::Connect4 => play::analyze::<Standard>(&position, &engine),
-            GameName::Chess => anyhow::bail!("analyze chess through `tabula uci` (`position fen ...`, `go depth N`)"),
-        },
-        Command::Hash { game: _, fen } => chess::hash(&fen),
-        Command::Perft { fen, depth, divide, hash } => chess::perft(&fen, depth, divide, hash),
+        Command::Play { game, first, second, position: start, engine, setup } => with_game!(game, G => {
+            let game = position::<G>(start.as_deref().unwrap_or(""), &setup)?;
+            let mut thinker = G::engine(&engine.config());
+            let limits = engine.limits::<G>()?;
+            terminal::play(game, [first.into(), second.into()], &mut thinker, &limits, std::io::stdin(), stdout)?;
+            Ok(())
+        }),
+        Command::Analyze { game: name, position: text, solve, engine, setup } => with_game!(name, G => {
+            let game = position::<G>(&text, &setup)?;
+            if solve {
+                return analyze_solved(name, &text, &engine, &setup);
+            }
+            let mut thinker = G::engine(&engine.config());
+            Ok(terminal::analyze(&game, &mut thinker, &engine.limits::<G>()?, stdout)?)
+        }),
+        Command::Solve { game, file, weak, stats, hash, threads } => {
+            let config = EngineConfig { hash_mib: hash, threads: threads.max(1), table: true };
+            with_solvable!(game, G => solve::<G>(file.as_deref(), weak, stats, &config))
+        }
+        Command::Hash { game, position: text, setup } => with_game!(game, G => {
+            println!("{}", position::<G>(&text, &setup)?.key_text());
+            Ok(())
+        }),
+        Command::Perft { position: text, depth, game, divide, hash, setup } => with_game!(game, G => {
+            perft(&position::<G>(&text, &setup)?, depth, divide, hash)
+        }),
+        Command::Keys { game } => {
+            let report = with_game!(game, G => G::key_quality());
+            println!("{report}");
+            anyhow::ensure!(report.is_sound(), "the key set has defects");
+            Ok(())
+        }
+        Command::Bench { hash } => bench::run(hash),
         Command::Gtp { threads, playouts, move_time } => gtp(threads, playouts, move_time),
         Command::Uci => Ok(tabula_chess::uci::run_stdio()?),
-        Command::Book { file, fen } => chess::book(&file, &fen),
+        Command::Book { file, fen } => {
+            let book = tabula_chess::book::Book::open(&file)
+                .with_context(|| format!("cannot open book {}", file.display()))?;
+            let lines = book.describe(&position::<tabula_chess::Position>(&fen, &SetupArgs::none())?);
+            if lines.is_empty() {
+                println!("no book moves");
+            }
+            lines.iter().for_each(|line| println!("{line}"));
+            Ok(())
+        }
         Command::Match(args) => matches::run(&args),
         Command::Kmc { action: KmcAction::Example } => {
             print!("{}", tabula_kmc::example_config());
@@ -279,38 +439,110 @@ fn run(cli: Cli) -> Result<()> {
             println!("{summary}");
             Ok(())
         }
-        Command::Solve { game: _, file, weak, stats, hash, threads } => {
-            solve::run(file.as_deref(), weak, stats, hash, threads)
-        }
-        Command::Bench { hash } => bench::run(hash),
-        Command::Keys { game } => {
-            let report = match game {
-                GameName::Tictactoe => tabula::quality::check(TicTacToe::keys()),
-                GameName::Connect4 => tabula::quality::check(Standard::keys()),
-                GameName::Chess => tabula::quality::check(tabula_chess::zobrist::POLYGLOT.as_slice()),
-                GameName::Go => tabula::quality::check(tabula_go::board::KEYS.as_slice()),
-                GameName::Gomoku => tabula::quality::check(tabula_gomoku::board::KEYS.as_slice()),
-            };
-            println!("{report}");
-            if !report.is_sound() {
-                anyhow::bail!("the key set has defects");
-            }
-            Ok(())
-        }
     }
+}
+
+impl SetupArgs {
+    fn none() -> SetupArgs {
+        SetupArgs { size: None, rule: None, komi: None }
+    }
+}
+
+/// `analyze --solve`: every move's exact value, for the games small enough.
+fn analyze_solved(name: GameName, text: &str, engine: &EngineArgs, setup: &SetupArgs) -> Result<()> {
+    let out = &mut std::io::stdout().lock();
+    let config = engine.config();
+    match name {
+        GameName::Tictactoe => solve_moves::<tabula_tictactoe::TicTacToe>(text, &config, setup, out),
+        GameName::Connect4 => solve_moves::<tabula_connect4::Standard>(text, &config, setup, out),
+        other => anyhow::bail!("{other:?} is too big to solve; analyze it with a limit instead"),
+    }
+}
+
+fn solve_moves<G: Solve>(
+    text: &str,
+    config: &EngineConfig,
+    setup: &SetupArgs,
+    out: &mut impl std::io::Write,
+) -> Result<()> {
+    let game = position::<G>(text, setup)?;
+    Ok(terminal::analyze_solved(&game, &mut G::solver(config), out)?)
+}
+
+/// A progress bar on standard error when it is a terminal, hidden otherwise.
+fn progress_bar(len: u64, template: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
+    bar
+}
+
+/// Solves positions one per line. A bad line is reported on standard error with its number and the reason,
+/// and the rest go on; the exit status is non-zero if any line was bad.
+fn solve<G: Solve>(file: Option<&Path>, weak: bool, stats: bool, config: &EngineConfig) -> Result<()> {
+    let mut solver = G::solver(config);
+    let out = &mut std::io::stdout().lock();
+    let setup = Setup::default();
+    let kind = SolveKind { weak, stats };
+    let bad = match file {
+        Some(path) => {
+            let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let lines = bytes.split(|&b| b == b'\n').filter(|l| !l.trim_ascii().is_empty()).count() as u64;
+            let bar = progress_bar(lines, "{bar:40} {pos}/{len} positions, {per_sec}, eta {eta}");
+            let report = |e: String| bar.suspend(|| eprintln!("{e}"));
+            let bad = terminal::solve_lines::<G>(&bytes[..], &setup, kind, &mut solver, out, report, || bar.inc(1))?;
+            bar.finish_and_clear();
+            bad
+        }
+        None => {
+            let input = std::io::stdin().lock();
+            terminal::solve_lines::<G>(input, &setup, kind, &mut solver, out, |e| eprintln!("{e}"), || {})?
+        }
+    };
+    anyhow::ensure!(bad == 0, "{bad} line(s) could not be solved");
+    Ok(())
+}
+
+/// Perft, root move by root move (for `--divide` and a progress bar on a terminal).
+fn perft<G: Front>(game: &G, depth: u32, divide: bool, hash: Option<usize>) -> Result<()> {
+    let start = Instant::now();
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let bar = if depth >= 5 {
+        progress_bar(moves.len() as u64, "{bar:40} {pos}/{len} root moves, {elapsed}")
+    } else {
+        ProgressBar::hidden()
+    };
+    let count = terminal::perft_divide(game, depth, hash, |mv, n| {
+        bar.inc(1);
+        if divide {
+            bar.suspend(|| println!("{mv}: {n}"));
+        }
+    });
+    bar.finish_and_clear();
+    if divide {
+        println!();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("nodes {}", count.total);
+    eprintln!("time {secs:.3}s, {:.0} nodes/s", count.total as f64 / secs.max(1e-9));
+    Ok(())
 }
 
 /// The Go engine over GTP on standard input and output.
 fn gtp(threads: Option<usize>, playouts: Option<u64>, move_time: f64) -> Result<()> {
     use tabula_go::mcts::{Config, Mcts};
-    if !(move_time.is_finite() && move_time > 0.0) {
-        anyhow::bail!("--move-time must be a positive number of seconds, not {move_time}");
-    }
+    anyhow::ensure!(
+        move_time.is_finite() && move_time > 0.0,
+        "--move-time must be a positive number of seconds, not {move_time}"
+    );
     let defaults = Config::default();
     let config = Config {
         threads: threads.unwrap_or(defaults.threads).max(1),
         playouts,
-        time_per_move: std::time::Duration::from_secs_f64(move_time),
+        time_per_move: Duration::from_secs_f64(move_time),
         ..defaults
     };
     let mut session = tabula_go::GtpSession::with_picker(Mcts::new(config), tabula_go::Rules::default());

@@ -32,9 +32,9 @@ fn solve_reports_bad_lines_and_goes_on() {
     let stdout = text(&out.stdout);
     let stderr = text(&out.stderr);
     assert_eq!(stdout, "47162476765337275374225432452161354 -3\n6343534131255714276174447266172 1\n");
-    assert!(stderr.contains("line 2: `448`: move 3: `8` is not a column"), "{stderr}");
-    assert!(stderr.contains("line 3: `1111111`: move 7: column 1 is full"), "{stderr}");
-    assert!(stderr.contains("line 4: `12121212`: move 8: the game is already over"), "{stderr}");
+    assert!(stderr.contains("line 2: bad position `448`: move 3: `8` is not a column"), "{stderr}");
+    assert!(stderr.contains("line 3: bad position `1111111`: move 7: column 1 is full"), "{stderr}");
+    assert!(stderr.contains("line 4: bad position `12121212`: move 8: the game is already over"), "{stderr}");
     assert!(!out.status.success());
 }
 
@@ -68,10 +68,12 @@ fn analyze_shows_best_move_and_stats() {
     }
     // From the mid set: the side to move wins with score 8.
     let out = tabula(&["analyze", "connect4", "775463462234262", "--solve"], "");
-    assert!(text(&out.stdout).contains("a win for the side to move (score 8)"), "{}", text(&out.stdout));
+    let stdout = text(&out.stdout);
+    assert!(stdout.lines().any(|l| l.split_whitespace().nth(1) == Some("8")), "{stdout}");
+    assert!(stdout.contains("best move") && stdout.contains(": win in"), "{stdout}");
     let out = tabula(&["analyze", "connect4", "448"], "");
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("is not a column"));
+    assert!(text(&out.stderr).contains("bad position `448`"), "{}", text(&out.stderr));
 }
 
 #[test]
@@ -85,8 +87,8 @@ fn engine_against_engine_draws_tictactoe() {
 fn human_moves_are_checked() {
     let out = tabula(&["play", "tictactoe", "--depth", "9"], "0\n5\nquit\n");
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("cell 0 is not a legal move here") || stdout.contains("is not a cell"), "{stdout}");
-    assert!(stdout.contains("o plays"), "{stdout}");
+    assert!(stdout.contains("`0` is not a legal move here"), "{stdout}");
+    assert!(stdout.contains("O plays"), "{stdout}");
 }
 
 #[test]
@@ -107,7 +109,7 @@ fn chess_hash_and_perft() {
     assert!(text(&out.stdout).lines().any(|l| l == "e1b1: 1"), "{}", text(&out.stdout));
     let out = tabula(&["perft", "8/8/8/8/8/8/8/8 w - - 0 1", "1"], "");
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("bad FEN"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("bad position"), "{}", text(&out.stderr));
 }
 
 #[test]
@@ -229,4 +231,45 @@ fn kmc_config_with_bad_bytes_names_the_line() {
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert!(stderr.contains("bad.toml: line 3 is not valid UTF-8 (byte 0xe9 at column 12)"), "{stderr}");
+}
+
+#[test]
+fn chess_is_played_and_analyzed_in_the_terminal() {
+    // The human opens in SAN, the engine answers, the human goes on in UCI coordinates, then quits.
+    let out = tabula(&["play", "chess", "--depth", "2"], "e4\nbogus\ng1f3\nquit\n");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("Black plays"), "{stdout}");
+    assert!(stdout.contains("`bogus` is not a legal move here"), "{stdout}");
+    assert_eq!(stdout.matches("Black plays").count(), 2, "{stdout}");
+    let out = tabula(&["analyze", "chess", "6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1", "--depth", "5"], "");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("score      mate in 2"), "{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with("pv") && l.ends_with('#')), "{stdout}");
+    let out = tabula(&["analyze", "chess", "startpos", "--depth", "3"], "");
+    assert!(text(&out.stdout).contains(" cp"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn every_game_gets_the_generic_verbs() {
+    let out = tabula(&["analyze", "tictactoe", "", "--depth", "9"], "");
+    assert!(text(&out.stdout).contains("score      draw"), "{}", text(&out.stdout));
+    // 7^4 sequences of four stones.
+    let out = tabula(&["perft", "--game", "connect4", "", "4"], "");
+    assert!(text(&out.stdout).ends_with("nodes 2401\n"), "{}", text(&out.stdout));
+    // Perft counts the lines exactly nine plies long: the 127,872 games that fill the board (of 255,168).
+    for extra in [&[][..], &["--hash", "1"]] {
+        let out = tabula(&[&["perft", "--game", "tictactoe", "", "9"], extra].concat(), "");
+        assert!(text(&out.stdout).ends_with("nodes 127872\n"), "{}", text(&out.stdout));
+    }
+    let out = tabula(&["hash", "connect4", "4453"], "");
+    assert_eq!(text(&out.stdout).trim().len(), 16);
+    let out = tabula(&["hash", "chess", "startpos", "--komi", "7"], "");
+    assert!(text(&out.stderr).contains("chess has no komi setting"), "{}", text(&out.stderr));
+    let out = tabula(&["solve", "tictactoe"], "5\n52\n");
+    assert_eq!(text(&out.stdout), "5 0\n52 1\n");
+    for game in ["chess", "gomoku", "go"] {
+        let out = tabula(&["keys", game], "");
+        assert!(text(&out.stdout).contains("verdict         sound"), "{game}: {}", text(&out.stdout));
+    }
 }

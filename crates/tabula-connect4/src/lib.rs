@@ -21,6 +21,7 @@
 
 mod board;
 mod eval;
+pub mod front;
 mod solver;
 
 pub use board::{Board, Column, MoveError, Standard, KEYS};

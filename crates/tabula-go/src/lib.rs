@@ -33,6 +33,8 @@
 pub mod board;
 pub mod coords;
 #[cfg(feature = "engine")]
+pub mod front;
+#[cfg(feature = "engine")]
 pub mod gtp;
 #[cfg(feature = "engine")]
 pub mod mcts;

@@ -33,6 +33,8 @@ pub mod engine;
 #[cfg(feature = "engine")]
 pub mod eval;
 #[cfg(feature = "engine")]
+pub mod front;
+#[cfg(feature = "engine")]
 pub mod gomocup;
 pub mod pattern;
 #[cfg(feature = "engine")]

@@ -7,6 +7,8 @@
 //! - [`server`]: the harness a session runs in: a [`Protocol`] is a line in, the lines
 //!   to answer out; searches run on an engine thread with a stop flag while input is still read; the end
 //!   of input stops a running search, which answers, and ends the session.
+//! - [`front`]: a game as people see it and speak to it (notation, board, score words, engine), the trait
+//!   every game implements; [`terminal`]: play, analyze, solve and perft written once over it.
 //! - [`process`]: the other side: an engine as a child process, with deadlines, crash and hang detection
 //!   and restarts.
 //!
@@ -26,9 +28,11 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod front;
 pub mod lines;
 pub mod process;
 pub mod server;
+pub mod terminal;
 
 pub use lines::{BadLine, LineError, LineReader};
 pub use process::{EngineError, Process};

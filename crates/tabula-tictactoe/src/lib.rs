@@ -23,6 +23,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod front;
 use std::fmt;
 use std::str::FromStr;
 use tabula::game::{Evaluator, Game, Outcome, Remaining, Symmetry, TableKey, WinningMove};

@@ -22,6 +22,7 @@
 
 use crate::moves::Move;
 use crate::position::Position;
+pub use tabula::perft::PerftTable;
 
 /// Number of leaf positions `depth` plies below `pos`. `pos` is restored before returning.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
@@ -70,55 +71,12 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
-/// One slot: the full 64-bit key and the count with the depth in its low 8 bits.
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    count_and_depth: u64,
-}
-
-/// A table of perft subtree counts keyed by (Zobrist key, depth), always-replace.
-///
-/// The full key is stored and compared, so a count is reused only for a position with the same key at the same
-/// depth: the same placement and side to move, which have the same subtree (the clocks, which the key leaves
-/// out, do not change which moves are legal).
-pub struct PerftTable {
-    entries: Vec<Entry>,
-    mask: usize,
-}
-
-impl PerftTable {
-    /// A table of at least `entries` slots (rounded up to a power of two; 16 bytes each).
-    pub fn new(entries: usize) -> PerftTable {
-        let size = entries.max(1).next_power_of_two();
-        PerftTable { entries: vec![Entry::default(); size], mask: size - 1 }
-    }
-
-    #[inline(always)]
-    fn slot(&self, key: u64, depth: u32) -> usize {
-        // Mix the depth in so that one position's counts at several depths use different slots.
-        (key ^ (depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) as usize & self.mask
-    }
-
-    fn probe(&self, key: u64, depth: u32) -> Option<u64> {
-        let entry = self.entries[self.slot(key, depth)];
-        (entry.key == key && entry.count_and_depth & 0xff == depth as u64 && entry.count_and_depth != 0)
-            .then_some(entry.count_and_depth >> 8)
-    }
-
-    fn store(&mut self, key: u64, depth: u32, count: u64) {
-        debug_assert!(depth < 256 && count < 1 << 56);
-        let slot = self.slot(key, depth);
-        self.entries[slot] = Entry { key, count_and_depth: count << 8 | depth as u64 };
-    }
-}
-
 /// [`perft`] that looks up and stores subtree counts of depth 2 and more in `table`.
 pub fn perft_hashed(pos: &mut Position, depth: u32, table: &mut PerftTable) -> u64 {
     if depth <= 1 {
         return perft(pos, depth);
     }
-    let key = pos.key().0;
+    let key = pos.key();
     if let Some(count) = table.probe(key, depth) {
         return count;
     }

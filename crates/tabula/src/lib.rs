@@ -5,6 +5,7 @@
 //! - [`quality`]: checks any key set for the defects that make distinct positions collide.
 //! - [`tt`]: a bucketed transposition table shared by threads without locks.
 //! - [`game`]: the [`Game`] and [`Evaluator`] traits a game implements.
+//! - [`perft`]: move-tree counts for any game, with a table of subtree counts.
 //! - [`score`]: scores with wins and losses counted in plies.
 //! - [`search`]: minimax, alpha-beta and the main [`Searcher`].
 //! - [`clock`]: how much of a game's clock a move may use, from any protocol's time commands.
@@ -14,6 +15,7 @@
 
 pub mod clock;
 pub mod game;
+pub mod perft;
 pub mod quality;
 pub mod rng;
 pub mod score;

@@ -618,6 +618,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
     /// A node at the horizon: the lean search evaluates it, the full one runs quiescence.
     #[inline]
     fn horizon(&mut self, stack: &mut [Frame<G::Move>], ply: u32, alpha: Score, beta: Score) -> Score {
+        // No line continues from the horizon: a parent copying this frame's line must not find an old one.
+        stack[0].pv.clear();
         if FULL {
             return self.quiescence(stack, ply, alpha, beta);
         }

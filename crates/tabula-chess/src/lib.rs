@@ -16,7 +16,8 @@
 //! - [`zobrist`]: the Polyglot keys.
 //! - [`perft`]: move-tree counting.
 //! - [`eval`]: the evaluation and static exchange evaluation.
-//! - [`engine`]: the engine on the core searcher; [`time`]: time management.
+//! - [`engine`]: the engine on the core searcher (time management is `tabula_protocol::uci`'s, shared by the
+//!   protocols of the UCI family).
 //! - [`uci`]: the UCI protocol as a session and a threaded driver.
 //! - [`book`]: Polyglot opening books.
 //!
@@ -61,7 +62,6 @@ pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod san;
-pub mod time;
 pub mod types;
 pub mod uci;
 pub mod zobrist;

@@ -7,6 +7,9 @@
 //! - [`server`]: the harness a session runs in: a [`Protocol`](server::Protocol) is a line in, the lines
 //!   to answer out; searches run on an engine thread with a stop flag while input is still read; the end
 //!   of input stops a running search, which answers, and ends the session.
+//! - [`uci`]: what the sessions of the UCI family (chess UCI, xiangqi UCI and UCCI) share: the clock and
+//!   time plan, the words of `go`, `setoption` and `position`, `info` and `bestmove`, and the search run under
+//!   the clock with `stop` and `ponderhit`.
 //! - [`process`]: the other side: an engine as a child process, with deadlines, crash and hang detection
 //!   and restarts.
 //!
@@ -29,6 +32,7 @@
 pub mod lines;
 pub mod process;
 pub mod server;
+pub mod uci;
 
 pub use lines::{BadLine, LineError, LineReader};
 pub use process::{EngineError, Process};

@@ -35,8 +35,11 @@
 //! ```
 
 use crate::board::Board;
+use crate::moves::Move;
 use crate::position::Position;
+use crate::see::{capture_order, see, SEE_VALUE};
 use crate::types::{Color, Piece, Role, Square};
+use tabula::game::Evaluator;
 use tabula::score::Score;
 
 /// The material value of each role, by [`Role::index`] (the king's is 0: it is never traded).
@@ -73,6 +76,39 @@ pub fn evaluate(pos: &Position) -> Score {
             Color::Red => total,
             Color::Black => -total,
         }
+}
+
+/// The evaluation as the core's searches use it: [`evaluate`] for the horizon, and the search policy of
+/// xiangqi: captures ordered by [`capture_order`] (most valuable victim first, least valuable attacker, losing
+/// ones by [`see`] after the quiet moves), the captures that do not lose material by [`see`] as quiescence's
+/// noisy moves, and captures as the tactical moves that reductions and pruning leave alone.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Evaluation;
+
+impl Evaluator<Position> for Evaluation {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> Score {
+        evaluate(pos)
+    }
+
+    #[inline]
+    fn move_order(&self, pos: &Position, mv: Move) -> i32 {
+        capture_order(pos, mv)
+    }
+
+    fn noisy_moves(&self, pos: &Position, moves: &mut Vec<Move>) {
+        pos.captures_into(moves);
+        moves.retain(|&mv| {
+            let board = pos.board();
+            let value = |sq| board.piece_at(sq).map_or(0, |p: Piece| SEE_VALUE[p.role.index()]);
+            value(mv.to()) >= value(mv.from()) || see(pos, mv) >= 0
+        });
+    }
+
+    #[inline]
+    fn is_tactical(&self, pos: &Position, mv: Move) -> bool {
+        pos.is_capture(mv)
+    }
 }
 
 /// Attacking material on the board: 2 per rook, 1 per horse or cannon; 12 at the start.

@@ -1,6 +1,6 @@
-//! The Universal Chess Interface: [`UciSession`], the protocol's logic (a line in, the lines to answer out), and
-//! [`UciDriver`], which runs searches on a thread so that `stop`, `ponderhit` and `isready` are served while the
-//! engine thinks.
+//! The Universal Chess Interface: [`UciSession`], the protocol's logic (a line in, the lines to answer out),
+//! served by the shared harness ([`run_stdio`]), which runs searches on a thread so that `stop`, `ponderhit` and
+//! `isready` are served while the engine thinks.
 //!
 //! Commands: `uci`, `isready`, `setoption name <id> [value <x>]` (options `Hash`, `Threads`, `Clear Hash`,
 //! `Move Overhead`, `OwnBook`, `BookFile`, `UCI_Chess960`), `ucinewgame`, `position startpos|fen <fen> [moves ...]`, `go` with
@@ -52,7 +52,7 @@ use crate::moves::Move;
 use crate::perft;
 use crate::position::Position;
 use crate::types::{Color, File, Rank, Square};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tabula::rng::Rng;
@@ -468,22 +468,7 @@ impl Protocol for UciSession {
     }
 
     fn busy(&mut self, input: Input<'_>) -> Busy {
-        let line = match input {
-            Input::Line(line) => line,
-            Input::Bad(bad) => return Busy::Answer(self.bad_line(bad)),
-        };
-        match line.split_whitespace().next().unwrap_or("") {
-            "" => Busy::Answer(Vec::new()),
-            "isready" => Busy::Answer(vec!["readyok".to_owned()]),
-            "stop" => Busy::Stop,
-            "ponderhit" => {
-                self.pondering.store(false, Relaxed);
-                Busy::Answer(Vec::new())
-            }
-            "quit" => Busy::StopThenServe,
-            _ if self.unbounded => Busy::StopThenServe,
-            _ => Busy::Wait,
-        }
+        shared::busy(input, self.unbounded, &self.pondering, |bad| vec![format!("info string error: {bad}")])
     }
 
     fn finish(&mut self, outcome: Option<()>) -> Vec<String> {

@@ -2,9 +2,9 @@
 //! comes next):
 //!
 //! - [`lines`]: lines read as bytes; a line that is not UTF-8, holds a NUL byte or is absurdly long becomes a
-//!   [`BadLine`](lines::BadLine) with its number and reason, and reading goes on. Protocol sessions answer
+//!   [`BadLine`] with its number and reason, and reading goes on. Protocol sessions answer
 //!   it in their own error form; file readers report it and go on.
-//! - [`server`]: the harness a session runs in: a [`Protocol`](server::Protocol) is a line in, the lines
+//! - [`server`]: the harness a session runs in: a [`Protocol`] is a line in, the lines
 //!   to answer out; searches run on an engine thread with a stop flag while input is still read; the end
 //!   of input stops a running search, which answers, and ends the session.
 //! - [`uci`]: what the sessions of the UCI family (chess UCI, xiangqi UCI and UCCI) share: the clock and

@@ -1,8 +1,8 @@
 //! What the sessions of the UCI family share (chess UCI, xiangqi UCI as Pikafish speaks it, UCCI as
 //! ElephantEye speaks it): the clock and how long to think ([`Clock`] → [`TimePlan`]), the limits a `go` sets
 //! ([`GoLimits`]), the words of UCI's `go`, `setoption` and `position` ([`parse_go`], [`split_option`],
-//! [`split_position`]), the `info` and `bestmove` lines, and the search run under a clock with `stop` and
-//! `ponderhit` ([`run_timed`]). Each game's session keeps its own positions, moves and options.
+//! [`split_position`]), the `info` and `bestmove` lines, the search run under a clock with `stop` and
+//! `ponderhit` ([`run_timed`]), and what to do with input while it runs ([`busy`]). Each game's session keeps its own positions, moves and options.
 //!
 //! A time plan has a *soft* limit, after which no new iteration starts, and a *hard* limit, at which the search
 //! is stopped wherever it is. Both leave the move overhead (the time a move takes to reach the GUI) unused, and
@@ -30,6 +30,8 @@
 //! assert_eq!(go.errors[0].to_string(), "'depth' expects a depth, got 'x'");
 //! ```
 
+use crate::lines::BadLine;
+use crate::server::{Busy, Input};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -309,6 +311,34 @@ pub fn bestmove_line<M: Copy + PartialEq>(result: &SearchResult<M>, notation: im
         }
         _ => format!("bestmove {}", notation(best)),
     })
+}
+
+/// What a session of the UCI family does with `input` while a search runs: a bad line is answered with
+/// `bad_line`, `isready` with `readyok`, `stop` stops the search, `ponderhit` clears `pondering` (the clock
+/// starts), `quit` stops the search and is then served, and any other command waits for the search to end,
+/// or stops it first if the search is `unbounded` (an infinite or pondering search would never end).
+pub fn busy(
+    input: Input<'_>,
+    unbounded: bool,
+    pondering: &AtomicBool,
+    bad_line: impl FnOnce(&BadLine) -> Vec<String>,
+) -> Busy {
+    let line = match input {
+        Input::Line(line) => line,
+        Input::Bad(bad) => return Busy::Answer(bad_line(bad)),
+    };
+    match line.split_whitespace().next().unwrap_or("") {
+        "" => Busy::Answer(Vec::new()),
+        "isready" => Busy::Answer(vec!["readyok".to_owned()]),
+        "stop" => Busy::Stop,
+        "ponderhit" => {
+            pondering.store(false, Relaxed);
+            Busy::Answer(Vec::new())
+        }
+        "quit" => Busy::StopThenServe,
+        _ if unbounded => Busy::StopThenServe,
+        _ => Busy::Wait,
+    }
 }
 
 /// The flags a running search watches.

@@ -1,6 +1,6 @@
 //! The xiangqi engine on the core searcher: [`Engine`] owns a [`Searcher`] with the xiangqi [`Evaluation`]
 //! and the search options that play xiangqi, feeds it the key history of the game so that repetitions count
-//! (and are ruled by the Asian rules, see [`game`](crate::game)), and runs fixed benchmarks
+//! (ruled by the Asian rules through [`Game::repetition_outcome`](tabula::game::Game::repetition_outcome)), and runs fixed benchmarks
 //! ([`Engine::bench`]).
 //!
 //! The options: the table (probed in quiescence too), principal variation search with aspiration windows,
@@ -92,8 +92,9 @@ impl Engine {
         self.set_hash(self.hash_mib);
     }
 
-    /// The table, to look a position up (UCCI `probe`).
-    pub fn table(&self) -> &TranspositionTable {
+    /// The table, to look positions up while a search runs (UCCI `probe`). A new one after
+    /// [`set_hash`](Engine::set_hash) or [`clear_hash`](Engine::clear_hash).
+    pub fn table(&self) -> &Arc<TranspositionTable> {
         self.searcher.table()
     }
 

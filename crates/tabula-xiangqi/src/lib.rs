@@ -18,6 +18,7 @@
 //! - [`eval`]: the static evaluation, and [`eval::Evaluation`], the evaluator the core's searches use.
 //! - [`see`]: static exchange evaluation and the capture order.
 //! - [`engine`]: the engine on the core searcher.
+//! - [`uci`]: UCI as Pikafish speaks it; [`ucci`]: UCCI as ElephantEye speaks it.
 //!
 //! # Examples
 //!
@@ -51,6 +52,8 @@ pub mod position;
 pub mod repetition;
 pub mod see;
 pub mod types;
+pub mod ucci;
+pub mod uci;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

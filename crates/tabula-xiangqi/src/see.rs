@@ -79,7 +79,7 @@ fn cheapest_attacker(board: &Board, sq: Square, by: Color) -> Option<Square> {
 }
 
 /// The ordering hint for `mv`: captures that do not lose material by [`see`] beyond
-/// [`PRIORITY`](tabula::game::PRIORITY) (tried before killers), by most valuable victim then least valuable
+/// [`PRIORITY`] (tried before killers), by most valuable victim then least valuable
 /// attacker; losing captures below `-PRIORITY` (after every quiet move); quiet moves 0.
 pub fn capture_order(pos: &Position, mv: Move) -> i32 {
     let board = pos.board();

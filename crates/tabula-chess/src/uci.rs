@@ -60,7 +60,7 @@ use tabula::search::Iteration;
 use tabula_protocol::lines::BadLine;
 use tabula_protocol::server::{self, Action, Busy, Input, Protocol, Search};
 pub use tabula_protocol::uci::SearchControl;
-use tabula_protocol::uci::{self as shared, check_value, split_option, split_position, ArgError, GoLimits};
+use tabula_protocol::uci::{self as shared, check_value, number_value, split_option, split_position, GoLimits};
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("Tabula ", env!("CARGO_PKG_VERSION"));
@@ -72,45 +72,17 @@ const DEFAULT_HASH: usize = 16;
 const MAX_HASH: usize = 4096;
 const MAX_THREADS: usize = 64;
 const DEFAULT_OVERHEAD: u64 = 30;
-/// What was wrong with a command.
-#[derive(Debug, thiserror::Error)]
-pub enum CommandError {
-    /// The first word is no command.
-    #[error("unknown command '{0}'")]
-    Unknown(String),
-    /// A keyword lacks its value, or the value does not parse.
-    #[error(transparent)]
-    BadValue(#[from] ArgError),
-    /// `position` without `startpos` or `fen`.
-    #[error("position expects 'startpos' or 'fen <fen>', got '{0}'")]
-    Position(String),
-    /// The FEN does not parse or is not a legal position.
-    #[error("invalid FEN: {0}")]
-    Fen(#[from] FenError),
-    /// A move in `position ... moves` or `searchmoves` is not legal.
-    #[error("illegal move '{mv}' in {fen}")]
-    IllegalMove {
-        /// The move as given.
-        mv: String,
-        /// The position it was tried in.
-        fen: String,
-    },
-    /// `setoption` names no option of this engine.
-    #[error("unknown option '{0}'")]
-    UnknownOption(String),
-    /// The book file could not be read.
-    #[error(transparent)]
-    Book(#[from] BookError),
+pub use tabula_protocol::uci::CommandError;
+
+impl From<FenError> for CommandError {
+    fn from(e: FenError) -> CommandError {
+        CommandError::Fen(Box::new(e))
+    }
 }
 
-impl CommandError {
-    fn bad(keyword: &str, expected: &'static str, got: Option<&str>) -> CommandError {
-        CommandError::BadValue(ArgError::new(keyword, expected, got))
-    }
-
-    /// The `info string` line reporting this error.
-    pub fn to_info(&self) -> String {
-        format!("info string {self}")
+impl From<BookError> for CommandError {
+    fn from(e: BookError) -> CommandError {
+        CommandError::File(Box::new(e))
     }
 }
 
@@ -261,13 +233,7 @@ impl UciSession {
 
     fn set_option(&mut self, args: &[&str]) -> Result<Vec<String>, CommandError> {
         let (name, value) = split_option(args)?;
-        let number = |min: u64, max: u64| -> Result<u64, CommandError> {
-            value
-                .as_deref()
-                .and_then(|v| v.parse::<u64>().ok())
-                .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| CommandError::bad(&name, "a number in range", value.as_deref()))
-        };
+        let number = |min: u64, max: u64| number_value(&name, value.as_deref(), min, max);
         match name.to_ascii_lowercase().as_str() {
             "hash" => self.lock_engine().set_hash(number(1, MAX_HASH as u64)? as usize),
             "threads" => {

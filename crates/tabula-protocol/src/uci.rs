@@ -106,6 +106,62 @@ impl ArgError {
     }
 }
 
+/// What was wrong with a command of a session of the UCI family; a session reports it as `info string ...`
+/// ([`to_info`](CommandError::to_info)) and goes on.
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    /// The first word is no command.
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+    /// A keyword lacks its value, or the value does not parse.
+    #[error(transparent)]
+    BadValue(#[from] ArgError),
+    /// `position` without `startpos` or `fen`.
+    #[error("position expects 'startpos' or 'fen <fen>', got '{0}'")]
+    Position(String),
+    /// The FEN does not parse or is not a legal position (the game's own error).
+    #[error("invalid FEN: {0}")]
+    Fen(Box<dyn std::error::Error + Send + Sync>),
+    /// A move in `position ... moves`, `searchmoves` or `banmoves` is not legal.
+    #[error("illegal move '{mv}' in {fen}")]
+    IllegalMove {
+        /// The move as given.
+        mv: String,
+        /// The position it was tried in.
+        fen: String,
+    },
+    /// `setoption` names no option of this engine.
+    #[error("unknown option '{0}'")]
+    UnknownOption(String),
+    /// A file an option names could not be read (the game's own error).
+    #[error(transparent)]
+    File(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl CommandError {
+    /// A keyword's value is missing or does not parse.
+    pub fn bad(keyword: &str, expected: &'static str, got: Option<&str>) -> CommandError {
+        CommandError::BadValue(ArgError::new(keyword, expected, got))
+    }
+
+    /// The `info string` line reporting this error.
+    pub fn to_info(&self) -> String {
+        format!("info string {self}")
+    }
+}
+
+/// Reads a numeric option's value, which must lie in `min..=max`.
+///
+/// # Errors
+///
+/// [`CommandError::BadValue`] naming the option otherwise.
+pub fn number_value(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, CommandError> {
+    value
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| CommandError::bad(name, "a number in range", value))
+}
+
 /// What a `go` asks of a search, whatever the protocol's words for it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoLimits {

@@ -52,7 +52,7 @@ use tabula::search::Iteration;
 use tabula::tt::Bound;
 use tabula_protocol::lines::BadLine;
 use tabula_protocol::server::{self, Action, Busy, Input, Protocol};
-use tabula_protocol::uci::{self as shared, check_value, split_position, ArgError, Clock, SearchControl};
+use tabula_protocol::uci::{self as shared, check_value, number_value, split_position, ArgError, Clock, SearchControl};
 
 /// [`UcciSession::handle`] cannot be told to stop, so it caps an unlimited search at this depth.
 pub const UNLIMITED_DEPTH: u32 = 6;
@@ -173,13 +173,7 @@ impl UcciSession {
             return Err(ArgError::new("setoption", "an option name", None).into());
         };
         let value = (!rest.is_empty()).then(|| rest.join(" "));
-        let number = |min: u64, max: u64| -> Result<u64, CommandError> {
-            value
-                .as_deref()
-                .and_then(|v| v.parse::<u64>().ok())
-                .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| ArgError::new(name, "a number in range", value.as_deref()).into())
-        };
+        let number = |min: u64, max: u64| number_value(name, value.as_deref(), min, max);
         match name.to_ascii_lowercase().as_str() {
             "usemillisec" => self.millis = check_value(name, value.as_deref())?,
             "hashsize" => {

@@ -50,7 +50,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tabula_protocol::lines::BadLine;
 use tabula_protocol::server::{self, Action, Busy, Input, Protocol, Search};
-use tabula_protocol::uci::{self as shared, check_value, split_option, split_position, ArgError, GoLimits};
+use tabula_protocol::uci::{
+    self as shared, check_value, number_value, split_option, split_position, ArgError, GoLimits,
+};
 use tabula_protocol::uci::{PositionArgs, SearchControl};
 
 /// The engine's name in `id name`.
@@ -64,32 +66,12 @@ pub(crate) const MAX_HASH: usize = 4096;
 pub(crate) const MAX_THREADS: usize = 64;
 const DEFAULT_OVERHEAD: u64 = 30;
 
-/// What was wrong with a command.
-#[derive(Debug, thiserror::Error)]
-pub enum CommandError {
-    /// The first word is no command.
-    #[error("unknown command '{0}'")]
-    Unknown(String),
-    /// A keyword lacks its value, or the value does not parse.
-    #[error(transparent)]
-    BadValue(#[from] ArgError),
-    /// `position` without `startpos` or `fen`.
-    #[error("position expects 'startpos' or 'fen <fen>', got '{0}'")]
-    Position(String),
-    /// The FEN does not parse or is not a legal position.
-    #[error("invalid FEN: {0}")]
-    Fen(#[from] FenError),
-    /// A move in `position ... moves` or `searchmoves` is not legal.
-    #[error("illegal move '{mv}' in {fen}")]
-    IllegalMove {
-        /// The move as given.
-        mv: String,
-        /// The position it was tried in.
-        fen: String,
-    },
-    /// `setoption` names no option of this engine.
-    #[error("unknown option '{0}'")]
-    UnknownOption(String),
+pub use tabula_protocol::uci::CommandError;
+
+impl From<FenError> for CommandError {
+    fn from(e: FenError) -> CommandError {
+        CommandError::Fen(Box::new(e))
+    }
 }
 
 /// A search to run: the position, what `go` asked, the root moves allowed.
@@ -307,13 +289,7 @@ impl UciSession {
 
     fn set_option(&mut self, args: &[&str]) -> Result<Vec<String>, CommandError> {
         let (name, value) = split_option(args)?;
-        let number = |min: u64, max: u64| -> Result<u64, CommandError> {
-            value
-                .as_deref()
-                .and_then(|v| v.parse::<u64>().ok())
-                .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| ArgError::new(&name, "a number in range", value.as_deref()).into())
-        };
+        let number = |min: u64, max: u64| number_value(&name, value.as_deref(), min, max);
         match name.to_ascii_lowercase().as_str() {
             "hash" => self.core.lock_engine().set_hash(number(1, MAX_HASH as u64)? as usize),
             "threads" => {
@@ -370,7 +346,7 @@ fn identify() -> Vec<String> {
 
 /// The `info string` line reporting `error`.
 fn info(error: &CommandError) -> String {
-    format!("info string {error}")
+    error.to_info()
 }
 
 /// Runs `job` on `engine` under `control`, sending `info` lines and the final `bestmove` to `out`. The clock,

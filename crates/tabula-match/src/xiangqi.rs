@@ -18,7 +18,7 @@
 //! use tabula_match::xiangqi::Xiangqi;
 //! use tabula_match::MatchGame;
 //!
-//! let text = "# two\nstartpos\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1\n";
+//! let text = "# two\nstartpos\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1 # h3e3\n";
 //! assert_eq!(Xiangqi.parse_openings(text, "o.txt").unwrap().len(), 2);
 //! let err = Xiangqi.parse_openings("not a fen\n", "o.txt").unwrap_err();
 //! assert!(err.to_string().starts_with("o.txt, line 1"));
@@ -165,6 +165,8 @@ impl MatchGame for Xiangqi {
     fn parse_openings(&self, text: &str, source: &str) -> Result<Vec<XiangqiOpening>, OpeningError> {
         opening_lines(text)
             .map(|(line, l)| {
+                // A FEN holds no '#': what follows one is a comment.
+                let l = l.split('#').next().unwrap_or("").trim();
                 if l == "startpos" {
                     return Ok(XiangqiOpening { fen: None });
                 }

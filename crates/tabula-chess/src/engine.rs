@@ -82,8 +82,8 @@ pub fn history_keys(pos: &Position) -> Vec<Key> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabula::search::Limits;
     use tabula::score::{is_decisive, DRAW};
+    use tabula::search::Limits;
 
     #[test]
     fn finds_tactics_and_mates() {

@@ -190,3 +190,44 @@ fn bad_input_is_reported_and_serving_goes_on() {
     assert!(lines.contains(&"Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"), "{out}");
     assert!(lines.last().unwrap().starts_with("bestmove "), "{out}");
 }
+
+#[allow(dead_code)] // the other tests use more of it
+mod common;
+
+/// Two short games against Fairy-Stockfish through both UCI interfaces, where it is installed: every move of
+/// ours must be legal by its rules and every move of its by ours.
+#[test]
+fn games_against_fairy_stockfish() {
+    let Some(mut fairy) = common::Fairy::start("the game test against Fairy-Stockfish") else {
+        return;
+    };
+    fairy.ask("setoption name Skill Level value 0\nisready", "readyok");
+    let mut session = UciSession::new();
+    for we_are_red in [true, false] {
+        let mut pos = tabula_xiangqi::Position::startpos();
+        let mut moves: Vec<tabula_xiangqi::Move> = Vec::new();
+        for ply in 0..60 {
+            if !pos.has_legal_move() {
+                break;
+            }
+            let mv = if (ply % 2 == 0) == we_are_red {
+                let line = moves.iter().map(|m| m.to_iccs()).collect::<Vec<_>>().join(" ");
+                session.handle(&format!("position startpos moves {line}"));
+                let reply = session.handle("go movetime 20");
+                let text = last(&reply).split_whitespace().nth(1).unwrap().to_owned();
+                pos.parse_iccs(&text).unwrap_or_else(|e| panic!("{e}"))
+            } else {
+                let fairy_moves: Vec<String> = moves.iter().map(|m| m.to_fairy()).collect();
+                fairy.set_position(
+                    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+                    &fairy_moves,
+                );
+                let reply = fairy.ask("go movetime 20", "bestmove").pop().unwrap();
+                let text = reply.split_whitespace().nth(1).unwrap().to_owned();
+                pos.parse_fairy(&text).unwrap_or_else(|e| panic!("{e}"))
+            };
+            pos.play_unchecked(mv);
+            moves.push(mv);
+        }
+    }
+}

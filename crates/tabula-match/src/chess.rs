@@ -275,20 +275,38 @@ fn pgn(
     }
     let mut out = tags(info, white_seat, token, termination, &extra);
     let mut pos = start.clone();
-    let mut text = String::new();
-    for (i, uci) in moves.iter().enumerate() {
+    let mut plies = Vec::new();
+    for uci in moves {
         let Ok(mv) = pos.parse_uci(uci) else { break };
-        if pos.turn() == Color::White {
-            text.push_str(&format!("{}. ", pos.fullmove_number()));
-        } else if i == 0 {
-            text.push_str(&format!("{}... ", pos.fullmove_number()));
-        }
-        text.push_str(&pos.san(mv));
-        text.push(' ');
+        plies.push(Ply { first_colour: pos.turn() == Color::White, number: pos.fullmove_number(), text: pos.san(mv) });
         pos.play_unchecked(mv);
     }
+    out.push_str(&movetext(&plies, reason, token));
+    out
+}
+
+/// One move of a game record: whether the first colour (White, Red) made it, its move number, how it is written.
+pub(crate) struct Ply {
+    pub first_colour: bool,
+    pub number: u32,
+    pub text: String,
+}
+
+/// The PGN move text: numbered moves, the reason as a final comment, the result token, wrapped at 79 columns,
+/// and the blank line that ends the record.
+pub(crate) fn movetext(plies: &[Ply], reason: &str, token: &str) -> String {
+    let mut text = String::new();
+    for (i, ply) in plies.iter().enumerate() {
+        if ply.first_colour {
+            text.push_str(&format!("{}. ", ply.number));
+        } else if i == 0 {
+            text.push_str(&format!("{}... ", ply.number));
+        }
+        text.push_str(&ply.text);
+        text.push(' ');
+    }
     text.push_str(&format!("{{{}}} {token}", reason.replace('}', ")")));
-    out.push_str(&wrap(&text, 79));
+    let mut out = wrap(&text, 79);
     out.push_str("\n\n");
     out
 }
@@ -323,7 +341,7 @@ pub(crate) fn tags(
 }
 
 /// Wraps words to lines of at most `width` characters.
-pub(crate) fn wrap(text: &str, width: usize) -> String {
+fn wrap(text: &str, width: usize) -> String {
     let mut out = String::new();
     let mut line = 0;
     for word in text.split(' ') {

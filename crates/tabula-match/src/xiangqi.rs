@@ -24,7 +24,7 @@
 //! assert!(err.to_string().starts_with("o.txt, line 1"));
 //! ```
 
-use crate::chess::{go, handshake, is_ready, result_token, tags, wrap};
+use crate::chess::{go, handshake, is_ready, movetext, result_token, tags, Ply};
 use crate::{
     forfeit, opening_lines, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player,
 };
@@ -256,20 +256,12 @@ fn record(
     }
     let mut out = tags(info, red_seat, token, termination, &extra);
     let mut pos = start.clone();
-    let mut text = String::new();
-    for (i, &mv) in moves.iter().enumerate() {
-        if pos.turn() == Color::Red {
-            text.push_str(&format!("{}. ", pos.fullmove_number()));
-        } else if i == 0 {
-            text.push_str(&format!("{}... ", pos.fullmove_number()));
-        }
-        text.push_str(&mv.to_iccs());
-        text.push(' ');
+    let mut plies = Vec::new();
+    for &mv in moves {
+        plies.push(Ply { first_colour: pos.turn() == Color::Red, number: pos.fullmove_number(), text: mv.to_iccs() });
         pos.play_unchecked(mv);
     }
-    text.push_str(&format!("{{{}}} {token}", reason.replace('}', ")")));
-    out.push_str(&wrap(&text, 79));
-    out.push_str("\n\n");
+    out.push_str(&movetext(&plies, reason, token));
     out
 }
 

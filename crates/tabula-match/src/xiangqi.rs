@@ -133,7 +133,7 @@ fn referee(pos: &Position, seat: usize, info: &GameInfo, plies: usize) -> Option
         };
         let reason = match verdict.ending {
             Ending::NoLegalMove if pos.is_check() => "checkmate".to_string(),
-            Ending::NoLegalMove => "stalemate (the side to move loses)".to_string(),
+            Ending::NoLegalMove => "stalemate (no legal move)".to_string(),
             Ending::MoveLimit => "60-move rule (120 plies without a capture)".to_string(),
             Ending::Repetition(found) => match found.ruling() {
                 Ruling::Draw => "repetition".to_string(),
@@ -316,7 +316,10 @@ mod tests {
             })
             .unwrap();
         pos.play_unchecked(mate);
-        assert_eq!(referee(&pos, 0, &info(), 1).unwrap().0, GameResult::Win(0));
+        let (result, reason, _) = referee(&pos, 0, &info(), 1).unwrap();
+        assert_eq!(result, GameResult::Win(0));
+        // (The runner counts a reason with " loses" in it as a forfeit.)
+        assert_eq!(reason, "stalemate (no legal move)");
         // The 60-move rule.
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 b - - 120 80").unwrap();
         assert_eq!(referee(&pos, 0, &info(), 1).unwrap().0, GameResult::Draw);

@@ -1,6 +1,6 @@
-//! The chess engine on the core searcher: [`Engine`] is the core's engine with the chess
-//! [`Evaluation`] and the search options that play chess well, feeds it the key history of the game so that
-//! repetitions count, and runs fixed benchmarks ([`Engine::bench`]).
+//! The chess engine: [`Engine`] is the core's [`tabula::search::Engine`] for [`Position`], which says here (as
+//! [`Playable`]) what it plays with: the chess [`Evaluation`], the search options that play chess well, the
+//! keys of the game's own history (so that repetitions count) and the positions of [`Engine::bench`].
 //!
 //! # Examples
 //!

@@ -1,7 +1,8 @@
-//! The xiangqi engine on the core searcher: [`Engine`] is the core's engine with the xiangqi [`Evaluation`]
-//! and the search options that play xiangqi, feeds it the key history of the game so that repetitions count
-//! (ruled by the Asian rules through [`Game::repetition_outcome`](tabula::game::Game::repetition_outcome)), and runs fixed benchmarks
-//! ([`Engine::bench`]).
+//! The xiangqi engine: [`Engine`] is the core's [`tabula::search::Engine`] for [`Position`], which says here
+//! (as [`Playable`]) what it plays with: the xiangqi [`Evaluation`], the search options below, the keys of the
+//! game's own history (so that repetitions count, ruled by the Asian rules through
+//! [`Game::repetition_outcome`](tabula::game::Game::repetition_outcome)) and the positions of
+//! [`Engine::bench`].
 //!
 //! The options: the table (probed in quiescence too), principal variation search with aspiration windows,
 //! killers and history, quiescence on the captures that do not lose material (ordered most valuable victim

@@ -172,6 +172,15 @@ impl From<Player> for Side {
     }
 }
 
+/// The games `tabula uci` speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum UciGame {
+    /// Chess.
+    Chess,
+    /// Xiangqi (Chinese chess), moves in ICCS coordinates.
+    Xiangqi,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Play in the terminal: human against engine, or engine against engine.
@@ -278,8 +287,15 @@ enum Command {
         #[arg(long = "move-time", default_value_t = 1.0)]
         move_time: f64,
     },
-    /// Speak the Universal Chess Interface on standard input and output.
-    Uci,
+    /// Speak the Universal Chess Interface on standard input and output (xiangqi as Pikafish speaks it).
+    Uci {
+        /// The game: chess or xiangqi.
+        #[arg(long, value_enum, default_value_t = UciGame::Chess)]
+        game: UciGame,
+    },
+    /// Speak the Universal Chinese Chess Interface (xiangqi, as ElephantEye speaks it) on standard input and
+    /// output.
+    Ucci,
     /// List a position's moves in a Polyglot opening book, with their weights.
     Book {
         /// The book (`.bin`).
@@ -397,7 +413,9 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Bench { hash } => bench::run(hash),
         Command::Gtp { threads, playouts, move_time } => gtp(threads, playouts, move_time),
-        Command::Uci => Ok(tabula_chess::uci::run_stdio()?),
+        Command::Uci { game: UciGame::Chess } => Ok(tabula_chess::uci::run_stdio()?),
+        Command::Uci { game: UciGame::Xiangqi } => Ok(tabula_xiangqi::uci::run_stdio()?),
+        Command::Ucci => Ok(tabula_xiangqi::ucci::run_stdio()?),
         Command::Book { file, fen } => {
             let book = tabula_chess::book::Book::open(&file)
                 .with_context(|| format!("cannot open book {}", file.display()))?;

@@ -11,8 +11,7 @@ use crate::zobrist::POLYGLOT;
 use tabula::perft::PerftTable;
 use tabula::quality::QualityReport;
 use tabula::score::{Distance, Wording};
-use tabula::search::Limits;
-use tabula_protocol::front::{EngineConfig, Front, FrontError, Report, Setup, Think};
+use tabula_protocol::front::{EngineConfig, Front, FrontError, Setup};
 
 impl Front for Position {
     const NAME: &'static str = "chess";
@@ -110,17 +109,10 @@ impl Front for Position {
     }
 }
 
-impl Think<Position> for Engine {
-    fn think(&mut self, pos: &Position, limits: &Limits, progress: &mut dyn FnMut(&Report<Move>)) -> Report<Move> {
-        let wording = <Position as Front>::WORDING;
-        let result = self.search(pos, limits, &[], |it| progress(&Report::from_iteration(it, &wording)));
-        Report::from_result(result, &wording)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula::search::Limits;
     use tabula_protocol::terminal;
 
     #[test]

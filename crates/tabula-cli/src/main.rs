@@ -35,6 +35,8 @@ enum GameName {
     Gomoku,
     /// Go, with area scoring and positional superko.
     Go,
+    /// Xiangqi (Chinese chess).
+    Xiangqi,
 }
 
 /// The games small enough to solve exactly.
@@ -68,6 +70,10 @@ macro_rules! with_game {
             }
             GameName::Go => {
                 type $G = tabula_go::Position;
+                $body
+            }
+            GameName::Xiangqi => {
+                type $G = tabula_xiangqi::Position;
                 $body
             }
         }
@@ -206,7 +212,8 @@ enum Command {
         /// The game.
         game: GameName,
         /// The position: tic-tac-toe cells played (`519`) or a board (`o...x...x`); Connect Four columns played
-        /// (`4453`); a chess FEN; Gomoku moves (`h8 i9`); Go moves (`d4 e5`) or SGF. A file holding it is read.
+        /// (`4453`); a chess or xiangqi FEN; Gomoku moves (`h8 i9`); Go moves (`d4 e5`) or SGF. A file holding it is
+        /// read.
         #[arg(default_value = "")]
         position: String,
         /// Solve exactly: every move's value (games small enough: tictactoe, connect4).

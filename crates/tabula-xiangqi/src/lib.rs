@@ -43,6 +43,7 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod fen;
+pub mod front;
 mod game;
 pub mod movegen;
 pub mod moves;

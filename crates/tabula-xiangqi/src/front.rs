@@ -105,10 +105,11 @@ mod tests {
         assert_eq!(pos.parse_move("炮二平五").unwrap(), iccs);
         assert_eq!(pos.move_text(iccs), "炮二平五");
         assert_eq!(pos.coordinate_text(iccs), "h2e2");
-        assert!(pos.parse_move("h2h9").is_err());
+        // Past the screen only by capturing: h2h9 takes the horse, h2h8 is no move.
+        assert!(pos.parse_move("h2h9").is_ok() && pos.parse_move("h2h8").is_err());
         assert_eq!(Position::parse_position(&pos.position_text(), &Setup::default()).unwrap(), pos);
         assert!(Position::start(&Setup { size: Some(9), ..Setup::default() }).is_err());
-        // The start position's first two plies: 44 moves, then 44 × 44 (Fairy-Stockfish's perft).
+        // The start position's first two plies: 44 moves, 1,920 lines (Fairy-Stockfish's perft).
         let count = tabula_protocol::terminal::perft_divide(&pos, 2, Some(1), |_, _| {});
         assert_eq!((count.divide.len(), count.total), (44, 1920));
     }

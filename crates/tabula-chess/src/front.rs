@@ -5,13 +5,19 @@
 use crate::engine::Engine;
 use crate::moves::Move;
 use crate::perft::{perft, perft_hashed};
+use crate::position::CastlingSide;
 use crate::position::Position;
 use crate::types::{Color, Square};
-use crate::zobrist::POLYGLOT;
+use crate::zobrist::{self, POLYGLOT};
 use tabula::perft::PerftTable;
 use tabula::quality::QualityReport;
 use tabula::score::{Distance, Wording};
-use tabula_protocol::front::{EngineConfig, Front, FrontError, Setup};
+use tabula_protocol::front::{CellStyle, Cells, EngineConfig, Feature, Front, FrontError, MoveCells, Setup};
+
+/// The cell of `square` on a board drawn with rank 8 at the top.
+fn cell(square: Square) -> usize {
+    (7 - square.rank().index()) * 8 + square.file().index()
+}
 
 impl Front for Position {
     const NAME: &'static str = "chess";
@@ -94,7 +100,55 @@ impl Front for Position {
     fn engine(config: &EngineConfig) -> Engine {
         let mut engine = Engine::new(config.hash_mib);
         engine.set_threads(config.threads);
+        engine.set_table_use(config.table);
         engine
+    }
+
+    /// Rank 8 at the top; FEN letters, White's in capitals.
+    fn cells(&self) -> Option<Cells> {
+        let mut marks = vec![String::new(); 64];
+        for square in Square::ALL {
+            if let Some(piece) = self.board().piece_at(square) {
+                marks[cell(square)] = piece.to_char().to_string();
+            }
+        }
+        Some(Cells { width: 8, height: 8, marks, style: CellStyle::Checkered, drop: false })
+    }
+
+    /// Castling is drawn as the king's move (to the g- or c-file).
+    fn move_cells(&self, mv: Move) -> Option<MoveCells> {
+        Some(MoveCells { from: Some(cell(mv.from())), to: cell(mv.king_to()) })
+    }
+
+    /// Polyglot's features: each piece on its square, each castling right, the en-passant file when a capture
+    /// there is possible, White to move.
+    fn key_features(&self) -> Vec<Feature> {
+        let mut features = Vec::new();
+        for square in Square::ALL {
+            if let Some(piece) = self.board().piece_at(square) {
+                let name = format!("{:?} {:?} on {square}", piece.color, piece.role).to_lowercase();
+                features.push(Feature::new(name, zobrist::piece(piece, square)));
+            }
+        }
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if self.castling().has(color, side) {
+                    let name = format!("{color:?} may castle {side:?}").replace("KingSide", "king side");
+                    features
+                        .push(Feature::new(name.replace("QueenSide", "queen side"), zobrist::castling(color, side)));
+                }
+            }
+        }
+        if let Some(ep) = self.ep_square() {
+            features.push(Feature::new(
+                format!("en passant on the {}-file", ep.file().to_char()),
+                zobrist::en_passant(ep.file()),
+            ));
+        }
+        if self.turn() == Color::White {
+            features.push(Feature::new("White to move", zobrist::WHITE_TO_MOVE));
+        }
+        features
     }
 
     fn perft(&mut self, depth: u32, table: Option<&mut PerftTable>) -> u64 {

@@ -303,6 +303,18 @@ enum Command {
     /// Speak the Universal Chinese Chess Interface (xiangqi, as ElephantEye speaks it) on standard input and
     /// output.
     Ucci,
+    /// Serve a web page to play every game and watch the keys and the table at work.
+    Serve {
+        /// The port (0: any free one).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The address to listen on; other machines reach the page only if this is not a loopback address.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+        /// Open the page in the default browser.
+        #[arg(long)]
+        open: bool,
+    },
     /// List a position's moves in a Polyglot opening book, with their weights.
     Book {
         /// The book (`.bin`).
@@ -423,6 +435,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Uci { game: UciGame::Chess } => Ok(tabula_chess::uci::run_stdio()?),
         Command::Uci { game: UciGame::Xiangqi } => Ok(tabula_xiangqi::uci::run_stdio()?),
         Command::Ucci => Ok(tabula_xiangqi::ucci::run_stdio()?),
+        Command::Serve { port, host, open } => serve(std::net::SocketAddr::new(host, port), open),
         Command::Book { file, fen } => {
             let book = tabula_chess::book::Book::open(&file)
                 .with_context(|| format!("cannot open book {}", file.display()))?;
@@ -555,6 +568,30 @@ fn perft<G: Front>(game: &G, depth: u32, divide: bool, hash: Option<usize>) -> R
     println!("nodes {}", count.total);
     eprintln!("time {secs:.3}s, {:.0} nodes/s", count.total as f64 / secs.max(1e-9));
     Ok(())
+}
+
+/// The games the web page offers, with the settings it lets the user choose (the first is the default).
+fn web_catalog() -> tabula_web::Catalog {
+    tabula_web::Catalog::new()
+        .with::<tabula_tictactoe::TicTacToe>(&[])
+        .with::<tabula_connect4::Standard>(&[])
+        .with::<tabula_chess::Position>(&[])
+        .with::<tabula_gomoku::Board>(&[("size", &["15", "19", "9"]), ("rule", &["freestyle", "standard", "renju"])])
+        .with::<tabula_go::Position>(&[("size", &["9", "13", "19"]), ("komi", &["7", "6.5", "0.5"])])
+}
+
+/// `tabula serve`: the page until the process is interrupted.
+fn serve(addr: std::net::SocketAddr, open: bool) -> Result<()> {
+    tabula_web::run(addr, web_catalog(), tabula_web::Limits::default(), |bound| {
+        let url = format!("http://{bound}/");
+        println!("Tabula is served at {url} (Ctrl-C to stop)");
+        if open {
+            if let Err(e) = open::that_detached(&url) {
+                eprintln!("could not open a browser: {e}");
+            }
+        }
+    })
+    .with_context(|| format!("cannot serve on {addr}"))
 }
 
 /// The Go engine over GTP on standard input and output.

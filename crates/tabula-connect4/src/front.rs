@@ -7,7 +7,9 @@ use crate::solver::Solver;
 use tabula::quality::QualityReport;
 use tabula::search::{SearchOptions, Searcher};
 use tabula::Game;
-use tabula_protocol::front::{EngineConfig, Front, FrontError, Setup, Solve, Solved};
+use tabula_protocol::front::{
+    CellStyle, Cells, EngineConfig, Feature, Front, FrontError, MoveCells, Setup, Solve, Solved,
+};
 
 const WIDTH: usize = 7;
 const HEIGHT: usize = 6;
@@ -65,6 +67,38 @@ impl Front for Standard {
 
     fn key_quality() -> QualityReport {
         tabula::quality::check(KEYS.as_slice())
+    }
+
+    /// The top row first; `x` for the first player's discs, `o` for the second's.
+    fn cells(&self) -> Option<Cells> {
+        let mut marks = Vec::with_capacity(WIDTH * HEIGHT);
+        for row in (0..HEIGHT).rev() {
+            for col in 0..WIDTH {
+                marks.push(self.cell(col, row).map_or(String::new(), |c| ["x", "o"][c as usize].to_string()));
+            }
+        }
+        Some(Cells { width: WIDTH, height: HEIGHT, marks, style: CellStyle::Boxes, drop: true })
+    }
+
+    /// The cell the disc falls to.
+    fn move_cells(&self, col: Column) -> Option<MoveCells> {
+        let col = col as usize;
+        let row = (0..HEIGHT).find(|&row| self.cell(col, row).is_none())?;
+        Some(MoveCells { from: None, to: (HEIGHT - 1 - row) * WIDTH + col })
+    }
+
+    /// A disc of either player on each cell (the key is the board's alone: the side to move follows from it).
+    fn key_features(&self) -> Vec<Feature> {
+        let mut features = Vec::new();
+        for col in 0..WIDTH {
+            for row in 0..HEIGHT {
+                if let Some(colour) = self.cell(col, row) {
+                    let name = format!("{} in column {}, row {}", ["X", "O"][colour as usize], col + 1, row + 1);
+                    features.push(Feature::new(name, KEYS[2 * (col * (HEIGHT + 1) + row) + colour as usize]));
+                }
+            }
+        }
+        features
     }
 }
 

@@ -2,16 +2,18 @@
 //! the moves played in GTP coordinates (`d4 e5 pass`), the Monte Carlo tree search of [`mcts`](crate::mcts)
 //! thinking within the core's limits (nodes count playouts), scores as win rates.
 
-use crate::board::KEYS;
-use crate::coords::Move;
+use crate::board::{stone_key, KEYS, WHITE_TO_MOVE};
+use crate::coords::{Color, Move, Point, MAX_POINTS};
 use crate::mcts::{Budget, Config, Mcts};
-use crate::position::{Position, Rules};
+use crate::position::{Position, Rules, SEARCH_KEYS};
 use crate::scoring::area_score;
 use crate::sgf::GameRecord;
 use std::time::{Duration, Instant};
 use tabula::quality::QualityReport;
 use tabula::search::Limits;
-use tabula_protocol::front::{EngineConfig, Front, FrontError, Report, Setup, Think};
+use tabula_protocol::front::{
+    CellStyle, Cells, EngineConfig, Feature, Front, FrontError, MoveCells, Report, Setup, Think,
+};
 
 /// The Go engine as the terminal commands drive it: Monte Carlo tree search on the configured threads.
 pub struct GoEngine {
@@ -123,6 +125,49 @@ impl Front for Position {
 
     fn key_quality() -> QualityReport {
         tabula::quality::check(KEYS.as_slice())
+    }
+
+    /// The top row (the highest number) first; `b` and `w` for the stones.
+    fn cells(&self) -> Option<Cells> {
+        let size = self.size();
+        let mut marks = Vec::with_capacity(size * size);
+        for row in (0..size).rev() {
+            for column in 0..size {
+                let stone = self.board().get(Point::new(column, row));
+                marks.push(stone.map_or(String::new(), |c| if c == Color::Black { "b" } else { "w" }.to_string()));
+            }
+        }
+        Some(Cells { width: size, height: size, marks, style: CellStyle::Points, drop: false })
+    }
+
+    fn move_cells(&self, mv: Move) -> Option<MoveCells> {
+        match mv {
+            Move::Pass => None,
+            Move::Play(p) => Some(MoveCells { from: None, to: (self.size() - 1 - p.row()) * self.size() + p.column() }),
+        }
+    }
+
+    /// The search key's features: each stone (the low half of its 128-bit key), White to move, the point a
+    /// ko forbids, and one pass just played.
+    fn key_features(&self) -> Vec<Feature> {
+        let mut features: Vec<Feature> = self
+            .board()
+            .points()
+            .filter_map(|p| {
+                let c = self.board().get(p)?;
+                Some(Feature::new(format!("{c:?} stone on {}", p.to_gtp()), stone_key(p, c).to_key()))
+            })
+            .collect();
+        if self.to_move() == Color::White {
+            features.push(Feature::new("White to move", WHITE_TO_MOVE.to_key()));
+        }
+        if let Some(ko) = self.board().ko() {
+            features.push(Feature::new(format!("ko forbids {}", ko.to_gtp()), SEARCH_KEYS.get(ko.index())));
+        }
+        if self.passes() == 1 {
+            features.push(Feature::new("the last move was a pass", SEARCH_KEYS.get(MAX_POINTS)));
+        }
+        features
     }
 }
 

@@ -95,7 +95,8 @@ type KeySet = HashSet<Key128, BuildHasherDefault<KeyHasher>>;
 /// Extra keys for the search key only: one per simple-ko point, and the last for "the previous move was a
 /// pass" (the next pass ends the game). Both change what may follow, so a transposition table must tell
 /// such positions apart.
-const SEARCH_KEYS: ZobristKeys<Key, { MAX_POINTS + 1 }> = ZobristKeys::<Key, { MAX_POINTS + 1 }>::generate(0x0006_06b0);
+pub(crate) const SEARCH_KEYS: ZobristKeys<Key, { MAX_POINTS + 1 }> =
+    ZobristKeys::<Key, { MAX_POINTS + 1 }>::generate(0x0006_06b0);
 
 /// The 64-bit search key of `board` with `to_move` to play after `passes` consecutive passes: the key
 /// [`Position::key`] gives, for searches that play moves on a bare [`Board`].

@@ -100,6 +100,13 @@ impl Engine {
         self.searcher.set_options(options);
     }
 
+    /// Searches with the transposition table or without it (to measure what it saves); the threat search keeps
+    /// its own cache either way.
+    pub fn set_table_use(&mut self, on: bool) {
+        let options = self.searcher.options().clone().with_table(on);
+        self.searcher.set_options(options);
+    }
+
     /// Replaces the table and the threat cache by new ones of about `table_mib` mebibytes in total.
     pub fn resize(&mut self, table_mib: usize) {
         let table_mib = table_mib.max(2);

@@ -2,12 +2,14 @@
 //! freestyle by default), positions as the moves played (`h8 i9` or `7,7 8,8`), the engine of
 //! [`engine`](crate::engine) (threat-space search, then alpha-beta), a forced win said with its line.
 
-use crate::board::{Board, Color, Point, Rule, KEYS};
+use crate::board::{Board, Color, Point, Rule, KEYS, LAYOUT};
 use crate::engine::Engine;
 use tabula::quality::QualityReport;
 use tabula::score::describe;
 use tabula::search::Limits;
-use tabula_protocol::front::{EngineConfig, Front, FrontError, Report, Setup, Think};
+use tabula_protocol::front::{
+    CellStyle, Cells, EngineConfig, Feature, Front, FrontError, MoveCells, Report, Setup, Think,
+};
 
 fn board_for(setup: &Setup) -> Result<Board, FrontError> {
     setup.allow(<Board as Front>::NAME, &["size", "rule"])?;
@@ -71,11 +73,46 @@ impl Front for Board {
     fn engine(config: &EngineConfig) -> Engine {
         let mut engine = Engine::new(config.hash_mib);
         engine.set_threads(config.threads.max(1));
+        engine.set_table_use(config.table);
         engine
     }
 
     fn key_quality() -> QualityReport {
         tabula::quality::check(KEYS.as_slice())
+    }
+
+    /// Row `y = 0` at the top, as Gomocup counts; `b` and `w` for the stones.
+    fn cells(&self) -> Option<Cells> {
+        let mut marks = Vec::with_capacity(self.width() * self.height());
+        for y in 0..self.height() {
+            for x in 0..self.width() {
+                let stone = self.stone(Point::new(x as u8, y as u8));
+                marks.push(stone.map_or(String::new(), |c| if c == Color::Black { "b" } else { "w" }.to_string()));
+            }
+        }
+        Some(Cells { width: self.width(), height: self.height(), marks, style: CellStyle::Points, drop: false })
+    }
+
+    fn move_cells(&self, p: Point) -> Option<MoveCells> {
+        Some(MoveCells { from: None, to: p.y as usize * self.width() + p.x as usize })
+    }
+
+    /// A stone of either colour on each point, and White to move.
+    fn key_features(&self) -> Vec<Feature> {
+        let mut features = Vec::new();
+        for y in 0..self.height() {
+            for x in 0..self.width() {
+                let p = Point::new(x as u8, y as u8);
+                if let Some(c) = self.stone(p) {
+                    let name = format!("{c:?} stone on {}", self.format_point(p));
+                    features.push(Feature::new(name, KEYS[LAYOUT.feature(p.code() as usize, c.index())]));
+                }
+            }
+        }
+        if self.side_to_move() == Color::White {
+            features.push(Feature::new("White to move", KEYS[LAYOUT.extra(0)]));
+        }
+        features
     }
 }
 

@@ -81,6 +81,7 @@ use tabula::perft::PerftTable;
 use tabula::quality::QualityReport;
 use tabula::score::{describe, Wording};
 use tabula::search::{Iteration, Limits, SearchOptions, SearchResult, Searcher, TableUse};
+use tabula::Key;
 
 /// Why a position, a move or a setting was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -252,6 +253,59 @@ impl<M> Report<M> {
     }
 }
 
+/// How a board's cells are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellStyle {
+    /// A checkered board with pieces in the squares (chess).
+    Checkered,
+    /// Boxes holding marks or discs (tic-tac-toe, Connect Four).
+    Boxes,
+    /// Stones on the points where lines cross (Go, Gomoku).
+    Points,
+}
+
+/// The board as cells, for a page that draws it and takes clicks on it ([`Front::cells`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cells {
+    /// Cells in a row.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// Each cell's content, row by row from the top left as the board is usually drawn: empty, or a short mark
+    /// (a FEN piece letter for chess; `x` / `o` for tic-tac-toe and Connect Four; `b` / `w` for stones).
+    pub marks: Vec<String>,
+    /// How the cells are drawn.
+    pub style: CellStyle,
+    /// Whether a stone falls to the lowest free cell of the column clicked (Connect Four).
+    pub drop: bool,
+}
+
+/// Where a move is drawn, as indices into [`Cells::marks`]: the cell it leaves (pieces that move) and the cell
+/// it reaches or fills.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveCells {
+    /// The cell a moving piece leaves; `None` for a stone or a mark put down.
+    pub from: Option<usize>,
+    /// The cell the move reaches or fills.
+    pub to: usize,
+}
+
+/// One Zobrist feature of a position ([`Front::key_features`]): what it is, and the key XORed in for it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Feature {
+    /// The feature in words (`white knight on g1`, `X on 5`, `White to move`).
+    pub name: String,
+    /// Its key.
+    pub key: Key,
+}
+
+impl Feature {
+    /// The feature `name` with key `key`.
+    pub fn new(name: impl Into<String>, key: Key) -> Feature {
+        Feature { name: name.into(), key }
+    }
+}
+
 /// An engine that thinks about positions of `G`.
 pub trait Think<G: Front> {
     /// Thinks about `game` within `limits`, calling `progress` with each intermediate report (an iteration).
@@ -372,6 +426,25 @@ pub trait Front: Game {
     /// The position's key as `tabula hash` prints it.
     fn key_text(&self) -> String {
         format!("{:016x}", self.key())
+    }
+
+    /// The board as cells, for a page that draws it; `None` (the default) if the game does not say.
+    fn cells(&self) -> Option<Cells> {
+        None
+    }
+
+    /// Where `mv`, legal here, is drawn on [`cells`](Front::cells); `None` (the default) for moves that are not
+    /// drawn on the board (a pass) and games without cells.
+    fn move_cells(&self, mv: Self::Move) -> Option<MoveCells> {
+        let _ = mv;
+        None
+    }
+
+    /// The Zobrist features present in the position, whose keys XOR to [`key`](Game::key): a move XORs out the
+    /// features it removes and XORs in those it adds, so the keys a move changes are the symmetric difference of
+    /// the features before and after it. Empty (the default) if the game does not list them.
+    fn key_features(&self) -> Vec<Feature> {
+        Vec::new()
     }
 }
 

@@ -1,10 +1,12 @@
 //! Tic-tac-toe's [`Front`]: cells numbered 1 to 9 from the top left, positions as the cells played (`519`) or
 //! a board (`x...o...x`), scores in the winner's moves; small enough to solve.
 
-use crate::{Heuristic, Mark, TicTacToe, KEYS};
+use crate::{Heuristic, Mark, TicTacToe, KEYS, LAYOUT};
 use tabula::quality::QualityReport;
 use tabula::search::Searcher;
-use tabula_protocol::front::{solved_by_core, EngineConfig, Front, FrontError, Setup, Solve, Solved};
+use tabula_protocol::front::{
+    solved_by_core, CellStyle, Cells, EngineConfig, Feature, Front, FrontError, MoveCells, Setup, Solve, Solved,
+};
 
 impl Front for TicTacToe {
     const NAME: &'static str = "tictactoe";
@@ -53,6 +55,29 @@ impl Front for TicTacToe {
 
     fn key_quality() -> QualityReport {
         tabula::quality::check(KEYS.as_slice())
+    }
+
+    fn cells(&self) -> Option<Cells> {
+        let marks =
+            self.position_text().chars().map(|c| if c == '.' { String::new() } else { c.to_string() }).collect();
+        Some(Cells { width: 3, height: 3, marks, style: CellStyle::Boxes, drop: false })
+    }
+
+    fn move_cells(&self, cell: u8) -> Option<MoveCells> {
+        Some(MoveCells { from: None, to: cell as usize })
+    }
+
+    /// A mark on a cell, one key each (the key the game keeps is the board as it stands, not a symmetry of it).
+    fn key_features(&self) -> Vec<Feature> {
+        (0..9)
+            .filter_map(|cell| {
+                let mark = self.get(cell)?;
+                Some(Feature::new(
+                    format!("{mark:?} on {}", cell + 1),
+                    KEYS[LAYOUT.feature(cell as usize, mark as usize)],
+                ))
+            })
+            .collect()
     }
 }
 

@@ -78,6 +78,7 @@ impl Front for Position {
     fn engine(config: &EngineConfig) -> Engine {
         let mut engine = Engine::new(config.hash_mib);
         engine.set_threads(config.threads);
+        engine.set_table_use(config.table);
         engine
     }
 

@@ -99,7 +99,14 @@ impl<G: Playable> Engine<G> {
 
     /// Sets the number of search threads.
     pub fn set_threads(&mut self, threads: usize) {
-        self.searcher.set_options(G::engine_options(threads));
+        let table = self.searcher.options().table;
+        self.searcher.set_options(G::engine_options(threads).with_table(table));
+    }
+
+    /// Searches with the transposition table or without it (to measure what it saves).
+    pub fn set_table_use(&mut self, on: bool) {
+        let options = self.searcher.options().clone().with_table(on);
+        self.searcher.set_options(options);
     }
 
     /// Empties the table (a new one: see [`table`](Engine::table)).

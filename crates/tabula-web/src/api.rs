@@ -1,0 +1,457 @@
+//! The HTTP interface: routes, the session map, searches on blocking threads streamed as server-sent events,
+//! and the errors answered as JSON. See the [crate documentation](crate) for the list of requests.
+
+use crate::session::{GameState, SearchJob, SearchReport, Session};
+use crate::{Catalog, Limits};
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, StatusCode, Uri};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use tabula_protocol::front::{EngineConfig, Setup};
+use tokio::sync::{mpsc, Semaphore};
+use tokio_stream::wrappers::UnboundedReceiverStream;
+use tokio_stream::StreamExt;
+
+/// The server's state, shared by every request.
+struct Shared {
+    catalog: Catalog,
+    limits: Limits,
+    sessions: Mutex<HashMap<u64, Slot>>,
+    searches: Arc<Semaphore>,
+    next_id: AtomicU64,
+}
+
+/// A session and what the server knows about it.
+struct Slot {
+    session: Box<dyn Session>,
+    used: Instant,
+    /// The running search's stop flag.
+    search: Option<Arc<AtomicBool>>,
+}
+
+type App = Arc<Shared>;
+
+impl Shared {
+    fn sessions(&self) -> MutexGuard<'_, HashMap<u64, Slot>> {
+        // A panic while the lock was held cannot leave a session half-changed (each change is one call), so
+        // the map is still good to use.
+        self.sessions.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// An error answered as `{"error": message}`.
+#[derive(Debug)]
+struct ApiError(StatusCode, String);
+
+impl ApiError {
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::BAD_REQUEST, message.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        #[derive(Serialize)]
+        struct Body {
+            error: String,
+        }
+        (self.0, Json(Body { error: self.1 })).into_response()
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> ApiError {
+        ApiError(r.status(), r.body_text())
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(r: QueryRejection) -> ApiError {
+        ApiError(r.status(), r.body_text())
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(_: PathRejection) -> ApiError {
+        ApiError::bad("a session id is a number")
+    }
+}
+
+type ApiResult<T> = Result<T, ApiError>;
+
+/// The router of the whole interface, the page included.
+pub fn router(catalog: Catalog, limits: Limits) -> Router {
+    let shared = Arc::new(Shared {
+        searches: Arc::new(Semaphore::new(limits.max_searches.max(1))),
+        sessions: Mutex::new(HashMap::new()),
+        next_id: AtomicU64::new(1),
+        catalog,
+        limits: limits.clone(),
+    });
+    Router::new()
+        .route("/", get(|| async { Html(include_str!("../assets/index.html")) }))
+        .route(
+            "/app.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], include_str!("../assets/app.js")) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css")], include_str!("../assets/style.css")) }),
+        )
+        .route("/api/games", get(games))
+        .route("/api/sessions", post(create))
+        .route("/api/sessions/{id}", get(state).delete(delete))
+        .route("/api/sessions/{id}/move", post(play))
+        .route("/api/sessions/{id}/undo", post(undo))
+        .route("/api/sessions/{id}/search", get(search))
+        .route("/api/sessions/{id}/stop", post(stop))
+        .route("/api/sessions/{id}/compare", post(compare))
+        .fallback(|uri: Uri| async move { ApiError(StatusCode::NOT_FOUND, format!("nothing at {}", uri.path())) })
+        .method_not_allowed_fallback(|| async {
+            ApiError(StatusCode::METHOD_NOT_ALLOWED, "this address does not take that method".into())
+        })
+        .layer(DefaultBodyLimit::max(limits.max_body))
+        .with_state(shared)
+}
+
+#[derive(Serialize)]
+struct GameInfo {
+    name: &'static str,
+    settings: Vec<Setting>,
+    position_help: &'static str,
+    move_help: &'static str,
+}
+
+#[derive(Serialize)]
+struct Setting {
+    name: &'static str,
+    choices: Vec<&'static str>,
+}
+
+async fn games(State(app): State<App>) -> Json<Vec<GameInfo>> {
+    Json(
+        app.catalog
+            .entries
+            .iter()
+            .map(|e| GameInfo {
+                name: e.name,
+                settings: e.settings.iter().map(|(name, choices)| Setting { name, choices: choices.clone() }).collect(),
+                position_help: e.position_help,
+                move_help: e.move_help,
+            })
+            .collect(),
+    )
+}
+
+/// A session's state as answered: its id, whether it searches, and the game's state.
+#[derive(Serialize)]
+struct StateJson {
+    id: u64,
+    searching: bool,
+    #[serde(flatten)]
+    state: GameState,
+}
+
+fn state_of(id: u64, slot: &Slot) -> Json<StateJson> {
+    Json(StateJson { id, searching: slot.search.is_some(), state: slot.session.state() })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRequest {
+    game: String,
+    size: Option<usize>,
+    rule: Option<String>,
+    komi: Option<f64>,
+    position: Option<String>,
+}
+
+async fn create(State(app): State<App>, body: Result<Json<CreateRequest>, JsonRejection>) -> ApiResult<Response> {
+    let Json(req) = body?;
+    let Some(entry) = app.catalog.get(&req.game) else {
+        let names: Vec<_> = app.catalog.entries.iter().map(|e| e.name).collect();
+        return Err(ApiError::bad(format!("unknown game `{}`; the games are {}", req.game, names.join(", "))));
+    };
+    if req.komi.is_some_and(|k| !k.is_finite()) {
+        return Err(ApiError::bad("komi must be a finite number"));
+    }
+    let setup = Setup { size: req.size, rule: req.rule, komi: req.komi };
+    let session =
+        (entry.create)(&setup, req.position.as_deref().unwrap_or("")).map_err(|e| ApiError::bad(e.to_string()))?;
+    let id = app.next_id.fetch_add(1, Ordering::Relaxed);
+    let mut sessions = app.sessions();
+    if sessions.len() >= app.limits.max_sessions {
+        // The least recently used session that is not searching makes room.
+        let idle = sessions.iter().filter(|(_, s)| s.search.is_none()).min_by_key(|(_, s)| s.used).map(|(&id, _)| id);
+        match idle {
+            Some(old) => {
+                sessions.remove(&old);
+            }
+            None => {
+                return Err(ApiError(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!("all {} sessions are searching; try again shortly", app.limits.max_sessions),
+                ))
+            }
+        }
+    }
+    let slot = Slot { session, used: Instant::now(), search: None };
+    let answer = state_of(id, &slot);
+    sessions.insert(id, slot);
+    Ok((StatusCode::CREATED, answer).into_response())
+}
+
+/// Runs `f` on the session `id`, marking it used.
+fn with_slot<T>(app: &App, id: u64, f: impl FnOnce(&mut Slot) -> ApiResult<T>) -> ApiResult<T> {
+    let mut sessions = app.sessions();
+    let slot = sessions.get_mut(&id).ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no session {id}")))?;
+    slot.used = Instant::now();
+    f(slot)
+}
+
+fn idle(slot: &Slot) -> ApiResult<()> {
+    match slot.search {
+        Some(_) => Err(ApiError(StatusCode::CONFLICT, "a search is running in this session; stop it first".into())),
+        None => Ok(()),
+    }
+}
+
+async fn state(State(app): State<App>, id: Result<Path<u64>, PathRejection>) -> ApiResult<Json<StateJson>> {
+    let Path(id) = id?;
+    with_slot(&app, id, |slot| Ok(state_of(id, slot)))
+}
+
+async fn delete(State(app): State<App>, id: Result<Path<u64>, PathRejection>) -> ApiResult<StatusCode> {
+    let Path(id) = id?;
+    let slot = app.sessions().remove(&id).ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no session {id}")))?;
+    if let Some(stop) = slot.search {
+        stop.store(true, Ordering::Relaxed);
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    #[serde(rename = "move")]
+    text: String,
+}
+
+async fn play(
+    State(app): State<App>,
+    id: Result<Path<u64>, PathRejection>,
+    body: Result<Json<MoveRequest>, JsonRejection>,
+) -> ApiResult<Json<StateJson>> {
+    let Path(id) = id?;
+    let Json(req) = body?;
+    with_slot(&app, id, |slot| {
+        idle(slot)?;
+        slot.session.play(&req.text).map_err(|e| ApiError::bad(e.to_string()))?;
+        Ok(state_of(id, slot))
+    })
+}
+
+async fn undo(State(app): State<App>, id: Result<Path<u64>, PathRejection>) -> ApiResult<Json<StateJson>> {
+    let Path(id) = id?;
+    with_slot(&app, id, |slot| {
+        idle(slot)?;
+        if !slot.session.undo() {
+            return Err(ApiError::bad("no move to take back"));
+        }
+        Ok(state_of(id, slot))
+    })
+}
+
+#[derive(Serialize)]
+struct Stopped {
+    stopped: bool,
+}
+
+async fn stop(State(app): State<App>, id: Result<Path<u64>, PathRejection>) -> ApiResult<Json<Stopped>> {
+    let Path(id) = id?;
+    with_slot(&app, id, |slot| {
+        if let Some(stop) = &slot.search {
+            stop.store(true, Ordering::Relaxed);
+        }
+        Ok(Json(Stopped { stopped: slot.search.is_some() }))
+    })
+}
+
+/// Marks the session's search as over when dropped, however the search ended (done, stopped, panicked), and
+/// stops it if it still runs (its client went away).
+struct SearchGuard {
+    app: App,
+    id: u64,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for SearchGuard {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(slot) = self.app.sessions().get_mut(&self.id) {
+            if slot.search.as_ref().is_some_and(|s| Arc::ptr_eq(s, &self.stop)) {
+                slot.search = None;
+            }
+        }
+    }
+}
+
+/// Stops a search when the request that waits for it is dropped (its client went away).
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Starts a search in session `id` stopped by `stop`: one job per table setting in `tables`; or says why not.
+fn start_search(
+    app: &App,
+    id: u64,
+    tables: &[bool],
+    stop: Arc<AtomicBool>,
+) -> ApiResult<(Vec<SearchJob>, SearchGuard)> {
+    let jobs = with_slot(app, id, |slot| {
+        idle(slot)?;
+        let mut jobs = Vec::new();
+        for &table in tables {
+            let config = EngineConfig { hash_mib: app.limits.hash_mib, threads: 1, table };
+            jobs.push(slot.session.search(config).ok_or_else(|| ApiError::bad("the game is over"))?);
+        }
+        slot.search = Some(stop.clone());
+        Ok(jobs)
+    })?;
+    Ok((jobs, SearchGuard { app: app.clone(), id, stop }))
+}
+
+/// The search limits asked for: a time (or the default second), a depth, always the server's time cap and a
+/// stop flag.
+fn limits(app: &App, time_ms: Option<u64>, depth: Option<u32>, stop: &Arc<AtomicBool>) -> ApiResult<tabula::Limits> {
+    let cap = app.limits.max_search_time;
+    let time = match time_ms {
+        Some(ms) if ms == 0 || Duration::from_millis(ms) > cap => {
+            return Err(ApiError::bad(format!("time_ms must be from 1 to {}", cap.as_millis())))
+        }
+        Some(ms) => Some(Duration::from_millis(ms)),
+        None => None,
+    };
+    if depth.is_some_and(|d| !(1..=64).contains(&d)) {
+        return Err(ApiError::bad("depth must be from 1 to 64"));
+    }
+    let time = time.unwrap_or(if depth.is_some() { cap } else { Duration::from_secs(1) });
+    let limits = tabula::Limits { depth, stop: Some(stop.clone()), ..tabula::Limits::default() };
+    Ok(limits.with_time(time, time))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SearchQuery {
+    time_ms: Option<u64>,
+    depth: Option<u32>,
+    table: Option<bool>,
+}
+
+fn event(name: &str, data: &impl Serialize) -> Event {
+    Event::default().event(name).data(serde_json::to_string(data).unwrap_or_else(|e| format!("\"{e}\"")))
+}
+
+async fn search(
+    State(app): State<App>,
+    id: Result<Path<u64>, PathRejection>,
+    query: Result<Query<SearchQuery>, QueryRejection>,
+) -> ApiResult<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>> {
+    let Path(id) = id?;
+    let Query(q) = query?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = limits(&app, q.time_ms, q.depth, &stop)?;
+    let (mut jobs, guard) = start_search(&app, id, &[q.table.unwrap_or(true)], stop)?;
+    let job = jobs.pop().expect("one job per table setting");
+    let (tx, rx) = mpsc::unbounded_channel();
+    let searches = app.searches.clone();
+    let stop = guard.stop.clone();
+    tokio::spawn(async move {
+        let permit = match searches.clone().try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(_) => {
+                let _ = tx.send(event("queued", &"waiting for a free search slot"));
+                let Ok(permit) = searches.acquire_owned().await else { return };
+                permit
+            }
+        };
+        let progress = tx.clone();
+        let ran = tokio::task::spawn_blocking(move || {
+            job(&limits, &mut |report| {
+                // A client gone away stops the search.
+                if progress.send(event("iteration", &report)).is_err() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            })
+        })
+        .await;
+        drop(permit);
+        let _ = match ran {
+            Ok(report) => tx.send(event("done", &report)),
+            Err(e) => tx.send(event("failed", &format!("the search failed: {e}"))),
+        };
+        drop(guard);
+    });
+    let stream = UnboundedReceiverStream::new(rx).map(Ok);
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CompareRequest {
+    depth: u32,
+    time_ms: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct Comparison {
+    with_table: SearchReport,
+    without_table: SearchReport,
+}
+
+/// The same search with the table and without it, one after the other on one search slot.
+async fn compare(
+    State(app): State<App>,
+    id: Result<Path<u64>, PathRejection>,
+    body: Result<Json<CompareRequest>, JsonRejection>,
+) -> ApiResult<Json<Comparison>> {
+    let Path(id) = id?;
+    let Json(req) = body?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = limits(&app, req.time_ms, Some(req.depth), &stop)?;
+    let (mut jobs, guard) = start_search(&app, id, &[true, false], stop)?;
+    let _stop_on_drop = StopOnDrop(guard.stop.clone());
+    let permit = app.searches.clone().acquire_owned().await.map_err(|_| ApiError::bad("the server is stopping"))?;
+    let (without, with) = (jobs.pop().expect("two jobs"), jobs.pop().expect("two jobs"));
+    // The guard moves into the blocking task, which frees the session when both searches have ended.
+    let ran = tokio::task::spawn_blocking(move || {
+        let with_table = with(&limits, &mut |_| {});
+        // An engine without depths (Monte Carlo) has no table either: the second search would only repeat it.
+        let without_table = with_table.depth.map(|_| without(&limits, &mut |_| {}));
+        drop(guard);
+        without_table.map(|without_table| Comparison { with_table, without_table })
+    })
+    .await;
+    drop(permit);
+    let comparison = ran.map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the search failed: {e}")))?;
+    let comparison = comparison.ok_or_else(|| {
+        ApiError(
+            StatusCode::CONFLICT,
+            "this game's engine searches without depths or a transposition table: nothing to compare".into(),
+        )
+    })?;
+    Ok(Json(comparison))
+}

@@ -1,6 +1,6 @@
-//! The chess engine on the core searcher: [`Engine`] owns a [`Searcher`] with the chess
-//! [`Evaluation`] and the search options that play chess well, feeds it the key history of the game so that
-//! repetitions count, and runs fixed benchmarks ([`Engine::bench`]).
+//! The chess engine: [`Engine`] is the core's [`tabula::search::Engine`] for [`Position`], which says here (as
+//! [`Playable`]) what it plays with: the chess [`Evaluation`], the search options that play chess well, the
+//! keys of the game's own history (so that repetitions count) and the positions of [`Engine::bench`].
 //!
 //! # Examples
 //!
@@ -18,12 +18,9 @@
 //! ```
 
 use crate::eval::Evaluation;
-use crate::moves::Move;
 use crate::position::Position;
-use std::sync::Arc;
-use std::time::Instant;
-use tabula::search::{Iteration, Limits, SearchOptions, SearchResult, Searcher};
-use tabula::{Key, TranspositionTable};
+use tabula::search::{Playable, SearchOptions};
+use tabula::Key;
 
 /// Reverse futility margin per ply, in centipawns.
 const FUTILITY_MARGIN: i32 = 90;
@@ -42,21 +39,15 @@ pub const BENCH_POSITIONS: [&str; 8] = [
     "6k1/5p2/6p1/8/7p/8/6PP/6K1 b - - 0 1",
 ];
 
-/// A chess engine: the core searcher with chess evaluation and options.
-pub struct Engine {
-    searcher: Searcher<Position, Evaluation>,
-    hash_mib: usize,
-}
+/// A chess engine: the core's [`Engine`](tabula::search::Engine) with the chess evaluation and options.
+pub type Engine = tabula::search::Engine<Position>;
 
-impl Engine {
-    /// An engine with a table of `hash_mib` mebibytes and one thread.
-    pub fn new(hash_mib: usize) -> Engine {
-        let searcher = Searcher::with_table_size(Evaluation, hash_mib.max(1)).with_options(Engine::options(1));
-        Engine { searcher, hash_mib: hash_mib.max(1) }
-    }
+/// The engine's evaluation, options, history and benchmark.
+impl Playable for Position {
+    type Evaluation = Evaluation;
 
     /// The search options the engine plays with on `threads` threads.
-    pub fn options(threads: usize) -> SearchOptions {
+    fn engine_options(threads: usize) -> SearchOptions {
         SearchOptions::default()
             .with_threads(threads.max(1))
             .with_lmr(true)
@@ -68,59 +59,12 @@ impl Engine {
             .with_aspiration(Some(25))
     }
 
-    /// Resizes the table (its contents are lost).
-    pub fn set_hash(&mut self, mib: usize) {
-        self.hash_mib = mib.max(1);
-        self.searcher.set_table(Arc::new(TranspositionTable::new(self.hash_mib)));
+    fn history_keys(&self) -> Vec<Key> {
+        history_keys(self)
     }
 
-    /// The table size in mebibytes.
-    pub fn hash_mib(&self) -> usize {
-        self.hash_mib
-    }
-
-    /// Sets the number of search threads (the table stays in use or not, as it was).
-    pub fn set_threads(&mut self, threads: usize) {
-        let table = self.searcher.options().table;
-        self.searcher.set_options(Engine::options(threads).with_table(table));
-    }
-
-    /// Searches with the transposition table or without it (to measure what it saves).
-    pub fn set_table_use(&mut self, on: bool) {
-        let options = self.searcher.options().clone().with_table(on);
-        self.searcher.set_options(options);
-    }
-
-    /// Empties the table.
-    pub fn clear_hash(&mut self) {
-        self.set_hash(self.hash_mib);
-    }
-
-    /// Searches `pos` within `limits`, restricted to `root_moves` if not empty, calling `on_iteration` after
-    /// each iteration. The moves played to reach `pos` (its own history) count for repetitions.
-    pub fn search(
-        &mut self,
-        pos: &Position,
-        limits: &Limits,
-        root_moves: &[Move],
-        on_iteration: impl FnMut(&Iteration<Move>),
-    ) -> SearchResult<Move> {
-        self.searcher.set_history(history_keys(pos));
-        self.searcher.set_root_moves(root_moves.iter().map(|m| m.code()).collect());
-        self.searcher.search(pos, limits, on_iteration)
-    }
-
-    /// Searches each of [`BENCH_POSITIONS`] to `depth` with a fresh 16 MiB table on one thread and returns the
-    /// total node count (deterministic) and the time taken.
-    pub fn bench(depth: u32) -> (u64, std::time::Duration) {
-        let start = Instant::now();
-        let mut nodes = 0;
-        for fen in BENCH_POSITIONS {
-            let pos = Position::from_fen(fen).expect("bench positions are legal");
-            let mut engine = Engine::new(16);
-            nodes += engine.search(&pos, &Limits::depth(depth), &[], |_| {}).nodes;
-        }
-        (nodes, start.elapsed())
+    fn bench_positions() -> Vec<Position> {
+        BENCH_POSITIONS.iter().map(|fen| Position::from_fen(fen).expect("bench positions are legal")).collect()
     }
 }
 
@@ -139,6 +83,7 @@ pub fn history_keys(pos: &Position) -> Vec<Key> {
 mod tests {
     use super::*;
     use tabula::score::{is_decisive, DRAW};
+    use tabula::search::Limits;
 
     #[test]
     fn finds_tactics_and_mates() {

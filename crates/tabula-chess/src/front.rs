@@ -12,10 +12,7 @@ use crate::zobrist::{self, POLYGLOT};
 use tabula::perft::PerftTable;
 use tabula::quality::QualityReport;
 use tabula::score::{Distance, Wording};
-use tabula::search::Limits;
-use tabula_protocol::front::{
-    CellStyle, Cells, EngineConfig, Feature, Front, FrontError, MoveCells, Report, Setup, Think,
-};
+use tabula_protocol::front::{CellStyle, Cells, EngineConfig, Feature, Front, FrontError, MoveCells, Setup};
 
 /// The cell of `square` on a board drawn with rank 8 at the top.
 fn cell(square: Square) -> usize {
@@ -166,17 +163,10 @@ impl Front for Position {
     }
 }
 
-impl Think<Position> for Engine {
-    fn think(&mut self, pos: &Position, limits: &Limits, progress: &mut dyn FnMut(&Report<Move>)) -> Report<Move> {
-        let wording = <Position as Front>::WORDING;
-        let result = self.search(pos, limits, &[], |it| progress(&Report::from_iteration(it, &wording)));
-        Report::from_result(result, &wording)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula::search::Limits;
     use tabula_protocol::terminal;
 
     #[test]

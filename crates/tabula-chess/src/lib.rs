@@ -19,7 +19,8 @@
 //! - [`perft`]: move-tree counting.
 //! - [`eval`]: the evaluation and static exchange evaluation.
 //! - [`engine`]: the engine on the core searcher.
-//! - [`uci`]: the UCI protocol as a session; its clock is the core's [`tabula::clock`].
+//! - [`uci`]: the UCI protocol as a session (its clock and time plan are `tabula_protocol::uci`'s, shared by the
+//!   protocols of the UCI family, on the core's [`tabula::clock`]).
 //! - [`book`]: Polyglot opening books.
 //!
 //! [`Position`] implements [`tabula::Game`] (with checks, tactical moves, quiescence and null-move hooks), so

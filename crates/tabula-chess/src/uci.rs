@@ -1,5 +1,5 @@
-//! The Universal Chess Interface: [`UciSession`], the protocol's logic (a line in, the lines to answer out), served
-//! by [`run_stdio`] on the shared harness, which runs searches on a thread so that `stop`, `ponderhit` and
+//! The Universal Chess Interface: [`UciSession`], the protocol's logic (a line in, the lines to answer out),
+//! served by the shared harness ([`run_stdio`]), which runs searches on a thread so that `stop`, `ponderhit` and
 //! `isready` are served while the engine thinks.
 //!
 //! Commands: `uci`, `isready`, `setoption name <id> [value <x>]` (options `Hash`, `Threads`, `Clear Hash`,
@@ -52,15 +52,15 @@ use crate::moves::Move;
 use crate::perft;
 use crate::position::Position;
 use crate::types::{Color, File, Rank, Square};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tabula::clock::{Budget, Clock, Policy};
 use tabula::rng::Rng;
-use tabula::score::{plies_to_end, uci_string};
-use tabula::search::{Iteration, Limits};
+use tabula::search::Iteration;
 use tabula_protocol::lines::BadLine;
 use tabula_protocol::server::{self, Action, Busy, Input, Protocol, Search};
+pub use tabula_protocol::uci::SearchControl;
+use tabula_protocol::uci::{self as shared, check_value, number_value, split_option, split_position, GoLimits};
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("Tabula ", env!("CARGO_PKG_VERSION"));
@@ -72,68 +72,17 @@ const DEFAULT_HASH: usize = 16;
 const MAX_HASH: usize = 4096;
 const MAX_THREADS: usize = 64;
 const DEFAULT_OVERHEAD: u64 = 30;
-const GO_KEYWORDS: [&str; 13] = [
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
-    "infinite",
-    "ponder",
-    "searchmoves",
-    "perft",
-];
+pub use tabula_protocol::uci::CommandError;
 
-/// What was wrong with a command.
-#[derive(Debug, thiserror::Error)]
-pub enum CommandError {
-    /// The first word is no command.
-    #[error("unknown command '{0}'")]
-    Unknown(String),
-    /// A keyword lacks its value, or the value does not parse.
-    #[error("'{keyword}' expects {expected}, got '{got}'")]
-    BadValue {
-        /// The keyword.
-        keyword: String,
-        /// What it takes.
-        expected: &'static str,
-        /// What came (empty if nothing).
-        got: String,
-    },
-    /// `position` without `startpos` or `fen`.
-    #[error("position expects 'startpos' or 'fen <fen>', got '{0}'")]
-    Position(String),
-    /// The FEN does not parse or is not a legal position.
-    #[error("invalid FEN: {0}")]
-    Fen(#[from] FenError),
-    /// A move in `position ... moves` or `searchmoves` is not legal.
-    #[error("illegal move '{mv}' in {fen}")]
-    IllegalMove {
-        /// The move as given.
-        mv: String,
-        /// The position it was tried in.
-        fen: String,
-    },
-    /// `setoption` names no option of this engine.
-    #[error("unknown option '{0}'")]
-    UnknownOption(String),
-    /// The book file could not be read.
-    #[error(transparent)]
-    Book(#[from] BookError),
+impl From<FenError> for CommandError {
+    fn from(e: FenError) -> CommandError {
+        CommandError::Fen(Box::new(e))
+    }
 }
 
-impl CommandError {
-    fn bad(keyword: &str, expected: &'static str, got: Option<&str>) -> CommandError {
-        CommandError::BadValue { keyword: keyword.to_owned(), expected, got: got.unwrap_or("").to_owned() }
-    }
-
-    /// The `info string` line reporting this error.
-    pub fn to_info(&self) -> String {
-        format!("info string {self}")
+impl From<BookError> for CommandError {
+    fn from(e: BookError) -> CommandError {
+        CommandError::File(Box::new(e))
     }
 }
 
@@ -142,18 +91,8 @@ impl CommandError {
 pub struct SearchJob {
     /// The position to search, with the moves that led to it.
     pub position: Position,
-    /// Depth limit (`depth`, or from `mate`).
-    pub depth: Option<u32>,
-    /// Node limit.
-    pub nodes: Option<u64>,
-    /// Stop once a mate in this many moves is found.
-    pub mate: Option<u32>,
-    /// Soft and hard time limits from the clock (none: no time limit).
-    pub budget: Option<Budget>,
-    /// `go infinite`: no `bestmove` before `stop`.
-    pub infinite: bool,
-    /// `go ponder`: no `bestmove` before `stop` or `ponderhit`; the clock starts at `ponderhit`.
-    pub ponder: bool,
+    /// Depth, nodes, mate, the time plan, `infinite` and `ponder`.
+    pub limits: GoLimits,
     /// `searchmoves`: the root moves to consider (empty: all).
     pub root_moves: Vec<Move>,
     /// Lines to print before the search starts (reports of malformed parts of the command).
@@ -165,9 +104,7 @@ pub struct SearchJob {
 impl SearchJob {
     /// Whether nothing but `stop` ends this search.
     pub fn is_unbounded(&self) -> bool {
-        self.infinite
-            || self.ponder
-            || (self.depth.is_none() && self.nodes.is_none() && self.mate.is_none() && self.budget.is_none())
+        self.limits.is_unbounded()
     }
 }
 
@@ -180,15 +117,6 @@ enum Parsed {
     Search(Box<SearchJob>),
     /// Stop serving.
     Quit,
-}
-
-/// The flags a running search watches.
-#[derive(Clone, Debug, Default)]
-pub struct SearchControl {
-    /// Set to stop the search.
-    pub stop: Arc<AtomicBool>,
-    /// Set while pondering; cleared by `ponderhit`.
-    pub pondering: Arc<AtomicBool>,
 }
 
 /// The state of a UCI conversation: options, book, current position and the engine.
@@ -249,10 +177,7 @@ impl UciSession {
             Parsed::Reply(lines) => lines,
             Parsed::Quit => Vec::new(),
             Parsed::Search(mut job) => {
-                if job.is_unbounded() {
-                    job.depth = Some(job.depth.unwrap_or(UNLIMITED_DEPTH).min(UNLIMITED_DEPTH));
-                    (job.infinite, job.ponder) = (false, false);
-                }
+                job.limits.bound(UNLIMITED_DEPTH);
                 let mut out = Vec::new();
                 run_search(&self.engine, &job, &SearchControl::default(), &mut |line| out.push(line));
                 out
@@ -307,19 +232,8 @@ impl UciSession {
     }
 
     fn set_option(&mut self, args: &[&str]) -> Result<Vec<String>, CommandError> {
-        if args.first() != Some(&"name") {
-            return Err(CommandError::bad("setoption", "'name <id> [value <x>]'", args.first().copied()));
-        }
-        let value_at = args.iter().position(|&w| w == "value");
-        let name = args[1..value_at.unwrap_or(args.len())].join(" ");
-        let value = value_at.map(|i| args[i + 1..].join(" "));
-        let number = |min: u64, max: u64| -> Result<u64, CommandError> {
-            value
-                .as_deref()
-                .and_then(|v| v.parse::<u64>().ok())
-                .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| CommandError::bad(&name, "a number in range", value.as_deref()))
-        };
+        let (name, value) = split_option(args)?;
+        let number = |min: u64, max: u64| number_value(&name, value.as_deref(), min, max);
         match name.to_ascii_lowercase().as_str() {
             "hash" => self.lock_engine().set_hash(number(1, MAX_HASH as u64)? as usize),
             "threads" => {
@@ -329,8 +243,8 @@ impl UciSession {
             }
             "clear hash" => self.lock_engine().clear_hash(),
             "move overhead" => self.overhead = Duration::from_millis(number(0, 5000)?),
-            "ownbook" => self.own_book = check(&name, value.as_deref())?,
-            "uci_chess960" => self.chess960 = check(&name, value.as_deref())?,
+            "ownbook" => self.own_book = check_value(&name, value.as_deref())?,
+            "uci_chess960" => self.chess960 = check_value(&name, value.as_deref())?,
             "bookfile" => {
                 let file = value.unwrap_or_default();
                 self.book = None;
@@ -353,14 +267,13 @@ impl UciSession {
     }
 
     fn set_position(&mut self, args: &[&str]) -> Result<Vec<String>, CommandError> {
-        let moves_at = args.iter().position(|&w| w == "moves").unwrap_or(args.len());
-        let mut pos = match args.first() {
-            Some(&"startpos") if moves_at == 1 => Position::startpos(),
-            Some(&"fen") if moves_at > 1 => Position::from_fen(&args[1..moves_at].join(" "))?,
-            _ => return Err(CommandError::Position(args.join(" "))),
+        let start = split_position(args).ok_or_else(|| CommandError::Position(args.join(" ")))?;
+        let mut pos = match &start.fen {
+            None => Position::startpos(),
+            Some(fen) => Position::from_fen(fen)?,
         };
         let mut reply = Vec::new();
-        for &text in args.iter().skip(moves_at + 1) {
+        for &text in start.moves {
             match pos.parse_uci(text) {
                 Ok(mv) => pos.play_unchecked(mv),
                 Err(_) => {
@@ -375,72 +288,26 @@ impl UciSession {
     }
 
     fn go(&mut self, args: &[&str]) -> Parsed {
-        let mut notes = Vec::new();
-        let (mut time, mut increment) = ([None; 2], [Duration::ZERO; 2]);
-        let mut movestogo = None;
-        let mut movetime = None;
-        let (mut depth, mut nodes, mut mate) = (None, None, None);
-        let (mut infinite, mut ponder) = (false, false);
-        let mut root_moves = Vec::new();
-        let mut i = 0;
-        while i < args.len() {
-            let keyword = args[i];
-            let value = args.get(i + 1).copied();
-            let number =
-                |expected| value.and_then(|v| v.parse::<i64>().ok()).ok_or(CommandError::bad(keyword, expected, value));
-            let ms = |n: i64| Duration::from_millis(n.max(0) as u64);
-            let mut step = 2;
-            let parsed: Result<(), CommandError> = match keyword {
-                "wtime" => number("milliseconds").map(|n| time[0] = Some(ms(n))),
-                "btime" => number("milliseconds").map(|n| time[1] = Some(ms(n))),
-                "winc" => number("milliseconds").map(|n| increment[0] = ms(n)),
-                "binc" => number("milliseconds").map(|n| increment[1] = ms(n)),
-                "movestogo" => number("a move count").map(|n| movestogo = Some(n.clamp(1, 1000) as u32)),
-                "movetime" => number("milliseconds").map(|n| movetime = Some(ms(n))),
-                "depth" => number("a depth").map(|n| depth = Some(n.clamp(1, 200) as u32)),
-                "nodes" => number("a node count").map(|n| nodes = Some(n.max(1) as u64)),
-                "mate" => number("a move count").map(|n| mate = Some(n.clamp(1, 100) as u32)),
-                "infinite" | "ponder" => {
-                    step = 1;
-                    if keyword == "infinite" {
-                        infinite = true;
-                    } else {
-                        ponder = true;
-                    }
-                    Ok(())
-                }
-                "searchmoves" => {
-                    step = 1;
-                    while let Some(&text) = args.get(i + step).filter(|w| !GO_KEYWORDS.contains(w)) {
-                        match self.position.parse_uci(text) {
-                            Ok(mv) => root_moves.push(mv),
-                            Err(_) => notes.push(
-                                CommandError::IllegalMove { mv: text.to_owned(), fen: self.position.to_fen() }
-                                    .to_info(),
-                            ),
-                        }
-                        step += 1;
-                    }
-                    Ok(())
-                }
-                "perft" => {
-                    return Parsed::Reply(match value.and_then(|v| v.parse::<u32>().ok()).filter(|&d| d <= 10) {
-                        Some(d) => self.perft(d),
-                        None => vec![CommandError::bad("perft", "a depth from 0 to 10", value).to_info()],
-                    });
-                }
-                _ => {
-                    step = 1;
-                    Err(CommandError::bad("go", "a go parameter", Some(keyword)))
-                }
-            };
-            if let Err(e) = parsed {
-                notes.push(e.to_info());
-            }
-            i += step;
+        let side = if self.position.turn() == Color::White { 0 } else { 1 };
+        let go = shared::parse_go(args, side, self.overhead);
+        if let Some(perft) = go.perft {
+            return Parsed::Reply(match perft {
+                Ok(depth) => self.perft(depth),
+                Err(e) => vec![CommandError::from(e).to_info()],
+            });
         }
-
-        if self.own_book && !infinite && !ponder && root_moves.is_empty() {
+        let mut notes: Vec<String> = go.errors.into_iter().map(|e| CommandError::from(e).to_info()).collect();
+        let mut root_moves = Vec::new();
+        for text in &go.search_moves {
+            match self.position.parse_uci(text) {
+                Ok(mv) => root_moves.push(mv),
+                Err(_) => {
+                    notes.push(CommandError::IllegalMove { mv: text.to_owned(), fen: self.position.to_fen() }.to_info())
+                }
+            }
+        }
+        let limits = go.limits;
+        if self.own_book && !limits.infinite && !limits.ponder && root_moves.is_empty() {
             if let Some(book) = &self.book {
                 if let Some(mv) = book.pick(&self.position, self.rng.next_u64()) {
                     let mv = self.notation(mv);
@@ -450,26 +317,9 @@ impl UciSession {
                 }
             }
         }
-        let side = if self.position.turn() == Color::White { 0 } else { 1 };
-        let clock = Clock {
-            remaining: time[side],
-            increment: increment[side],
-            moves_to_go: movestogo,
-            move_time: movetime,
-            overtime: None,
-        };
-        let budget = Policy::new(self.overhead).budget(&clock);
-        if let Some(m) = mate {
-            depth = Some(depth.unwrap_or(u32::MAX).min(2 * m));
-        }
         Parsed::Search(Box::new(SearchJob {
             position: self.position.clone(),
-            depth,
-            nodes,
-            mate,
-            budget,
-            infinite,
-            ponder,
+            limits,
             root_moves,
             notes,
             chess960: self.chess960,
@@ -516,15 +366,6 @@ impl UciSession {
     }
 }
 
-/// The value of a check option: `true` or `false`, in any case.
-fn check(name: &str, value: Option<&str>) -> Result<bool, CommandError> {
-    match value.map(str::to_ascii_lowercase).as_deref() {
-        Some("true") => Ok(true),
-        Some("false") => Ok(false),
-        other => Err(CommandError::bad(name, "true or false", other)),
-    }
-}
-
 fn bench(args: &[&str]) -> Result<Vec<String>, CommandError> {
     let depth = match args.first() {
         None => BENCH_DEPTH,
@@ -546,59 +387,24 @@ fn bench(args: &[&str]) -> Result<Vec<String>, CommandError> {
 
 /// The `info` line for an iteration, moves in the notation of Chess960 if `chess960`.
 pub fn info_line(it: &Iteration<Move>, chess960: bool) -> String {
-    let pv: Vec<String> = it.pv.iter().map(|m| m.to_uci_in(chess960)).collect();
-    format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {} pv {}",
-        it.depth,
-        it.seldepth.max(it.depth),
-        uci_string(it.score),
-        it.nodes,
-        it.nps,
-        it.hashfull,
-        it.elapsed.as_millis(),
-        pv.join(" ")
-    )
+    shared::info_line(it, |m| m.to_uci_in(chess960))
 }
 
 /// Runs `job` on `engine` under `control`, sending `info` lines and the final `bestmove` to `out`.
-/// `control.pondering` starts as `job.ponder` (set it before the search can be told `ponderhit`).
-///
-/// The search itself keeps the clock: past the soft limit no new iteration begins, at the hard limit it
-/// stops, both counted from `ponderhit` when pondering. An infinite or pondering search that ends early
-/// waits for `stop` (or `ponderhit`) before it answers.
+/// `control.pondering` starts as `job.limits.ponder` (set it before the search can be told `ponderhit`).
+/// The clock, `stop` and `ponderhit` are handled as [`shared::run_timed`] says.
 pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchControl, out: &mut dyn FnMut(String)) {
     for note in &job.notes {
         out(note.clone());
     }
     let mut engine = engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let mut limits =
-        Limits { depth: job.depth, nodes: job.nodes, stop: Some(Arc::clone(&control.stop)), ..Limits::default() };
-    if let Some(budget) = job.budget.filter(|_| !job.infinite) {
-        limits = budget.apply(limits);
-    }
-    if job.ponder {
-        limits = limits.with_ponder(Arc::clone(&control.pondering));
-    }
-    let result = engine.search(&job.position, &limits, &job.root_moves, |it| {
-        out(info_line(it, job.chess960));
-        let mate_found =
-            job.mate.is_some_and(|m| plies_to_end(it.score).is_some_and(|p| p > 0 && (p as u32).div_ceil(2) <= m));
-        if !job.infinite && !control.pondering.load(Relaxed) && mate_found {
-            control.stop.store(true, Relaxed);
-        }
-    });
-    while !control.stop.load(Relaxed) && (job.infinite || control.pondering.load(Relaxed)) {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    let text = |mv: Move| mv.to_uci_in(job.chess960);
-    let line = match (result.best_move, result.pv.get(1)) {
-        (Some(best), Some(&reply)) if result.pv.first() == Some(&best) => {
-            format!("bestmove {} ponder {}", text(best), text(reply))
-        }
-        (Some(best), _) => format!("bestmove {}", text(best)),
-        (None, _) => "bestmove 0000".to_owned(),
-    };
-    out(line);
+    let result = shared::run_timed(
+        &job.limits,
+        control,
+        |limits, on_iteration| engine.search(&job.position, limits, &job.root_moves, on_iteration),
+        &mut |it| out(info_line(it, job.chess960)),
+    );
+    out(shared::bestmove_line(&result, |m| m.to_uci_in(job.chess960)).unwrap_or_else(|| "bestmove 0000".to_owned()));
 }
 
 /// The session in the serving harness: `go` searches on the engine thread; while it runs, `isready` is
@@ -613,7 +419,7 @@ impl Protocol for UciSession {
             Parsed::Quit => Action::Quit(Vec::new()),
             Parsed::Search(job) => {
                 self.unbounded = job.is_unbounded();
-                self.pondering = Arc::new(AtomicBool::new(job.ponder));
+                self.pondering = Arc::new(AtomicBool::new(job.limits.ponder));
                 let (engine, pondering) = (self.engine(), Arc::clone(&self.pondering));
                 Action::Search(Search::new(move |stop, emit| {
                     let control = SearchControl { stop: Arc::clone(stop), pondering };
@@ -628,22 +434,7 @@ impl Protocol for UciSession {
     }
 
     fn busy(&mut self, input: Input<'_>) -> Busy {
-        let line = match input {
-            Input::Line(line) => line,
-            Input::Bad(bad) => return Busy::Answer(self.bad_line(bad)),
-        };
-        match line.split_whitespace().next().unwrap_or("") {
-            "" => Busy::Answer(Vec::new()),
-            "isready" => Busy::Answer(vec!["readyok".to_owned()]),
-            "stop" => Busy::Stop,
-            "ponderhit" => {
-                self.pondering.store(false, Relaxed);
-                Busy::Answer(Vec::new())
-            }
-            "quit" => Busy::StopThenServe,
-            _ if self.unbounded => Busy::StopThenServe,
-            _ => Busy::Wait,
-        }
+        shared::busy(input, self.unbounded, &self.pondering, |bad| vec![format!("info string error: {bad}")])
     }
 
     fn finish(&mut self, outcome: Option<()>) -> Vec<String> {

@@ -35,6 +35,8 @@ enum GameName {
     Gomoku,
     /// Go, with area scoring and positional superko.
     Go,
+    /// Xiangqi (Chinese chess).
+    Xiangqi,
 }
 
 /// The games small enough to solve exactly.
@@ -68,6 +70,10 @@ macro_rules! with_game {
             }
             GameName::Go => {
                 type $G = tabula_go::Position;
+                $body
+            }
+            GameName::Xiangqi => {
+                type $G = tabula_xiangqi::Position;
                 $body
             }
         }
@@ -172,6 +178,15 @@ impl From<Player> for Side {
     }
 }
 
+/// The games `tabula uci` speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum UciGame {
+    /// Chess.
+    Chess,
+    /// Xiangqi (Chinese chess), moves in ICCS coordinates.
+    Xiangqi,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Play in the terminal: human against engine, or engine against engine.
@@ -197,7 +212,8 @@ enum Command {
         /// The game.
         game: GameName,
         /// The position: tic-tac-toe cells played (`519`) or a board (`o...x...x`); Connect Four columns played
-        /// (`4453`); a chess FEN; Gomoku moves (`h8 i9`); Go moves (`d4 e5`) or SGF. A file holding it is read.
+        /// (`4453`); a chess or xiangqi FEN; Gomoku moves (`h8 i9`); Go moves (`d4 e5`) or SGF. A file holding it is
+        /// read.
         #[arg(default_value = "")]
         position: String,
         /// Solve exactly: every move's value (games small enough: tictactoe, connect4).
@@ -278,8 +294,15 @@ enum Command {
         #[arg(long = "move-time", default_value_t = 1.0)]
         move_time: f64,
     },
-    /// Speak the Universal Chess Interface on standard input and output.
-    Uci,
+    /// Speak the Universal Chess Interface on standard input and output (xiangqi as Pikafish speaks it).
+    Uci {
+        /// The game: chess or xiangqi.
+        #[arg(long, value_enum, default_value_t = UciGame::Chess)]
+        game: UciGame,
+    },
+    /// Speak the Universal Chinese Chess Interface (xiangqi, as ElephantEye speaks it) on standard input and
+    /// output.
+    Ucci,
     /// Serve a web page to play every game and watch the keys and the table at work.
     Serve {
         /// The port (0: any free one).
@@ -409,7 +432,9 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Bench { hash } => bench::run(hash),
         Command::Gtp { threads, playouts, move_time } => gtp(threads, playouts, move_time),
-        Command::Uci => Ok(tabula_chess::uci::run_stdio()?),
+        Command::Uci { game: UciGame::Chess } => Ok(tabula_chess::uci::run_stdio()?),
+        Command::Uci { game: UciGame::Xiangqi } => Ok(tabula_xiangqi::uci::run_stdio()?),
+        Command::Ucci => Ok(tabula_xiangqi::ucci::run_stdio()?),
         Command::Serve { port, host, open } => serve(std::net::SocketAddr::new(host, port), open),
         Command::Book { file, fen } => {
             let book = tabula_chess::book::Book::open(&file)

@@ -11,6 +11,8 @@ use tabula_match::{EngineOption, MatchConfig, MatchGame, TimeControl};
 pub enum MatchGameName {
     /// Chess over UCI.
     Chess,
+    /// Xiangqi over UCI (ICCS coordinates, or Fairy-Stockfish's).
+    Xiangqi,
     /// Gomoku over the Gomocup protocol.
     Gomoku,
     /// Go over GTP.
@@ -153,6 +155,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     let config = args.config()?;
     match args.game {
         MatchGameName::Chess => play(&tabula_match::chess::Chess, args, &config),
+        MatchGameName::Xiangqi => play(&tabula_match::xiangqi::Xiangqi, args, &config),
         MatchGameName::Gomoku => {
             let size = args.size.unwrap_or(15);
             let rule = args.rule.parse().map_err(|e| anyhow::anyhow!("bad rule `{}`: {e}", args.rule))?;

@@ -268,7 +268,13 @@ fn every_game_gets_the_generic_verbs() {
     assert!(text(&out.stderr).contains("chess has no komi setting"), "{}", text(&out.stderr));
     let out = tabula(&["solve", "tictactoe"], "5\n52\n");
     assert_eq!(text(&out.stdout), "5 0\n52 1\n");
-    for game in ["chess", "gomoku", "go"] {
+    // Xiangqi through the same door: perft 3 from the start (Fairy-Stockfish's 79,666), analysis in Chinese
+    // notation.
+    let out = tabula(&["perft", "--game", "xiangqi", "startpos", "3"], "");
+    assert!(text(&out.stdout).ends_with("nodes 79666\n"), "{}", text(&out.stdout));
+    let out = tabula(&["analyze", "xiangqi", "startpos", "--depth", "3"], "");
+    assert!(text(&out.stdout).lines().any(|l| l.starts_with("best move") && !l.is_ascii()), "{}", text(&out.stdout));
+    for game in ["chess", "gomoku", "go", "xiangqi"] {
         let out = tabula(&["keys", game], "");
         assert!(text(&out.stdout).contains("verdict         sound"), "{game}: {}", text(&out.stdout));
     }

@@ -44,7 +44,7 @@ pub struct ChessOpening {
 }
 
 /// `uci`, the options as `setoption`, then `isready`.
-fn handshake(process: &mut Process, options: &[EngineOption]) -> Result<(), EngineError> {
+pub(crate) fn handshake(process: &mut Process, options: &[EngineOption]) -> Result<(), EngineError> {
     process.send("uci")?;
     let deadline = Instant::now() + HANDSHAKE;
     process.wait_for(deadline, HANDSHAKE, |l| l.trim() == "uciok")?;
@@ -54,7 +54,7 @@ fn handshake(process: &mut Process, options: &[EngineOption]) -> Result<(), Engi
     is_ready(process)
 }
 
-fn is_ready(process: &mut Process) -> Result<(), EngineError> {
+pub(crate) fn is_ready(process: &mut Process) -> Result<(), EngineError> {
     process.send("isready")?;
     process.wait_for(Instant::now() + HANDSHAKE, HANDSHAKE, |l| l.trim() == "readyok").map(|_| ())
 }
@@ -78,16 +78,31 @@ fn ask(
         command.push_str(&moves.join(" "));
     }
     process.send(&command)?;
+    let (text, line, elapsed) = go(process, clock, seat, pos.turn() == Color::White)?;
+    Move::from_uci(&text).map_err(|_| EngineError::Garbage(line.clone()))?;
+    let mv = pos.parse_uci(&text).map_err(|_| EngineError::Illegal(text.to_string()))?;
+    Ok((mv, elapsed))
+}
+
+/// Sends `go` with the clocks (the first colour's, White's or Red's, as `wtime`) to the engine in `seat`, which
+/// plays the first colour if `first_colour`, and waits for its `bestmove` within the time it has. Returns the
+/// move as written, the whole line and the time taken.
+pub(crate) fn go(
+    process: &mut Process,
+    clock: &Clock,
+    seat: usize,
+    first_colour: bool,
+) -> Result<(String, String, Duration), EngineError> {
     let tc = clock.control();
     let mut go = "go".to_string();
     if let (Some(_), Some(_)) = (clock.left(0), clock.left(1)) {
-        // Seats are White and Black in order only from the standard side to move; map by colour instead.
-        let white = if pos.turn() == Color::White { seat } else { 1 - seat };
+        // Seats are the colours in order only from the first colour to move; map by colour instead.
+        let first = if first_colour { seat } else { 1 - seat };
         let ms = |d: Option<Duration>| d.unwrap_or_default().as_millis();
         go.push_str(&format!(
             " wtime {} btime {} winc {} binc {}",
-            ms(clock.left(white)),
-            ms(clock.left(1 - white)),
+            ms(clock.left(first)),
+            ms(clock.left(1 - first)),
             tc.increment.as_millis(),
             tc.increment.as_millis()
         ));
@@ -106,10 +121,8 @@ fn ask(
     process.send(&go)?;
     let line = process.wait_for(started + allowed, allowed, |l| l.split_whitespace().next() == Some("bestmove"))?;
     let elapsed = started.elapsed();
-    let text = line.split_whitespace().nth(1).unwrap_or("");
-    Move::from_uci(text).map_err(|_| EngineError::Garbage(line.clone()))?;
-    let mv = pos.parse_uci(text).map_err(|_| EngineError::Illegal(text.to_string()))?;
-    Ok((mv, elapsed))
+    let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
+    Ok((text, line, elapsed))
 }
 
 /// The outcome of the position after a move, if the game is over.
@@ -232,7 +245,7 @@ impl MatchGame for Chess {
 }
 
 /// The PGN result token for a result by seat.
-fn result_token(result: GameResult, white_seat: usize) -> &'static str {
+pub(crate) fn result_token(result: GameResult, white_seat: usize) -> &'static str {
     match result {
         GameResult::Draw => "1/2-1/2",
         GameResult::Win(s) if s == white_seat => "1-0",
@@ -252,6 +265,61 @@ fn pgn(
     termination: &str,
 ) -> String {
     let token = result_token(result, white_seat);
+    let mut extra = Vec::new();
+    if opening.chess960 {
+        extra.push(("Variant", "Chess960".to_string()));
+    }
+    if opening.fen.is_some() {
+        extra.push(("FEN", start.to_fen()));
+        extra.push(("SetUp", "1".to_string()));
+    }
+    let mut out = tags(info, white_seat, token, termination, &extra);
+    let mut pos = start.clone();
+    let mut plies = Vec::new();
+    for uci in moves {
+        let Ok(mv) = pos.parse_uci(uci) else { break };
+        plies.push(Ply { first_colour: pos.turn() == Color::White, number: pos.fullmove_number(), text: pos.san(mv) });
+        pos.play_unchecked(mv);
+    }
+    out.push_str(&movetext(&plies, reason, token));
+    out
+}
+
+/// One move of a game record: whether the first colour (White, Red) made it, its move number, how it is written.
+pub(crate) struct Ply {
+    pub first_colour: bool,
+    pub number: u32,
+    pub text: String,
+}
+
+/// The PGN move text: numbered moves, the reason as a final comment, the result token, wrapped at 79 columns,
+/// and the blank line that ends the record.
+pub(crate) fn movetext(plies: &[Ply], reason: &str, token: &str) -> String {
+    let mut text = String::new();
+    for (i, ply) in plies.iter().enumerate() {
+        if ply.first_colour {
+            text.push_str(&format!("{}. ", ply.number));
+        } else if i == 0 {
+            text.push_str(&format!("{}... ", ply.number));
+        }
+        text.push_str(&ply.text);
+        text.push(' ');
+    }
+    text.push_str(&format!("{{{}}} {token}", reason.replace('}', ")")));
+    let mut out = wrap(&text, 79);
+    out.push_str("\n\n");
+    out
+}
+
+/// The PGN tag section (seven-tag roster, `Termination`, `TimeControl`, then `extra`) and the blank line after
+/// it; the first colour (White, Red) is `white_seat`'s.
+pub(crate) fn tags(
+    info: &GameInfo,
+    white_seat: usize,
+    token: &str,
+    termination: &str,
+    extra: &[(&str, String)],
+) -> String {
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
         out.push_str(&format!("[{name} \"{}\"]\n", value.replace('\\', "\\\\").replace('"', "\\\"")));
@@ -265,30 +333,10 @@ fn pgn(
     tag("Result", token);
     tag("Termination", termination);
     tag("TimeControl", &info.tc.pgn_tag());
-    if opening.chess960 {
-        tag("Variant", "Chess960");
-    }
-    if opening.fen.is_some() {
-        tag("FEN", &start.to_fen());
-        tag("SetUp", "1");
+    for (name, value) in extra {
+        tag(name, value);
     }
     out.push('\n');
-    let mut pos = start.clone();
-    let mut text = String::new();
-    for (i, uci) in moves.iter().enumerate() {
-        let Ok(mv) = pos.parse_uci(uci) else { break };
-        if pos.turn() == Color::White {
-            text.push_str(&format!("{}. ", pos.fullmove_number()));
-        } else if i == 0 {
-            text.push_str(&format!("{}... ", pos.fullmove_number()));
-        }
-        text.push_str(&pos.san(mv));
-        text.push(' ');
-        pos.play_unchecked(mv);
-    }
-    text.push_str(&format!("{{{}}} {token}", reason.replace('}', ")")));
-    out.push_str(&wrap(&text, 79));
-    out.push_str("\n\n");
     out
 }
 

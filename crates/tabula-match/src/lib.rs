@@ -1,11 +1,11 @@
-//! Engine-versus-engine matches refereed by Tabula's own rules: chess over UCI, Go over GTP and Gomoku over
-//! the Gomocup protocol, with time controls, openings played twice with colours swapped, several games at
+//! Engine-versus-engine matches refereed by Tabula's own rules: chess and xiangqi over UCI, Go over GTP and
+//! Gomoku over the Gomocup protocol, with time controls, openings played twice with colours swapped, several games at
 //! once, Elo, LOS and the SPRT.
 //!
 //! - [`stats`]: Elo with its 95 % error, LOS, draw rate, the SPRT (trinomial and pentanomial).
 //! - engines run as child processes through `tabula_protocol::process` (deadlines, crash and hang
 //!   detection, restarts).
-//! - [`chess`], [`go`], [`gomoku`]: each game's referee and protocol driver, behind [`MatchGame`].
+//! - [`chess`], [`xiangqi`], [`go`], [`gomoku`]: each game's referee and protocol driver, behind [`MatchGame`].
 //! - [`runner`]: the match: openings, pairs, concurrency, restarts, the live line and the final table.
 //!
 //! An engine that crashes, hangs, sends garbage, plays an illegal move or runs out of time loses that game
@@ -33,6 +33,7 @@ pub mod go;
 pub mod gomoku;
 pub mod runner;
 pub mod stats;
+pub mod xiangqi;
 
 use std::fmt;
 use std::time::Duration;

@@ -9,6 +9,9 @@
 //!   of input stops a running search, which answers, and ends the session.
 //! - [`front`]: a game as people see it and speak to it (notation, board, score words, engine), the trait
 //!   every game implements; [`terminal`]: play, analyze, solve and perft written once over it.
+//! - [`uci`]: what the sessions of the UCI family (chess UCI, xiangqi UCI and UCCI) share: the clock and
+//!   time plan, the words of `go`, `setoption` and `position`, `info` and `bestmove`, and the search run under
+//!   the clock with `stop` and `ponderhit`.
 //! - [`process`]: the other side: an engine as a child process, with deadlines, crash and hang detection
 //!   and restarts.
 //!
@@ -33,6 +36,7 @@ pub mod lines;
 pub mod process;
 pub mod server;
 pub mod terminal;
+pub mod uci;
 
 pub use lines::{BadLine, LineError, LineReader};
 pub use process::{EngineError, Process};

@@ -35,8 +35,11 @@
 //! ```
 
 use crate::board::Board;
+use crate::moves::Move;
 use crate::position::Position;
+use crate::see::{capture_order, see, SEE_VALUE};
 use crate::types::{Color, Piece, Role, Square};
+use tabula::game::Evaluator;
 use tabula::score::Score;
 
 /// The material value of each role, by [`Role::index`] (the king's is 0: it is never traded).
@@ -75,6 +78,39 @@ pub fn evaluate(pos: &Position) -> Score {
         }
 }
 
+/// The evaluation as the core's searches use it: [`evaluate`] for the horizon, and the search policy of
+/// xiangqi: captures ordered by [`capture_order`] (most valuable victim first, least valuable attacker, losing
+/// ones by [`see`] after the quiet moves), the captures that do not lose material by [`see`] as quiescence's
+/// noisy moves, and captures as the tactical moves that reductions and pruning leave alone.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Evaluation;
+
+impl Evaluator<Position> for Evaluation {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> Score {
+        evaluate(pos)
+    }
+
+    #[inline]
+    fn move_order(&self, pos: &Position, mv: Move) -> i32 {
+        capture_order(pos, mv)
+    }
+
+    fn noisy_moves(&self, pos: &Position, moves: &mut Vec<Move>) {
+        pos.captures_into(moves);
+        moves.retain(|&mv| {
+            let board = pos.board();
+            let value = |sq| board.piece_at(sq).map_or(0, |p: Piece| SEE_VALUE[p.role.index()]);
+            value(mv.to()) >= value(mv.from()) || see(pos, mv) >= 0
+        });
+    }
+
+    #[inline]
+    fn is_tactical(&self, pos: &Position, mv: Move) -> bool {
+        pos.is_capture(mv)
+    }
+}
+
 /// Attacking material on the board: 2 per rook, 1 per horse or cannon; 12 at the start.
 fn attack_phase(board: &Board) -> Score {
     2 * board.by_role(Role::Rook).count() as Score
@@ -89,8 +125,13 @@ pub fn terms(pos: &Position) -> Terms {
     // The value shifts as the attacking material goes: 0 with a full board, the whole shift with none.
     let shift = |full: Score| full * (12 - phase) / 12;
     let mut t = Terms::default();
+    // The attack on each side's palace, gathered as the attacking pieces are visited (each piece's
+    // destinations serve its mobility and the attack alike).
+    let mut attacks = [PalaceAttack::default(); Color::COUNT];
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
+        let palace = crate::attacks::reachable(color.flip(), Role::King);
+        let attack = &mut attacks[color.flip().index()];
         let mut material = 0;
         let mut placed = 0;
         let mut mobility = 0;
@@ -104,14 +145,41 @@ pub fn terms(pos: &Position) -> Terms {
                     _ => 0,
                 };
             placed += placement(piece, sq);
-            mobility += piece_mobility(board, sq, piece);
+            let weight = match piece.role {
+                Role::Rook => 3,
+                Role::Horse | Role::Cannon => 2,
+                Role::Pawn if !sq.on_side_of(color) => 1,
+                _ => continue,
+            };
+            let targets = board.targets(sq, piece);
+            mobility += piece_mobility(board, targets, piece);
+            if piece.role != Role::Pawn {
+                attack.attackers += 1;
+            }
+            let hits = (targets & palace).count() as Score;
+            if hits > 0 {
+                attack.units += weight;
+                attack.points += hits;
+            }
         }
         t.material += sign * material;
         t.placement += sign * placed;
         t.mobility += sign * mobility;
-        t.king_safety -= sign * king_danger(board, color);
+    }
+    for color in Color::ALL {
+        let sign = if color == Color::Red { 1 } else { -1 };
+        t.king_safety -= sign * king_danger(board, color, attacks[color.index()]);
     }
     t
+}
+
+/// The enemy pieces that could attack a palace: their attack units, the palace points they reach, and how
+/// many rooks, horses and cannons there are.
+#[derive(Clone, Copy, Debug, Default)]
+struct PalaceAttack {
+    units: Score,
+    points: Score,
+    attackers: Score,
 }
 
 /// The piece-square bonus of `piece` on `sq`.
@@ -172,45 +240,24 @@ static PLACEMENT: [[Score; 90]; Role::COUNT] = {
     table
 };
 
-/// The mobility bonus of the piece on `sq`.
-fn piece_mobility(board: &Board, sq: Square, piece: Piece) -> Score {
-    let free = |targets: crate::Bitboard| (targets & !board.by_color(piece.color)).count() as Score;
+/// The mobility bonus of a piece that reaches `targets`.
+fn piece_mobility(board: &Board, targets: crate::Bitboard, piece: Piece) -> Score {
+    let free = (targets & !board.by_color(piece.color)).count() as Score;
     match piece.role {
-        Role::Rook => 4 * free(board.rook_targets(sq)),
-        Role::Cannon => 2 * free(board.cannon_targets(sq)),
-        Role::Horse => {
-            let moves = free(board.horse_targets(sq));
-            10 * moves - if moves <= 1 { 20 } else { 0 }
-        }
+        Role::Rook => 4 * free,
+        Role::Cannon => 2 * free,
+        Role::Horse => 10 * free - if free <= 1 { 20 } else { 0 },
         _ => 0,
     }
 }
 
-/// The danger to `color`'s king, as a positive penalty.
-fn king_danger(board: &Board, color: Color) -> Score {
+/// The danger to `color`'s king, as a positive penalty, from the `attack` on its palace.
+fn king_danger(board: &Board, color: Color, attack: PalaceAttack) -> Score {
     let them = color.flip();
     let Some(king) = board.king_of(color) else {
         return 0;
     };
-    let palace = crate::attacks::reachable(color, Role::King);
-    let (mut units, mut points, mut attackers) = (0, 0, 0);
-    for sq in board.by_color(them) {
-        let piece = board.piece_at(sq).expect("a piece on each square of its colour");
-        let weight = match piece.role {
-            Role::Rook => 3,
-            Role::Horse | Role::Cannon => 2,
-            Role::Pawn if !sq.on_side_of(them) => 1,
-            _ => continue,
-        };
-        if piece.role != Role::Pawn {
-            attackers += 1;
-        }
-        let hits = (board.targets(sq, piece) & palace).count() as Score;
-        if hits > 0 {
-            units += weight;
-            points += hits;
-        }
-    }
+    let PalaceAttack { units, points, attackers } = attack;
     let mut danger = if units >= 2 { 4 * units * units + 3 * points } else { 2 * points };
     let advisors = board.by_piece(Piece::new(color, Role::Advisor)).count() as Score;
     let elephants = board.by_piece(Piece::new(color, Role::Elephant)).count() as Score;

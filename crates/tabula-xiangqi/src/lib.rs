@@ -1,6 +1,7 @@
 //! Xiangqi (Chinese chess) for Tabula: a validated [`Position`] on the 9×10 board with fully legal move
 //! generation and make/undo, FEN, ICCS and Fairy-Stockfish coordinates, WXF and Chinese notation (炮二平五),
-//! Zobrist keys, perft, the Asian repetition rules (perpetual check and chase lose) and a static evaluation.
+//! Zobrist keys, perft, the Asian repetition rules (perpetual check and chase lose), a static evaluation and
+//! an engine on the core's searcher ([`Position`] implements [`tabula::Game`]).
 //!
 //! - [`types`]: [`Square`], [`File`], [`Rank`], [`Color`], [`Role`], [`Piece`].
 //! - [`bitboard`]: [`Bitboard`], a set of squares in a `u128`.
@@ -14,7 +15,10 @@
 //! - [`zobrist`]: the keys.
 //! - [`perft`]: move-tree counting.
 //! - [`repetition`]: the rulings on repeated positions and the 60-move rule.
-//! - [`eval`]: the static evaluation.
+//! - [`eval`]: the static evaluation, and [`eval::Evaluation`], the evaluator the core's searches use.
+//! - [`see`]: static exchange evaluation and the capture order.
+//! - [`engine`]: the engine on the core searcher.
+//! - [`uci`]: UCI as Pikafish speaks it; [`ucci`]: UCCI as ElephantEye speaks it.
 //!
 //! # Examples
 //!
@@ -36,15 +40,21 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod board;
+pub mod engine;
 pub mod eval;
 pub mod fen;
+pub mod front;
+mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod repetition;
+pub mod see;
 pub mod types;
+pub mod ucci;
+pub mod uci;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

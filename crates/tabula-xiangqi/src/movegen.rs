@@ -67,7 +67,14 @@ impl Position {
     /// Calls `listener` with each piece of the side to move that has legal moves, and the set of its legal
     /// destinations; stops early and returns `true` as soon as the listener returns `true`.
     #[inline(always)]
-    pub(crate) fn generate<F: FnMut(Square, Bitboard) -> bool>(&self, mut listener: F) -> bool {
+    pub(crate) fn generate<F: FnMut(Square, Bitboard) -> bool>(&self, listener: F) -> bool {
+        self.generate_within(!Bitboard::EMPTY, listener)
+    }
+
+    /// As [`generate`](Position::generate), for the destinations in `mask` only (legality is tested for those
+    /// alone).
+    #[inline(always)]
+    fn generate_within<F: FnMut(Square, Bitboard) -> bool>(&self, mask: Bitboard, mut listener: F) -> bool {
         let b = self.board();
         let us = self.turn();
         let them = us.flip();
@@ -78,7 +85,7 @@ impl Position {
         let exposing = king_lines | DIAGONAL_NEIGHBOURS[king.index()];
         for from in ours {
             let piece = b.piece_at(from).expect("a piece on each square of its colour");
-            let targets = b.targets(from, piece) & !ours;
+            let targets = b.targets(from, piece) & !ours & mask;
             if targets.is_empty() {
                 continue;
             }
@@ -120,8 +127,8 @@ impl Position {
     /// Appends the legal captures to `sink`.
     pub fn captures_into<S: MoveSink>(&self, sink: &mut S) {
         let theirs = self.board().by_color(self.turn().flip());
-        self.generate(|from, to| {
-            for to in to & theirs {
+        self.generate_within(theirs, |from, to| {
+            for to in to {
                 sink.push_move(Move::new(from, to));
             }
             false
@@ -208,6 +215,11 @@ mod tests {
                 moves.sort();
                 assert_eq!(moves, slow_legal_moves(&pos), "{}", pos.to_fen());
                 assert_eq!(pos.count_legal_moves(), moves.len() as u64);
+                let mut captures = Vec::new();
+                pos.captures_into(&mut captures);
+                captures.sort();
+                let expected: Vec<Move> = moves.iter().copied().filter(|&mv| pos.is_capture(mv)).collect();
+                assert_eq!(captures, expected, "{}", pos.to_fen());
                 for sq in Square::ALL {
                     let mut from = Vec::new();
                     pos.legal_moves_from(sq, &mut from);

@@ -35,6 +35,10 @@ impl Move {
     /// Number of distinct move codes ([`Move::code`] is below this).
     pub const CODES: usize = 1 << 14;
 
+    /// The null move (a0 to a0, never legal): a pass, for null-move pruning
+    /// ([`Position::play_null`](crate::Position::play_null)).
+    pub const NULL: Move = Move(0);
+
     /// A move from `from` to `to`.
     #[inline(always)]
     pub const fn new(from: Square, to: Square) -> Move {

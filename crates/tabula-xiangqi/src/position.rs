@@ -66,7 +66,7 @@ pub(crate) struct Undo {
 }
 
 /// The move recorded for a null move (no square moves to itself otherwise).
-pub(crate) const NULL_MOVE: Move = Move::new(Square::ALL[0], Square::ALL[0]);
+pub(crate) const NULL_MOVE: Move = Move::NULL;
 
 /// A legal xiangqi position with its own history of moves for [`undo`](Position::undo) and the repetition rules.
 #[derive(Clone)]

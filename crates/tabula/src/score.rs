@@ -135,11 +135,14 @@ pub const fn from_table(score: Score, ply: u32) -> Score {
 }
 
 /// Formats a score the way UCI engines print it: `cp N` or `mate N` (moves, not plies; negative when the side
-/// to move is mated). A result by a margin, which chess does not have, prints as a large `cp`.
+/// to move is mated). A result by a margin, which chess does not have, prints as a large `cp`. A loss an odd
+/// number of plies away (a move that loses by itself, as a forbidden repetition does in xiangqi) counts its
+/// moves like a win: `mate -1` for a loss on the next ply, never `mate 0`.
 pub fn uci_string(score: Score) -> String {
     match plies_to_end(score) {
+        Some(0) => "mate 0".to_owned(),
         Some(p) if p > 0 => format!("mate {}", (p + 1) / 2),
-        Some(p) => format!("mate {}", p / 2),
+        Some(p) => format!("mate -{}", (-p + 1) / 2),
         None => format!("cp {score}"),
     }
 }
@@ -253,6 +256,8 @@ mod tests {
         assert_eq!(uci_string(win_in(3)), "mate 2");
         assert_eq!(uci_string(loss_in(2)), "mate -1");
         assert_eq!(uci_string(loss_in(0)), "mate 0");
+        assert_eq!(uci_string(loss_in(1)), "mate -1");
+        assert_eq!(uci_string(loss_in(4)), "mate -2");
         assert_eq!(uci_string(-35), "cp -35");
     }
 

@@ -312,7 +312,8 @@ fn gomocup(
     fake.say(&reply);
 }
 
-/// Tabula's own engines, for real matches in tests; Go with one thread and `playouts` per move if given.
+/// Tabula's own engines, for real matches in tests (`uci` chess, `uci-xiangqi`, `gtp`, `gomocup`); Go with one
+/// thread and `playouts` per move if given.
 fn tabula(protocol: &str, playouts: Option<u64>) {
     match protocol {
         "gtp" => {
@@ -326,6 +327,9 @@ fn tabula(protocol: &str, playouts: Option<u64>) {
         }
         "gomocup" => {
             let _ = tabula_gomoku::gomocup::run_stdio();
+        }
+        "uci-xiangqi" => {
+            let _ = tabula_xiangqi::uci::run_stdio();
         }
         _ => {
             let _ = tabula_chess::uci::run_stdio();

@@ -56,6 +56,7 @@
 //! assert_eq!(result.score, minimax(&mut game.clone(), &Blind, 30).score);
 //! ```
 
+pub mod engine;
 mod lean;
 pub mod limits;
 pub mod options;
@@ -70,6 +71,7 @@ mod threads;
 pub mod verify;
 mod worker;
 
+pub use engine::{Engine, Playable};
 pub use limits::Limits;
 pub use options::SearchOptions;
 pub use result::{Counted, Iteration, SearchResult, Solution, TableUse};

@@ -635,7 +635,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
         if let Some(score) = self.enter_node(ply) {
             return score;
         }
-        let cuts_at_entry = self.cuts;
+        let (cuts_at_entry, rulings_at_entry) = (self.cuts, self.rulings);
         // The table: a bound that decides ends the node; a stored evaluation saves computing it.
         let probe = if options.quiescence_table && options.quiescence { self.probe(ply) } else { None };
         let mut tt_eval = None;
@@ -714,7 +714,9 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
                 }
             }
         }
-        if let Some((tk, probe)) = probe.filter(|_| !self.stopped && best > -INFINITY) {
+        // (A check answered in quiescence can repeat a position: a ruling on it holds only on this path.)
+        let ruled = self.rulings != rulings_at_entry;
+        if let Some((tk, probe)) = probe.filter(|_| !self.stopped && !ruled && best > -INFINITY) {
             let record = Record {
                 depth: 0,
                 bound: Bound::of(best, alpha_orig, beta),

@@ -1,0 +1,18 @@
+//! Arbitrary bytes to a xiangqi UCCI session (see `session.rs`). Run with `cargo fuzz run ucci` from the crate
+//! directory (nightly); `fuzz/seeds/ucci` holds the transcript test's bad bytes to start from.
+#![no_main]
+
+#[path = "session.rs"]
+mod session;
+
+use libfuzzer_sys::fuzz_target;
+use tabula_xiangqi::ucci::UcciSession;
+
+fuzz_target!(|data: &[u8]| {
+    // One session for the whole run: creating one allocates the engine's table.
+    SESSION.with_borrow_mut(|session| session::feed(session, data));
+});
+
+thread_local! {
+    static SESSION: std::cell::RefCell<UcciSession> = std::cell::RefCell::new(UcciSession::new());
+}

@@ -1,0 +1,135 @@
+//! The xiangqi engine: [`Engine`] is the core's [`tabula::search::Engine`] for [`Position`], which says here
+//! (as [`Playable`]) what it plays with: the xiangqi [`Evaluation`], the search options below, the keys of the
+//! game's own history (so that repetitions count, ruled by the Asian rules through
+//! [`Game::repetition_outcome`](tabula::game::Game::repetition_outcome)) and the positions of
+//! [`Engine::bench`].
+//!
+//! The options: the table (probed in quiescence too), principal variation search with aspiration windows,
+//! killers and history, quiescence on the captures that do not lose material (ordered most valuable victim
+//! first, least valuable attacker), check extension, null move (not in check, not without a rook, horse or
+//! cannon), late-move reductions, late-move pruning, futility pruning of quiet moves and reverse futility.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula::search::Limits;
+//! use tabula_xiangqi::engine::Engine;
+//! use tabula_xiangqi::Position;
+//!
+//! let mut engine = Engine::new(8);
+//! // Mate in one: the rook takes the last free point of the black king's rank.
+//! let pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K1R3 w - - 0 1").unwrap();
+//! let result = engine.search(&pos, &Limits::depth(4), &[], |_| {});
+//! assert_eq!(tabula::score::uci_string(result.score), "mate 1");
+//! ```
+
+use crate::eval::Evaluation;
+use crate::position::Position;
+use tabula::search::{Playable, SearchOptions};
+use tabula::Key;
+
+/// Reverse futility margin per ply (a pawn is 100).
+const FUTILITY_MARGIN: i32 = 100;
+/// Futility margin per ply for pruning quiet moves.
+const MOVE_FUTILITY_MARGIN: i32 = 110;
+
+/// The positions `bench` searches: the start, middlegames with tactics, endings.
+pub const BENCH_POSITIONS: [&str; 6] = [
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+    "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+    "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w - - 0 1",
+    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+    "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 w - - 0 1",
+];
+
+/// A xiangqi engine: the core's [`Engine`](tabula::search::Engine) with the xiangqi evaluation and options.
+pub type Engine = tabula::search::Engine<Position>;
+
+/// The engine's evaluation, options, history and benchmark.
+impl Playable for Position {
+    type Evaluation = Evaluation;
+
+    /// The search options the engine plays with on `threads` threads.
+    fn engine_options(threads: usize) -> SearchOptions {
+        SearchOptions::default()
+            .with_threads(threads.max(1))
+            .with_lmr(true)
+            .with_check_extension(true)
+            .with_futility_margin(Some(FUTILITY_MARGIN))
+            .with_late_move_pruning(true)
+            .with_move_futility_margin(Some(MOVE_FUTILITY_MARGIN))
+            .with_quiescence_table(true)
+            .with_aspiration(Some(30))
+    }
+
+    fn history_keys(&self) -> Vec<Key> {
+        history_keys(self)
+    }
+
+    fn bench_positions() -> Vec<Position> {
+        BENCH_POSITIONS.iter().map(|fen| Position::from_fen(fen).expect("bench positions are legal")).collect()
+    }
+}
+
+/// The keys of the positions before `pos` in its own history, oldest first.
+pub fn history_keys(pos: &Position) -> Vec<Key> {
+    pos.history().iter().map(|record| record.key).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula::score::{is_decisive, loss_in, DRAW};
+    use tabula::search::Limits;
+
+    #[test]
+    fn finds_tactics() {
+        let mut engine = Engine::new(8);
+        // An undefended rook is taken.
+        let pos = Position::from_fen("4k4/9/9/9/2r6/9/9/2R6/9/3K5 w - - 0 1").unwrap();
+        let r = engine.search(&pos, &Limits::depth(5), &[], |_| {});
+        assert_eq!(r.best_move.unwrap().to_string(), "c2c5");
+        assert!(r.score > 500, "{}", r.score);
+        // Mate with two rooks.
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/R2K5 w - - 0 1").unwrap();
+        let r = engine.search(&pos, &Limits::depth(6), &[], |_| {});
+        assert!(is_decisive(r.score) && r.score > 0, "{}", r.score);
+    }
+
+    /// The position after `iccs` from `fen`, with those moves as its history.
+    fn after(fen: &str, iccs: &[&str]) -> Position {
+        let mut pos = Position::from_fen(fen).unwrap();
+        for text in iccs {
+            pos.play(pos.parse_iccs(text).unwrap()).unwrap();
+        }
+        pos
+    }
+
+    #[test]
+    fn repetitions_are_ruled_through_the_game_history() {
+        let mut engine = Engine::new(8);
+        // The red rook has checked from a8 and a9 while the black king stepped between e8 and e9: checking
+        // again from a8 repeats the position by perpetual check, and loses at once.
+        let pos = after("9/4k4/9/9/9/9/9/9/9/R2K5 w", &["a0a8", "e8e9", "a8a9", "e9e8"]);
+        let again = pos.parse_iccs("a9a8").unwrap();
+        let r = engine.search(&pos, &Limits::depth(4), &[again], |_| {});
+        assert_eq!(r.score, loss_in(1));
+        // Without the history the same move is no repetition (and rook and king win against a bare king).
+        let fresh = Position::from_fen(&pos.to_fen()).unwrap();
+        let r = engine.search(&fresh, &Limits::depth(4), &[again], |_| {});
+        assert!(r.score > 0, "{}", r.score);
+        // Advisors and kings shuffling without check or chase: the repetition is a draw.
+        let pos = after("3k5/9/9/9/9/9/9/9/4A4/3AK4 w", &["e1f2", "d9d8", "f2e1", "d8d9"]);
+        let again = pos.parse_iccs("e1f2").unwrap();
+        assert_eq!(engine.search(&pos, &Limits::depth(4), &[again], |_| {}).score, DRAW);
+    }
+
+    #[test]
+    fn search_moves_restrict_the_root() {
+        let pos = Position::startpos();
+        let only = pos.parse_iccs("a3a4").unwrap();
+        let r = Engine::new(8).search(&pos, &Limits::depth(4), &[only], |_| {});
+        assert_eq!(r.best_move, Some(only));
+    }
+}

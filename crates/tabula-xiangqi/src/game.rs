@@ -1,0 +1,160 @@
+//! [`tabula::Game`] for [`Position`]: what the core's searches need from xiangqi.
+//!
+//! The rules' own parts: the side without a legal move loses (checkmated or stalemated alike); 120 plies
+//! without a capture draw ([`MOVE_LIMIT_PLIES`]); a repeated position is ruled by the Asian rules through
+//! [`repetition_outcome`](Game::repetition_outcome), which walks the position's own history (perpetual check
+//! or chase loses for the side that forced it, anything else draws). The search hooks: checks (extended,
+//! answered in quiescence), a null move when the side to move is not in check and still has a rook, horse or
+//! cannon (without them zugzwang is common), and the plies since the last capture as the window in which
+//! positions can repeat.
+//!
+//! A ruling depends on the path, not on the position, so a score that rests on one must not reach the table,
+//! where another path would read it. The core's searcher sees to that: it counts the rulings other than a draw
+//! met below each node and stores nothing for a node whose subtree met one (the draws, which any path would
+//! also reach by repeating, are stored as guesses, never as proved values).
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula::game::{Game, Outcome};
+//! use tabula_xiangqi::Position;
+//!
+//! // The red rook checks from a8 and a9 while the black king steps between e8 and e9: when the position
+//! // repeats, Red has checked on every move and loses; Black, to move, wins.
+//! let mut pos = Position::from_fen("9/4k4/9/9/9/9/9/9/9/R2K5 w").unwrap();
+//! for iccs in ["a0a8", "e8e9", "a8a9", "e9e8", "a9a8"] {
+//!     pos.play(pos.parse_iccs(iccs).unwrap()).unwrap();
+//! }
+//! assert_eq!(Game::repetition_outcome(&pos, 4), Outcome::Win);
+//! ```
+
+use crate::moves::Move;
+use crate::position::Position;
+use crate::repetition::{self, Ruling, MOVE_LIMIT_PLIES};
+use tabula::game::{Game, Outcome};
+use tabula::Key;
+
+impl Game for Position {
+    type Move = Move;
+
+    fn legal_moves(&self, moves: &mut Vec<Move>) {
+        self.legal_moves_into(moves);
+    }
+
+    /// Plays `mv`, or passes for [`Move::NULL`].
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        if mv == Move::NULL {
+            self.play_null();
+        } else {
+            self.play_unchecked(mv);
+        }
+    }
+
+    #[inline]
+    fn undo(&mut self, mv: Move) {
+        if mv == Move::NULL {
+            self.undo_null();
+        } else {
+            let undone = Position::undo(self);
+            debug_assert_eq!(undone, Some(mv), "undo of a move that was not the last one played");
+        }
+    }
+
+    /// No legal move loses (in xiangqi stalemate loses too); 120 plies without a capture draw, unless the last
+    /// of them left the opponent without a move.
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.has_legal_move() {
+            return Some(Outcome::Loss);
+        }
+        (self.halfmove_clock() >= MOVE_LIMIT_PLIES).then_some(Outcome::Draw)
+    }
+
+    #[inline(always)]
+    fn key(&self) -> Key {
+        Position::key(self)
+    }
+
+    /// Origin and destination in 14 bits.
+    #[inline(always)]
+    fn move_code(mv: Move) -> u16 {
+        mv.code()
+    }
+
+    const MOVE_CODES: usize = Move::CODES;
+
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        self.is_check()
+    }
+
+    /// [`Move::NULL`] when not in check and the side to move has a rook, horse or cannon.
+    #[inline]
+    fn null_move(&self) -> Option<Move> {
+        (!self.is_check() && self.has_attacking_pieces()).then_some(Move::NULL)
+    }
+
+    #[inline(always)]
+    fn reversible_plies(&self) -> Option<usize> {
+        Some(self.halfmove_clock() as usize)
+    }
+
+    /// The Asian rules' ruling on the cycle since the position last occurred: a loss for the side to move if
+    /// it alone forced the repetition by perpetual check or chase, a win if its opponent alone did, else a
+    /// draw (also when the cycle crosses a null move of the search, which is no move of the game).
+    fn repetition_outcome(&self, cycle: usize) -> Outcome {
+        match repetition::repetition(self) {
+            Some(found) if found.cycle == cycle => match found.ruling() {
+                Ruling::Draw => Outcome::Draw,
+                Ruling::Loss { offender, .. } if offender == self.turn() => Outcome::Loss,
+                Ruling::Loss { .. } => Outcome::Win,
+            },
+            _ => Outcome::Draw,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes() {
+        let outcome = |fen: &str| Game::outcome(&Position::from_fen(fen).unwrap());
+        // Checkmated by two rooks, and stalemated: both lose.
+        assert_eq!(outcome("R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1"), Some(Outcome::Loss));
+        assert_eq!(outcome("4k4/3R5/9/9/9/9/9/9/9/3K1R3 b - - 0 1"), Some(Outcome::Loss));
+        // The 60-move rule: 120 plies without a capture.
+        assert_eq!(outcome("3k5/9/9/9/9/9/9/9/9/4K4 b - - 119 80"), None);
+        assert_eq!(outcome("3k5/9/9/9/9/9/9/9/9/4K4 b - - 120 80"), Some(Outcome::Draw));
+        // Mate on the hundred-and-twentieth ply is still mate.
+        assert_eq!(outcome("R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 120 80"), Some(Outcome::Loss));
+        assert_eq!(outcome("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"), None);
+    }
+
+    #[test]
+    fn idle_repetition_is_a_draw() {
+        let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1").unwrap();
+        for iccs in ["e1f2", "d9d8", "f2e1", "d8d9"] {
+            pos.play(pos.parse_iccs(iccs).unwrap()).unwrap();
+        }
+        assert_eq!(Game::repetition_outcome(&pos, 4), Outcome::Draw);
+    }
+
+    #[test]
+    fn null_move_hooks() {
+        let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/3p5/4K4 w - - 0 1").unwrap();
+        assert_eq!(Game::null_move(&pos), None); // no attacking piece
+        let mut pos2 = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4KR3 w - - 0 1").unwrap();
+        assert_eq!(Game::null_move(&pos2), Some(Move::NULL));
+        let key = pos2.key();
+        Game::play(&mut pos2, Move::NULL);
+        assert_eq!(pos2.key(), pos2.key_from_scratch());
+        Game::undo(&mut pos2, Move::NULL);
+        assert_eq!(pos2.key(), key);
+        let legal = pos.legal_moves();
+        Game::play(&mut pos, legal[0]);
+        Game::undo(&mut pos, legal[0]);
+        assert_eq!(pos.to_fen(), "3k5/9/9/9/9/9/9/9/3p5/4K4 w - - 0 1");
+    }
+}

@@ -1,0 +1,147 @@
+//! A searcher set up to play a game over a protocol: [`Engine`] keeps the table (resized, cleared), the
+//! thread count and the game's search options, feeds the searcher the keys of the game's own history so that
+//! repetitions of earlier positions count, restricts the root to the moves a protocol asks for, and runs a
+//! fixed benchmark. What differs between games is said once, by implementing [`Playable`].
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula::game::{Evaluator, Game, Outcome};
+//! use tabula::score::Score;
+//! use tabula::search::{Engine, Limits, Playable, SearchOptions};
+//! use tabula::zobrist::{Key, ZobristKeys};
+//!
+//! const KEYS: ZobristKeys<Key, 33> = ZobristKeys::<Key, 33>::generate(7);
+//!
+//! #[derive(Clone)]
+//! struct Nim { stones: usize }
+//!
+//! impl Game for Nim {
+//!     type Move = usize;
+//!     fn legal_moves(&self, moves: &mut Vec<usize>) { moves.extend((1..=3).filter(|&t| t <= self.stones)); }
+//!     fn play(&mut self, take: usize) { self.stones -= take; }
+//!     fn undo(&mut self, take: usize) { self.stones += take; }
+//!     fn outcome(&self) -> Option<Outcome> { (self.stones == 0).then_some(Outcome::Loss) }
+//!     fn key(&self) -> Key { KEYS[self.stones] }
+//!     fn move_code(take: usize) -> u16 { take as u16 }
+//! }
+//!
+//! #[derive(Default)]
+//! struct Blind;
+//! impl Evaluator<Nim> for Blind { fn evaluate(&self, _: &Nim) -> Score { 0 } }
+//!
+//! impl Playable for Nim {
+//!     type Evaluation = Blind;
+//!     fn engine_options(threads: usize) -> SearchOptions { SearchOptions::default().with_threads(threads) }
+//!     fn history_keys(&self) -> Vec<Key> { Vec::new() }
+//!     fn bench_positions() -> Vec<Nim> { vec![Nim { stones: 21 }, Nim { stones: 30 }] }
+//! }
+//!
+//! let mut engine = Engine::<Nim>::new(1);
+//! let result = engine.search(&Nim { stones: 10 }, &Limits::depth(12), &[], |_| {});
+//! assert_eq!(result.best_move, Some(2)); // leave a multiple of four
+//! // Only the moves asked for at the root.
+//! assert_eq!(engine.search(&Nim { stones: 10 }, &Limits::depth(12), &[3], |_| {}).best_move, Some(3));
+//! let (nodes, _) = Engine::<Nim>::bench(8);
+//! assert_eq!(nodes, Engine::<Nim>::bench(8).0); // deterministic
+//! ```
+
+use super::{Iteration, Limits, SearchOptions, SearchResult, Searcher};
+use crate::game::{Evaluator, Game};
+use crate::tt::TranspositionTable;
+use crate::zobrist::Key;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What an [`Engine`] needs to know about a game beyond its rules.
+pub trait Playable: Game {
+    /// The evaluator the engine plays with.
+    type Evaluation: Evaluator<Self> + Default;
+
+    /// The search options the engine plays with on `threads` threads.
+    fn engine_options(threads: usize) -> SearchOptions;
+
+    /// The keys of the positions before this one in the game's own history, oldest first: repetitions of them
+    /// count in the search.
+    fn history_keys(&self) -> Vec<Key>;
+
+    /// The positions [`Engine::bench`] searches.
+    fn bench_positions() -> Vec<Self>;
+}
+
+/// The table size of [`Engine::bench`]'s searches, in mebibytes.
+pub const BENCH_TABLE_MIB: usize = 16;
+
+/// A searcher set up to play `G`. See the [module documentation](self).
+pub struct Engine<G: Playable> {
+    searcher: Searcher<G, G::Evaluation>,
+    hash_mib: usize,
+}
+
+impl<G: Playable> Engine<G> {
+    /// An engine with a table of `hash_mib` mebibytes (at least one) and one thread.
+    pub fn new(hash_mib: usize) -> Engine<G> {
+        let hash_mib = hash_mib.max(1);
+        let searcher = Searcher::with_table_size(G::Evaluation::default(), hash_mib).with_options(G::engine_options(1));
+        Engine { searcher, hash_mib }
+    }
+
+    /// Resizes the table (its contents are lost).
+    pub fn set_hash(&mut self, mib: usize) {
+        self.hash_mib = mib.max(1);
+        self.searcher.set_table(Arc::new(TranspositionTable::new(self.hash_mib)));
+    }
+
+    /// The table size in mebibytes.
+    pub fn hash_mib(&self) -> usize {
+        self.hash_mib
+    }
+
+    /// Sets the number of search threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        let table = self.searcher.options().table;
+        self.searcher.set_options(G::engine_options(threads).with_table(table));
+    }
+
+    /// Searches with the transposition table or without it (to measure what it saves).
+    pub fn set_table_use(&mut self, on: bool) {
+        let options = self.searcher.options().clone().with_table(on);
+        self.searcher.set_options(options);
+    }
+
+    /// Empties the table (a new one: see [`table`](Engine::table)).
+    pub fn clear_hash(&mut self) {
+        self.set_hash(self.hash_mib);
+    }
+
+    /// The table, to look positions up while a search runs. A new one after
+    /// [`set_hash`](Engine::set_hash) or [`clear_hash`](Engine::clear_hash).
+    pub fn table(&self) -> &Arc<TranspositionTable> {
+        self.searcher.table()
+    }
+
+    /// Searches `game` within `limits`, restricted to `root_moves` if not empty, calling `on_iteration` after
+    /// each iteration. The game's own history counts for repetitions.
+    pub fn search(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        root_moves: &[G::Move],
+        on_iteration: impl FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move> {
+        self.searcher.set_history(game.history_keys());
+        self.searcher.set_root_moves(root_moves.iter().map(|&m| G::move_code(m)).collect());
+        self.searcher.search(game, limits, on_iteration)
+    }
+
+    /// Searches each of the game's [bench positions](Playable::bench_positions) to `depth` with a fresh
+    /// table of [`BENCH_TABLE_MIB`] on one thread; returns the total node count (deterministic) and the time.
+    pub fn bench(depth: u32) -> (u64, Duration) {
+        let start = Instant::now();
+        let mut nodes = 0;
+        for game in G::bench_positions() {
+            nodes += Engine::<G>::new(BENCH_TABLE_MIB).search(&game, &Limits::depth(depth), &[], |_| {}).nodes;
+        }
+        (nodes, start.elapsed())
+    }
+}

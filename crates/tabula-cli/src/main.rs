@@ -578,6 +578,7 @@ fn web_catalog() -> tabula_web::Catalog {
         .with::<tabula_chess::Position>(&[])
         .with::<tabula_gomoku::Board>(&[("size", &["15", "19", "9"]), ("rule", &["freestyle", "standard", "renju"])])
         .with::<tabula_go::Position>(&[("size", &["9", "13", "19"]), ("komi", &["7", "6.5", "0.5"])])
+        .with::<tabula_xiangqi::Position>(&[])
 }
 
 /// `tabula serve`: the page until the process is interrupted.

@@ -272,7 +272,8 @@ pub struct Cells {
     /// Rows.
     pub height: usize,
     /// Each cell's content, row by row from the top left as the board is usually drawn: empty, or a short mark
-    /// (a FEN piece letter for chess; `x` / `o` for tic-tac-toe and Connect Four; `b` / `w` for stones).
+    /// (a FEN piece letter for chess; the piece's character for xiangqi; `x` / `o` for tic-tac-toe and Connect
+    /// Four; `b` / `w` for stones).
     pub marks: Vec<String>,
     /// How the cells are drawn.
     pub style: CellStyle,

@@ -129,6 +129,12 @@ function drawMark(board, cells, g, cx, cy, mark, opacity) {
   } else if (mark === "b" || mark === "w") {
     board.appendChild(svg("circle", { cx, cy, r: g.size * 0.46, fill: mark === "b" ? "#111" : "#fff",
       stroke: "#000", opacity }));
+  } else if (mark) {
+    // A xiangqi piece: its character on a disc, Red's in red.
+    const colour = "帥仕相傌俥炮兵".includes(mark) ? "#c62828" : "#111";
+    board.appendChild(svg("circle", { cx, cy, r: g.size * 0.44, fill: "#fdf3dc", stroke: colour, "stroke-width": 2, opacity }));
+    board.appendChild(svg("text", { x: cx, y: cy + g.size * 0.18, "font-size": g.size * 0.5, "text-anchor": "middle",
+      fill: colour, opacity, "pointer-events": "none" }, mark));
   }
 }
 

@@ -101,11 +101,15 @@ pub fn router(catalog: Catalog, limits: Limits) -> Router {
         .route("/", get(|| async { Html(include_str!("../assets/index.html")) }))
         .route(
             "/app.js",
-            get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], include_str!("../assets/app.js")) }),
+            get(|| async {
+                ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../assets/app.js"))
+            }),
         )
         .route(
             "/style.css",
-            get(|| async { ([(header::CONTENT_TYPE, "text/css")], include_str!("../assets/style.css")) }),
+            get(|| async {
+                ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../assets/style.css"))
+            }),
         )
         .route("/api/games", get(games))
         .route("/api/sessions", post(create))

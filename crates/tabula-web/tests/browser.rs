@@ -187,12 +187,13 @@ async fn screenshots() {
     let base = common::start(Limits::default()).await;
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("screenshots");
     std::fs::create_dir_all(&dir).unwrap();
-    let games: [(&str, &[&str], Option<u32>); 5] = [
+    let games: [(&str, &[&str], Option<u32>); 6] = [
         ("tictactoe", &["5", "1", "9"], None),
         ("connect4", &["4", "4", "3", "5"], Some(8)),
         ("chess", &["e4", "e5", "Nf3", "Nc6", "Bb5"], Some(5)),
         ("gomoku", &["h8", "i9", "h9", "h7"], None),
         ("go", &["E5", "C3", "D7"], None),
+        ("xiangqi", &["h2e2", "h9g7", "h0g2"], Some(4)),
     ];
     for (game, line, depth) in games {
         // A fresh page for each game (only the address's fragment changes from one to the next).

@@ -36,14 +36,14 @@ async fn the_page_and_its_assets_are_served() {
     let page = client.get(format!("{base}/")).send().await.unwrap();
     assert_eq!(page.status(), StatusCode::OK);
     assert!(page.text().await.unwrap().contains("app.js"));
-    for (path, kind) in [("/app.js", "text/javascript"), ("/style.css", "text/css")] {
+    for (path, kind) in [("/app.js", "text/javascript; charset=utf-8"), ("/style.css", "text/css; charset=utf-8")] {
         let asset = client.get(format!("{base}{path}")).send().await.unwrap();
         assert_eq!(asset.status(), StatusCode::OK);
         assert_eq!(asset.headers()["content-type"], kind);
     }
     let games: Value = client.get(format!("{base}/api/games")).send().await.unwrap().json().await.unwrap();
     let names: Vec<_> = games.as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["tictactoe", "connect4", "chess", "gomoku", "go"]);
+    assert_eq!(names, ["tictactoe", "connect4", "chess", "gomoku", "go", "xiangqi"]);
 }
 
 /// In every game, on every move: the key is the XOR of the position's features, and the keys XORed out and in
@@ -52,7 +52,7 @@ async fn the_page_and_its_assets_are_served() {
 async fn every_game_plays_and_its_keys_add_up() {
     let base = start(Limits::default()).await;
     let client = Client::new();
-    for game in ["tictactoe", "connect4", "chess", "gomoku", "go"] {
+    for game in ["tictactoe", "connect4", "chess", "gomoku", "go", "xiangqi"] {
         let mut state = create(&client, &base, json!({ "game": game })).await;
         let id = state["id"].as_u64().unwrap();
         let cells = &state["cells"];
@@ -319,7 +319,7 @@ async fn one_search_per_session_and_stop_ends_it() {
 async fn the_table_saves_nodes_on_the_same_search() {
     let base = start(Limits::default()).await;
     let client = Client::new();
-    for (game, position, depth) in [("connect4", "", 10), ("chess", "", 5), ("tictactoe", "", 9)] {
+    for (game, position, depth) in [("connect4", "", 10), ("chess", "", 5), ("tictactoe", "", 9), ("xiangqi", "", 4)] {
         let id = create(&client, &base, json!({ "game": game, "position": position })).await["id"].as_u64().unwrap();
         let response = client
             .post(format!("{base}/api/sessions/{id}/compare"))
@@ -388,5 +388,5 @@ async fn many_clients_searching_at_once_are_all_answered() {
         assert_eq!(last, "done");
     }
     let games: Value = client.get(format!("{base}/api/games")).send().await.unwrap().json().await.unwrap();
-    assert_eq!(games.as_array().unwrap().len(), 5);
+    assert_eq!(games.as_array().unwrap().len(), 6);
 }

@@ -6,12 +6,35 @@ use crate::engine::Engine;
 use crate::moves::Move;
 use crate::perft::{perft, perft_hashed};
 use crate::position::Position;
-use crate::types::{Color, Square};
-use crate::zobrist::KEYS;
+use crate::types::{Color, Piece, Role, Square};
+use crate::zobrist::{self, KEYS};
 use tabula::perft::PerftTable;
 use tabula::quality::QualityReport;
 use tabula::score::{Distance, Wording};
-use tabula_protocol::front::{EngineConfig, Front, FrontError, Setup};
+use tabula_protocol::front::{CellStyle, Cells, EngineConfig, Feature, Front, FrontError, MoveCells, Setup};
+
+/// The point of `square` on a board drawn with Black's back rank (9) at the top.
+fn cell(square: Square) -> usize {
+    (9 - square.rank().index()) * 9 + square.file().index()
+}
+
+/// The piece's character as boards print it: Red's and Black's differ for every role.
+fn character(piece: Piece) -> char {
+    let (red, black) = match piece.role {
+        Role::King => ('帥', '將'),
+        Role::Advisor => ('仕', '士'),
+        Role::Elephant => ('相', '象'),
+        Role::Horse => ('傌', '馬'),
+        Role::Rook => ('俥', '車'),
+        Role::Cannon => ('炮', '砲'),
+        Role::Pawn => ('兵', '卒'),
+    };
+    if piece.color == Color::Red {
+        red
+    } else {
+        black
+    }
+}
 
 impl Front for Position {
     const NAME: &'static str = "xiangqi";
@@ -91,6 +114,36 @@ impl Front for Position {
 
     fn key_quality() -> QualityReport {
         tabula::quality::check(KEYS.as_slice())
+    }
+
+    /// Nine files by ten ranks of points, Black's side at the top; each piece as its character.
+    fn cells(&self) -> Option<Cells> {
+        let mut marks = vec![String::new(); 90];
+        for square in Square::ALL {
+            if let Some(piece) = self.board().piece_at(square) {
+                marks[cell(square)] = character(piece).to_string();
+            }
+        }
+        Some(Cells { width: 9, height: 10, marks, style: CellStyle::Points, drop: false, notes: Vec::new() })
+    }
+
+    fn move_cells(&self, mv: Move) -> Option<MoveCells> {
+        Some(MoveCells { from: Some(cell(mv.from())), to: cell(mv.to()) })
+    }
+
+    /// Each piece on its point, and Black to move.
+    fn key_features(&self) -> Vec<Feature> {
+        let mut features = Vec::new();
+        for square in Square::ALL {
+            if let Some(piece) = self.board().piece_at(square) {
+                let name = format!("{:?} {:?} on {square}", piece.color, piece.role).to_lowercase();
+                features.push(Feature::new(name, zobrist::piece(piece, square)));
+            }
+        }
+        if self.turn() == Color::Black {
+            features.push(Feature::new("Black to move", zobrist::BLACK_TO_MOVE));
+        }
+        features
     }
 }
 

@@ -13,6 +13,7 @@ pub fn catalog() -> Catalog {
         .with::<tabula_chess::Position>(&[])
         .with::<tabula_gomoku::Board>(&[("size", &["15", "19", "9"]), ("rule", &["freestyle", "standard", "renju"])])
         .with::<tabula_go::Position>(&[("size", &["9", "13", "19"]), ("komi", &["7", "6.5", "0.5"])])
+        .with::<tabula_xiangqi::Position>(&[])
 }
 
 /// Serves on a free port of 127.0.0.1 on the current runtime; returns the base address.

@@ -151,6 +151,31 @@ async fn a_connect_four_game_by_clicks() {
     let list = wait_moves(&client, 4).await;
     assert_eq!(list[2], "1");
     search_panel_and_comparison(&client, 8).await;
+    // Undo takes back the engine's answer and the move before it.
+    client.find(Locator::Css("#undo")).await.unwrap().click().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while moves(&client).await.len() != 2 {
+        assert!(Instant::now() < deadline, "undo never took two moves back: {:?}", moves(&client).await);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // A position loaded in the game's notation starts a new game from it.
+    let position = client.find(Locator::Css("#position")).await.unwrap();
+    position.clear().await.unwrap();
+    position.send_keys("444").await.unwrap();
+    client.find(Locator::Css("#load")).await.unwrap().click().await.unwrap();
+    wait_text(&client, "#status", |t| t.starts_with("O to move")).await;
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_against_engine_plays_tic_tac_toe_to_a_draw() {
+    let Some((client, _driver)) = browser().await else { return };
+    let base = common::start(Limits::default()).await;
+    open(&client, &base, "tictactoe").await;
+    choose(&client, "#first", "engine").await;
+    let status = wait_text(&client, "#status", |t| t.contains("Draw")).await;
+    assert_eq!(status, "Draw.");
+    assert_eq!(moves(&client).await.len(), 9);
     client.close().await.unwrap();
 }
 

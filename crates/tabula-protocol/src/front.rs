@@ -191,6 +191,8 @@ pub struct Report<M> {
     pub pv: Vec<M>,
     /// Transposition table use, for searches with a table.
     pub table: Option<TableUse>,
+    /// How full the table is, in permille, when the engine says.
+    pub hashfull: Option<u32>,
     /// Time spent.
     pub elapsed: Duration,
     /// Anything else worth saying, one line each (a forced win found by threat search, candidate moves).
@@ -209,6 +211,7 @@ impl<M> Report<M> {
             unit: "nodes",
             pv: Vec::new(),
             table: None,
+            hashfull: None,
             elapsed: Duration::ZERO,
             notes: Vec::new(),
         }
@@ -232,6 +235,7 @@ impl<M> Report<M> {
             nodes: it.nodes,
             pv: it.pv.clone(),
             table: Some(it.table),
+            hashfull: Some(it.hashfull),
             elapsed: it.elapsed,
             ..Report::empty()
         }

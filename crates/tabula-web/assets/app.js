@@ -281,6 +281,7 @@ function showReport(report, final) {
   const t = report.table;
   const cells = [report.depth ?? "", report.score, `${number(report.nodes)} ${report.unit}`, number(Math.round(report.nps)),
     t ? number(t.probes) : "\u2013", t ? number(t.hits) : "\u2013", t ? number(t.cutoffs) : "\u2013",
+    report.hashfull === null || report.hashfull === undefined ? "\u2013" : `${(report.hashfull / 10).toFixed(1)}%`,
     report.pv.map((m) => m.text).join(" ")];
   // The final report repeats the last iteration's depth: it replaces that row.
   const lastRow = body.rows[body.rows.length - 1];

@@ -127,6 +127,8 @@ pub(crate) struct SearchReport {
     pub nps: f64,
     pub elapsed_ms: f64,
     pub table: Option<TableJson>,
+    /// How full the table is, in permille.
+    pub hashfull: Option<u32>,
     pub pv: Vec<MoveJson>,
     pub notes: Vec<String>,
 }
@@ -164,6 +166,7 @@ fn report_json<G: Front>(game: &G, report: &Report<G::Move>) -> SearchReport {
         nps: report.speed(),
         elapsed_ms: report.elapsed.as_secs_f64() * 1e3,
         table: report.table.map(|t| TableJson { probes: t.probes, hits: t.hits, cutoffs: t.cutoffs }),
+        hashfull: report.hashfull,
         pv,
         notes: report.notes.clone(),
     }
@@ -256,8 +259,15 @@ impl<G: Front + 'static> Session for Typed<G> {
         let game = self.game.clone();
         Some(Box::new(move |limits: &Limits, sink: &mut dyn FnMut(SearchReport)| {
             let mut engine = G::engine(&config);
-            let report = engine.think(&game, limits, &mut |r| sink(report_json(&game, r)));
-            report_json(&game, &report)
+            let mut hashfull = None;
+            let report = engine.think(&game, limits, &mut |r| {
+                hashfull = r.hashfull.or(hashfull);
+                sink(report_json(&game, r))
+            });
+            // The final report says how full the table was as of the last iteration, if it does not say itself.
+            let mut json = report_json(&game, &report);
+            json.hashfull = json.hashfull.or(hashfull);
+            json
         }))
     }
 }

@@ -284,6 +284,7 @@ async fn a_search_streams_each_iteration_then_its_result() {
     let best = done["best"].as_str().unwrap();
     assert_eq!(done["pv"][0]["text"], best);
     assert!(done["table"]["probes"].as_u64().unwrap() > 0 && done["nodes"].as_u64().unwrap() > 0);
+    assert!(iterations.iter().chain([&done]).all(|v| v["hashfull"].as_u64().is_some_and(|h| h <= 1000)), "{done}");
     assert!(!done["score"].as_str().unwrap().is_empty());
     // The engine's move is legal: the page plays it.
     assert_eq!(play(&client, &base, id, best).await.status(), StatusCode::OK);

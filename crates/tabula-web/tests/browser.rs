@@ -1,12 +1,14 @@
 //! The page in a real browser: Debian's `chromium` driven through `chromedriver` (WebDriver) plays a Connect Four
 //! game and a chess opening by clicks, sees the engine answer, the search panel fill and the table comparison
 //! appear. Each test skips with a note when Chromium or its driver is not installed (`.ci/run` installs them).
+#![cfg(unix)]
 
 mod common;
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::json;
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -17,7 +19,8 @@ fn program(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH")?.to_str()?.split(':').map(|dir| PathBuf::from(dir).join(name)).find(|p| p.is_file())
 }
 
-/// A running `chromedriver`, killed when dropped.
+/// A running `chromedriver` in a process group of its own, killed with the browsers it started when dropped
+/// (so that a failing test leaves no browser behind).
 struct Driver {
     child: Child,
     port: u16,
@@ -25,6 +28,8 @@ struct Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -38,6 +43,7 @@ async fn browser() -> Option<(Client, Driver)> {
     };
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let child = Command::new(chromedriver)
+        .process_group(0)
         .arg(format!("--port={port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())

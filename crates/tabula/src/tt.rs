@@ -134,6 +134,31 @@ pub struct Record {
     pub proven: bool,
 }
 
+impl Record {
+    /// The record of a node searched `depth` plies deep within the window (`alpha`, `beta`) that scored `score`:
+    /// the bound follows from where the score fell ([`Bound::of`]), the best move is kept unless the node failed
+    /// low (an upper bound has no best move), and no evaluation is stored.
+    #[inline(always)]
+    pub fn searched(
+        depth: i32,
+        score: Score,
+        alpha: Score,
+        beta: Score,
+        move_code: Option<u16>,
+        proven: bool,
+    ) -> Record {
+        let bound = Bound::of(score, alpha, beta);
+        Record {
+            depth: depth.clamp(0, 255) as u8,
+            bound,
+            score,
+            eval: None,
+            move_code: move_code.filter(|_| bound != Bound::Upper),
+            proven,
+        }
+    }
+}
+
 impl Entry {
     /// Whether the stored score settles a search of the window (`alpha`, `beta`) by itself: exact, a lower
     /// bound at or above `beta`, or an upper bound at or below `alpha` (depth not considered).

@@ -12,7 +12,7 @@ use super::stack::{split, update_pv, Frame, NO_CODE};
 use super::worker::Worker;
 use crate::game::{Evaluator, Game};
 use crate::score::{loss_in, win_in, Score, INFINITY, MAX_PLY};
-use crate::tt::{Bound, Probe, Record};
+use crate::tt::{Probe, Record};
 
 impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
     /// Fail-soft negamax with the table and PVS: the score of the position searched `depth` (at least 1) plies
@@ -155,18 +155,8 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
 
         // Step 6. Store the result with its bound, unless it rests on a repetition ruling.
         if let (Some((tk, probe)), true) = (probe, self.rulings == rulings_at_entry) {
-            let bound = Bound::of(best, alpha_orig, beta);
-            let move_code = best_move
-                .filter(|_| bound != Bound::Upper)
-                .map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
-            let record = Record {
-                depth: depth.clamp(0, 255) as u8,
-                bound,
-                score: best,
-                eval: None,
-                move_code,
-                proven: self.cuts == cuts_at_entry,
-            };
+            let move_code = best_move.map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
+            let record = Record::searched(depth, best, alpha_orig, beta, move_code, self.cuts == cuts_at_entry);
             self.cx.table.store(probe.slot, tk.key, ply, record);
         }
         best

@@ -265,18 +265,8 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
         // Step 6. Store the result with its bound: proven, since every line ran to the end of the game (unless
         // one ran into MAX_PLY).
         if let (Some(tk), Some(slot)) = (tk, slot) {
-            let bound = Bound::of(best, alpha_orig, beta_orig);
-            let move_code = best_move
-                .filter(|_| bound != Bound::Upper)
-                .map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
-            let record = Record {
-                depth: depth.clamp(0, 255) as u8,
-                bound,
-                score: best,
-                eval: None,
-                move_code,
-                proven: self.cuts == cuts_at_entry,
-            };
+            let move_code = best_move.map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
+            let record = Record::searched(depth, best, alpha_orig, beta_orig, move_code, self.cuts == cuts_at_entry);
             self.cx.table.store(slot, tk.key, ply, record);
         }
         best

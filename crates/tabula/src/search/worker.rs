@@ -536,18 +536,10 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
         // Step 10. Store the result with its bound, unless it rests on a repetition ruling.
         if let (Some((tk, probe)), true) = (probe, self.rulings == rulings_at_entry) {
             // (Exact only strictly inside the window, possible only when it is wider than a null window.)
-            let bound = Bound::of(best, alpha_orig, beta);
-            let move_code = best_move
-                .filter(|_| bound != Bound::Upper)
-                .map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
-            let record = Record {
-                depth: depth.clamp(0, 255) as u8,
-                bound,
-                score: best,
-                eval: static_eval,
-                move_code,
-                proven: self.cuts == cuts_at_entry,
-            };
+            let move_code = best_move.map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
+            let proven = self.cuts == cuts_at_entry;
+            let record =
+                Record { eval: static_eval, ..Record::searched(depth, best, alpha_orig, beta, move_code, proven) };
             self.cx.table.store(probe.slot, tk.key, ply, record);
         }
         best
@@ -717,14 +709,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
         // (A check answered in quiescence can repeat a position: a ruling on it holds only on this path.)
         let ruled = self.rulings != rulings_at_entry;
         if let Some((tk, probe)) = probe.filter(|_| !self.stopped && !ruled && best > -INFINITY) {
-            let record = Record {
-                depth: 0,
-                bound: Bound::of(best, alpha_orig, beta),
-                score: best,
-                eval: static_eval,
-                move_code: None,
-                proven: self.cuts == cuts_at_entry,
-            };
+            let proven = self.cuts == cuts_at_entry;
+            let record = Record { eval: static_eval, ..Record::searched(0, best, alpha_orig, beta, None, proven) };
             self.cx.table.store(probe.slot, tk.key, ply, record);
         }
         best

@@ -58,8 +58,13 @@ pub(super) struct Worker<'a, G: Game, E, const FULL: bool> {
     pub counts: Counts,
     reported: Counts,
     pub seldepth: u32,
-    /// Set once a limit stops this thread; the node it is in returns 0 and stores nothing.
+    /// Set once a limit stops this thread, or another thread completes the iteration under way; the node it
+    /// is in returns 0 and stores nothing.
     pub stopped: bool,
+    /// The depth of the iteration under way.
+    iteration: u32,
+    /// Whether `stopped` was set because another thread completed this iteration (the search goes on).
+    superseded: bool,
     /// The best root move of the iteration under way, once one beats the window.
     pub root_best: Option<G::Move>,
     /// Whether this thread reports iterations.
@@ -85,6 +90,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             reported: Counts::default(),
             seldepth: 0,
             stopped: false,
+            iteration: 0,
+            superseded: false,
             root_best: None,
             main,
             track_keys,
@@ -113,30 +120,36 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             let last = shared.best().map(|b| b.score);
             let cuts = self.cuts;
             self.root_best = None;
+            self.iteration = depth;
             let score = self.aspiration(stack, depth as i32, last);
-            if self.stopped {
+            let superseded = self.superseded && !shared.stop.load(Relaxed);
+            if self.stopped && !superseded {
                 break;
             }
-            // No line was cut short, or a win or loss was proved within the horizon (a quicker one would have
-            // shown): the value is the game's, and deeper iterations would repeat it.
-            let proved = score::plies_to_end(score).is_some_and(|p| p.unsigned_abs() <= depth);
-            let exact = self.cuts == cuts || proved;
-            let mut pv = stack[0].pv.clone();
-            if pv.is_empty() {
-                pv.extend(self.root_best);
+            if superseded {
+                // Another thread completed this depth: move on to the next without publishing.
+                (self.stopped, self.superseded) = (false, false);
+            } else {
+                // No line was cut short, or a win or loss was proved within the horizon (a quicker one would
+                // have shown): the value is the game's, and deeper iterations would repeat it.
+                let proved = score::plies_to_end(score).is_some_and(|p| p.unsigned_abs() <= depth);
+                let exact = self.cuts == cuts || proved;
+                let mut pv = stack[0].pv.clone();
+                if pv.is_empty() {
+                    pv.extend(self.root_best);
+                }
+                let best_move = self.root_best.or_else(|| pv.first().copied());
+                shared.publish(Completed { depth, seldepth: self.seldepth, score, exact, best_move, pv });
+                if exact || depth >= shared.max_depth || shared.soft_time_passed() {
+                    shared.stop.store(true, Relaxed);
+                }
             }
-            let best_move = self.root_best.or_else(|| pv.first().copied());
-            shared.publish(Completed { depth, seldepth: self.seldepth, score, exact, best_move, pv });
             if self.main {
                 self.flush();
                 if let Some(best) = shared.best().filter(|b| b.depth > reported_depth) {
                     reported_depth = best.depth;
                     on_iteration(&best, self.counts);
                 }
-            }
-            if exact || depth >= shared.max_depth || shared.soft_time_passed() {
-                shared.stop.store(true, Relaxed);
-                break;
             }
             if shared.stop.load(Relaxed) {
                 break;
@@ -187,6 +200,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             self.flush();
             if self.cx.shared.must_stop() {
                 self.stopped = true;
+            } else if self.iteration > 0 && self.cx.shared.best_depth() >= self.iteration {
+                (self.stopped, self.superseded) = (true, true);
             }
         }
     }
@@ -293,7 +308,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
         }
 
         // Step 3. The table: its move goes first; at non-PV nodes a deep enough bound that decides ends the node.
-        let probe = self.probe(ply);
+        let probe = if depth >= options.table_depth { self.probe(ply) } else { None };
         let mut table_code = NO_CODE;
         let mut static_eval = None;
         if let Some((tk, Probe { hit: Some(e), .. })) = probe {
@@ -420,7 +435,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             }
         }
         debug_assert!(!frame.moves.is_empty(), "a game that is not over has a legal move");
-        if let (Some((tk, probe)), true) = (probe, depth >= 2 && frame.moves.len() > 1) {
+        if let (Some((tk, probe)), true) = (probe, depth > options.table_depth.max(1) && frame.moves.len() > 1) {
             if self.game.child_table_key(frame.moves[0]).is_some() {
                 for &mv in &frame.moves {
                     if let Some(key) = self.game.child_table_key(mv) {

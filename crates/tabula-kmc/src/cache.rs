@@ -1,5 +1,5 @@
-//! The state-recall cache: what was computed for a state (its energy, every event's rate, the total rate),
-//! found again by the state's Zobrist key.
+//! The state-recall cache: what was computed for a state (its energy and every event's rate), found again by the
+//! state's Zobrist key.
 //!
 //! Layout: a power-of-two number of buckets of [`WAYS`] slots; a key picks its bucket by its low bits and may sit
 //! in any slot of it. A bucket's keys and stamps fill one 64-byte cache line, so a probe that misses reads one
@@ -11,8 +11,7 @@
 //! | bucket | `stamp`  | `u64`       | clock when stored ([`Replacement::Oldest`]) or last used ([`Replacement::Lru`]); 0 = empty |
 //! | record | `check`  | `u64`       | the independent check key (compared only in verify mode)         |
 //! | record | `energy` | `i64`       | the state's energy in neV                                        |
-//! | record | `total`  | `f64`       | the sum of the rates, in the event order                         |
-//! | record | `rates`  | `[f64; events]` | every event's rate                                           |
+//! | record | `rates`  | `[f64; events]` | the events' rates as the simulation keeps them (running sums in event order, the last the total) |
 //!
 //! The memory bound counts both: the number of slots is the largest that fits in `mib` MiB
 //! ([`StateCache::entry_bytes`] each), rounded down to a power of two buckets.
@@ -28,11 +27,13 @@
 //!
 //! let mut cache = StateCache::new(1, 8, true, Replacement::Lru).unwrap();
 //! assert!(cache.lookup(42, 7).is_none());
-//! cache.store(42, 7, -1_000, 3.0, &[1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+//! let stored = cache.store(42, 7, -1_000, &[1.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0]);
 //! let hit = cache.lookup(42, 7).unwrap();
-//! assert_eq!((hit.energy, hit.total, hit.rates[1]), (-1_000, 3.0, 2.0));
+//! assert_eq!((hit.energy, hit.rates[1]), (-1_000, 3.0));
+//! assert_eq!(cache.probe(42, 7), Some(stored)); // the slot, to read without copying
+//! assert_eq!(cache.rates(stored)[0], 1.0);
 //! assert!(cache.lookup(42, 8).is_none()); // same key, different check key: a collision
-//! assert_eq!((cache.counters().lookups, cache.counters().recalls, cache.counters().collisions), (3, 1, 1));
+//! assert_eq!((cache.counters().lookups, cache.counters().recalls, cache.counters().collisions), (4, 2, 1));
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -110,25 +111,37 @@ struct Bucket {
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
-/// Words of a slot's record before its rates: check key, energy, total rate (as `f64` bit patterns).
-const HEADER: usize = 3;
+impl Bucket {
+    /// The way holding `key`, if any. The ways are compared all at once rather than in a loop that stops at the
+    /// match: where a recalled state sits is random, and a loop's exit would be a branch mispredicted that often.
+    #[inline]
+    fn find(&self, key: u64) -> Option<usize> {
+        let matches = (0..WAYS).fold(0u32, |m, w| m | u32::from(self.keys[w] == key && self.stamps[w] != 0) << w);
+        (matches != 0).then(|| matches.trailing_zeros() as usize)
+    }
+}
 
-/// A recalled state: a copy of its energy and total rate, and its rates in the cache.
+/// Words of a slot's record before its rates: check key and energy (as `f64` bit patterns).
+const HEADER: usize = 2;
+
+/// A recalled state: a copy of its energy, and its rates in the cache.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Recalled<'a> {
     /// Energy in neV.
     pub energy: i64,
-    /// Total rate.
-    pub total: f64,
-    /// Every event's rate, in the event order.
+    /// The rates as stored, in the event order.
     pub rates: &'a [f64],
 }
+
+/// Where a state is held: valid until the next [`StateCache::store`], which may overwrite it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot(usize);
 
 /// A bounded table of computed states, keyed by Zobrist key.
 #[derive(Clone, Debug)]
 pub struct StateCache {
     buckets: Vec<Bucket>,
-    /// Per slot, `HEADER + events` words: check, energy and total, then the rates, contiguous so that a
+    /// Per slot, `HEADER + events` words: check and energy, then the rates, contiguous so that a
     /// recall or a store touches one short run of memory. Integers are kept as `f64` bit patterns, which
     /// moves do not alter.
     records: Vec<f64>,
@@ -142,7 +155,7 @@ pub struct StateCache {
 }
 
 impl StateCache {
-    /// Bytes one state takes: its key, stamp, check key, energy, total and rates.
+    /// Bytes one state takes: its key, stamp, check key, energy and rates.
     pub const fn entry_bytes(events: usize) -> usize {
         std::mem::size_of::<Bucket>() / WAYS + (HEADER + events) * std::mem::size_of::<f64>()
     }
@@ -207,17 +220,16 @@ impl StateCache {
         self.verify
     }
 
-    /// The state stored under `key` (and `check`, in verify mode), if any.
+    /// The slot of the state stored under `key` (and `check`, in verify mode), if any; counted as a lookup.
     #[inline]
-    pub fn lookup(&mut self, key: u64, check: u64) -> Option<Recalled<'_>> {
+    pub fn probe(&mut self, key: u64, check: u64) -> Option<Slot> {
         self.counters.lookups += 1;
         self.clock += 1;
         let b = key as usize & self.mask;
         let bucket = &mut self.buckets[b];
-        let way = (0..WAYS).find(|&w| bucket.stamps[w] != 0 && bucket.keys[w] == key)?;
-        let stride = HEADER + self.events;
-        let record = &self.records[(b * WAYS + way) * stride..(b * WAYS + way + 1) * stride];
-        if self.verify && record[0].to_bits() != check {
+        let way = bucket.find(key)?;
+        let slot = b * WAYS + way;
+        if self.verify && self.records[slot * (HEADER + self.events)].to_bits() != check {
             self.counters.collisions += 1;
             return None;
         }
@@ -225,38 +237,57 @@ impl StateCache {
             bucket.stamps[way] = self.clock;
         }
         self.counters.recalls += 1;
-        Some(Recalled { energy: record[1].to_bits() as i64, total: record[2], rates: &record[HEADER..] })
+        Some(Slot(slot))
     }
 
-    /// Stores a state, replacing a slot with the same key, else an empty slot, else the policy's victim.
+    /// The energy held in `slot`.
+    #[inline]
+    pub fn energy(&self, slot: Slot) -> i64 {
+        self.records[slot.0 * (HEADER + self.events) + 1].to_bits() as i64
+    }
+
+    /// The rates held in `slot`.
+    #[inline]
+    pub fn rates(&self, slot: Slot) -> &[f64] {
+        let start = slot.0 * (HEADER + self.events) + HEADER;
+        &self.records[start..start + self.events]
+    }
+
+    /// The state stored under `key` (and `check`, in verify mode), if any: [`StateCache::probe`] and a read.
+    #[inline]
+    pub fn lookup(&mut self, key: u64, check: u64) -> Option<Recalled<'_>> {
+        let slot = self.probe(key, check)?;
+        Some(Recalled { energy: self.energy(slot), rates: self.rates(slot) })
+    }
+
+    /// Stores a state, replacing a slot with the same key, else an empty slot, else the policy's victim; returns
+    /// its slot.
     ///
     /// # Panics
     ///
     /// If `rates` does not hold exactly the cache's number of events.
-    pub fn store(&mut self, key: u64, check: u64, energy: i64, total: f64, rates: &[f64]) {
+    pub fn store(&mut self, key: u64, check: u64, energy: i64, rates: &[f64]) -> Slot {
         assert_eq!(rates.len(), self.events, "a state has {} events", self.events);
         self.clock += 1;
         self.counters.stores += 1;
         let b = key as usize & self.mask;
         let bucket = &mut self.buckets[b];
-        let way = (0..WAYS)
-            .find(|&w| bucket.stamps[w] != 0 && bucket.keys[w] == key)
-            .or_else(|| (0..WAYS).find(|&w| bucket.stamps[w] == 0))
-            .unwrap_or_else(|| {
-                self.counters.evictions += 1;
-                (0..WAYS).min_by_key(|&w| bucket.stamps[w]).expect("WAYS > 0")
-            });
+        let way = bucket.find(key).or_else(|| (0..WAYS).find(|&w| bucket.stamps[w] == 0)).unwrap_or_else(|| {
+            self.counters.evictions += 1;
+            (0..WAYS).min_by_key(|&w| bucket.stamps[w]).expect("WAYS > 0")
+        });
         if bucket.stamps[way] == 0 {
             self.occupied += 1;
         }
         bucket.keys[way] = key;
         bucket.stamps[way] = self.clock;
+        let slot = b * WAYS + way;
         let stride = HEADER + self.events;
-        let record = &mut self.records[(b * WAYS + way) * stride..(b * WAYS + way + 1) * stride];
+        let record = &mut self.records[slot * stride..(slot + 1) * stride];
         record[0] = f64::from_bits(check);
         record[1] = f64::from_bits(energy as u64);
-        record[2] = total;
         record[HEADER..].copy_from_slice(rates);
+        Slot(slot)
     }
 }
 
@@ -285,10 +316,10 @@ mod tests {
             let buckets = (c.capacity() / WAYS) as u64;
             // Five keys in bucket 0: the fifth evicts one.
             for k in 0..WAYS as u64 {
-                c.store(k * buckets, 0, k as i64, 1.0, &rates);
+                c.store(k * buckets, 0, k as i64, &rates);
             }
             assert!(c.lookup(0, 0).is_some()); // key 0 is now the most recently used
-            c.store(WAYS as u64 * buckets, 0, 9, 1.0, &rates);
+            c.store(WAYS as u64 * buckets, 0, 9, &rates);
             assert_eq!(c.counters().evictions, 1);
             assert_eq!(c.len(), WAYS);
             let zero_survived = c.lookup(0, 0).is_some();
@@ -306,7 +337,7 @@ mod tests {
         let mut plain = StateCache::new(1, 6, false, Replacement::Lru).unwrap();
         let mut verify = StateCache::new(1, 6, true, Replacement::Lru).unwrap();
         for c in [&mut plain, &mut verify] {
-            c.store(5, 1, 0, 6.0, &rates);
+            c.store(5, 1, 0, &rates);
             c.lookup(5, 1);
             c.lookup(5, 2);
             c.lookup(6, 1);
@@ -316,7 +347,7 @@ mod tests {
         assert_eq!((v.lookups, v.recalls, v.collisions, v.stores), (3, 1, 1, 1));
         assert!((v.recall_rate() - 1.0 / 3.0).abs() < 1e-12);
         // Storing the same key again replaces, it does not grow the cache.
-        verify.store(5, 2, 0, 6.0, &rates);
+        verify.store(5, 2, 0, &rates);
         assert_eq!(verify.len(), 1);
     }
 }

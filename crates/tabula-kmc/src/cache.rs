@@ -13,7 +13,8 @@
 //! | record | `energy` | `i64`       | the state's energy in neV                                        |
 //! | record | `rates`  | `[f64; events]` | the events' rates as the simulation keeps them (running sums in event order, the last the total) |
 //!
-//! The memory bound counts both: the number of slots is the largest that fits in `mib` MiB
+//! The memory bound counts both: the number of slots is the largest that fits in `mib` MiB (a fraction of one is
+//! fine: recalls are mostly of recent states, and a cache that stays in the processor's own caches probes faster)
 //! ([`StateCache::entry_bytes`] each), rounded down to a power of two buckets.
 //!
 //! When a bucket is full the [`Replacement`] policy picks the slot to overwrite. In verify mode a slot whose
@@ -25,7 +26,7 @@
 //! ```
 //! use tabula_kmc::cache::{Replacement, StateCache};
 //!
-//! let mut cache = StateCache::new(1, 8, true, Replacement::Lru).unwrap();
+//! let mut cache = StateCache::new(1.0, 8, true, Replacement::Lru).unwrap();
 //! assert!(cache.lookup(42, 7).is_none());
 //! let stored = cache.store(42, 7, -1_000, &[1.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0]);
 //! let hit = cache.lookup(42, 7).unwrap();
@@ -89,11 +90,11 @@ impl CacheCounters {
 }
 
 /// The cache cannot be built.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{mib} MiB holds no bucket of {WAYS} states with {events} events each ({bytes} bytes per state)")]
 pub struct CacheSizeError {
     /// The bound asked for.
-    pub mib: usize,
+    pub mib: f64,
     /// Events per state.
     pub events: usize,
     /// Bytes per state.
@@ -165,9 +166,10 @@ impl StateCache {
     /// # Errors
     ///
     /// [`CacheSizeError`] if `mib` MiB cannot hold one bucket.
-    pub fn new(mib: usize, events: usize, verify: bool, policy: Replacement) -> Result<Self, CacheSizeError> {
+    pub fn new(mib: f64, events: usize, verify: bool, policy: Replacement) -> Result<Self, CacheSizeError> {
         let bytes = Self::entry_bytes(events);
-        let fit = mib.saturating_mul(1 << 20) / (bytes * WAYS);
+        // A float-to-integer cast saturates (and takes NaN to 0), so any `mib` gives a count or the error below.
+        let fit = (mib * (1 << 20) as f64) as usize / (bytes * WAYS);
         if fit == 0 {
             return Err(CacheSizeError { mib, events, bytes });
         }
@@ -298,21 +300,22 @@ mod tests {
     #[test]
     fn memory_bound_is_respected() {
         for mib in [1, 3, 64] {
+            let bound = mib << 20;
             for events in [6, 8, 12, 24] {
-                let c = StateCache::new(mib, events, false, Replacement::Lru).unwrap();
-                assert!(c.memory_bytes() <= mib << 20);
-                assert!(c.memory_bytes() * 2 > mib << 20, "at least half the bound is used");
+                let c = StateCache::new(mib as f64, events, false, Replacement::Lru).unwrap();
+                assert!(c.memory_bytes() <= bound);
+                assert!(c.memory_bytes() * 2 > bound, "at least half the bound is used");
                 assert_eq!(c.capacity() % WAYS, 0);
             }
         }
-        assert!(StateCache::new(0, 8, false, Replacement::Lru).is_err());
+        assert!(StateCache::new(0.0, 8, false, Replacement::Lru).is_err());
     }
 
     #[test]
     fn full_bucket_evicts_by_policy() {
         let rates = [0.5; 8];
         for policy in [Replacement::Lru, Replacement::Oldest] {
-            let mut c = StateCache::new(1, 8, false, policy).unwrap();
+            let mut c = StateCache::new(1.0, 8, false, policy).unwrap();
             let buckets = (c.capacity() / WAYS) as u64;
             // Five keys in bucket 0: the fifth evicts one.
             for k in 0..WAYS as u64 {
@@ -334,8 +337,8 @@ mod tests {
     #[test]
     fn counters_add_up_and_collisions_need_verify() {
         let rates = [1.0; 6];
-        let mut plain = StateCache::new(1, 6, false, Replacement::Lru).unwrap();
-        let mut verify = StateCache::new(1, 6, true, Replacement::Lru).unwrap();
+        let mut plain = StateCache::new(1.0, 6, false, Replacement::Lru).unwrap();
+        let mut verify = StateCache::new(1.0, 6, true, Replacement::Lru).unwrap();
         for c in [&mut plain, &mut verify] {
             c.store(5, 1, 0, &rates);
             c.lookup(5, 1);

@@ -1,9 +1,10 @@
 //! The state-recall cache: what was computed for a state (its energy and every event's rate), found again by the
 //! state's Zobrist key.
 //!
-//! Layout: a power-of-two number of buckets of [`WAYS`] slots; a key picks its bucket by its low bits and may sit
-//! in any slot of it. A bucket's keys and stamps fill one 64-byte cache line, so a probe that misses reads one
-//! line; each slot's record lies in a second array:
+//! Layout: buckets of [`WAYS`] slots, as many as the bound holds; a key picks its bucket by the high bits of its
+//! product with the number of buckets (a multiply and a shift, for any number) and may sit in any slot of it. A
+//! bucket's keys and stamps fill one 64-byte cache line, so a probe that misses reads one line; each slot's record
+//! lies in a second array:
 //!
 //! | where  | field    | type        | meaning                                                          |
 //! |--------|----------|-------------|------------------------------------------------------------------|
@@ -13,9 +14,9 @@
 //! | record | `energy` | `i64`       | the state's energy in neV                                        |
 //! | record | `rates`  | `[f64; events]` | the events' rates as the simulation keeps them (running sums in event order, the last the total) |
 //!
-//! The memory bound counts both: the number of slots is the largest that fits in `mib` MiB (a fraction of one is
-//! fine: recalls are mostly of recent states, and a cache that stays in the processor's own caches probes faster)
-//! ([`StateCache::entry_bytes`] each), rounded down to a power of two buckets.
+//! The memory bound counts both: the number of buckets is the largest whose slots ([`StateCache::entry_bytes`]
+//! each) fit in `mib` MiB. A fraction of one MiB is fine: recalls are mostly of recent states, and a cache that
+//! stays in the processor's own caches probes faster.
 //!
 //! When a bucket is full the [`Replacement`] policy picks the slot to overwrite. In verify mode a slot whose
 //! primary key matches but check key does not is a *collision*: two different states share 64 key bits; it is
@@ -147,7 +148,8 @@ pub struct StateCache {
     /// moves do not alter.
     records: Vec<f64>,
     events: usize,
-    mask: usize,
+    /// Number of buckets.
+    count: usize,
     verify: bool,
     policy: Replacement,
     clock: u64,
@@ -173,18 +175,23 @@ impl StateCache {
         if fit == 0 {
             return Err(CacheSizeError { mib, events, bytes });
         }
-        let buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
         Ok(Self {
-            buckets: vec![Bucket::default(); buckets],
-            records: vec![0.0; buckets * WAYS * (HEADER + events)],
+            buckets: vec![Bucket::default(); fit],
+            records: vec![0.0; fit * WAYS * (HEADER + events)],
             events,
-            mask: buckets - 1,
+            count: fit,
             verify,
             policy,
             clock: 0,
             occupied: 0,
             counters: CacheCounters::default(),
         })
+    }
+
+    /// The bucket of `key`.
+    #[inline(always)]
+    fn bucket_of(&self, key: u64) -> usize {
+        ((u128::from(key) * self.count as u128) >> 64) as usize
     }
 
     /// Number of states the cache can hold.
@@ -227,7 +234,7 @@ impl StateCache {
     pub fn probe(&mut self, key: u64, check: u64) -> Option<Slot> {
         self.counters.lookups += 1;
         self.clock += 1;
-        let b = key as usize & self.mask;
+        let b = self.bucket_of(key);
         let bucket = &mut self.buckets[b];
         let way = bucket.find(key)?;
         let slot = b * WAYS + way;
@@ -272,7 +279,7 @@ impl StateCache {
         assert_eq!(rates.len(), self.events, "a state has {} events", self.events);
         self.clock += 1;
         self.counters.stores += 1;
-        let b = key as usize & self.mask;
+        let b = self.bucket_of(key);
         let bucket = &mut self.buckets[b];
         let way = bucket.find(key).or_else(|| (0..WAYS).find(|&w| bucket.stamps[w] == 0)).unwrap_or_else(|| {
             self.counters.evictions += 1;
@@ -304,7 +311,10 @@ mod tests {
             for events in [6, 8, 12, 24] {
                 let c = StateCache::new(mib as f64, events, false, Replacement::Lru).unwrap();
                 assert!(c.memory_bytes() <= bound);
-                assert!(c.memory_bytes() * 2 > bound, "at least half the bound is used");
+                assert!(
+                    c.memory_bytes() + WAYS * StateCache::entry_bytes(events) > bound,
+                    "one more bucket would not fit"
+                );
                 assert_eq!(c.capacity() % WAYS, 0);
             }
         }
@@ -316,17 +326,16 @@ mod tests {
         let rates = [0.5; 8];
         for policy in [Replacement::Lru, Replacement::Oldest] {
             let mut c = StateCache::new(1.0, 8, false, policy).unwrap();
-            let buckets = (c.capacity() / WAYS) as u64;
-            // Five keys in bucket 0: the fifth evicts one.
+            // Five keys in bucket 0 (the smallest keys go there): the fifth evicts one.
             for k in 0..WAYS as u64 {
-                c.store(k * buckets, 0, k as i64, &rates);
+                c.store(k, 0, k as i64, &rates);
             }
             assert!(c.lookup(0, 0).is_some()); // key 0 is now the most recently used
-            c.store(WAYS as u64 * buckets, 0, 9, &rates);
+            c.store(WAYS as u64, 0, 9, &rates);
             assert_eq!(c.counters().evictions, 1);
             assert_eq!(c.len(), WAYS);
             let zero_survived = c.lookup(0, 0).is_some();
-            let one_survived = c.lookup(buckets, 0).is_some();
+            let one_survived = c.lookup(1, 0).is_some();
             match policy {
                 Replacement::Lru => assert!(zero_survived && !one_survived),
                 Replacement::Oldest => assert!(!zero_survived && one_survived),

@@ -154,7 +154,7 @@ fn default_mib() -> f64 {
 }
 
 /// The cache's memory bound by default, in MiB: a quarter, which keeps the cache and its trial-energy table in a
-/// processor's second-level cache and recalls as much as 4 MiB (see the README).
+/// processor's second-level cache and recalls nearly as much as 4 MiB (see the README).
 pub const DEFAULT_MIB: f64 = 0.25;
 
 impl Default for CacheConfig {

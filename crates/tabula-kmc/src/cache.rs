@@ -1,9 +1,10 @@
 //! The state-recall cache: what was computed for a state (its energy and every event's rate), found again by the
 //! state's Zobrist key.
 //!
-//! Layout: a power-of-two number of buckets of [`WAYS`] slots; a key picks its bucket by its low bits and may sit
-//! in any slot of it. A bucket's keys and stamps fill one 64-byte cache line, so a probe that misses reads one
-//! line; each slot's record lies in a second array:
+//! Layout: buckets of [`WAYS`] slots, as many as the bound holds; a key picks its bucket by the high bits of its
+//! product with the number of buckets (a multiply and a shift, for any number) and may sit in any slot of it. A
+//! bucket's keys and stamps fill one 64-byte cache line, so a probe that misses reads one line; each slot's record
+//! lies in a second array:
 //!
 //! | where  | field    | type        | meaning                                                          |
 //! |--------|----------|-------------|------------------------------------------------------------------|
@@ -13,8 +14,9 @@
 //! | record | `energy` | `i64`       | the state's energy in neV                                        |
 //! | record | `rates`  | `[f64; events]` | the events' rates as the simulation keeps them (running sums in event order, the last the total) |
 //!
-//! The memory bound counts both: the number of slots is the largest that fits in `mib` MiB
-//! ([`StateCache::entry_bytes`] each), rounded down to a power of two buckets.
+//! The memory bound counts both: the number of buckets is the largest whose slots ([`StateCache::entry_bytes`]
+//! each) fit in `mib` MiB. A fraction of one MiB is fine: recalls are mostly of recent states, and a cache that
+//! stays in the processor's own caches probes faster.
 //!
 //! When a bucket is full the [`Replacement`] policy picks the slot to overwrite. In verify mode a slot whose
 //! primary key matches but check key does not is a *collision*: two different states share 64 key bits; it is
@@ -25,7 +27,7 @@
 //! ```
 //! use tabula_kmc::cache::{Replacement, StateCache};
 //!
-//! let mut cache = StateCache::new(1, 8, true, Replacement::Lru).unwrap();
+//! let mut cache = StateCache::new(1.0, 8, true, Replacement::Lru).unwrap();
 //! assert!(cache.lookup(42, 7).is_none());
 //! let stored = cache.store(42, 7, -1_000, &[1.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0]);
 //! let hit = cache.lookup(42, 7).unwrap();
@@ -89,11 +91,11 @@ impl CacheCounters {
 }
 
 /// The cache cannot be built.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{mib} MiB holds no bucket of {WAYS} states with {events} events each ({bytes} bytes per state)")]
 pub struct CacheSizeError {
     /// The bound asked for.
-    pub mib: usize,
+    pub mib: f64,
     /// Events per state.
     pub events: usize,
     /// Bytes per state.
@@ -146,7 +148,8 @@ pub struct StateCache {
     /// moves do not alter.
     records: Vec<f64>,
     events: usize,
-    mask: usize,
+    /// Number of buckets.
+    count: usize,
     verify: bool,
     policy: Replacement,
     clock: u64,
@@ -165,24 +168,30 @@ impl StateCache {
     /// # Errors
     ///
     /// [`CacheSizeError`] if `mib` MiB cannot hold one bucket.
-    pub fn new(mib: usize, events: usize, verify: bool, policy: Replacement) -> Result<Self, CacheSizeError> {
+    pub fn new(mib: f64, events: usize, verify: bool, policy: Replacement) -> Result<Self, CacheSizeError> {
         let bytes = Self::entry_bytes(events);
-        let fit = mib.saturating_mul(1 << 20) / (bytes * WAYS);
+        // A float-to-integer cast saturates (and takes NaN to 0), so any `mib` gives a count or the error below.
+        let fit = (mib * (1 << 20) as f64) as usize / (bytes * WAYS);
         if fit == 0 {
             return Err(CacheSizeError { mib, events, bytes });
         }
-        let buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
         Ok(Self {
-            buckets: vec![Bucket::default(); buckets],
-            records: vec![0.0; buckets * WAYS * (HEADER + events)],
+            buckets: vec![Bucket::default(); fit],
+            records: vec![0.0; fit * WAYS * (HEADER + events)],
             events,
-            mask: buckets - 1,
+            count: fit,
             verify,
             policy,
             clock: 0,
             occupied: 0,
             counters: CacheCounters::default(),
         })
+    }
+
+    /// The bucket of `key`.
+    #[inline(always)]
+    fn bucket_of(&self, key: u64) -> usize {
+        ((u128::from(key) * self.count as u128) >> 64) as usize
     }
 
     /// Number of states the cache can hold.
@@ -225,7 +234,7 @@ impl StateCache {
     pub fn probe(&mut self, key: u64, check: u64) -> Option<Slot> {
         self.counters.lookups += 1;
         self.clock += 1;
-        let b = key as usize & self.mask;
+        let b = self.bucket_of(key);
         let bucket = &mut self.buckets[b];
         let way = bucket.find(key)?;
         let slot = b * WAYS + way;
@@ -270,7 +279,7 @@ impl StateCache {
         assert_eq!(rates.len(), self.events, "a state has {} events", self.events);
         self.clock += 1;
         self.counters.stores += 1;
-        let b = key as usize & self.mask;
+        let b = self.bucket_of(key);
         let bucket = &mut self.buckets[b];
         let way = bucket.find(key).or_else(|| (0..WAYS).find(|&w| bucket.stamps[w] == 0)).unwrap_or_else(|| {
             self.counters.evictions += 1;
@@ -298,32 +307,35 @@ mod tests {
     #[test]
     fn memory_bound_is_respected() {
         for mib in [1, 3, 64] {
+            let bound = mib << 20;
             for events in [6, 8, 12, 24] {
-                let c = StateCache::new(mib, events, false, Replacement::Lru).unwrap();
-                assert!(c.memory_bytes() <= mib << 20);
-                assert!(c.memory_bytes() * 2 > mib << 20, "at least half the bound is used");
+                let c = StateCache::new(mib as f64, events, false, Replacement::Lru).unwrap();
+                assert!(c.memory_bytes() <= bound);
+                assert!(
+                    c.memory_bytes() + WAYS * StateCache::entry_bytes(events) > bound,
+                    "one more bucket would not fit"
+                );
                 assert_eq!(c.capacity() % WAYS, 0);
             }
         }
-        assert!(StateCache::new(0, 8, false, Replacement::Lru).is_err());
+        assert!(StateCache::new(0.0, 8, false, Replacement::Lru).is_err());
     }
 
     #[test]
     fn full_bucket_evicts_by_policy() {
         let rates = [0.5; 8];
         for policy in [Replacement::Lru, Replacement::Oldest] {
-            let mut c = StateCache::new(1, 8, false, policy).unwrap();
-            let buckets = (c.capacity() / WAYS) as u64;
-            // Five keys in bucket 0: the fifth evicts one.
+            let mut c = StateCache::new(1.0, 8, false, policy).unwrap();
+            // Five keys in bucket 0 (the smallest keys go there): the fifth evicts one.
             for k in 0..WAYS as u64 {
-                c.store(k * buckets, 0, k as i64, &rates);
+                c.store(k, 0, k as i64, &rates);
             }
             assert!(c.lookup(0, 0).is_some()); // key 0 is now the most recently used
-            c.store(WAYS as u64 * buckets, 0, 9, &rates);
+            c.store(WAYS as u64, 0, 9, &rates);
             assert_eq!(c.counters().evictions, 1);
             assert_eq!(c.len(), WAYS);
             let zero_survived = c.lookup(0, 0).is_some();
-            let one_survived = c.lookup(buckets, 0).is_some();
+            let one_survived = c.lookup(1, 0).is_some();
             match policy {
                 Replacement::Lru => assert!(zero_survived && !one_survived),
                 Replacement::Oldest => assert!(!zero_survived && one_survived),
@@ -334,8 +346,8 @@ mod tests {
     #[test]
     fn counters_add_up_and_collisions_need_verify() {
         let rates = [1.0; 6];
-        let mut plain = StateCache::new(1, 6, false, Replacement::Lru).unwrap();
-        let mut verify = StateCache::new(1, 6, true, Replacement::Lru).unwrap();
+        let mut plain = StateCache::new(1.0, 6, false, Replacement::Lru).unwrap();
+        let mut verify = StateCache::new(1.0, 6, true, Replacement::Lru).unwrap();
         for c in [&mut plain, &mut verify] {
             c.store(5, 1, 0, &rates);
             c.lookup(5, 1);

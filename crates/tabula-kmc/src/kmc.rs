@@ -46,7 +46,7 @@
 //! let mut species = vec![0u8; model.lattice().sites()];
 //! species[0] = 2;
 //! species[7] = 1;
-//! let cache = StateCache::new(1, model.events_per_state(1), false, Replacement::Lru).unwrap();
+//! let cache = StateCache::new(1.0, model.events_per_state(1), false, Replacement::Lru).unwrap();
 //! let mut with = Simulation::new(model.clone(), species.clone(), 7, Some(cache)).unwrap();
 //! let mut without = Simulation::new(model, species, 7, None).unwrap();
 //! for _ in 0..1000 {
@@ -798,7 +798,7 @@ mod tests {
             let (model, species) = eam_alloy(4, 2, 3);
             let mut sim = Simulation::new(model, species, 12, None).unwrap();
             if trial_energies {
-                sim = sim.with_trial_energies(StateCache::new(1, 0, false, Replacement::Lru).unwrap()).unwrap();
+                sim = sim.with_trial_energies(StateCache::new(1.0, 0, false, Replacement::Lru).unwrap()).unwrap();
             }
             for _ in 0..200 {
                 sim.step();
@@ -855,10 +855,10 @@ mod tests {
             let mut reference = Simulation::new(model.clone(), species.clone(), 77, None).unwrap();
             let expected: Vec<StepRecord> = (0..steps).map(|_| reference.step()).collect();
             let variants = [
-                (Some(1), false, Replacement::Lru, None),
-                (Some(64), true, Replacement::Oldest, None),
-                (Some(1), true, Replacement::Lru, Some(1)),
-                (None, false, Replacement::Lru, Some(2)),
+                (Some(1.0), false, Replacement::Lru, None),
+                (Some(64.0), true, Replacement::Oldest, None),
+                (Some(0.01), true, Replacement::Lru, Some(0.01)),
+                (None, false, Replacement::Lru, Some(2.0)),
             ];
             for (mib, verify, policy, energy_mib) in variants {
                 let cache = mib.map(|mib| StateCache::new(mib, events, verify, policy).unwrap());
@@ -897,7 +897,7 @@ mod tests {
     fn trial_energies_need_an_energy_only_table() {
         let (model, species) = alloy(LatticeKind::Bcc, 3, 1, 2);
         let sim = Simulation::new(model, species, 1, None).unwrap();
-        let table = StateCache::new(1, 8, false, Replacement::Lru).unwrap();
+        let table = StateCache::new(1.0, 8, false, Replacement::Lru).unwrap();
         assert_eq!(sim.with_trial_energies(table).unwrap_err(), SimulationError::EnergyTableShape(8));
     }
 

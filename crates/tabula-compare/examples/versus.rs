@@ -2,12 +2,12 @@
 //! size, one fresh search per position.
 //!
 //! ```sh
-//! cargo run --release -p tabula-compare --example versus -- [--depth 16] [--rounds 3] [--only tabula|minimax]
+//! cargo run --release -p tabula-compare --example versus -- [--depth 16] [--rounds 3] [--only tabula|minimax|history|defaults]
 //! ```
 //!
 //! Each round searches every position with every configuration in turn (so that a busy machine slows them
 //! alike); the table gives each configuration's median round. `--only` runs one crate's matched configuration
-//! alone, for its peak memory (the process's high-water mark, from `/proc/self/status` where there is one).
+//! (or another of Tabula's) alone, for its peak memory or a profile (the process's high-water mark, from `/proc/self/status` where there is one).
 
 use std::time::Duration;
 use tabula_compare::{minimax_side, same_value, tabula_side, Four, Report, POSITIONS};
@@ -16,6 +16,7 @@ use tabula_compare::{minimax_side, same_value, tabula_side, Four, Report, POSITI
 enum Run {
     Minimax,
     TabulaMatched(usize),
+    TabulaHistory,
     TabulaDefaults,
 }
 
@@ -24,6 +25,7 @@ impl Run {
         match self {
             Run::Minimax => "minimax-rs, table + null window".into(),
             Run::TabulaMatched(t) => format!("Tabula, table + PVS, {t} thread{}", if t > 1 { "s" } else { "" }),
+            Run::TabulaHistory => "Tabula, table + PVS + history".into(),
             Run::TabulaDefaults => "Tabula, default options".into(),
         }
     }
@@ -32,6 +34,7 @@ impl Run {
         match self {
             Run::Minimax => minimax_side::search(four, depth, minimax_side::Config::Matched, 1),
             Run::TabulaMatched(t) => tabula_side::search(four, depth, tabula_side::Config::Matched, t),
+            Run::TabulaHistory => tabula_side::search(four, depth, tabula_side::Config::History, 1),
             Run::TabulaDefaults => tabula_side::search(four, depth, tabula_side::Config::Defaults, 1),
         }
     }
@@ -53,8 +56,12 @@ fn main() {
     let runs: Vec<Run> = match value_of("--only").as_deref() {
         Some("tabula") => vec![Run::TabulaMatched(1)],
         Some("minimax") => vec![Run::Minimax],
-        Some(other) => panic!("--only takes tabula or minimax, not {other}"),
-        None => vec![Run::Minimax, Run::TabulaMatched(1), Run::TabulaDefaults, Run::TabulaMatched(2)],
+        Some("history") => vec![Run::TabulaHistory],
+        Some("defaults") => vec![Run::TabulaDefaults],
+        Some(other) => panic!("--only takes tabula, minimax, history or defaults, not {other}"),
+        None => {
+            vec![Run::Minimax, Run::TabulaMatched(1), Run::TabulaHistory, Run::TabulaDefaults, Run::TabulaMatched(2)]
+        }
     };
     // times[run][round], nodes[run]
     let mut times = vec![Vec::new(); runs.len()];

@@ -1,8 +1,9 @@
-//! The lean search: negamax with the table, principal variation search and the evaluator's move hints, and
-//! nothing else, for option sets where every other feature is off ([`SearchOptions::is_lean`]).
+//! The lean search: negamax with the table, principal variation search, the evaluator's move hints and the
+//! history heuristic, and nothing else, for option sets where every other feature is off
+//! ([`SearchOptions::is_lean`]).
 //!
 //! It is the full search with everything that is off taken out, not merely skipped: no tactics, no
-//! quiescence, no pruning, no killers or history, no ordering pass when the moves' hints are all alike. The
+//! quiescence, no pruning, no killers, no ordering pass when the moves' scores are all alike. The
 //! nodes one ply above the horizon evaluate their children in place instead of calling a node for each, and
 //! a child's table bucket is fetched as soon as the move is made, while the child looks at the game's end.
 //!
@@ -90,10 +91,11 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        let side = (ply & 1) as usize;
         let mut i = 0;
         while i < frame.moves.len() {
             if i == first_unordered && frame.moves.len() - i > 1 {
-                self.order_by_hints(frame, i);
+                self.order_rest(frame, i, side);
             }
             let mv = frame.moves[i];
             self.play(mv);
@@ -135,6 +137,9 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
                         }
                     }
                     if alpha >= beta {
+                        if options.history {
+                            self.reward(frame, i, mv, depth, side);
+                        }
                         break;
                     }
                 }
@@ -172,11 +177,11 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
         self.cx.evaluator.evaluate(&self.game)
     }
 
-    /// Orders `frame.moves[from..]` by the evaluator's hints, highest first, ties in the game's order; does
-    /// nothing if the hints are all alike.
-    fn order_by_hints(&self, frame: &mut Frame<G::Move>, from: usize) {
+    /// Orders `frame.moves[from..]` by the evaluator's hints and (with the option) their history, highest
+    /// first, ties in the game's order; does nothing if the scores are all alike.
+    fn order_rest(&self, frame: &mut Frame<G::Move>, from: usize, side: usize) {
         frame.scores.clear();
-        frame.scores.extend(frame.moves[from..].iter().map(|&m| self.cx.evaluator.move_order(&self.game, m)));
+        self.score_moves(&frame.moves[from..], &mut frame.scores, &[NO_CODE; 2], side);
         let first = frame.scores[0];
         if frame.scores.iter().all(|&s| s == first) {
             return;

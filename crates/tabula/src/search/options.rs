@@ -58,8 +58,8 @@ macro_rules! declare_options {
                 }
             )*
 
-            /// Whether the lean search can run these options: only the table, PVS, aspiration windows and
-            /// threads are on, so that a node pays for nothing else.
+            /// Whether the lean search can run these options: only the table, PVS, aspiration windows, the
+            /// history heuristic and threads are on, so that a node pays for nothing else.
             pub fn is_lean(&self) -> bool {
                 true $( && { let lean: Option<$ty> = $lean; lean.map_or(true, |v| self.$name == v) } )*
             }
@@ -125,8 +125,9 @@ declare_options! {
     /// ahead of it cost nodes (1.29 times the nodes on the comparison with minimax-rs, 1.8 times with
     /// history on Connect Four's engine). Chess, xiangqi and Gomoku turn them on.
     killers / with_killers: bool = false, solver false, lean Some(false), verify [false, true];
-    /// The history heuristic for ordering quiet moves.
-    history / with_history: bool = true, solver false, lean Some(false), verify [false, true];
+    /// The history heuristic for ordering quiet moves. The lean search has it too: added to the table and PVS
+    /// alone, it searches 0.58 times the nodes on the comparison with minimax-rs, in 0.73–0.75 times the time.
+    history / with_history: bool = true, solver false, lean None, verify [false, true];
 
     // ---- The game's tactics ----
     /// The game's tactical hooks ([`Game::winning_move`](crate::game::Game::winning_move),

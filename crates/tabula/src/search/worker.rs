@@ -586,7 +586,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
                         update_pv(frame, mv, below);
                     }
                     if alpha >= beta {
-                        if FULL && (options.killers || options.history) {
+                        if options.killers || options.history {
                             self.reward(frame, i, mv, depth, side);
                         }
                         break;
@@ -657,10 +657,10 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
 
     /// Fills `scores` with an ordering score for each move (see [`ordering`](super::ordering)).
     #[inline]
-    fn score_moves(&self, moves: &[G::Move], scores: &mut Vec<i32>, killers: &[u16; 2], side: usize) {
+    pub(super) fn score_moves(&self, moves: &[G::Move], scores: &mut Vec<i32>, killers: &[u16; 2], side: usize) {
         let options = self.cx.options;
         let killers = if FULL && options.killers { *killers } else { [NO_CODE; 2] };
-        let history = FULL && options.history;
+        let history = options.history;
         for &mv in moves {
             let hint = self.cx.evaluator.move_order(&self.game, mv);
             let code = G::move_code(mv);
@@ -670,7 +670,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
     }
 
     /// Updates killers and history after the `i`-th move `mv` caused a cutoff.
-    fn reward(&mut self, frame: &mut Frame<G::Move>, i: usize, mv: G::Move, depth: i32, side: usize) {
+    pub(super) fn reward(&mut self, frame: &mut Frame<G::Move>, i: usize, mv: G::Move, depth: i32, side: usize) {
         let code = G::move_code(mv);
         if self.cx.options.killers {
             add_killer(&mut frame.killers, code);

@@ -546,6 +546,10 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             self.play(mv);
             let gives_check = FULL && options.check_extension && self.game.in_check();
             let new_depth = depth - 1 + gives_check as i32;
+            // The child probes the table first thing: start fetching its bucket now.
+            if options.table && new_depth >= options.table_depth {
+                self.cx.table.prefetch(self.game.table_key().key);
+            }
             let score = if i == 0 || !options.pvs {
                 -self.negamax(below, new_depth, ply + 1, -beta, -alpha, Kind { pv: kind.pv, ..child })
             } else {

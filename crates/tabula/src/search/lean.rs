@@ -5,7 +5,8 @@
 //! It is the full search with everything that is off taken out, not merely skipped: no tactics, no
 //! quiescence, no pruning, no killers, no ordering pass when the moves' scores are all alike. The
 //! nodes one ply above the horizon evaluate their children in place instead of calling a node for each, and
-//! a child's table bucket is fetched as soon as the move is made, while the child looks at the game's end.
+//! a child's table bucket is fetched as soon as the move is made, while the child looks at the game's end
+//! and orders its moves.
 //!
 //! [`SearchOptions::is_lean`]: super::SearchOptions::is_lean
 
@@ -47,7 +48,21 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
             return alpha;
         }
 
-        // Step 3. The table: its move goes first; at non-PV nodes a deep enough bound that decides ends the node.
+        // Step 3. The moves, ordered by their hints and history, before the table's answer is looked at: the
+        // parent fetched this node's bucket as it played the move, and this work overlaps the fetch. A node
+        // that then cuts off on the table wastes it and the search is still quicker: 0.95 times the time on
+        // the comparison with minimax-rs (ordering after the table's move was searched, as the full search
+        // does, took 2 % fewer nodes). The root keeps to the moves asked for.
+        frame.moves.clear();
+        self.game.legal_moves(&mut frame.moves);
+        if ply == 0 && self.root_is_restricted() {
+            self.restrict_root(&mut frame.moves);
+        }
+        let side = (ply & 1) as usize;
+        if frame.moves.len() > 1 {
+            self.order_moves(frame, side);
+        }
+        // Step 4. The table: its move goes first; at non-PV nodes a deep enough bound that decides ends the node.
         let probe = if depth >= options.table_depth { self.probe(ply) } else { None };
         let mut table_code = NO_CODE;
         if let Some((tk, Probe { hit: Some(e), .. })) = probe {
@@ -61,19 +76,11 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
             }
         }
 
-        // Step 4. The moves: the root's restricted to the ones asked for; the table's move first, the others in
-        // the game's order (rotated, not swapped).
-        frame.moves.clear();
-        self.game.legal_moves(&mut frame.moves);
-        if ply == 0 && self.root_is_restricted() {
-            self.restrict_root(&mut frame.moves);
-        }
+        // The table's move first, the others in their order (rotated, not swapped).
         debug_assert!(!frame.moves.is_empty(), "a game that is not over has a legal move");
-        let mut first_unordered = 0;
         if table_code != NO_CODE {
             if let Some(t) = frame.moves.iter().position(|&m| G::move_code(m) == table_code) {
                 frame.moves[..=t].rotate_right(1);
-                first_unordered = 1;
             }
         }
         let leaves = depth == 1 || ply + 1 >= MAX_PLY - 1;
@@ -86,17 +93,12 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
             }
         }
 
-        // Step 5. Search the moves; PVS searches all but the first with a null window. The hints order the
-        // moves after the first only if it has not cut off already.
+        // Step 5. Search the moves; PVS searches all but the first with a null window.
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let side = (ply & 1) as usize;
         let mut i = 0;
         while i < frame.moves.len() {
-            if i == first_unordered && frame.moves.len() - i > 1 {
-                self.order_rest(frame, i, side);
-            }
             let mv = frame.moves[i];
             self.play(mv);
             let score = if leaves {
@@ -177,17 +179,17 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
         self.cx.evaluator.evaluate(&self.game)
     }
 
-    /// Orders `frame.moves[from..]` by the evaluator's hints and (with the option) their history, highest
-    /// first, ties in the game's order; does nothing if the scores are all alike.
-    fn order_rest(&self, frame: &mut Frame<G::Move>, from: usize, side: usize) {
+    /// Orders `frame.moves` by the evaluator's hints and (with the option) their history, highest first, ties
+    /// in the game's order; does nothing if the scores are all alike.
+    fn order_moves(&self, frame: &mut Frame<G::Move>, side: usize) {
         frame.scores.clear();
-        self.score_moves(&frame.moves[from..], &mut frame.scores, &[NO_CODE; 2], side);
+        self.score_moves(&frame.moves, &mut frame.scores, &[NO_CODE; 2], side);
         let first = frame.scores[0];
         if frame.scores.iter().all(|&s| s == first) {
             return;
         }
         // Insertion sort: stable, and quick on the few moves of a node.
-        let moves = &mut frame.moves[from..];
+        let moves = &mut frame.moves[..];
         for j in 1..moves.len() {
             let (mv, score) = (moves[j], frame.scores[j]);
             let mut k = j;

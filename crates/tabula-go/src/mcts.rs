@@ -809,10 +809,9 @@ mod tests {
         Mcts::new(Config { threads: 1, seed, ..Config::default() })
     }
 
-    #[test]
-    fn captures_the_stones_in_atari() {
-        // Two white stones at C3-C4 with one liberty at C5; black to move on 5x5 takes them and wins.
-        let g = game(
+    /// Two white stones at C3-C4 with one liberty at C5; black to move on 5x5 takes them and wins.
+    fn capture_wins() -> Position {
+        game(
             5,
             0.5,
             &[
@@ -827,7 +826,12 @@ mod tests {
                 ("E1", Color::White),
                 ("D4", Color::Black),
             ],
-        );
+        )
+    }
+
+    #[test]
+    fn captures_the_stones_in_atari() {
+        let g = capture_wins();
         let a = one_thread(1).search(&g, Color::Black, Budget::playouts(3000));
         assert_eq!(a.best, Move::from_gtp("C5", 5).unwrap(), "{a:?}");
     }
@@ -954,23 +958,8 @@ mod tests {
 
     #[test]
     fn a_clear_choice_stops_the_search_early() {
-        // The capture of the two stones in atari (see above) wins on the spot: the rest cannot catch up.
-        let g = game(
-            5,
-            0.5,
-            &[
-                ("C3", Color::White),
-                ("B3", Color::Black),
-                ("C4", Color::White),
-                ("D3", Color::Black),
-                ("E5", Color::White),
-                ("C2", Color::Black),
-                ("A1", Color::White),
-                ("B4", Color::Black),
-                ("E1", Color::White),
-                ("D4", Color::Black),
-            ],
-        );
+        // The capture of the two stones in atari wins on the spot: the rest cannot catch up.
+        let g = capture_wins();
         // It takes nearly every visit, so its lead passes what the rest of the time could bring at about
         // half time.
         let budget = Budget::extensible(Duration::from_secs(4), Duration::from_secs(8));

@@ -1,7 +1,10 @@
-//! Playouts per second from the empty board, one thread: bare playouts, then whole tree-search iterations
-//! (walk, expansion, playout, backup) on 9×9.
+//! Playouts per second from the empty board, one thread: bare playouts on 9×9 and 19×19, then whole
+//! tree-search iterations (walk, expansion, playout, backup) on 9×9.
 //!
 //! `cargo run --release -p tabula-go --example playouts -- [seconds per size, default 2]`
+//!
+//! With `--count N` each part runs exactly N playouts from a fixed seed instead, so that an instruction
+//! count (`valgrind --tool=callgrind`) measures the same work before and after a change, whatever the load.
 
 use std::time::{Duration, Instant};
 use tabula::rng::Rng;
@@ -13,36 +16,55 @@ use tabula_go::playout::PlayoutBoard;
 use tabula_go::position::{Position, Rules};
 
 fn main() {
-    let seconds: f64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(2.0);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let count: Option<u64> = match args.iter().position(|a| a == "--count") {
+        Some(k) => match args.get(k + 1).and_then(|n| n.parse().ok()) {
+            Some(n) => Some(n),
+            None => {
+                eprintln!("--count needs a number of playouts");
+                std::process::exit(2);
+            }
+        },
+        None => None,
+    };
+    let seconds: f64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(2.0);
+    let done = |start: Instant, playouts: u64| match count {
+        Some(n) => playouts >= n,
+        None => start.elapsed() >= Duration::from_secs_f64(seconds),
+    };
     let patterns = Patterns::new();
     for size in [9, 19] {
         let empty = PlayoutBoard::from_board(&Board::new(size).unwrap(), Color::Black);
         let mut board = empty.clone();
         let mut rng = Rng::new(1);
-        let (mut count, mut black_wins, mut moves) = (0u64, 0u64, 0u64);
+        let (mut playouts, mut black_wins, mut moves) = (0u64, 0u64, 0u64);
         let start = Instant::now();
-        while start.elapsed() < Duration::from_secs_f64(seconds) {
-            for _ in 0..100 {
+        while !done(start, playouts) {
+            for _ in 0..if count.is_some() { 1 } else { 100 } {
                 board.copy_from(&empty);
                 let margin = board.playout(&mut rng, 7.0, &patterns, None);
                 black_wins += (margin > 0.0) as u64;
                 moves += board.moves_played() as u64;
-                count += 1;
+                playouts += 1;
             }
         }
         let elapsed = start.elapsed().as_secs_f64();
         println!(
-            "{size}x{size}: {count} playouts in {elapsed:.2} s = {:.0} playouts/s, {:.1} moves each, black wins {:.1} % at komi 7",
-            count as f64 / elapsed,
-            moves as f64 / count as f64,
-            100.0 * black_wins as f64 / count as f64
+            "{size}x{size}: {playouts} playouts in {elapsed:.2} s = {:.0} playouts/s, {:.1} moves each, black wins {:.1} % at komi 7",
+            playouts as f64 / elapsed,
+            moves as f64 / playouts as f64,
+            100.0 * black_wins as f64 / playouts as f64
         );
     }
     let mut game = Position::new(9, Rules::default()).unwrap();
     game.set_komi(7.0);
     let mut mcts = Mcts::new(Config { threads: 1, seed: 1, ..Config::default() });
+    let budget = match count {
+        Some(n) => Budget::playouts(n),
+        None => Budget::time(Duration::from_secs_f64(seconds)),
+    };
     let start = Instant::now();
-    let analysis = mcts.search(&game, Color::Black, Budget::time(Duration::from_secs_f64(seconds)));
+    let analysis = mcts.search(&game, Color::Black, budget);
     let elapsed = start.elapsed().as_secs_f64();
     println!(
         "9x9 search: {} playouts in {elapsed:.2} s = {:.0} playouts/s, {} nodes, best {}",

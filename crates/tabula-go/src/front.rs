@@ -21,12 +21,14 @@ pub struct GoEngine {
 }
 
 impl Think<Position> for GoEngine {
-    /// A node limit is a playout budget; otherwise the soft time limit, the hard one, or one second.
+    /// A node limit is a playout budget; otherwise the soft time limit, extended up to the hard one while the
+    /// best move is in doubt, either alone, or one second.
     fn think(&mut self, position: &Position, limits: &Limits, _: &mut dyn FnMut(&Report<Move>)) -> Report<Move> {
-        let budget = match (limits.nodes, limits.soft_time.or(limits.hard_time)) {
-            (Some(n), _) => Budget::playouts(n),
-            (None, Some(t)) => Budget::time(t),
-            (None, None) => Budget::time(Duration::from_secs(1)),
+        let budget = match (limits.nodes, limits.soft_time, limits.hard_time) {
+            (Some(n), _, _) => Budget::playouts(n),
+            (None, Some(soft), Some(hard)) => Budget::extensible(soft, hard),
+            (None, Some(t), None) | (None, None, Some(t)) => Budget::time(t),
+            (None, None, None) => Budget::time(Duration::from_secs(1)),
         };
         let start = Instant::now();
         let a = self.mcts.search(position, position.to_move(), budget);

@@ -47,12 +47,12 @@ use crate::picker::{Decision, MovePicker, Request};
 use crate::playout::{PlayoutBoard, NO_POINT};
 use crate::position::{search_key, KeyHasher, Position};
 use crate::scoring::area_score;
+use crate::time::thinking_time;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use tabula::clock::{Clock, Policy};
 use tabula::rng::Rng;
 use tabula::zobrist::Key128;
 
@@ -101,23 +101,36 @@ impl Default for Config {
 }
 
 /// How long one search may run: a playout count, a time, or both (whichever ends first).
+///
+/// A timed search stops early once the most visited root move cannot be overtaken before
+/// [`time`](Budget::time) at the rate playouts are going, and runs on past it up to
+/// [`max_time`](Budget::max_time) while the second most visited move has the better win rate and at least
+/// half the visits: the choice is then still in doubt.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
     /// Stop after this many playouts.
     pub playouts: Option<u64>,
     /// Stop after this much time.
     pub time: Option<Duration>,
+    /// Stop at the latest after this much time when the best move is in doubt at [`time`](Budget::time)
+    /// (no extension when unset or shorter).
+    pub max_time: Option<Duration>,
 }
 
 impl Budget {
     /// A fixed number of playouts.
     pub fn playouts(n: u64) -> Budget {
-        Budget { playouts: Some(n), time: None }
+        Budget { playouts: Some(n), ..Budget::default() }
     }
 
     /// A fixed time.
     pub fn time(time: Duration) -> Budget {
-        Budget { playouts: None, time: Some(time) }
+        Budget { time: Some(time), ..Budget::default() }
+    }
+
+    /// Normally `time`, up to `max_time` while the best move is in doubt.
+    pub fn extensible(time: Duration, max_time: Duration) -> Budget {
+        Budget { time: Some(time), max_time: Some(max_time), ..Budget::default() }
     }
 }
 
@@ -200,6 +213,8 @@ struct Shared<'a> {
     config: &'a Config,
     tree: &'a Mutex<Tree>,
     root: &'a Position,
+    /// The root node's key in the table.
+    root_key: u64,
     root_board: PlayoutBoard,
     color: Color,
     passes: u8,
@@ -292,6 +307,7 @@ impl Mcts {
             config: &config,
             tree: &self.tree,
             root: &root,
+            root_key: search_key(root.board(), color, root.passes().min(1)).0,
             color,
             passes: root.passes().min(1),
             komi: root.komi(),
@@ -548,6 +564,40 @@ struct Step {
     index: u16,
 }
 
+/// Playouts between two looks at the root for [`time_is_up`].
+const TIME_CHECK: u64 = 64;
+
+/// Whether a timed search may stop at `elapsed` (see [`Budget`]): past the normal time unless the best
+/// move is in doubt, before it when the runner-up cannot catch up in the time left.
+fn time_is_up(tree: &Tree, shared: &Shared, elapsed: Duration) -> bool {
+    let Some(time) = shared.budget.time else { return false };
+    let Some(root) = tree.nodes.get(&shared.root_key) else { return false };
+    let (mut first, mut second): (Option<&Edge>, Option<&Edge>) = (None, None);
+    for e in root.edges.iter() {
+        if first.map_or(true, |f| e.visits > f.visits) {
+            second = first;
+            first = Some(e);
+        } else if second.map_or(true, |s| e.visits > s.visits) {
+            second = Some(e);
+        }
+    }
+    let done = shared.done.load(Ordering::Relaxed);
+    let Some(first) = first else { return elapsed >= time };
+    // A single move: nothing to choose.
+    let Some(second) = second else { return elapsed >= time || done >= MIN_PLAYOUTS_BEFORE_EARLY_STOP };
+    let value = |e: &Edge| e.w / e.n;
+    let in_doubt = value(second) > value(first) && 2 * second.visits > first.visits;
+    if elapsed >= time {
+        return !in_doubt;
+    }
+    let rate = done as f64 / elapsed.as_secs_f64().max(1e-3);
+    let to_come = rate * (time - elapsed).as_secs_f64();
+    done >= MIN_PLAYOUTS_BEFORE_EARLY_STOP && !in_doubt && f64::from(first.visits - second.visits) > to_come
+}
+
+/// Too few playouts measure no rate: a search never stops early before this many.
+const MIN_PLAYOUTS_BEFORE_EARLY_STOP: u64 = 256;
+
 /// Runs iterations until the budget is spent.
 fn worker(shared: &Shared, mut rng: Rng) {
     let config = shared.config;
@@ -566,7 +616,9 @@ fn worker(shared: &Shared, mut rng: Rng) {
         }
         let claimed = shared.claimed.fetch_add(1, Ordering::Relaxed);
         let out_of_playouts = shared.budget.playouts.is_some_and(|n| claimed >= n);
-        let out_of_time = shared.budget.time.is_some_and(|t| shared.start.elapsed() >= t);
+        let elapsed = shared.start.elapsed();
+        let latest = shared.budget.time.map(|t| shared.budget.max_time.map_or(t, |m| m.max(t)));
+        let out_of_time = latest.is_some_and(|t| elapsed >= t);
         if out_of_playouts || out_of_time || (shared.budget.playouts.is_none() && shared.budget.time.is_none()) {
             shared.stop.store(true, Ordering::Relaxed);
             break;
@@ -581,6 +633,10 @@ fn worker(shared: &Shared, mut rng: Rng) {
         let mut terminal = None;
         {
             let mut tree = shared.tree.lock().expect("no thread panicked holding the tree");
+            if claimed % TIME_CHECK == 0 && time_is_up(&tree, shared, elapsed) {
+                shared.stop.store(true, Ordering::Relaxed);
+                break;
+            }
             let stamp = tree.stamp;
             let mut parent_visits = u32::MAX;
             loop {
@@ -707,19 +763,6 @@ pub fn analyze(position: &Position, budget: Budget, threads: usize) -> Analysis 
     mcts.search(position, position.to_move(), budget)
 }
 
-/// How a Monte Carlo search spends its clock: it stops exactly when told and gains from every playout, so
-/// soft and hard are one limit, at 0.8 of the move's even share; 200 ms per move are kept for the
-/// controller's lag, and a move gets at least 50 ms.
-pub const CLOCK_POLICY: Policy =
-    Policy::new(Duration::from_millis(200)).with_shares(0.8, 0.8).with_minimum(Duration::from_millis(50));
-
-/// The thinking time for one move on `clock` with `empty_points` on the board, or `None` when the clock
-/// sets no limit. The moves still to come are estimated as a third of the empty points, at least 10.
-pub fn time_for_move(clock: &Clock, empty_points: usize) -> Option<Duration> {
-    let moves_left = (empty_points / 3).max(10) as u32;
-    CLOCK_POLICY.with_moves_left(moves_left).budget(clock).map(|budget| budget.hard)
-}
-
 impl MovePicker for Mcts {
     fn pick(&mut self, position: &Position, color: Color) -> Move {
         match self.decide(position, color, &Request::default()) {
@@ -735,8 +778,12 @@ impl MovePicker for Mcts {
         let budget = match self.config.playouts {
             Some(n) => Budget::playouts(n),
             None => {
-                let empty = position.board().points().filter(|&p| position.board().get(p).is_none()).count();
-                Budget::time(time_for_move(&request.clock, empty).unwrap_or(self.config.time_per_move))
+                let board = position.board();
+                let empty = board.points().filter(|&p| board.get(p).is_none()).count();
+                match thinking_time(&request.clock, board.size() * board.size(), empty) {
+                    Some(t) => Budget::extensible(t.soft, t.hard),
+                    None => Budget::time(self.config.time_per_move),
+                }
             }
         };
         self.decide_with(position, color, budget, request.cleanup)
@@ -762,10 +809,9 @@ mod tests {
         Mcts::new(Config { threads: 1, seed, ..Config::default() })
     }
 
-    #[test]
-    fn captures_the_stones_in_atari() {
-        // Two white stones at C3-C4 with one liberty at C5; black to move on 5x5 takes them and wins.
-        let g = game(
+    /// Two white stones at C3-C4 with one liberty at C5; black to move on 5x5 takes them and wins.
+    fn capture_wins() -> Position {
+        game(
             5,
             0.5,
             &[
@@ -780,7 +826,12 @@ mod tests {
                 ("E1", Color::White),
                 ("D4", Color::Black),
             ],
-        );
+        )
+    }
+
+    #[test]
+    fn captures_the_stones_in_atari() {
+        let g = capture_wins();
         let a = one_thread(1).search(&g, Color::Black, Budget::playouts(3000));
         assert_eq!(a.best, Move::from_gtp("C5", 5).unwrap(), "{a:?}");
     }
@@ -906,25 +957,25 @@ mod tests {
     }
 
     #[test]
+    fn a_clear_choice_stops_the_search_early() {
+        // The capture of the two stones in atari wins on the spot: the rest cannot catch up.
+        let g = capture_wins();
+        // It takes nearly every visit, so its lead passes what the rest of the time could bring at about
+        // half time.
+        let budget = Budget::extensible(Duration::from_secs(4), Duration::from_secs(8));
+        let start = Instant::now();
+        let a = one_thread(1).search(&g, Color::Black, budget);
+        assert_eq!(a.best, Move::from_gtp("C5", 5).unwrap(), "{a:?}");
+        assert!(start.elapsed() < Duration::from_millis(3_500), "{:?} for {a:?}", start.elapsed());
+    }
+
+    #[test]
     fn two_threads_spend_the_budget() {
         let g = game(9, 7.0, &[]);
         let mut mcts = Mcts::new(Config { threads: 2, seed: 9, ..Config::default() });
         let a = mcts.search(&g, Color::Black, Budget::playouts(2000));
         assert!(a.playouts >= 2000 && a.playouts < 2010, "{}", a.playouts);
         assert!(g.is_legal(a.best, Color::Black));
-    }
-
-    #[test]
-    fn time_budgets() {
-        use crate::time::TimeSettings;
-        let none = TimeSettings::default();
-        assert_eq!(time_for_move(&none.clock(None), 81), None);
-        let byo = TimeSettings { main_time: 0, byo_yomi_time: 10, byo_yomi_stones: 5 };
-        let t = time_for_move(&byo.clock(Some((10, 5))), 81).unwrap();
-        assert!(t < Duration::from_secs(2) && t > Duration::from_secs(1));
-        let sudden = TimeSettings { main_time: 300, byo_yomi_time: 0, byo_yomi_stones: 0 };
-        let t = time_for_move(&sudden.clock(Some((60, 0))), 60).unwrap();
-        assert!(t < Duration::from_secs(4), "{t:?}");
     }
 
     #[test]

@@ -150,4 +150,13 @@ mod tests {
         assert!(p.matches(code_of(["#OX", "#..", "#.."])));
         assert!(!p.matches(code_of(["X..", "...", "..O"])));
     }
+
+    #[test]
+    fn the_table_is_closed_under_the_colour_swap() {
+        // The playouts look codes up from black's side for both players, which this makes right.
+        let p = Patterns::new();
+        let swap = |code: u16| ((code & 0x5555) << 1) | ((code >> 1) & 0x5555);
+        assert_eq!(swap(code_of(["X.O", "#.X", "O.#"])), code_of(["O.X", "#.O", "X.#"]));
+        assert!((0..=u16::MAX).all(|code| p.matches(code) == p.matches(swap(code))));
+    }
 }

@@ -34,7 +34,7 @@
 //! ```
 
 use crate::board::Board;
-use crate::coords::{Color, Move, Point};
+use crate::coords::{Color, Move, Point, MAX_SIZE};
 use crate::patterns::Patterns;
 use tabula::rng::Rng;
 
@@ -51,6 +51,21 @@ fn stone(color: Color) -> u8 {
     color.index() as u8 + 1
 }
 
+/// A chain's stones and pseudo-liberties, kept at its head; one record so that a look-up touches one
+/// place. The sums fit in 32 bits (checked below).
+#[derive(Clone, Copy, Debug, Default)]
+struct Chain {
+    stones: u16,
+    plibs: u16,
+    lib_sum: u32,
+    lib_squares: u32,
+}
+
+/// The most pseudo-liberties a chain can have (one per pair of adjacent points) and the largest index.
+const MAX_PLIBS: usize = 2 * MAX_SIZE * (MAX_SIZE - 1);
+const MAX_INDEX: usize = (MAX_SIZE + 2) * (MAX_SIZE + 2);
+const _: () = assert!(MAX_PLIBS * MAX_INDEX * MAX_INDEX < u32::MAX as usize && MAX_PLIBS < u16::MAX as usize);
+
 /// A board for playouts: stones, chains with pseudo-liberties, the list of empty points and the simple ko.
 #[derive(Clone, Debug)]
 pub struct PlayoutBoard {
@@ -62,11 +77,8 @@ pub struct PlayoutBoard {
     head: Vec<u16>,
     /// For a stone: the next stone of its chain (circular).
     next: Vec<u16>,
-    /// For a head: stones, pseudo-liberty count, sum and sum of squares.
-    stones: Vec<u16>,
-    plibs: Vec<u16>,
-    lib_sum: Vec<u32>,
-    lib_squares: Vec<u64>,
+    /// For a head: its chain's counts.
+    chains: Vec<Chain>,
     /// The empty points, in no order, and each empty point's place in that list.
     empty: Vec<u16>,
     empty_at: Vec<u16>,
@@ -92,10 +104,7 @@ impl PlayoutBoard {
             cells: vec![BORDER; cells],
             head: vec![NO_POINT; cells],
             next: vec![NO_POINT; cells],
-            stones: vec![0; cells],
-            plibs: vec![0; cells],
-            lib_sum: vec![0; cells],
-            lib_squares: vec![0; cells],
+            chains: vec![Chain::default(); cells],
             empty: Vec::with_capacity(size * size),
             empty_at: vec![0; cells],
             ko: NO_POINT,
@@ -197,29 +206,33 @@ impl PlayoutBoard {
 
     #[inline(always)]
     fn add_lib(&mut self, h: usize, lib: usize) {
-        self.plibs[h] += 1;
-        self.lib_sum[h] += lib as u32;
-        self.lib_squares[h] += (lib * lib) as u64;
+        let c = &mut self.chains[h];
+        c.plibs += 1;
+        c.lib_sum += lib as u32;
+        c.lib_squares += (lib * lib) as u32;
     }
 
     #[inline(always)]
     fn remove_lib(&mut self, h: usize, lib: usize) {
-        self.plibs[h] -= 1;
-        self.lib_sum[h] -= lib as u32;
-        self.lib_squares[h] -= (lib * lib) as u64;
+        let c = &mut self.chains[h];
+        c.plibs -= 1;
+        c.lib_sum -= lib as u32;
+        c.lib_squares -= (lib * lib) as u32;
     }
 
     /// Whether the chain headed by `h` has exactly one liberty.
     #[inline(always)]
     fn in_atari(&self, h: usize) -> bool {
-        let (n, s) = (self.plibs[h] as u64, self.lib_sum[h] as u64);
-        n > 0 && s * s == n * self.lib_squares[h]
+        let c = &self.chains[h];
+        let (n, s) = (c.plibs as u64, c.lib_sum as u64);
+        n > 0 && s * s == n * c.lib_squares as u64
     }
 
     /// The single liberty of a chain in atari.
     #[inline(always)]
     fn atari_liberty(&self, h: usize) -> usize {
-        (self.lib_sum[h] / self.plibs[h] as u32) as usize
+        let c = &self.chains[h];
+        (c.lib_sum / c.plibs as u32) as usize
     }
 
     /// Puts a stone, merges it with friendly neighbours and takes liberties from enemies; no captures.
@@ -234,10 +247,7 @@ impl PlayoutBoard {
         self.cells[i] = s;
         self.head[i] = i as u16;
         self.next[i] = i as u16;
-        self.stones[i] = 1;
-        self.plibs[i] = 0;
-        self.lib_sum[i] = 0;
-        self.lib_squares[i] = 0;
+        self.chains[i] = Chain { stones: 1, ..Chain::default() };
         for n in self.neighbors(i) {
             match self.cells[n] {
                 EMPTY => self.add_lib(i, n),
@@ -259,7 +269,7 @@ impl PlayoutBoard {
     }
 
     fn merge(&mut self, a: usize, b: usize) {
-        let (big, small) = if self.stones[a] >= self.stones[b] { (a, b) } else { (b, a) };
+        let (big, small) = if self.chains[a].stones >= self.chains[b].stones { (a, b) } else { (b, a) };
         let mut s = small;
         loop {
             self.head[s] = big as u16;
@@ -269,10 +279,12 @@ impl PlayoutBoard {
             }
         }
         self.next.swap(big, small);
-        self.stones[big] += self.stones[small];
-        self.plibs[big] += self.plibs[small];
-        self.lib_sum[big] += self.lib_sum[small];
-        self.lib_squares[big] += self.lib_squares[small];
+        let small = self.chains[small];
+        let big = &mut self.chains[big];
+        big.stones += small.stones;
+        big.plibs += small.plibs;
+        big.lib_sum += small.lib_sum;
+        big.lib_squares += small.lib_squares;
     }
 
     /// Removes the chain headed by `h`; returns its size and one of its stones.
@@ -374,11 +386,11 @@ impl PlayoutBoard {
                 BORDER => {}
                 c if c == s => {
                     let h = self.head[n] as usize;
-                    if !self.in_atari(h) && self.plibs[h] > 2 {
+                    if !self.in_atari(h) && self.chains[h].plibs > 2 {
                         // Likely two or more real liberties; count exactly only for small chains.
                         return false;
                     }
-                    stones += self.stones[h] as usize;
+                    stones += self.chains[h].stones as usize;
                     let mut st = h;
                     loop {
                         for m in self.neighbors(st) {
@@ -420,14 +432,14 @@ impl PlayoutBoard {
         let enemy = 3 - s;
         let (mut captured, mut taken) = (0, 0);
         for n in self.neighbors(i) {
-            if self.cells[n] == enemy && self.plibs[self.head[n] as usize] == 0 {
+            if self.cells[n] == enemy && self.chains[self.head[n] as usize].plibs == 0 {
                 let (count, at) = self.remove_chain(self.head[n] as usize);
                 captured += count;
                 taken = at;
             }
         }
         let h = self.head[i] as usize;
-        if captured == 1 && self.stones[h] == 1 && self.in_atari(h) {
+        if captured == 1 && self.chains[h].stones == 1 && self.in_atari(h) {
             self.ko = taken as u16;
         }
     }
@@ -519,8 +531,10 @@ impl PlayoutBoard {
         let mut found = [0usize; 8];
         let mut count = 0;
         for i in [last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1] {
+            // The table holds every pattern in both colours, so black's view of the cells does for either
+            // player.
             if self.cells[i] == EMPTY
-                && patterns.matches(self.neighborhood(i, color))
+                && patterns.matches(self.raw_neighborhood(i))
                 && self.is_legal(i, color)
                 && !self.is_own_eye(i, color)
                 && !self.is_big_self_atari(i, color)
@@ -643,7 +657,7 @@ impl PlayoutBoard {
                 let h = self.head[n] as usize;
                 if self.in_atari(h) && !heads.contains(&h) {
                     heads[k] = h;
-                    total += self.stones[h] as usize;
+                    total += self.chains[h].stones as usize;
                 }
             }
         }
@@ -657,7 +671,7 @@ impl PlayoutBoard {
         self.neighbors(i)
             .into_iter()
             .filter(|&n| self.cells[n] == s && self.in_atari(self.head[n] as usize))
-            .map(|n| self.stones[self.head[n] as usize] as usize)
+            .map(|n| self.chains[self.head[n] as usize].stones as usize)
             .max()
             .unwrap_or(0)
     }
@@ -704,19 +718,23 @@ impl PlayoutBoard {
     /// The 3×3 neighbourhood of `i` as a 16-bit code (two bits per surrounding cell, the colours seen
     /// from `color`: 0 empty, 1 own, 2 enemy, 3 border), for pattern tables.
     pub fn neighborhood(&self, i: usize, color: Color) -> u16 {
-        let w = self.width;
-        let own = stone(color);
-        let mut code = 0u16;
-        for d in [i - w - 1, i - w, i - w + 1, i - 1, i + 1, i + w - 1, i + w, i + w + 1] {
-            let v = match self.cells[d] {
-                EMPTY => 0,
-                BORDER => 3,
-                c if c == own => 1,
-                _ => 2,
-            };
-            code = code << 2 | v;
+        let code = self.raw_neighborhood(i);
+        match color {
+            Color::Black => code,
+            // Swap the two bits of every cell: 1 (black) and 2 (white) trade places, 0 and 3 stay.
+            Color::White => ((code & 0x5555) << 1) | ((code >> 1) & 0x5555),
         }
-        code
+    }
+
+    /// The neighbourhood code seen from black, which is the cells' own encoding: no branch per cell.
+    #[inline(always)]
+    fn raw_neighborhood(&self, i: usize) -> u16 {
+        let w = self.width;
+        let c = &self.cells[i - w - 1..=i + w + 1];
+        let (below, row, above) = (&c[..3], &c[w..w + 3], &c[2 * w..2 * w + 3]);
+        [below[0], below[1], below[2], row[0], row[2], above[0], above[1], above[2]]
+            .into_iter()
+            .fold(0u16, |code, v| code << 2 | v as u16)
     }
 }
 
@@ -746,7 +764,7 @@ mod tests {
                             let h = b.head[i] as usize;
                             let exact = real.liberties(b.point(i));
                             assert_eq!(b.in_atari(h), exact == 1, "{real}");
-                            assert_eq!(b.plibs[h] > 0, exact > 0);
+                            assert_eq!(b.chains[h].plibs > 0, exact > 0);
                         }
                     }
                 }

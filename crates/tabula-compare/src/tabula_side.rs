@@ -10,6 +10,7 @@ use tabula::zobrist::Key;
 impl Game for Four {
     type Move = u8;
     const MOVE_CODES: usize = 7;
+    const HOOKS: bool = false;
 
     fn legal_moves(&self, moves: &mut Vec<u8>) {
         self.moves(moves);
@@ -40,6 +41,8 @@ impl Game for Four {
 pub struct Heuristic;
 
 impl Evaluator<Four> for Heuristic {
+    const HOOKS: bool = false;
+
     fn evaluate(&self, four: &Four) -> Score {
         heuristic(four) as Score
     }

@@ -193,6 +193,15 @@ pub trait Game: Clone + Send {
     /// by it, so a game with few codes should say so.
     const MOVE_CODES: usize = 1 << 16;
 
+    /// Whether the game implements any of the hooks of the full search: [`winning_move`](Game::winning_move),
+    /// [`non_losing_moves`](Game::non_losing_moves), [`in_check`](Game::in_check) or
+    /// [`null_move`](Game::null_move). A game that implements none of them says `false`: together with an
+    /// evaluator that says the same ([`Evaluator::HOOKS`]), the searcher then runs its lean search under
+    /// options whose tactics, quiescence, check extension and null move would find nothing to do (the
+    /// defaults), with the same values and without their cost at every node. Debug builds check the promise
+    /// at every node of the lean search. `true` by default.
+    const HOOKS: bool = true;
+
     // ---- Tactics --------------------------------------------------------------------------------------------
 
     /// Whether the side to move can win with its next move, if the game has a cheap way to tell.
@@ -327,6 +336,11 @@ pub trait Game: Clone + Send {
 pub trait Evaluator<G: Game>: Sync {
     /// How good the position looks for the side to move, strictly within `±score::DECISIVE`.
     fn evaluate(&self, game: &G) -> Score;
+
+    /// Whether the evaluator implements any of [`noisy_moves`](Evaluator::noisy_moves),
+    /// [`is_tactical`](Evaluator::is_tactical) or [`winning_plan`](Evaluator::winning_plan); see
+    /// [`Game::HOOKS`]. `true` by default.
+    const HOOKS: bool = true;
 
     /// A hint for move ordering, for a legal move not yet played: higher is tried first.
     ///

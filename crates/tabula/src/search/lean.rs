@@ -12,7 +12,7 @@
 
 use super::stack::{split, update_pv, Frame, NO_CODE};
 use super::worker::Worker;
-use crate::game::{Evaluator, Game};
+use crate::game::{Evaluator, Game, WinningMove};
 use crate::score::{loss_in, win_in, Score, INFINITY, MAX_PLY};
 use crate::tt::{Probe, Record};
 
@@ -39,6 +39,7 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
         if let Some(score) = self.enter_node(ply) {
             return score;
         }
+        self.debug_check_hookless();
         let (cuts_at_entry, rulings_at_entry) = (self.cuts, self.rulings);
 
         // Step 2. Mate distance pruning.
@@ -167,6 +168,30 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
             self.cx.table.store(probe.slot, tk.key, ply, record);
         }
         best
+    }
+
+    /// In debug builds, checks what [`Game::HOOKS`] and [`Evaluator::HOOKS`] promise: a game or evaluator
+    /// that says it has no hooks answers every hook as the default does.
+    fn debug_check_hookless(&self) {
+        if cfg!(debug_assertions) && !G::HOOKS {
+            let game = &self.game;
+            let mut moves = Vec::new();
+            assert!(
+                matches!(game.winning_move(), WinningMove::NotChecked)
+                    && game.non_losing_moves(&mut moves).is_none()
+                    && !game.in_check()
+                    && game.null_move().is_none(),
+                "the game says it has no hooks (Game::HOOKS is false), but one of them answers"
+            );
+        }
+        if cfg!(debug_assertions) && !E::HOOKS {
+            let mut moves = Vec::new();
+            self.cx.evaluator.noisy_moves(&self.game, &mut moves);
+            assert!(
+                moves.is_empty() && self.cx.evaluator.winning_plan(&self.game).is_none(),
+                "the evaluator says it has no hooks (Evaluator::HOOKS is false), but one of them answers"
+            );
+        }
     }
 
     /// A node at the horizon: the game's end, a repetition, or the evaluation.

@@ -282,6 +282,20 @@ impl SearchOptions {
         sets
     }
 
+    /// These options with every feature that only a game's or evaluator's hooks give work to turned off:
+    /// what the search does with a game and evaluator that have none of them ([`Game::HOOKS`]).
+    ///
+    /// [`Game::HOOKS`]: crate::game::Game::HOOKS
+    #[must_use]
+    pub fn without_hooks(mut self) -> Self {
+        self.tactics = false;
+        self.quiescence = false;
+        self.quiescence_table = false;
+        self.check_extension = false;
+        self.null_move = false;
+        self
+    }
+
     /// Whether the combination makes sense: threads share results through the table.
     fn is_sound(&self) -> bool {
         self.threads == 1 || self.table
@@ -299,7 +313,7 @@ mod tests {
         let s = SearchOptions::solver();
         assert!(s.table && s.tactics && !s.pvs && !s.killers && !s.null_move);
         let t = SearchOptions::table_and_pvs();
-        assert!(t.table && t.pvs && t.is_lean() && !d.is_lean());
+        assert!(t.table && t.pvs && t.is_lean() && !d.is_lean() && d.clone().without_hooks().is_lean());
         assert_eq!(SearchOptions::default().with_table(false).with_threads(3).threads, 3);
     }
 

@@ -159,7 +159,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         };
         let table = &*self.table;
         let use_table = self.options.table;
-        threads::search(game, cx, &mut self.threads[..count], self.options.is_lean(), &mut |c, _| {
+        // A game and evaluator without hooks give the hook-driven features nothing to do: the lean search runs.
+        let hookless = !G::HOOKS && !E::HOOKS;
+        let lean = self.options.is_lean() || (hookless && self.options.clone().without_hooks().is_lean());
+        threads::search(game, cx, &mut self.threads[..count], lean, &mut |c, _| {
             let elapsed = start.elapsed();
             let nodes = shared.nodes();
             on_iteration(&Iteration {

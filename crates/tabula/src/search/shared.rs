@@ -91,6 +91,8 @@ pub(super) struct Shared<M> {
     best: Mutex<Option<Completed<M>>>,
     /// Its depth, for the threads to look at without the lock.
     completed_depth: AtomicU32,
+    /// The depth the main thread is searching (0: not started).
+    pub main_depth: AtomicU32,
     /// Keys of the positions some thread of a parallel solve is searching now (empty otherwise): another
     /// thread defers them and works elsewhere (simplified ABDADA).
     pub busy: Box<[AtomicU64]>,
@@ -117,6 +119,7 @@ impl<M: Clone> Shared<M> {
             cutoffs: AtomicU64::new(0),
             best: Mutex::new(None),
             completed_depth: AtomicU32::new(0),
+            main_depth: AtomicU32::new(0),
             busy: Box::new([]),
         }
     }

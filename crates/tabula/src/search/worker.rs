@@ -126,6 +126,15 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             if depth > shared.max_depth {
                 break;
             }
+            // Helpers keep a depth ahead of the main thread, so that two threads do not search one iteration.
+            if self.main {
+                shared.main_depth.store(depth, Relaxed);
+            } else {
+                let main = shared.main_depth.load(Relaxed);
+                if main > 0 && depth <= main {
+                    depth = (main + 1).min(shared.max_depth);
+                }
+            }
             let last = shared.best().map(|b| b.lines).unwrap_or_default();
             let mut lines: Vec<Line<G::Move>> = Vec::with_capacity(line_count);
             let mut exact = true;

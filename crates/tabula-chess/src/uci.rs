@@ -3,11 +3,19 @@
 //! `isready` are served while the engine thinks.
 //!
 //! Commands: `uci`, `isready`, `setoption name <id> [value <x>]` (options `Hash`, `Threads`, `Clear Hash`,
-//! `Move Overhead`, `OwnBook`, `BookFile`, `UCI_Chess960`, `MultiPV`), `ucinewgame`, `position startpos|fen <fen> [moves ...]`, `go` with
-//! `wtime btime winc binc movestogo depth nodes movetime mate infinite ponder searchmoves`, `stop`,
-//! `ponderhit`, `quit`, and the extras `go perft <depth>`, `d` (show the position) and `bench [depth]`.
-//! An unknown or malformed command is answered with `info string ...` and otherwise ignored; a `go` always ends
-//! with a `bestmove`.
+//! `Move Overhead`, `OwnBook`, `BookFile`, `Ponder`, `UCI_Chess960`, `MultiPV`), `ucinewgame`,
+//! `position startpos|fen <fen> [moves ...]`, `go` with `wtime btime winc binc movestogo depth nodes movetime
+//! mate infinite ponder searchmoves`, `stop`, `ponderhit`, `quit`, and the extras `go perft <depth>`, `d` (show
+//! the position) and `bench [depth]`. An unknown or malformed command is answered with `info string ...` and
+//! otherwise ignored; a `go` always ends with a `bestmove`, with `ponder <move>` when the engine expects a
+//! reply.
+//!
+//! Pondering: the GUI plays the expected reply itself (`position ... moves <best> <reply>`) and sends
+//! `go ponder` with the clocks; the engine searches that position without a time limit and does not answer.
+//! `ponderhit` (the opponent played the reply) makes it a normal search whose time counts from `go ponder`,
+//! so that a search already past its share answers at once; `stop` (another move) makes it answer, and the
+//! GUI ignores that answer. `MultiPV` N reports the N best moves at each depth, one `info ... multipv K`
+//! line each.
 //!
 //! Chess960: positions with X-FEN or Shredder-FEN castling rights are accepted whatever the options say, and
 //! castling is read in either notation; with `UCI_Chess960` on, the engine writes castling as the king taking
@@ -231,6 +239,7 @@ impl UciSession {
             format!("option name Move Overhead type spin default {DEFAULT_OVERHEAD} min 0 max 5000"),
             "option name OwnBook type check default false".to_owned(),
             "option name BookFile type string default <empty>".to_owned(),
+            "option name Ponder type check default false".to_owned(),
             "option name UCI_Chess960 type check default false".to_owned(),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),
             "uciok".to_owned(),
@@ -251,6 +260,10 @@ impl UciSession {
             "clear hash" => self.lock_engine().clear_hash(),
             "move overhead" => self.overhead = Duration::from_millis(number(0, 5000)?),
             "ownbook" => self.own_book = check_value(&name, value.as_deref())?,
+            // Pondering is the GUI's decision (`go ponder`); the option only says the engine can.
+            "ponder" => {
+                check_value(&name, value.as_deref())?;
+            }
             "uci_chess960" => self.chess960 = check_value(&name, value.as_deref())?,
             "multipv" => {
                 self.multi_pv = number(1, MAX_MULTI_PV as u64)? as usize;

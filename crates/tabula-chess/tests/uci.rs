@@ -254,6 +254,114 @@ fn served_while_searching() {
     assert_eq!(count(&out, "bestmove"), 5);
 }
 
+/// The lines of `out` from the `n`-th `bestmove` on (0: all), and the words of that `bestmove`.
+fn nth_bestmove(out: &str, n: usize) -> Vec<String> {
+    let line = out.lines().filter(|l| l.starts_with("bestmove")).nth(n).unwrap_or_else(|| panic!("{n}: {out}"));
+    line.split_whitespace().map(str::to_owned).collect()
+}
+
+/// Checks that `words` (`bestmove X ponder Y`) are legal moves after `moves` from the start, and returns them.
+fn legal_pair(moves: &[String], words: &[String]) -> (String, String) {
+    assert!(words.len() == 4 && words[2] == "ponder", "{words:?}");
+    let mut pos = tabula_chess::Position::startpos();
+    for mv in moves.iter().chain(&words[1..2]).chain(&words[3..4]) {
+        pos.play(pos.parse_uci(mv).unwrap_or_else(|_| panic!("{mv} after {moves:?}"))).unwrap();
+    }
+    (words[1].clone(), words[3].clone())
+}
+
+/// Cute Chess's pondering, line for line: `setoption name Ponder value true` after `ucinewgame`; after each
+/// `bestmove X ponder Y`, `position ... X Y`, `isready` and `go ponder` with the clocks; `ponderhit` when
+/// the opponent plays Y, else `stop` and `isready`, the answer ignored, then the real position and `go`.
+#[test]
+fn pondering_as_cute_chess_drives_it() {
+    let engine = Connection::open(UciSession::new());
+    engine.send_line("uci");
+    assert!(engine.wait_until(WAIT, |o| o.contains("uciok")));
+    assert!(engine.output().contains("option name Ponder type check default false"));
+    engine.send_line("isready");
+    engine.send_line("ucinewgame");
+    engine.send_line("setoption name Ponder value true");
+    engine.send_line("position startpos");
+    engine.send_line("isready");
+    engine.send_line("go wtime 2000 btime 2000 winc 50 binc 50");
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 1));
+    let mut moves = Vec::new();
+    let (best, reply) = legal_pair(&moves, &nth_bestmove(&engine.output(), 0));
+    moves.extend([best, reply]);
+
+    // The opponent plays the expected reply: ponderhit, and the answer comes by itself.
+    engine.send_line(&format!("position startpos moves {}", moves.join(" ")));
+    engine.send_line("isready");
+    engine.send_line("go ponder wtime 1950 btime 2000 winc 50 binc 50");
+    std::thread::sleep(Duration::from_millis(300));
+    let out = engine.output();
+    assert_eq!(count(&out, "bestmove"), 1, "no answer while pondering: {out}");
+    assert_eq!(count(&out, "readyok"), 3);
+    engine.send_line("ponderhit");
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 2));
+    let (best, reply) = legal_pair(&moves, &nth_bestmove(&engine.output(), 1));
+    moves.extend([best, reply]);
+
+    // Another move: stop, isready; the answer to the ponder search is discarded; then the real search.
+    engine.send_line(&format!("position startpos moves {}", moves.join(" ")));
+    engine.send_line("isready");
+    engine.send_line("go ponder wtime 1900 btime 1950 winc 50 binc 50");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(count(&engine.output(), "bestmove"), 2);
+    engine.send_line("stop");
+    engine.send_line("isready");
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 3 && count(o, "readyok") == 5));
+    moves.pop();
+    let mut pos = tabula_chess::Position::startpos();
+    for mv in &moves {
+        pos.play(pos.parse_uci(mv).unwrap()).unwrap();
+    }
+    let other = pos.legal_moves().iter().map(|m| m.to_string()).find(|m| *m != nth_bestmove(&engine.output(), 1)[3]);
+    moves.push(other.unwrap());
+    engine.send_line(&format!("position startpos moves {}", moves.join(" ")));
+    engine.send_line("isready");
+    engine.send_line("go wtime 1900 btime 1950 winc 50 binc 50");
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 4));
+    legal_pair(&moves, &nth_bestmove(&engine.output(), 3));
+    engine.send_line("quit");
+    assert!(engine.wait_until(WAIT, |_| engine.is_closed()));
+}
+
+/// python-chess's pondering: the same, without `isready` before `go ponder`, the clock lowered by the time
+/// used; and the time spent pondering counts at `ponderhit`: a search pondered past its share of a minute
+/// answers at once, a search hit early goes on thinking and answers by itself.
+#[test]
+fn ponderhit_counts_the_time_spent_pondering() {
+    let engine = Connection::open(UciSession::new());
+    engine.send_line("setoption name Ponder value true");
+    engine.send_line("ucinewgame");
+    engine.send_line("isready");
+    engine.send_line("position startpos moves e2e4 e7e5");
+    // A minute each: a share of about two seconds, of which the soft limit is a little more than a second.
+    engine.send_line("go ponder wtime 60000 btime 60000");
+    std::thread::sleep(Duration::from_millis(3000));
+    assert_eq!(count(&engine.output(), "bestmove"), 0);
+    engine.send_line("ponderhit");
+    let hit = std::time::Instant::now();
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 1));
+    assert!(hit.elapsed() < Duration::from_millis(1000), "answered {:?} after ponderhit", hit.elapsed());
+    legal_pair(&["e2e4".into(), "e7e5".into()], &nth_bestmove(&engine.output(), 0));
+
+    // Hit at once: the search goes on after ponderhit, and ends without a stop.
+    engine.send_line("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    engine.send_line("go ponder wtime 60000 btime 60000");
+    engine.send_line("ponderhit");
+    let hit = std::time::Instant::now();
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 2));
+    let out = engine.output();
+    let after = &out[out.find("bestmove").unwrap()..];
+    assert!(after.contains("info depth 5 "), "the search went on after ponderhit: {out}");
+    assert!(hit.elapsed() < Duration::from_secs(30));
+    let (_, out) = engine.close();
+    assert_eq!(count(&out, "bestmove"), 2);
+}
+
 /// Bad bytes, a NUL, a 1 MiB line, CRLF and the end of input during a search: each bad line is answered
 /// with `info string error: ...` and the next good command is served.
 #[test]

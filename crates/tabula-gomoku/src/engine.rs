@@ -76,7 +76,7 @@ impl Engine {
         let options = ThreatOptions::default();
         let policy = Policy::new(options, Some(threats.cache().clone()));
         let searcher = Searcher::with_table_size(policy, table_mib.max(1))
-            .with_options(options.search_options(SearchOptions::default()));
+            .with_options(options.search_options(SearchOptions::default().with_killers(true).with_table_depth(1)));
         Engine { searcher, threats, threat_options: options, threat_nodes_per_ms: 40 }
     }
 

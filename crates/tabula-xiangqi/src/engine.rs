@@ -54,6 +54,8 @@ impl Playable for Position {
     fn engine_options(threads: usize) -> SearchOptions {
         SearchOptions::default()
             .with_threads(threads.max(1))
+            .with_killers(true)
+            .with_table_depth(1)
             .with_lmr(true)
             .with_check_extension(true)
             .with_futility_margin(Some(FUTILITY_MARGIN))

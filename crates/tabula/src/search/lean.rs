@@ -47,7 +47,7 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
         }
 
         // Step 3. The table: its move goes first; at non-PV nodes a deep enough bound that decides ends the node.
-        let probe = self.probe(ply);
+        let probe = if depth >= options.table_depth { self.probe(ply) } else { None };
         let mut table_code = NO_CODE;
         if let Some((tk, Probe { hit: Some(e), .. })) = probe {
             if let Some(code) = e.move_code {
@@ -76,7 +76,8 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
             }
         }
         let leaves = depth == 1 || ply + 1 >= MAX_PLY - 1;
-        if probe.is_some() && !leaves && frame.moves.len() > 1 && self.game.child_table_key(frame.moves[0]).is_some() {
+        let children_probe = probe.is_some() && depth > options.table_depth;
+        if children_probe && !leaves && frame.moves.len() > 1 && self.game.child_table_key(frame.moves[0]).is_some() {
             for &mv in &frame.moves {
                 if let Some(key) = self.game.child_table_key(mv) {
                     self.cx.table.prefetch(key);
@@ -99,7 +100,7 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
             let score = if leaves {
                 -self.leaf(ply + 1)
             } else {
-                if probe.is_some() {
+                if children_probe {
                     self.cx.table.prefetch(self.game.table_key().key);
                 }
                 if i == 0 || !options.pvs {

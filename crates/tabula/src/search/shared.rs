@@ -8,7 +8,7 @@
 use super::limits::Limits;
 use super::result::{Line, TableUse};
 use crate::score::Score;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -98,6 +98,8 @@ pub(super) struct Shared<M> {
     cutoffs: AtomicU64,
     /// The deepest iteration completed by any thread.
     best: Mutex<Option<Completed<M>>>,
+    /// Its depth, for the threads to look at without the lock.
+    completed_depth: AtomicU32,
     /// Keys of the positions some thread of a parallel solve is searching now (empty otherwise): another
     /// thread defers them and works elsewhere (simplified ABDADA).
     pub busy: Box<[AtomicU64]>,
@@ -123,6 +125,7 @@ impl<M: Clone> Shared<M> {
             hits: AtomicU64::new(0),
             cutoffs: AtomicU64::new(0),
             best: Mutex::new(None),
+            completed_depth: AtomicU32::new(0),
             busy: Box::new([]),
         }
     }
@@ -182,6 +185,7 @@ impl<M: Clone> Shared<M> {
         let mut best = self.best.lock().expect("no thread panics holding it");
         let deeper = best.as_ref().map_or(true, |b| (completed.depth, completed.exact) > (b.depth, b.exact));
         if deeper {
+            self.completed_depth.fetch_max(completed.depth, Relaxed);
             *best = Some(completed);
         }
     }
@@ -193,7 +197,7 @@ impl<M: Clone> Shared<M> {
 
     /// Depth of the deepest completed iteration (0: none).
     pub fn best_depth(&self) -> u32 {
-        self.best.lock().expect("no thread panics holding it").as_ref().map_or(0, |b| b.depth)
+        self.completed_depth.load(Relaxed)
     }
 }
 

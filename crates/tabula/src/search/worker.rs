@@ -59,8 +59,13 @@ pub(super) struct Worker<'a, G: Game, E, const FULL: bool> {
     pub counts: Counts,
     reported: Counts,
     pub seldepth: u32,
-    /// Set once a limit stops this thread; the node it is in returns 0 and stores nothing.
+    /// Set once a limit stops this thread, or another thread completes the iteration under way; the node it
+    /// is in returns 0 and stores nothing.
     pub stopped: bool,
+    /// The depth of the iteration under way.
+    iteration: u32,
+    /// Whether `stopped` was set because another thread completed this iteration (the search goes on).
+    superseded: bool,
     /// The best root move of the iteration under way, once one beats the window.
     pub root_best: Option<G::Move>,
     /// Codes of the root moves left out of the line under way: the first moves of the lines before it.
@@ -88,6 +93,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             reported: Counts::default(),
             seldepth: 0,
             stopped: false,
+            iteration: 0,
+            superseded: false,
             root_best: None,
             root_excluded: Vec::new(),
             main,
@@ -114,7 +121,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
         let line_count = self.root_line_count();
         let mut depth = first_depth;
         let mut reported_depth = 0;
-        'deepen: loop {
+        loop {
             depth = depth.max(shared.best_depth() + 1);
             if depth > shared.max_depth {
                 break;
@@ -122,13 +129,14 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             let last = shared.best().map(|b| b.lines).unwrap_or_default();
             let mut lines: Vec<Line<G::Move>> = Vec::with_capacity(line_count);
             let mut exact = true;
+            self.iteration = depth;
             self.root_excluded.clear();
             for k in 0..line_count {
                 let cuts = self.cuts;
                 self.root_best = None;
                 let score = self.aspiration(stack, depth as i32, last.get(k).map(|l| l.score));
                 if self.stopped {
-                    break 'deepen;
+                    break;
                 }
                 // No line was cut short, or a win or loss was proved within the horizon (a quicker one would
                 // have shown): the value is the game's, and deeper iterations would repeat it.
@@ -143,24 +151,32 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
                 lines.push(Line { score, pv });
             }
             self.root_excluded.clear();
-            // A line searched later can score above an earlier one when pruning or the table made the earlier
-            // one's value a guess; the best first (stable, so that ties keep the order they were found in).
-            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
-            let Some(first) = lines.first() else { break };
-            let (score, pv) = (first.score, first.pv.clone());
-            let completed =
-                Completed { depth, seldepth: self.seldepth, score, exact, best_move: pv.first().copied(), pv, lines };
-            shared.publish(completed);
+            let superseded = self.superseded && !shared.stop.load(Relaxed);
+            if self.stopped && !superseded {
+                break;
+            }
+            if superseded {
+                // Another thread completed this depth: move on to the next without publishing.
+                (self.stopped, self.superseded) = (false, false);
+            } else {
+                // A line searched later can score above an earlier one when pruning or the table made the
+                // earlier one's value a guess; the best first (stable, so that ties keep the order they were
+                // found in).
+                lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+                let Some(first) = lines.first() else { break };
+                let (score, pv) = (first.score, first.pv.clone());
+                let best_move = pv.first().copied();
+                shared.publish(Completed { depth, seldepth: self.seldepth, score, exact, best_move, pv, lines });
+                if exact || depth >= shared.max_depth || shared.soft_time_passed() {
+                    shared.stop.store(true, Relaxed);
+                }
+            }
             if self.main {
                 self.flush();
                 if let Some(best) = shared.best().filter(|b| b.depth > reported_depth) {
                     reported_depth = best.depth;
                     on_iteration(&best, self.counts);
                 }
-            }
-            if exact || depth >= shared.max_depth || shared.soft_time_passed() {
-                shared.stop.store(true, Relaxed);
-                break;
             }
             if shared.stop.load(Relaxed) {
                 break;
@@ -242,6 +258,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             self.flush();
             if self.cx.shared.must_stop() {
                 self.stopped = true;
+            } else if self.iteration > 0 && self.cx.shared.best_depth() >= self.iteration {
+                (self.stopped, self.superseded) = (true, true);
             }
         }
     }
@@ -348,7 +366,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
         }
 
         // Step 3. The table: its move goes first; at non-PV nodes a deep enough bound that decides ends the node.
-        let probe = self.probe(ply);
+        let probe = if depth >= options.table_depth { self.probe(ply) } else { None };
         let mut table_code = NO_CODE;
         let mut static_eval = None;
         if let Some((tk, Probe { hit: Some(e), .. })) = probe {
@@ -473,7 +491,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             self.restrict_root(&mut frame.moves);
         }
         debug_assert!(!frame.moves.is_empty(), "a game that is not over has a legal move");
-        if let (Some((tk, probe)), true) = (probe, depth >= 2 && frame.moves.len() > 1) {
+        if let (Some((tk, probe)), true) = (probe, depth > options.table_depth.max(1) && frame.moves.len() > 1) {
             if self.game.child_table_key(frame.moves[0]).is_some() {
                 for &mv in &frame.moves {
                     if let Some(key) = self.game.child_table_key(mv) {

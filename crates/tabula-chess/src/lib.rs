@@ -73,6 +73,8 @@ pub mod setup;
 pub mod types;
 #[cfg(feature = "engine")]
 pub mod uci;
+#[cfg(feature = "engine")]
+pub mod wdl;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

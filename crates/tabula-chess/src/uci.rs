@@ -3,7 +3,8 @@
 //! `isready` are served while the engine thinks.
 //!
 //! Commands: `uci`, `isready`, `setoption name <id> [value <x>]` (options `Hash`, `Threads`, `Clear Hash`,
-//! `Move Overhead`, `OwnBook`, `BookFile`, `Ponder`, `UCI_Chess960`, `MultiPV`), `ucinewgame`,
+//! `Move Overhead`, `OwnBook`, `BookFile`, `Ponder`, `UCI_Chess960`, `MultiPV`, `UCI_ShowWDL`,
+//! `UCI_AnalyseMode`), `ucinewgame`,
 //! `position startpos|fen <fen> [moves ...]`, `go` with `wtime btime winc binc movestogo depth nodes movetime
 //! mate infinite ponder searchmoves`, `stop`, `ponderhit`, `quit`, and the extras `go perft <depth>`, `d` (show
 //! the position) and `bench [depth]`. An unknown or malformed command is answered with `info string ...` and
@@ -15,7 +16,9 @@
 //! `ponderhit` (the opponent played the reply) makes it a normal search whose time counts from `go ponder`,
 //! so that a search already past its share answers at once; `stop` (another move) makes it answer, and the
 //! GUI ignores that answer. `MultiPV` N reports the N best moves at each depth, one `info ... multipv K`
-//! line each.
+//! line each. `UCI_ShowWDL` adds `wdl W D L` to each score: the chances of a win, a draw and a loss in per
+//! mille by the model of [`wdl`](crate::wdl). `UCI_AnalyseMode` says the GUI analyses: the book does not
+//! answer then.
 //!
 //! Chess960: positions with X-FEN or Shredder-FEN castling rights are accepted whatever the options say, and
 //! castling is read in either notation; with `UCI_Chess960` on, the engine writes castling as the king taking
@@ -60,6 +63,7 @@ use crate::moves::Move;
 use crate::perft;
 use crate::position::Position;
 use crate::types::{Color, File, Rank, Square};
+use crate::wdl::MODEL;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -68,7 +72,9 @@ use tabula::search::Iteration;
 use tabula_protocol::lines::BadLine;
 use tabula_protocol::server::{self, Action, Busy, Input, Protocol, Search};
 pub use tabula_protocol::uci::SearchControl;
-use tabula_protocol::uci::{self as shared, check_value, number_value, split_option, split_position, GoLimits};
+use tabula_protocol::uci::{
+    self as shared, check_value, number_value, split_option, split_position, GoLimits, InfoStyle,
+};
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("Tabula ", env!("CARGO_PKG_VERSION"));
@@ -111,6 +117,8 @@ pub struct SearchJob {
     pub chess960: bool,
     /// How many best moves to report (`MultiPV`): above one, each iteration's lines are tagged `multipv <k>`.
     pub multi_pv: usize,
+    /// Whether `info` lines give the chances of a win, a draw and a loss (`UCI_ShowWDL`).
+    pub show_wdl: bool,
 }
 
 impl SearchJob {
@@ -142,6 +150,9 @@ pub struct UciSession {
     book: Option<Book>,
     chess960: bool,
     multi_pv: usize,
+    show_wdl: bool,
+    /// `UCI_AnalyseMode`: the GUI analyses rather than plays, so the book does not answer.
+    analyse_mode: bool,
     rng: Rng,
     /// Cleared by `ponderhit`; shared with the running search.
     pondering: Arc<AtomicBool>,
@@ -168,6 +179,8 @@ impl UciSession {
             book: None,
             chess960: false,
             multi_pv: 1,
+            show_wdl: false,
+            analyse_mode: false,
             rng: Rng::from_clock(),
             pondering: Arc::default(),
             unbounded: false,
@@ -242,6 +255,8 @@ impl UciSession {
             "option name Ponder type check default false".to_owned(),
             "option name UCI_Chess960 type check default false".to_owned(),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),
+            "option name UCI_ShowWDL type check default false".to_owned(),
+            "option name UCI_AnalyseMode type check default false".to_owned(),
             "uciok".to_owned(),
         ]
         .into()
@@ -265,6 +280,8 @@ impl UciSession {
                 check_value(&name, value.as_deref())?;
             }
             "uci_chess960" => self.chess960 = check_value(&name, value.as_deref())?,
+            "uci_showwdl" => self.show_wdl = check_value(&name, value.as_deref())?,
+            "uci_analysemode" => self.analyse_mode = check_value(&name, value.as_deref())?,
             "multipv" => {
                 self.multi_pv = number(1, MAX_MULTI_PV as u64)? as usize;
                 let lines = self.multi_pv;
@@ -332,7 +349,7 @@ impl UciSession {
             }
         }
         let limits = go.limits;
-        if self.own_book && !limits.infinite && !limits.ponder && root_moves.is_empty() {
+        if self.own_book && !self.analyse_mode && !limits.infinite && !limits.ponder && root_moves.is_empty() {
             if let Some(book) = &self.book {
                 if let Some(mv) = book.pick(&self.position, self.rng.next_u64()) {
                     let mv = self.notation(mv);
@@ -349,6 +366,7 @@ impl UciSession {
             notes,
             chess960: self.chess960,
             multi_pv: self.multi_pv,
+            show_wdl: self.show_wdl,
         }))
     }
 
@@ -424,12 +442,18 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
         out(note.clone());
     }
     let mut engine = engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let phase = crate::eval::phase(&job.position);
+    let wdl = |score| {
+        let chances = MODEL.wdl(score, phase);
+        [chances.win, chances.draw, chances.loss]
+    };
+    let style = InfoStyle { multi_pv: job.multi_pv > 1, wdl: job.show_wdl.then_some(&wdl) };
     let result = shared::run_timed(
         &job.limits,
         control,
         |limits, on_iteration| engine.search(&job.position, limits, &job.root_moves, on_iteration),
         &mut |it| {
-            for line in shared::info_lines(it, job.multi_pv > 1, |m: Move| m.to_uci_in(job.chess960)) {
+            for line in shared::info_lines(it, style, |m: Move| m.to_uci_in(job.chess960)) {
                 out(line);
             }
         },

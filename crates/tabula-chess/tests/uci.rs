@@ -188,6 +188,75 @@ fn multi_pv_reports_the_best_lines_at_every_depth() {
     assert!(reply.iter().all(|l| !l.contains("multipv")) && reply.len() == 4, "{reply:?}");
 }
 
+/// The `wdl` of an `info` line: wins, draws and losses in per mille.
+fn wdl(line: &str) -> [u32; 3] {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "wdl").unwrap_or_else(|| panic!("no wdl in {line}"));
+    [1, 2, 3].map(|k| words[at + k].parse().unwrap())
+}
+
+/// `UCI_ShowWDL` as python-chess and Stockfish use it: `score ... wdl W D L` on every line, adding up to 1000,
+/// the side with the better score the likelier winner, a mate a certain result; per line under MultiPV.
+#[test]
+fn show_wdl_gives_the_chances_with_every_score() {
+    let mut s = UciSession::new();
+    let id = s.handle("uci");
+    for option in ["UCI_ShowWDL type check default false", "UCI_AnalyseMode type check default false"] {
+        assert!(id.contains(&format!("option name {option}")), "{option}: {id:?}");
+    }
+    assert!(s.handle("go depth 2").iter().all(|l| !l.contains(" wdl ")));
+    assert!(s.handle("setoption name UCI_ShowWDL value true").is_empty());
+    // White is a rook up, every other piece on the board.
+    s.handle("position fen rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQq - 0 1");
+    let reply = s.handle("go depth 4");
+    for line in reply.iter().filter(|l| l.starts_with("info depth")) {
+        let [w, d, l] = wdl(line);
+        assert_eq!(w + d + l, 1000, "{line}");
+        assert!(centipawns(line) > 300 && w > 500 && l < 50, "{line}");
+        assert!(line.contains(&format!(" score cp {} wdl ", centipawns(line))), "wdl follows the score: {line}");
+    }
+    // Black to move in the same position: the chances turn around.
+    s.handle("position fen rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQq - 0 1");
+    let reply = s.handle("go depth 4");
+    let [w, _, l] = wdl(reply.iter().rfind(|l| l.starts_with("info depth")).unwrap());
+    assert!(l > 500 && w < 50, "{reply:?}");
+    // A mate, and several lines.
+    s.handle("setoption name MultiPV value 3");
+    s.handle("position fen 6k1/5ppp/8/8/8/8/5PPP/R3R1K1 w - - 0 1");
+    let reply = s.handle("go depth 3");
+    let deepest: Vec<&String> = reply.iter().filter(|l| l.starts_with("info depth 3 ")).collect();
+    assert_eq!(deepest.len(), 3, "{reply:?}");
+    assert_eq!(wdl(deepest[0]), [1000, 0, 0]);
+    assert_eq!(wdl(deepest[1]), [1000, 0, 0]);
+    assert!(!deepest[2].contains(" mate ") && wdl(deepest[2])[0] > 700, "{reply:?}");
+    for bad in ["value maybe", "value", ""] {
+        let reply = s.handle(&format!("setoption name UCI_ShowWDL {bad}"));
+        assert!(reply.len() == 1 && reply[0].starts_with("info string 'UCI_ShowWDL' expects"), "{reply:?}");
+    }
+    s.handle("setoption name UCI_ShowWDL value false");
+    assert!(s.handle("go depth 2").iter().all(|l| !l.contains(" wdl ")));
+}
+
+/// `UCI_AnalyseMode`: with a book loaded the engine answers the start position from it in play, and
+/// searches it when the GUI analyses.
+#[test]
+fn analyse_mode_searches_instead_of_reading_the_book() {
+    let mut s = UciSession::new();
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/selfplay.bin");
+    assert!(s.handle(&format!("setoption name BookFile value {book}"))[0].contains("loaded"));
+    s.handle("setoption name OwnBook value true");
+    s.handle("position startpos");
+    let reply = s.handle("go depth 3");
+    assert!(reply[0].starts_with("info string book move "), "{reply:?}");
+    assert!(s.handle("setoption name UCI_AnalyseMode value true").is_empty());
+    let reply = s.handle("go depth 3");
+    assert!(reply[0].starts_with("info depth 1 ") && last(&reply).starts_with("bestmove "), "{reply:?}");
+    let reply = s.handle("setoption name UCI_AnalyseMode value 1");
+    assert!(reply.len() == 1 && reply[0].starts_with("info string 'UCI_AnalyseMode' expects"), "{reply:?}");
+    s.handle("setoption name UCI_AnalyseMode value false");
+    assert!(s.handle("go depth 3")[0].starts_with("info string book move "));
+}
+
 #[test]
 fn perft_and_bench() {
     let mut s = UciSession::new();
@@ -324,6 +393,27 @@ fn pondering_as_cute_chess_drives_it() {
     engine.send_line("go wtime 1900 btime 1950 winc 50 binc 50");
     assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 4));
     legal_pair(&moves, &nth_bestmove(&engine.output(), 3));
+    engine.send_line("quit");
+    assert!(engine.wait_until(WAIT, |_| engine.is_closed()));
+}
+
+/// python-chess sends the next position, `go ponder` and at once `ponderhit` (or `stop`) the moment it reads
+/// `bestmove`, when the search thread may not have ended yet: they are for the new search, which answers.
+#[test]
+fn ponderhit_and_stop_right_after_bestmove_reach_the_ponder_search() {
+    let engine = Connection::open(UciSession::new());
+    engine.send_line("setoption name Ponder value true");
+    for (k, word) in ["ponderhit", "stop", "ponderhit", "stop"].into_iter().enumerate() {
+        // The whole exchange in one write: the search before is still ending when the ponder lines come.
+        engine.send(
+            format!(
+                "position startpos\ngo depth 3\nposition startpos moves e2e4 e7e5\ngo ponder wtime 60000 btime 60000\n{word}\n"
+            )
+            .as_bytes(),
+        );
+        assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 2 * (k + 1)), "{word}: {}", engine.output());
+        legal_pair(&["e2e4".to_owned(), "e7e5".to_owned()], &nth_bestmove(&engine.output(), 2 * k + 1));
+    }
     engine.send_line("quit");
     assert!(engine.wait_until(WAIT, |_| engine.is_closed()));
 }

@@ -1,8 +1,9 @@
 //! What the sessions of the UCI family share (chess UCI, xiangqi UCI as Pikafish speaks it, UCCI as
 //! ElephantEye speaks it): the clock and how long to think ([`Clock`] → [`TimePlan`]), the limits a `go` sets
 //! ([`GoLimits`]), the words of UCI's `go`, `setoption` and `position` ([`parse_go`], [`split_option`],
-//! [`split_position`]), the `info` and `bestmove` lines, the search run under a clock with `stop` and
-//! `ponderhit` ([`run_timed`]), and what to do with input while it runs ([`busy`]). Each game's session keeps its own positions, moves and options.
+//! [`split_position`]), the `info` lines (with `multipv` and `wdl` when asked, [`info_lines`]) and the
+//! `bestmove` line, the search run under a clock with `stop` and `ponderhit` ([`run_timed`]), and what to do
+//! with input while it runs ([`busy`]). Each game's session keeps its own positions, moves and options.
 //!
 //! A time plan has a *soft* limit, after which no new iteration starts, and a *hard* limit, at which the search
 //! is stopped wherever it is. Both leave the move overhead (the time a move takes to reach the GUI) unused, and
@@ -335,21 +336,32 @@ pub fn check_value(name: &str, value: Option<&str>) -> Result<bool, ArgError> {
 
 /// The UCI `info` line for an iteration, moves written by `notation`.
 pub fn info_line<M: Copy>(it: &Iteration<M>, notation: impl Fn(M) -> String) -> String {
-    info(it, None, it.score, &it.pv, &notation)
+    info(it, InfoStyle::default(), None, it.score, &it.pv, &notation)
 }
 
-/// The UCI `info` lines for an iteration: one line as [`info_line`] writes it, or with `multi_pv`, one for each
-/// of the iteration's [lines](Iteration::lines), best first, each tagged `multipv <k>` (from 1) as Stockfish
-/// writes them.
-pub fn info_lines<M: Copy>(it: &Iteration<M>, multi_pv: bool, notation: impl Fn(M) -> String) -> Vec<String> {
-    if !multi_pv || it.lines.is_empty() {
-        return vec![info_line(it, notation)];
+/// What the `info` lines of an iteration show beyond depth, score, counts and line.
+#[derive(Clone, Copy, Default)]
+pub struct InfoStyle<'a> {
+    /// One line for each of the iteration's [lines](Iteration::lines), best first, each tagged `multipv <k>`
+    /// (from 1) as Stockfish writes them (`MultiPV` above one).
+    pub multi_pv: bool,
+    /// `wdl <win> <draw> <loss>` after the score, the chances in per mille this gives for a score
+    /// (`UCI_ShowWDL`).
+    pub wdl: Option<&'a dyn Fn(Score) -> [u32; 3]>,
+}
+
+/// The UCI `info` lines for an iteration in `style`, moves written by `notation`: one line, or with
+/// [`InfoStyle::multi_pv`] one for each of its lines.
+pub fn info_lines<M: Copy>(it: &Iteration<M>, style: InfoStyle<'_>, notation: impl Fn(M) -> String) -> Vec<String> {
+    if !style.multi_pv || it.lines.is_empty() {
+        return vec![info(it, style, None, it.score, &it.pv, &notation)];
     }
-    it.lines.iter().enumerate().map(|(k, line)| info(it, Some(k + 1), line.score, &line.pv, &notation)).collect()
+    it.lines.iter().enumerate().map(|(k, line)| info(it, style, Some(k + 1), line.score, &line.pv, &notation)).collect()
 }
 
 fn info<M: Copy>(
     it: &Iteration<M>,
+    style: InfoStyle<'_>,
     multi_pv: Option<usize>,
     score: Score,
     pv: &[M],
@@ -357,8 +369,9 @@ fn info<M: Copy>(
 ) -> String {
     let pv: Vec<String> = pv.iter().map(|&m| notation(m)).collect();
     let tag = multi_pv.map(|k| format!(" multipv {k}")).unwrap_or_default();
+    let wdl = style.wdl.map(|chances| chances(score)).map(|[w, d, l]| format!(" wdl {w} {d} {l}")).unwrap_or_default();
     format!(
-        "info depth {} seldepth {}{tag} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {}{tag} score {}{wdl} nodes {} nps {} hashfull {} time {} pv {}",
         it.depth,
         it.seldepth.max(it.depth),
         uci_string(score),

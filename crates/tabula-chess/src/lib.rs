@@ -70,6 +70,8 @@ pub mod perft;
 pub mod position;
 pub mod san;
 pub mod setup;
+#[cfg(feature = "engine")]
+pub mod strength;
 pub mod types;
 #[cfg(feature = "engine")]
 pub mod uci;

@@ -62,12 +62,14 @@ use crate::fen::FenError;
 use crate::moves::Move;
 use crate::perft;
 use crate::position::Position;
+use crate::strength::{self, ELO_RANGE};
 use crate::types::{Color, File, Rank, Square};
 use crate::wdl::MODEL;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tabula::rng::Rng;
+use tabula::search::skill::{Skill, MAX_LEVEL};
 use tabula::search::Iteration;
 use tabula_protocol::lines::BadLine;
 use tabula_protocol::server::{self, Action, Busy, Input, Protocol, Search};
@@ -88,6 +90,8 @@ const MAX_THREADS: usize = 64;
 const DEFAULT_OVERHEAD: u64 = 30;
 /// The most lines `MultiPV` may ask for (more than any position has moves).
 const MAX_MULTI_PV: usize = 256;
+/// `UCI_Elo` before it is set: the middle of the range.
+const DEFAULT_ELO: u32 = (*ELO_RANGE.start() + *ELO_RANGE.end()) / 2;
 pub use tabula_protocol::uci::CommandError;
 
 impl From<FenError> for CommandError {
@@ -119,6 +123,11 @@ pub struct SearchJob {
     pub multi_pv: usize,
     /// Whether `info` lines give the chances of a win, a draw and a loss (`UCI_ShowWDL`).
     pub show_wdl: bool,
+    /// Play below full strength (`Skill Level`, `UCI_LimitStrength`): a node budget, and a move chosen
+    /// among the best with noise.
+    pub skill: Option<Skill>,
+    /// Random bits for the choice of a limited strength's move.
+    pub seed: u64,
 }
 
 impl SearchJob {
@@ -151,6 +160,11 @@ pub struct UciSession {
     chess960: bool,
     multi_pv: usize,
     show_wdl: bool,
+    /// `Skill Level`, 0 to 20 (full strength).
+    skill_level: u32,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` (which then overrides `Skill Level`).
+    limit_strength: bool,
+    elo: u32,
     /// `UCI_AnalyseMode`: the GUI analyses rather than plays, so the book does not answer.
     analyse_mode: bool,
     rng: Rng,
@@ -180,6 +194,9 @@ impl UciSession {
             chess960: false,
             multi_pv: 1,
             show_wdl: false,
+            skill_level: MAX_LEVEL,
+            limit_strength: false,
+            elo: DEFAULT_ELO,
             analyse_mode: false,
             rng: Rng::from_clock(),
             pondering: Arc::default(),
@@ -257,6 +274,13 @@ impl UciSession {
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),
             "option name UCI_ShowWDL type check default false".to_owned(),
             "option name UCI_AnalyseMode type check default false".to_owned(),
+            format!("option name Skill Level type spin default {MAX_LEVEL} min 0 max {MAX_LEVEL}"),
+            "option name UCI_LimitStrength type check default false".to_owned(),
+            format!(
+                "option name UCI_Elo type spin default {DEFAULT_ELO} min {} max {}",
+                ELO_RANGE.start(),
+                ELO_RANGE.end()
+            ),
             "uciok".to_owned(),
         ]
         .into()
@@ -282,6 +306,9 @@ impl UciSession {
             "uci_chess960" => self.chess960 = check_value(&name, value.as_deref())?,
             "uci_showwdl" => self.show_wdl = check_value(&name, value.as_deref())?,
             "uci_analysemode" => self.analyse_mode = check_value(&name, value.as_deref())?,
+            "skill level" => self.skill_level = number(0, MAX_LEVEL as u64)? as u32,
+            "uci_limitstrength" => self.limit_strength = check_value(&name, value.as_deref())?,
+            "uci_elo" => self.elo = number(*ELO_RANGE.start() as u64, *ELO_RANGE.end() as u64)? as u32,
             "multipv" => {
                 self.multi_pv = number(1, MAX_MULTI_PV as u64)? as usize;
                 let lines = self.multi_pv;
@@ -301,6 +328,16 @@ impl UciSession {
             _ => return Err(CommandError::UnknownOption(name)),
         }
         Ok(Vec::new())
+    }
+
+    /// The strength the options ask for: `UCI_Elo` with `UCI_LimitStrength`, else `Skill Level`; `None` at
+    /// full strength.
+    fn skill(&self) -> Option<Skill> {
+        if self.limit_strength {
+            strength::skill(strength::level_for_elo(self.elo))
+        } else {
+            strength::skill(self.skill_level as f64)
+        }
     }
 
     /// A move in the notation the options ask for.
@@ -367,6 +404,8 @@ impl UciSession {
             chess960: self.chess960,
             multi_pv: self.multi_pv,
             show_wdl: self.show_wdl,
+            skill: self.skill(),
+            seed: self.rng.next_u64(),
         }))
     }
 
@@ -448,8 +487,14 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
         [chances.win, chances.draw, chances.loss]
     };
     let style = InfoStyle { multi_pv: job.multi_pv > 1, wdl: job.show_wdl.then_some(&wdl) };
-    let result = shared::run_timed(
-        &job.limits,
+    let mut limits = job.limits.clone();
+    if let Some(skill) = &job.skill {
+        // A limited strength searches its node budget for a few best moves to choose from.
+        limits.nodes = Some(limits.nodes.map_or(skill.nodes, |n| n.min(skill.nodes)));
+        engine.set_multi_pv(job.multi_pv.max(skill.lines));
+    }
+    let mut result = shared::run_timed(
+        &limits,
         control,
         |limits, on_iteration| engine.search(&job.position, limits, &job.root_moves, on_iteration),
         &mut |it| {
@@ -458,6 +503,12 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
             }
         },
     );
+    if let Some(skill) = &job.skill {
+        engine.set_multi_pv(job.multi_pv);
+        if let Some(chosen) = skill.choose(&result.lines, job.seed) {
+            (result.best_move, result.score, result.pv) = (chosen.pv.first().copied(), chosen.score, chosen.pv.clone());
+        }
+    }
     out(shared::bestmove_line(&result, |m| m.to_uci_in(job.chess960)).unwrap_or_else(|| "bestmove 0000".to_owned()));
 }
 

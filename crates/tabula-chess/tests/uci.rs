@@ -2,6 +2,7 @@
 //! `stop` and `ponderhit` while it searches. The Stockfish game test runs only where Stockfish is installed.
 
 use std::time::Duration;
+use tabula_chess::strength::ELO_RANGE;
 use tabula_chess::uci::UciSession;
 use tabula_protocol::server::Connection;
 
@@ -255,6 +256,59 @@ fn analyse_mode_searches_instead_of_reading_the_book() {
     assert!(reply.len() == 1 && reply[0].starts_with("info string 'UCI_AnalyseMode' expects"), "{reply:?}");
     s.handle("setoption name UCI_AnalyseMode value false");
     assert!(s.handle("go depth 3")[0].starts_with("info string book move "));
+}
+
+/// `Skill Level`, and `UCI_Elo` under `UCI_LimitStrength`, as a GUI offers them to a human: a small node
+/// budget, a move chosen among the four best within the noise (so not always the same), a mate still taken;
+/// values out of range refused.
+#[test]
+fn limited_strength_chooses_among_the_best_moves() {
+    let mut s = UciSession::new();
+    let id = s.handle("uci");
+    let (low, high) = (ELO_RANGE.start(), ELO_RANGE.end());
+    for option in [
+        "Skill Level type spin default 20 min 0 max 20".to_owned(),
+        "UCI_LimitStrength type check default false".to_owned(),
+        format!("UCI_Elo type spin default {} min {low} max {high}", (low + high) / 2),
+    ] {
+        assert!(id.contains(&format!("option name {option}")), "{option}: {id:?}");
+    }
+    assert!(s.handle("setoption name Skill Level value 0").is_empty());
+    s.handle("setoption name MultiPV value 4");
+    let mut chosen = std::collections::BTreeSet::new();
+    for _ in 0..12 {
+        let reply = s.handle("go depth 30");
+        let depth = field(reply.iter().rfind(|l| l.starts_with("info depth")).unwrap(), "depth");
+        let deepest: Vec<&String> = reply.iter().filter(|l| l.starts_with(&format!("info depth {depth} "))).collect();
+        assert_eq!(deepest.len(), 4, "{reply:?}");
+        let words: Vec<&str> = last(&reply).split_whitespace().collect();
+        let line = deepest.iter().find(|l| field(l, "pv") == words[1]).unwrap_or_else(|| panic!("{reply:?}"));
+        assert!(centipawns(deepest[0]) - centipawns(line) <= 250, "{reply:?}");
+        // The node budget of level 0 (checked every 1,024 nodes) keeps the search shallow.
+        assert!(field(deepest[0], "nodes").parse::<u64>().unwrap() < 4_000 && depth.parse::<u32>().unwrap() < 8);
+        chosen.insert(words[1].to_owned());
+    }
+    assert!(chosen.len() >= 2, "always {chosen:?}");
+    // A mate in one is never passed over.
+    s.handle("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    for _ in 0..8 {
+        assert!(last(&s.handle("go depth 30")).starts_with("bestmove a1a8"));
+    }
+    // UCI_Elo takes over from Skill Level when UCI_LimitStrength is on; back to full strength without it.
+    s.handle("setoption name Skill Level value 20");
+    s.handle("setoption name UCI_LimitStrength value true");
+    s.handle(&format!("setoption name UCI_Elo value {low}"));
+    s.handle("position startpos");
+    let reply = s.handle("go depth 30");
+    assert!(!reply.iter().any(|l| l.starts_with("info depth 9 ")), "{reply:?}");
+    for bad in ["Skill Level value 21", "Skill Level value -1", "UCI_Elo value 100", "UCI_Elo value 9000"] {
+        let reply = s.handle(&format!("setoption name {bad}"));
+        assert!(reply.len() == 1 && reply[0].starts_with("info string "), "{bad}: {reply:?}");
+    }
+    s.handle("setoption name UCI_LimitStrength value false");
+    s.handle("setoption name MultiPV value 1");
+    let reply = s.handle("go depth 5");
+    assert!(reply.iter().any(|l| l.starts_with("info depth 5 ")), "{reply:?}");
 }
 
 #[test]

@@ -4,6 +4,8 @@
 //! cargo run --release -p tabula-chess --example tune -- gen   OUT [games] [nodes] [threads]
 //! cargo run --release -p tabula-chess --example tune -- label IN OUT [depth] [threads] [stockfish]
 //! cargo run --release -p tabula-chess --example tune -- fit   LABELLED [epochs] [l2] > weights.rs
+//! cargo run --release -p tabula-chess --example tune -- wdl-gen OUT [games] [nodes] [threads]
+//! cargo run --release -p tabula-chess --example tune -- wdl-fit SAMPLES
 //! ```
 //!
 //! - `gen` plays the engine against itself at a fixed node budget per move from varied starts (a few random
@@ -18,6 +20,11 @@
 //!   pull of strength `l2` towards the current weights), after fitting the scale `K` to the current weights, and
 //!   prints the new weights as the Rust source of `src/eval/weights.rs`. A twentieth of the positions, in
 //!   blocks of whole games, is held out and its error reported.
+//! - `wdl-gen` plays the same self-play games as `gen` and writes, for each quiet position, the search's score
+//!   for the side to move, the game phase and how the game ended for the side to move: `score;phase;result`.
+//! - `wdl-fit` fits the win/draw/loss model of `tabula_chess::wdl` to such samples by maximum likelihood
+//!   (coordinate descent, a golden-section search per constant) and prints its constants, the log-loss
+//!   against a model that ignores the score, and observed against predicted chances by score.
 //!
 //! The weights in the crate came from `gen games.txt 3800 6000`, `label games.txt labelled.txt 7` (Stockfish
 //! 15.1; 286,000 positions) and `fit labelled.txt 1000`: mean squared error 0.0368 -> 0.0293 on the fitted
@@ -52,7 +59,9 @@ fn main() {
     let arg = |i: usize| args.get(i).map(String::as_str);
     let num = |i: usize, default: u64| arg(i).map_or(default, |s| s.parse().expect("a number"));
     match arg(0) {
-        Some("gen") => gen(arg(1).expect("OUT"), num(2, 1000), num(3, 4000), num(4, 2) as usize),
+        Some("gen") => gen(arg(1).expect("OUT"), num(2, 1000), num(3, 4000), num(4, 2) as usize, |q, result| {
+            format!("{};{result}", q.fen)
+        }),
         Some("label") => label(
             arg(1).expect("IN"),
             arg(2).expect("OUT"),
@@ -65,8 +74,10 @@ fn main() {
             num(2, 400) as usize,
             arg(3).map_or(0.0, |s| s.parse().expect("a number")),
         ),
+        Some("wdl-gen") => gen(arg(1).expect("OUT"), num(2, 1000), num(3, 4000), num(4, 2) as usize, wdl::sample_line),
+        Some("wdl-fit") => wdl::fit(arg(1).expect("SAMPLES")),
         _ => {
-            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2]");
+            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
             std::process::exit(2);
         }
     }
@@ -76,6 +87,20 @@ fn main() {
 /// generated, so that `gen` repeats those games.
 fn below(rng: &mut Rng, n: usize) -> usize {
     (rng.next_u64() % n as u64) as usize
+}
+
+/// The `x` in `lo..hi` where `f`, assumed to have one minimum there, is least (golden-section search).
+fn golden_min(mut lo: f64, mut hi: f64, f: impl Fn(f64) -> f64) -> f64 {
+    for _ in 0..40 {
+        let a = hi - (hi - lo) * 0.618;
+        let b = lo + (hi - lo) * 0.618;
+        if f(a) < f(b) {
+            hi = b
+        } else {
+            lo = a
+        }
+    }
+    (lo + hi) / 2.0
 }
 
 fn openings() -> Vec<Position> {
@@ -119,8 +144,18 @@ fn repeated_three_times(pos: &Position) -> bool {
     seen >= 3
 }
 
+/// A quiet position met in self-play, with what the engine's search made of it.
+struct Quiet {
+    fen: String,
+    /// The search's score for the side to move.
+    score: i32,
+    /// The game phase (0 to 24).
+    phase: i32,
+    white_to_move: bool,
+}
+
 /// One self-play game: the quiet positions met and the result for white.
-fn self_play(engine: &mut Engine, mut pos: Position, nodes: u64) -> (Vec<String>, f64) {
+fn self_play(engine: &mut Engine, mut pos: Position, nodes: u64) -> (Vec<Quiet>, f64) {
     engine.clear_hash();
     let mut quiet = Vec::new();
     let mut decisive_run = 0;
@@ -145,14 +180,17 @@ fn self_play(engine: &mut Engine, mut pos: Position, nodes: u64) -> (Vec<String>
             break if white_score > 0 { 1.0 } else { 0.0 };
         }
         if !pos.is_check() && !pos.is_capture(mv) && mv.promotion().is_none() {
-            quiet.push(pos.to_fen());
+            let (phase, white_to_move) = (tabula_chess::eval::phase(&pos), pos.turn() == Color::White);
+            quiet.push(Quiet { fen: pos.to_fen(), score: r.score, phase, white_to_move });
         }
         pos.play_unchecked(mv);
     };
     (quiet, result)
 }
 
-fn gen(out: &str, games: u64, nodes: u64, threads: usize) {
+/// Plays `games` self-play games at `nodes` per move on `threads` threads and writes a line for each quiet
+/// position, as `line` makes it from the position and the game's result for white.
+fn gen(out: &str, games: u64, nodes: u64, threads: usize, line: fn(&Quiet, f64) -> String) {
     let out = Mutex::new(BufWriter::new(File::create(out).expect("the output file")));
     let next = AtomicUsize::new(0);
     let book = openings();
@@ -170,8 +208,8 @@ fn gen(out: &str, games: u64, nodes: u64, threads: usize) {
                     let Some(start) = random_start(&mut rng, &book) else { continue };
                     let (quiet, result) = self_play(&mut engine, start, nodes);
                     let mut w = out.lock().expect("no panics while writing");
-                    for fen in &quiet {
-                        writeln!(w, "{fen};{result}").expect("writing positions");
+                    for q in &quiet {
+                        writeln!(w, "{}", line(q, result)).expect("writing positions");
                     }
                     let total = positions.fetch_add(quiet.len(), Ordering::Relaxed) + quiet.len();
                     if game % 100 == 99 {
@@ -314,18 +352,8 @@ mod fit {
         }
         let mut weights: Vec<[f64; 2]> = Evaluation::weights().iter().map(|&[m, e]| [m as f64, e as f64]).collect();
         let start = weights.clone();
-        // The scale of the sigmoid that fits the current weights best (golden-section search).
-        let (mut lo, mut hi) = (0.0005f64, 0.02f64);
-        for _ in 0..40 {
-            let a = hi - (hi - lo) * 0.618;
-            let b = lo + (hi - lo) * 0.618;
-            if mse(&train, &weights, a) < mse(&train, &weights, b) {
-                hi = b
-            } else {
-                lo = a
-            }
-        }
-        let k = (lo + hi) / 2.0;
+        // The scale of the sigmoid that fits the current weights best.
+        let k = super::golden_min(0.0005, 0.02, |k| mse(&train, &weights, k));
         eprintln!(
             "{} training, {} held out; K = {k:.5}; error {:.6} / {:.6}",
             train.len(),
@@ -384,5 +412,111 @@ mod fit {
             }
         }
         println!("];");
+    }
+}
+
+mod wdl {
+    use super::Quiet;
+    use std::collections::BTreeMap;
+    use tabula_chess::wdl::{Model, MODEL};
+
+    /// A sample line for `wdl-fit`: the score and phase, and the result for the side to move.
+    pub fn sample_line(q: &Quiet, white_result: f64) -> String {
+        let result = if q.white_to_move { white_result } else { 1.0 - white_result };
+        format!("{};{};{result}", q.score, q.phase)
+    }
+
+    /// Wins, draws and losses seen at each (score, phase).
+    type Counts = BTreeMap<(i32, i32), [f64; 3]>;
+
+    /// The mean negative log-likelihood of the outcomes under `model`.
+    fn log_loss(counts: &Counts, model: &Model) -> f64 {
+        let (mut sum, mut n) = (0.0, 0.0);
+        for (&(score, phase), outcomes) in counts {
+            let (w, d, l) = model.chances(score as f64, phase);
+            for (count, p) in outcomes.iter().zip([w, d, l]) {
+                sum -= count * p.max(1e-9).ln();
+                n += count;
+            }
+        }
+        sum / n
+    }
+
+    pub fn fit(path: &str) {
+        let mut counts = Counts::new();
+        let mut total = [0.0; 3];
+        for line in super::read_lines(path) {
+            let fields: Vec<&str> = line.split(';').collect();
+            let [score, phase, result] = fields[..] else { continue };
+            let (Ok(score), Ok(phase), Ok(result)) =
+                (score.parse::<i32>(), phase.parse::<i32>(), result.parse::<f64>())
+            else {
+                continue;
+            };
+            // Scores beyond ±20 pawns say nothing more; positions are pooled by 5 centipawns.
+            let key = ((score.clamp(-2000, 2000) + 2002) / 5 * 5 - 2000, phase);
+            let outcome = if result > 0.75 {
+                0
+            } else if result > 0.25 {
+                1
+            } else {
+                2
+            };
+            counts.entry(key).or_default()[outcome] += 1.0;
+            total[outcome] += 1.0;
+        }
+        let n: f64 = total.iter().sum();
+        // A model that ignores the score: the base rates of wins, draws and losses.
+        let base = -total.iter().map(|&c| if c > 0.0 { c * (c / n).ln() } else { 0.0 }).sum::<f64>() / n;
+        // The fit starts from a model with the same constants at every phase (the one in the crate may be
+        // far from these samples).
+        let mut model = Model { a: [200.0; 4], b: [150.0; 4] };
+        eprintln!(
+            "{n} positions ({:.1}% won, {:.1}% drawn, {:.1}% lost); log-loss {base:.4} ignoring the score, {:.4} with the model in the crate",
+            100.0 * total[0] / n,
+            100.0 * total[1] / n,
+            100.0 * total[2] / n,
+            log_loss(&counts, &MODEL)
+        );
+        for round in 0..30 {
+            for k in 0..4 {
+                let with = |values: [f64; 4], x: f64| {
+                    let mut v = values;
+                    v[k] = x;
+                    v
+                };
+                model.a[k] =
+                    super::golden_min(0.0, 3000.0, |x| log_loss(&counts, &Model { a: with(model.a, x), ..model }));
+                model.b[k] =
+                    super::golden_min(1.0, 3000.0, |x| log_loss(&counts, &Model { b: with(model.b, x), ..model }));
+            }
+            if round % 5 == 4 {
+                eprintln!("round {}: log-loss {:.5} {model:?}", round + 1, log_loss(&counts, &model));
+            }
+        }
+        let list = |v: [f64; 4]| v.map(|x| format!("{x:.1}")).join(", ");
+        println!("pub const MODEL: Model = Model {{ a: [{}], b: [{}] }};", list(model.a), list(model.b));
+        println!("log-loss {:.4} (ignoring the score: {base:.4})", log_loss(&counts, &model));
+        // Observed against predicted, by score (all phases together).
+        println!("score      positions  observed W/D/L %      predicted W/D/L %");
+        for lo in (-600..600).step_by(100) {
+            let (mut seen, mut predicted, mut m) = ([0.0; 3], [0.0; 3], 0.0);
+            for (&(score, phase), outcomes) in counts.range((lo, i32::MIN)..(lo + 100, i32::MIN)) {
+                let (w, d, l) = model.chances(score as f64, phase);
+                let k: f64 = outcomes.iter().sum();
+                for i in 0..3 {
+                    seen[i] += outcomes[i];
+                }
+                predicted[0] += k * w;
+                predicted[1] += k * d;
+                predicted[2] += k * l;
+                m += k;
+            }
+            if m > 0.0 {
+                let pc =
+                    |x: [f64; 3]| format!("{:4.1} {:4.1} {:4.1}", 100.0 * x[0] / m, 100.0 * x[1] / m, 100.0 * x[2] / m);
+                println!("{lo:>5}..{:<5} {m:>8}   {}      {}", lo + 100, pc(seen), pc(predicted));
+            }
+        }
     }
 }

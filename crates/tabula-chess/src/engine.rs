@@ -120,6 +120,22 @@ mod tests {
     }
 
     #[test]
+    fn a_line_cut_short_gets_the_reply_from_the_table() {
+        let pos = Position::startpos();
+        let mut engine = Engine::new(8);
+        let deep = engine.search(&pos, &Limits::depth(6), &[], |_| {});
+        assert_eq!(engine.table_move(&pos), deep.best_move);
+        // A search of one ply, whose line ends after its move: the reply is the table's, from the deep search.
+        let mut iterations = Vec::new();
+        let r = engine.search(&pos, &Limits::depth(1), &deep.pv[..1], |it| iterations.push(it.pv.clone()));
+        assert_eq!(iterations, [deep.pv[..1].to_vec()]);
+        assert_eq!(r.pv, deep.pv[..2], "{:?} {:?}", r.pv, deep.pv);
+        // No reply after a mate.
+        let mate = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+        assert_eq!(engine.search(&mate, &Limits::depth(3), &[], |_| {}).pv.len(), 1);
+    }
+
+    #[test]
     fn search_moves_restrict_the_root() {
         let pos = Position::startpos();
         let only = pos.parse_uci("a2a3").unwrap();

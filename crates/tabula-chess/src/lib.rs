@@ -70,9 +70,13 @@ pub mod perft;
 pub mod position;
 pub mod san;
 pub mod setup;
+#[cfg(feature = "engine")]
+pub mod strength;
 pub mod types;
 #[cfg(feature = "engine")]
 pub mod uci;
+#[cfg(feature = "engine")]
+pub mod wdl;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

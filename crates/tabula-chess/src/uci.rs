@@ -3,11 +3,22 @@
 //! `isready` are served while the engine thinks.
 //!
 //! Commands: `uci`, `isready`, `setoption name <id> [value <x>]` (options `Hash`, `Threads`, `Clear Hash`,
-//! `Move Overhead`, `OwnBook`, `BookFile`, `UCI_Chess960`, `MultiPV`), `ucinewgame`, `position startpos|fen <fen> [moves ...]`, `go` with
-//! `wtime btime winc binc movestogo depth nodes movetime mate infinite ponder searchmoves`, `stop`,
-//! `ponderhit`, `quit`, and the extras `go perft <depth>`, `d` (show the position) and `bench [depth]`.
-//! An unknown or malformed command is answered with `info string ...` and otherwise ignored; a `go` always ends
-//! with a `bestmove`.
+//! `Move Overhead`, `OwnBook`, `BookFile`, `Ponder`, `UCI_Chess960`, `MultiPV`, `UCI_ShowWDL`,
+//! `UCI_AnalyseMode`), `ucinewgame`,
+//! `position startpos|fen <fen> [moves ...]`, `go` with `wtime btime winc binc movestogo depth nodes movetime
+//! mate infinite ponder searchmoves`, `stop`, `ponderhit`, `quit`, and the extras `go perft <depth>`, `d` (show
+//! the position) and `bench [depth]`. An unknown or malformed command is answered with `info string ...` and
+//! otherwise ignored; a `go` always ends with a `bestmove`, with `ponder <move>` when the engine expects a
+//! reply.
+//!
+//! Pondering: the GUI plays the expected reply itself (`position ... moves <best> <reply>`) and sends
+//! `go ponder` with the clocks; the engine searches that position without a time limit and does not answer.
+//! `ponderhit` (the opponent played the reply) makes it a normal search whose time counts from `go ponder`,
+//! so that a search already past its share answers at once; `stop` (another move) makes it answer, and the
+//! GUI ignores that answer. `MultiPV` N reports the N best moves at each depth, one `info ... multipv K`
+//! line each. `UCI_ShowWDL` adds `wdl W D L` to each score: the chances of a win, a draw and a loss in per
+//! mille by the model of [`wdl`](crate::wdl). `UCI_AnalyseMode` says the GUI analyses: the book does not
+//! answer then.
 //!
 //! Chess960: positions with X-FEN or Shredder-FEN castling rights are accepted whatever the options say, and
 //! castling is read in either notation; with `UCI_Chess960` on, the engine writes castling as the king taking
@@ -51,16 +62,21 @@ use crate::fen::FenError;
 use crate::moves::Move;
 use crate::perft;
 use crate::position::Position;
+use crate::strength::{self, ELO_RANGE};
 use crate::types::{Color, File, Rank, Square};
+use crate::wdl::MODEL;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tabula::rng::Rng;
+use tabula::search::skill::{Skill, MAX_LEVEL};
 use tabula::search::Iteration;
 use tabula_protocol::lines::BadLine;
 use tabula_protocol::server::{self, Action, Busy, Input, Protocol, Search};
 pub use tabula_protocol::uci::SearchControl;
-use tabula_protocol::uci::{self as shared, check_value, number_value, split_option, split_position, GoLimits};
+use tabula_protocol::uci::{
+    self as shared, check_value, number_value, split_option, split_position, GoLimits, InfoStyle,
+};
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("Tabula ", env!("CARGO_PKG_VERSION"));
@@ -74,6 +90,8 @@ const MAX_THREADS: usize = 64;
 const DEFAULT_OVERHEAD: u64 = 30;
 /// The most lines `MultiPV` may ask for (more than any position has moves).
 const MAX_MULTI_PV: usize = 256;
+/// `UCI_Elo` before it is set: the middle of the range.
+const DEFAULT_ELO: u32 = (*ELO_RANGE.start() + *ELO_RANGE.end()) / 2;
 pub use tabula_protocol::uci::CommandError;
 
 impl From<FenError> for CommandError {
@@ -103,6 +121,13 @@ pub struct SearchJob {
     pub chess960: bool,
     /// How many best moves to report (`MultiPV`): above one, each iteration's lines are tagged `multipv <k>`.
     pub multi_pv: usize,
+    /// Whether `info` lines give the chances of a win, a draw and a loss (`UCI_ShowWDL`).
+    pub show_wdl: bool,
+    /// Play below full strength (`Skill Level`, `UCI_LimitStrength`): a node budget, and a move chosen
+    /// among the best with noise.
+    pub skill: Option<Skill>,
+    /// Random bits for the choice of a limited strength's move.
+    pub seed: u64,
 }
 
 impl SearchJob {
@@ -134,6 +159,14 @@ pub struct UciSession {
     book: Option<Book>,
     chess960: bool,
     multi_pv: usize,
+    show_wdl: bool,
+    /// `Skill Level`, 0 to 20 (full strength).
+    skill_level: u32,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` (which then overrides `Skill Level`).
+    limit_strength: bool,
+    elo: u32,
+    /// `UCI_AnalyseMode`: the GUI analyses rather than plays, so the book does not answer.
+    analyse_mode: bool,
     rng: Rng,
     /// Cleared by `ponderhit`; shared with the running search.
     pondering: Arc<AtomicBool>,
@@ -160,6 +193,11 @@ impl UciSession {
             book: None,
             chess960: false,
             multi_pv: 1,
+            show_wdl: false,
+            skill_level: MAX_LEVEL,
+            limit_strength: false,
+            elo: DEFAULT_ELO,
+            analyse_mode: false,
             rng: Rng::from_clock(),
             pondering: Arc::default(),
             unbounded: false,
@@ -231,8 +269,18 @@ impl UciSession {
             format!("option name Move Overhead type spin default {DEFAULT_OVERHEAD} min 0 max 5000"),
             "option name OwnBook type check default false".to_owned(),
             "option name BookFile type string default <empty>".to_owned(),
+            "option name Ponder type check default false".to_owned(),
             "option name UCI_Chess960 type check default false".to_owned(),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),
+            "option name UCI_ShowWDL type check default false".to_owned(),
+            "option name UCI_AnalyseMode type check default false".to_owned(),
+            format!("option name Skill Level type spin default {MAX_LEVEL} min 0 max {MAX_LEVEL}"),
+            "option name UCI_LimitStrength type check default false".to_owned(),
+            format!(
+                "option name UCI_Elo type spin default {DEFAULT_ELO} min {} max {}",
+                ELO_RANGE.start(),
+                ELO_RANGE.end()
+            ),
             "uciok".to_owned(),
         ]
         .into()
@@ -251,7 +299,16 @@ impl UciSession {
             "clear hash" => self.lock_engine().clear_hash(),
             "move overhead" => self.overhead = Duration::from_millis(number(0, 5000)?),
             "ownbook" => self.own_book = check_value(&name, value.as_deref())?,
+            // Pondering is the GUI's decision (`go ponder`); the option only says the engine can.
+            "ponder" => {
+                check_value(&name, value.as_deref())?;
+            }
             "uci_chess960" => self.chess960 = check_value(&name, value.as_deref())?,
+            "uci_showwdl" => self.show_wdl = check_value(&name, value.as_deref())?,
+            "uci_analysemode" => self.analyse_mode = check_value(&name, value.as_deref())?,
+            "skill level" => self.skill_level = number(0, MAX_LEVEL as u64)? as u32,
+            "uci_limitstrength" => self.limit_strength = check_value(&name, value.as_deref())?,
+            "uci_elo" => self.elo = number(*ELO_RANGE.start() as u64, *ELO_RANGE.end() as u64)? as u32,
             "multipv" => {
                 self.multi_pv = number(1, MAX_MULTI_PV as u64)? as usize;
                 let lines = self.multi_pv;
@@ -271,6 +328,16 @@ impl UciSession {
             _ => return Err(CommandError::UnknownOption(name)),
         }
         Ok(Vec::new())
+    }
+
+    /// The strength the options ask for: `UCI_Elo` with `UCI_LimitStrength`, else `Skill Level`; `None` at
+    /// full strength.
+    fn skill(&self) -> Option<Skill> {
+        if self.limit_strength {
+            strength::skill(strength::level_for_elo(self.elo))
+        } else {
+            strength::skill(self.skill_level as f64)
+        }
     }
 
     /// A move in the notation the options ask for.
@@ -319,7 +386,7 @@ impl UciSession {
             }
         }
         let limits = go.limits;
-        if self.own_book && !limits.infinite && !limits.ponder && root_moves.is_empty() {
+        if self.own_book && !self.analyse_mode && !limits.infinite && !limits.ponder && root_moves.is_empty() {
             if let Some(book) = &self.book {
                 if let Some(mv) = book.pick(&self.position, self.rng.next_u64()) {
                     let mv = self.notation(mv);
@@ -336,6 +403,9 @@ impl UciSession {
             notes,
             chess960: self.chess960,
             multi_pv: self.multi_pv,
+            show_wdl: self.show_wdl,
+            skill: self.skill(),
+            seed: self.rng.next_u64(),
         }))
     }
 
@@ -411,16 +481,34 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
         out(note.clone());
     }
     let mut engine = engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let result = shared::run_timed(
-        &job.limits,
+    let phase = crate::eval::phase(&job.position);
+    let wdl = |score| {
+        let chances = MODEL.wdl(score, phase);
+        [chances.win, chances.draw, chances.loss]
+    };
+    let style = InfoStyle { multi_pv: job.multi_pv > 1, wdl: job.show_wdl.then_some(&wdl) };
+    let mut limits = job.limits.clone();
+    if let Some(skill) = &job.skill {
+        // A limited strength searches its node budget for a few best moves to choose from.
+        limits.nodes = Some(limits.nodes.map_or(skill.nodes, |n| n.min(skill.nodes)));
+        engine.set_multi_pv(job.multi_pv.max(skill.lines));
+    }
+    let mut result = shared::run_timed(
+        &limits,
         control,
         |limits, on_iteration| engine.search(&job.position, limits, &job.root_moves, on_iteration),
         &mut |it| {
-            for line in shared::info_lines(it, job.multi_pv > 1, |m: Move| m.to_uci_in(job.chess960)) {
+            for line in shared::info_lines(it, style, |m: Move| m.to_uci_in(job.chess960)) {
                 out(line);
             }
         },
     );
+    if let Some(skill) = &job.skill {
+        engine.set_multi_pv(job.multi_pv);
+        if let Some(chosen) = skill.choose(&result.lines, job.seed) {
+            (result.best_move, result.score, result.pv) = (chosen.pv.first().copied(), chosen.score, chosen.pv.clone());
+        }
+    }
     out(shared::bestmove_line(&result, |m| m.to_uci_in(job.chess960)).unwrap_or_else(|| "bestmove 0000".to_owned()));
 }
 

@@ -2,6 +2,7 @@
 //! `stop` and `ponderhit` while it searches. The Stockfish game test runs only where Stockfish is installed.
 
 use std::time::Duration;
+use tabula_chess::strength::ELO_RANGE;
 use tabula_chess::uci::UciSession;
 use tabula_protocol::server::Connection;
 
@@ -188,6 +189,128 @@ fn multi_pv_reports_the_best_lines_at_every_depth() {
     assert!(reply.iter().all(|l| !l.contains("multipv")) && reply.len() == 4, "{reply:?}");
 }
 
+/// The `wdl` of an `info` line: wins, draws and losses in per mille.
+fn wdl(line: &str) -> [u32; 3] {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "wdl").unwrap_or_else(|| panic!("no wdl in {line}"));
+    [1, 2, 3].map(|k| words[at + k].parse().unwrap())
+}
+
+/// `UCI_ShowWDL` as python-chess and Stockfish use it: `score ... wdl W D L` on every line, adding up to 1000,
+/// the side with the better score the likelier winner, a mate a certain result; per line under MultiPV.
+#[test]
+fn show_wdl_gives_the_chances_with_every_score() {
+    let mut s = UciSession::new();
+    let id = s.handle("uci");
+    for option in ["UCI_ShowWDL type check default false", "UCI_AnalyseMode type check default false"] {
+        assert!(id.contains(&format!("option name {option}")), "{option}: {id:?}");
+    }
+    assert!(s.handle("go depth 2").iter().all(|l| !l.contains(" wdl ")));
+    assert!(s.handle("setoption name UCI_ShowWDL value true").is_empty());
+    // White is a rook up, every other piece on the board.
+    s.handle("position fen rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQq - 0 1");
+    let reply = s.handle("go depth 4");
+    for line in reply.iter().filter(|l| l.starts_with("info depth")) {
+        let [w, d, l] = wdl(line);
+        assert_eq!(w + d + l, 1000, "{line}");
+        assert!(centipawns(line) > 300 && w > 500 && l < 50, "{line}");
+        assert!(line.contains(&format!(" score cp {} wdl ", centipawns(line))), "wdl follows the score: {line}");
+    }
+    // Black to move in the same position: the chances turn around.
+    s.handle("position fen rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQq - 0 1");
+    let reply = s.handle("go depth 4");
+    let [w, _, l] = wdl(reply.iter().rfind(|l| l.starts_with("info depth")).unwrap());
+    assert!(l > 500 && w < 50, "{reply:?}");
+    // A mate, and several lines.
+    s.handle("setoption name MultiPV value 3");
+    s.handle("position fen 6k1/5ppp/8/8/8/8/5PPP/R3R1K1 w - - 0 1");
+    let reply = s.handle("go depth 3");
+    let deepest: Vec<&String> = reply.iter().filter(|l| l.starts_with("info depth 3 ")).collect();
+    assert_eq!(deepest.len(), 3, "{reply:?}");
+    assert_eq!(wdl(deepest[0]), [1000, 0, 0]);
+    assert_eq!(wdl(deepest[1]), [1000, 0, 0]);
+    assert!(!deepest[2].contains(" mate ") && wdl(deepest[2])[0] > 700, "{reply:?}");
+    for bad in ["value maybe", "value", ""] {
+        let reply = s.handle(&format!("setoption name UCI_ShowWDL {bad}"));
+        assert!(reply.len() == 1 && reply[0].starts_with("info string 'UCI_ShowWDL' expects"), "{reply:?}");
+    }
+    s.handle("setoption name UCI_ShowWDL value false");
+    assert!(s.handle("go depth 2").iter().all(|l| !l.contains(" wdl ")));
+}
+
+/// `UCI_AnalyseMode`: with a book loaded the engine answers the start position from it in play, and
+/// searches it when the GUI analyses.
+#[test]
+fn analyse_mode_searches_instead_of_reading_the_book() {
+    let mut s = UciSession::new();
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/selfplay.bin");
+    assert!(s.handle(&format!("setoption name BookFile value {book}"))[0].contains("loaded"));
+    s.handle("setoption name OwnBook value true");
+    s.handle("position startpos");
+    let reply = s.handle("go depth 3");
+    assert!(reply[0].starts_with("info string book move "), "{reply:?}");
+    assert!(s.handle("setoption name UCI_AnalyseMode value true").is_empty());
+    let reply = s.handle("go depth 3");
+    assert!(reply[0].starts_with("info depth 1 ") && last(&reply).starts_with("bestmove "), "{reply:?}");
+    let reply = s.handle("setoption name UCI_AnalyseMode value 1");
+    assert!(reply.len() == 1 && reply[0].starts_with("info string 'UCI_AnalyseMode' expects"), "{reply:?}");
+    s.handle("setoption name UCI_AnalyseMode value false");
+    assert!(s.handle("go depth 3")[0].starts_with("info string book move "));
+}
+
+/// `Skill Level`, and `UCI_Elo` under `UCI_LimitStrength`, as a GUI offers them to a human: a small node
+/// budget, a move chosen among the four best within the noise (so not always the same), a mate still taken;
+/// values out of range refused.
+#[test]
+fn limited_strength_chooses_among_the_best_moves() {
+    let mut s = UciSession::new();
+    let id = s.handle("uci");
+    let (low, high) = (ELO_RANGE.start(), ELO_RANGE.end());
+    for option in [
+        "Skill Level type spin default 20 min 0 max 20".to_owned(),
+        "UCI_LimitStrength type check default false".to_owned(),
+        format!("UCI_Elo type spin default {} min {low} max {high}", (low + high) / 2),
+    ] {
+        assert!(id.contains(&format!("option name {option}")), "{option}: {id:?}");
+    }
+    assert!(s.handle("setoption name Skill Level value 0").is_empty());
+    s.handle("setoption name MultiPV value 4");
+    let mut chosen = std::collections::BTreeSet::new();
+    for _ in 0..12 {
+        let reply = s.handle("go depth 30");
+        let depth = field(reply.iter().rfind(|l| l.starts_with("info depth")).unwrap(), "depth");
+        let deepest: Vec<&String> = reply.iter().filter(|l| l.starts_with(&format!("info depth {depth} "))).collect();
+        assert_eq!(deepest.len(), 4, "{reply:?}");
+        let words: Vec<&str> = last(&reply).split_whitespace().collect();
+        let line = deepest.iter().find(|l| field(l, "pv") == words[1]).unwrap_or_else(|| panic!("{reply:?}"));
+        assert!(centipawns(deepest[0]) - centipawns(line) <= 250, "{reply:?}");
+        // The node budget of level 0 (checked every 1,024 nodes) keeps the search shallow.
+        assert!(field(deepest[0], "nodes").parse::<u64>().unwrap() < 4_000 && depth.parse::<u32>().unwrap() < 8);
+        chosen.insert(words[1].to_owned());
+    }
+    assert!(chosen.len() >= 2, "always {chosen:?}");
+    // A mate in one is never passed over.
+    s.handle("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    for _ in 0..8 {
+        assert!(last(&s.handle("go depth 30")).starts_with("bestmove a1a8"));
+    }
+    // UCI_Elo takes over from Skill Level when UCI_LimitStrength is on; back to full strength without it.
+    s.handle("setoption name Skill Level value 20");
+    s.handle("setoption name UCI_LimitStrength value true");
+    s.handle(&format!("setoption name UCI_Elo value {low}"));
+    s.handle("position startpos");
+    let reply = s.handle("go depth 30");
+    assert!(!reply.iter().any(|l| l.starts_with("info depth 9 ")), "{reply:?}");
+    for bad in ["Skill Level value 21", "Skill Level value -1", "UCI_Elo value 100", "UCI_Elo value 9000"] {
+        let reply = s.handle(&format!("setoption name {bad}"));
+        assert!(reply.len() == 1 && reply[0].starts_with("info string "), "{bad}: {reply:?}");
+    }
+    s.handle("setoption name UCI_LimitStrength value false");
+    s.handle("setoption name MultiPV value 1");
+    let reply = s.handle("go depth 5");
+    assert!(reply.iter().any(|l| l.starts_with("info depth 5 ")), "{reply:?}");
+}
+
 #[test]
 fn perft_and_bench() {
     let mut s = UciSession::new();
@@ -252,6 +375,135 @@ fn served_while_searching() {
     assert!(engine.wait_until(WAIT, |_| engine.is_closed()));
     let (_, out) = engine.close();
     assert_eq!(count(&out, "bestmove"), 5);
+}
+
+/// The lines of `out` from the `n`-th `bestmove` on (0: all), and the words of that `bestmove`.
+fn nth_bestmove(out: &str, n: usize) -> Vec<String> {
+    let line = out.lines().filter(|l| l.starts_with("bestmove")).nth(n).unwrap_or_else(|| panic!("{n}: {out}"));
+    line.split_whitespace().map(str::to_owned).collect()
+}
+
+/// Checks that `words` (`bestmove X ponder Y`) are legal moves after `moves` from the start, and returns them.
+fn legal_pair(moves: &[String], words: &[String]) -> (String, String) {
+    assert!(words.len() == 4 && words[2] == "ponder", "{words:?}");
+    let mut pos = tabula_chess::Position::startpos();
+    for mv in moves.iter().chain(&words[1..2]).chain(&words[3..4]) {
+        pos.play(pos.parse_uci(mv).unwrap_or_else(|_| panic!("{mv} after {moves:?}"))).unwrap();
+    }
+    (words[1].clone(), words[3].clone())
+}
+
+/// Cute Chess's pondering, line for line: `setoption name Ponder value true` after `ucinewgame`; after each
+/// `bestmove X ponder Y`, `position ... X Y`, `isready` and `go ponder` with the clocks; `ponderhit` when
+/// the opponent plays Y, else `stop` and `isready`, the answer ignored, then the real position and `go`.
+#[test]
+fn pondering_as_cute_chess_drives_it() {
+    let engine = Connection::open(UciSession::new());
+    engine.send_line("uci");
+    assert!(engine.wait_until(WAIT, |o| o.contains("uciok")));
+    assert!(engine.output().contains("option name Ponder type check default false"));
+    engine.send_line("isready");
+    engine.send_line("ucinewgame");
+    engine.send_line("setoption name Ponder value true");
+    engine.send_line("position startpos");
+    engine.send_line("isready");
+    engine.send_line("go wtime 2000 btime 2000 winc 50 binc 50");
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 1));
+    let mut moves = Vec::new();
+    let (best, reply) = legal_pair(&moves, &nth_bestmove(&engine.output(), 0));
+    moves.extend([best, reply]);
+
+    // The opponent plays the expected reply: ponderhit, and the answer comes by itself.
+    engine.send_line(&format!("position startpos moves {}", moves.join(" ")));
+    engine.send_line("isready");
+    engine.send_line("go ponder wtime 1950 btime 2000 winc 50 binc 50");
+    std::thread::sleep(Duration::from_millis(300));
+    let out = engine.output();
+    assert_eq!(count(&out, "bestmove"), 1, "no answer while pondering: {out}");
+    assert_eq!(count(&out, "readyok"), 3);
+    engine.send_line("ponderhit");
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 2));
+    let (best, reply) = legal_pair(&moves, &nth_bestmove(&engine.output(), 1));
+    moves.extend([best, reply]);
+
+    // Another move: stop, isready; the answer to the ponder search is discarded; then the real search.
+    engine.send_line(&format!("position startpos moves {}", moves.join(" ")));
+    engine.send_line("isready");
+    engine.send_line("go ponder wtime 1900 btime 1950 winc 50 binc 50");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(count(&engine.output(), "bestmove"), 2);
+    engine.send_line("stop");
+    engine.send_line("isready");
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 3 && count(o, "readyok") == 5));
+    moves.pop();
+    let mut pos = tabula_chess::Position::startpos();
+    for mv in &moves {
+        pos.play(pos.parse_uci(mv).unwrap()).unwrap();
+    }
+    let other = pos.legal_moves().iter().map(|m| m.to_string()).find(|m| *m != nth_bestmove(&engine.output(), 1)[3]);
+    moves.push(other.unwrap());
+    engine.send_line(&format!("position startpos moves {}", moves.join(" ")));
+    engine.send_line("isready");
+    engine.send_line("go wtime 1900 btime 1950 winc 50 binc 50");
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 4));
+    legal_pair(&moves, &nth_bestmove(&engine.output(), 3));
+    engine.send_line("quit");
+    assert!(engine.wait_until(WAIT, |_| engine.is_closed()));
+}
+
+/// python-chess sends the next position, `go ponder` and at once `ponderhit` (or `stop`) the moment it reads
+/// `bestmove`, when the search thread may not have ended yet: they are for the new search, which answers.
+#[test]
+fn ponderhit_and_stop_right_after_bestmove_reach_the_ponder_search() {
+    let engine = Connection::open(UciSession::new());
+    engine.send_line("setoption name Ponder value true");
+    for (k, word) in ["ponderhit", "stop", "ponderhit", "stop"].into_iter().enumerate() {
+        // The whole exchange in one write: the search before is still ending when the ponder lines come.
+        engine.send(
+            format!(
+                "position startpos\ngo depth 3\nposition startpos moves e2e4 e7e5\ngo ponder wtime 60000 btime 60000\n{word}\n"
+            )
+            .as_bytes(),
+        );
+        assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 2 * (k + 1)), "{word}: {}", engine.output());
+        legal_pair(&["e2e4".to_owned(), "e7e5".to_owned()], &nth_bestmove(&engine.output(), 2 * k + 1));
+    }
+    engine.send_line("quit");
+    assert!(engine.wait_until(WAIT, |_| engine.is_closed()));
+}
+
+/// python-chess's pondering: the same, without `isready` before `go ponder`, the clock lowered by the time
+/// used; and the time spent pondering counts at `ponderhit`: a search pondered past its share of a minute
+/// answers at once, a search hit early goes on thinking and answers by itself.
+#[test]
+fn ponderhit_counts_the_time_spent_pondering() {
+    let engine = Connection::open(UciSession::new());
+    engine.send_line("setoption name Ponder value true");
+    engine.send_line("ucinewgame");
+    engine.send_line("isready");
+    engine.send_line("position startpos moves e2e4 e7e5");
+    // A minute each: a share of about two seconds, of which the soft limit is a little more than a second.
+    engine.send_line("go ponder wtime 60000 btime 60000");
+    std::thread::sleep(Duration::from_millis(3000));
+    assert_eq!(count(&engine.output(), "bestmove"), 0);
+    engine.send_line("ponderhit");
+    let hit = std::time::Instant::now();
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 1));
+    assert!(hit.elapsed() < Duration::from_millis(1000), "answered {:?} after ponderhit", hit.elapsed());
+    legal_pair(&["e2e4".into(), "e7e5".into()], &nth_bestmove(&engine.output(), 0));
+
+    // Hit at once: the search goes on after ponderhit, and ends without a stop.
+    engine.send_line("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    engine.send_line("go ponder wtime 60000 btime 60000");
+    engine.send_line("ponderhit");
+    let hit = std::time::Instant::now();
+    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 2));
+    let out = engine.output();
+    let after = &out[out.find("bestmove").unwrap()..];
+    assert!(after.contains("info depth 5 "), "the search went on after ponderhit: {out}");
+    assert!(hit.elapsed() < Duration::from_secs(30));
+    let (_, out) = engine.close();
+    assert_eq!(count(&out, "bestmove"), 2);
 }
 
 /// Bad bytes, a NUL, a 1 MiB line, CRLF and the end of input during a search: each bad line is answered

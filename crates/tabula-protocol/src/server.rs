@@ -7,7 +7,8 @@
 //! on. A command may start a [`Search`]: it runs on its own thread with a fresh stop flag, printing as it
 //! goes, and what it returns is handed to [`Protocol::finish`] when it ends. Input that arrives meanwhile is
 //! shown to [`Protocol::busy`], which answers it at once, stops the search, or keeps it for after the
-//! search. At the end of input a running search is stopped and answered, then serving ends.
+//! search; behind a line kept, later lines are kept too (unless they stop the search), and once a kept line
+//! starts a search the lines after it are shown to that search. At the end of input a running search is stopped and answered, then serving ends.
 //!
 //! [`serve`] runs the loop on any reader and writer (standard input and output in [`serve_stdio`]),
 //! [`Connection`] runs it on a thread fed by the caller, and [`answer`] runs one line to its end without
@@ -61,10 +62,14 @@
 //! }
 //!
 //! let connection = Connection::open(Counter);
-//! connection.send(b"count\nping\n\xff\nstop\n");
+//! connection.send(b"count\nping\n\xff\nping\nstop\n");
 //! let (_, output) = connection.close();
-//! // `ping` is answered during the count, the bad line after it.
-//! assert_eq!(output, "pong\ncounted true\nerror: line 3 is not valid UTF-8 (byte 0xff at column 1)\n");
+//! // The first `ping` is answered during the count; the bad line waits for the count to end, and the lines
+//! // behind it wait too (the end of input stops the count).
+//! assert_eq!(
+//!     output,
+//!     "pong\ncounted true\nerror: line 3 is not valid UTF-8 (byte 0xff at column 1)\npong\nerror: unknown command stop\n"
+//! );
 //! ```
 
 use crate::lines::{BadLine, LineReader};
@@ -269,10 +274,16 @@ pub fn serve<P: Protocol>(
                     // After the end of input nobody can send `stop`: the search answers at once.
                     let stop = Stop::new(AtomicBool::new(end.is_some()));
                     running = Some(Arc::clone(&stop));
-                    if let Err(e) = start(search, stop, &out, P::NEWLINE, events.clone()) {
+                    if let Err(e) = start(search, Arc::clone(&stop), &out, P::NEWLINE, events.clone()) {
                         running = None;
                         print(&out, protocol.finish(None), P::NEWLINE);
                         end.get_or_insert(Err(e));
+                        continue;
+                    }
+                    // The lines that came after this command were kept for after the search before it: they
+                    // are for this one (a `ponderhit` or `stop` right after `go ponder`), shown to it in order.
+                    for input in std::mem::take(&mut waiting) {
+                        offer(protocol, input, &stop, &mut waiting, &out);
                     }
                 }
             }
@@ -287,21 +298,7 @@ pub fn serve<P: Protocol>(
         match event {
             Event::Input(input) => match &running {
                 None => waiting.push_back(input),
-                Some(stop) => {
-                    let view = match &input {
-                        Ok(line) => Input::Line(line),
-                        Err(bad) => Input::Bad(bad),
-                    };
-                    match protocol.busy(view) {
-                        Busy::Answer(lines) => print(&out, lines, P::NEWLINE),
-                        Busy::Stop => stop.store(true, Relaxed),
-                        Busy::Wait => waiting.push_back(input),
-                        Busy::StopThenServe => {
-                            stop.store(true, Relaxed);
-                            waiting.push_back(input);
-                        }
-                    }
-                }
+                Some(stop) => offer(protocol, input, stop, &mut waiting, &out),
             },
             Event::End(error) => {
                 end = Some(error.map_or(Ok(()), Err));
@@ -314,6 +311,31 @@ pub fn serve<P: Protocol>(
                 print(&out, protocol.finish(outcome), P::NEWLINE);
             }
         }
+    }
+}
+
+/// Shows `input`, which came while the search under `stop` runs, to [`Protocol::busy`] and does what it says.
+/// Behind lines that wait for the search to end, a line waits too, whatever `busy` says (unless it stops the
+/// search): it belongs after them, and to the search one of them may start.
+fn offer<P: Protocol>(
+    protocol: &mut P,
+    input: Result<String, BadLine>,
+    stop: &Stop,
+    waiting: &mut VecDeque<Result<String, BadLine>>,
+    out: &Output,
+) {
+    let view = match &input {
+        Ok(line) => Input::Line(line),
+        Err(bad) => Input::Bad(bad),
+    };
+    match protocol.busy(view) {
+        Busy::Answer(lines) if waiting.is_empty() => print(out, lines, P::NEWLINE),
+        Busy::Stop if waiting.is_empty() => stop.store(true, Relaxed),
+        Busy::StopThenServe => {
+            stop.store(true, Relaxed);
+            waiting.push_back(input);
+        }
+        Busy::Answer(_) | Busy::Stop | Busy::Wait => waiting.push_back(input),
     }
 }
 
@@ -522,6 +544,16 @@ mod tests {
         connection.send(b"sleep 30\nb\n");
         assert!(connection.wait_until(Duration::from_secs(10), |o| o.contains("ok b")));
         assert_eq!(connection.output(), "started\ndone\nok b\n");
+    }
+
+    /// A GUI sends `stop` (or `ponderhit`) right after the `go` it is meant for, which may come while the search
+    /// before still runs: it must reach the new search, and what waits is served in order.
+    #[test]
+    fn lines_behind_waiting_ones_keep_their_order_and_reach_the_search_they_follow() {
+        let connection = Connection::open(Sleeper { log: Vec::new() });
+        connection.send(b"sleep 200\nb\nnow\nsleep 100000\nstop\n");
+        assert!(connection.wait_until(Duration::from_secs(20), |o| o.ends_with("stopped\n")));
+        assert_eq!(connection.output(), "started\ndone\nok b\nok now\nstarted\nstopped\n");
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! What the sessions of the UCI family share (chess UCI, xiangqi UCI as Pikafish speaks it, UCCI as
 //! ElephantEye speaks it): the clock and how long to think ([`Clock`] → [`TimePlan`]), the limits a `go` sets
 //! ([`GoLimits`]), the words of UCI's `go`, `setoption` and `position` ([`parse_go`], [`split_option`],
-//! [`split_position`]), the `info` and `bestmove` lines, the search run under a clock with `stop` and
-//! `ponderhit` ([`run_timed`]), and what to do with input while it runs ([`busy`]). Each game's session keeps its own positions, moves and options.
+//! [`split_position`]), the `info` lines (with `multipv` and `wdl` when asked, [`info_lines`]) and the
+//! `bestmove` line, the search run under a clock with `stop` and `ponderhit` ([`run_timed`]), and what to do
+//! with input while it runs ([`busy`]). Each game's session keeps its own positions, moves and options.
 //!
 //! A time plan has a *soft* limit, after which no new iteration starts, and a *hard* limit, at which the search
 //! is stopped wherever it is. Both leave the move overhead (the time a move takes to reach the GUI) unused, and
@@ -34,7 +35,7 @@ use crate::lines::BadLine;
 use crate::server::{Busy, Input};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tabula::score::{plies_to_end, uci_string, Score};
 use tabula::search::{Iteration, Limits, SearchResult};
 
@@ -166,7 +167,8 @@ pub struct GoLimits {
     pub plan: TimePlan,
     /// `go infinite`: no answer before `stop`.
     pub infinite: bool,
-    /// `go ponder`: no answer before `stop` or `ponderhit`; the clock starts at `ponderhit`.
+    /// `go ponder`: no answer before `stop` or `ponderhit`; at `ponderhit` the time spent pondering counts
+    /// as spent on this move.
     pub ponder: bool,
 }
 
@@ -334,21 +336,32 @@ pub fn check_value(name: &str, value: Option<&str>) -> Result<bool, ArgError> {
 
 /// The UCI `info` line for an iteration, moves written by `notation`.
 pub fn info_line<M: Copy>(it: &Iteration<M>, notation: impl Fn(M) -> String) -> String {
-    info(it, None, it.score, &it.pv, &notation)
+    info(it, InfoStyle::default(), None, it.score, &it.pv, &notation)
 }
 
-/// The UCI `info` lines for an iteration: one line as [`info_line`] writes it, or with `multi_pv`, one for each
-/// of the iteration's [lines](Iteration::lines), best first, each tagged `multipv <k>` (from 1) as Stockfish
-/// writes them.
-pub fn info_lines<M: Copy>(it: &Iteration<M>, multi_pv: bool, notation: impl Fn(M) -> String) -> Vec<String> {
-    if !multi_pv || it.lines.is_empty() {
-        return vec![info_line(it, notation)];
+/// What the `info` lines of an iteration show beyond depth, score, counts and line.
+#[derive(Clone, Copy, Default)]
+pub struct InfoStyle<'a> {
+    /// One line for each of the iteration's [lines](Iteration::lines), best first, each tagged `multipv <k>`
+    /// (from 1) as Stockfish writes them (`MultiPV` above one).
+    pub multi_pv: bool,
+    /// `wdl <win> <draw> <loss>` after the score, the chances in per mille this gives for a score
+    /// (`UCI_ShowWDL`).
+    pub wdl: Option<&'a dyn Fn(Score) -> [u32; 3]>,
+}
+
+/// The UCI `info` lines for an iteration in `style`, moves written by `notation`: one line, or with
+/// [`InfoStyle::multi_pv`] one for each of its lines.
+pub fn info_lines<M: Copy>(it: &Iteration<M>, style: InfoStyle<'_>, notation: impl Fn(M) -> String) -> Vec<String> {
+    if !style.multi_pv || it.lines.is_empty() {
+        return vec![info(it, style, None, it.score, &it.pv, &notation)];
     }
-    it.lines.iter().enumerate().map(|(k, line)| info(it, Some(k + 1), line.score, &line.pv, &notation)).collect()
+    it.lines.iter().enumerate().map(|(k, line)| info(it, style, Some(k + 1), line.score, &line.pv, &notation)).collect()
 }
 
 fn info<M: Copy>(
     it: &Iteration<M>,
+    style: InfoStyle<'_>,
     multi_pv: Option<usize>,
     score: Score,
     pv: &[M],
@@ -356,8 +369,9 @@ fn info<M: Copy>(
 ) -> String {
     let pv: Vec<String> = pv.iter().map(|&m| notation(m)).collect();
     let tag = multi_pv.map(|k| format!(" multipv {k}")).unwrap_or_default();
+    let wdl = style.wdl.map(|chances| chances(score)).map(|[w, d, l]| format!(" wdl {w} {d} {l}")).unwrap_or_default();
     format!(
-        "info depth {} seldepth {}{tag} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {}{tag} score {}{wdl} nodes {} nps {} hashfull {} time {} pv {}",
         it.depth,
         it.seldepth.max(it.depth),
         uci_string(score),
@@ -382,8 +396,8 @@ pub fn bestmove_line<M: Copy + PartialEq>(result: &SearchResult<M>, notation: im
 }
 
 /// What a session of the UCI family does with `input` while a search runs: a bad line is answered with
-/// `bad_line`, `isready` with `readyok`, `stop` stops the search, `ponderhit` clears `pondering` (the clock
-/// starts), `quit` stops the search and is then served, and any other command waits for the search to end,
+/// `bad_line`, `isready` with `readyok`, `stop` stops the search, `ponderhit` clears `pondering` (the
+/// search becomes a normal one, see [`run_timed`]), `quit` stops the search and is then served, and any other command waits for the search to end,
 /// or stops it first if the search is `unbounded` (an infinite or pondering search would never end).
 pub fn busy(
     input: Input<'_>,
@@ -418,52 +432,37 @@ pub struct SearchControl {
     pub pondering: Arc<AtomicBool>,
 }
 
-/// Runs `search` under `go` and `control`: `search` is given the core's limits (depth, nodes, the stop flag)
-/// and a callback for each iteration, which passes it on to `report`.
+/// Runs `search` under `go` and `control`: `search` is given the core's limits (depth, nodes, the soft and
+/// hard time limits of the plan, the stop flag and, for `go ponder`, the ponder flag) and a callback for each
+/// iteration, which passes it on to `report`.
 ///
-/// The clock is watched from a helper thread: past the hard limit (counted from `ponderhit` when pondering)
-/// the search is stopped; past the soft limit, or once a mate within `go.mate` moves is found, no new
-/// iteration begins. An infinite or pondering search that ends early waits for `stop` (or `ponderhit`)
-/// before it returns, so that the answer comes only when the protocol allows it.
+/// The core keeps the clock ([`Limits`]): past the soft limit no new iteration begins, at the hard one the
+/// search stops. A pondering search has no limit until `ponderhit` clears `control.pondering`; then the time
+/// spent pondering counts as spent on this move (it was counted from `go`), so a search already past its
+/// soft limit answers at once. A search stops too once it finds a mate within `go.mate` moves. An infinite or
+/// pondering search that ends early waits for `stop` (or `ponderhit`) before it returns, so that the answer
+/// comes only when the protocol allows it.
 pub fn run_timed<M>(
     go: &GoLimits,
     control: &SearchControl,
     search: impl FnOnce(&Limits, &mut dyn FnMut(&Iteration<M>)) -> SearchResult<M>,
     report: &mut dyn FnMut(&Iteration<M>),
 ) -> SearchResult<M> {
-    let start = Instant::now();
-    let limits =
-        Limits { depth: go.depth, nodes: go.nodes, stop: Some(Arc::clone(&control.stop)), ..Limits::default() };
-    let done = AtomicBool::new(false);
-    let result = std::thread::scope(|scope| {
-        if let Some(hard) = go.plan.hard.filter(|_| !go.infinite) {
-            let done = &done;
-            scope.spawn(move || {
-                let mut since = (!control.pondering.load(Relaxed)).then_some(start);
-                while !done.load(Relaxed) {
-                    if since.is_none() && !control.pondering.load(Relaxed) {
-                        since = Some(Instant::now());
-                    }
-                    if since.is_some_and(|s| s.elapsed() >= hard) {
-                        control.stop.store(true, Relaxed);
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            });
+    let mut limits =
+        Limits { depth: go.depth, nodes: go.nodes, ..Limits::default() }.with_stop(Arc::clone(&control.stop));
+    if let (Some(soft), Some(hard), false) = (go.plan.soft, go.plan.hard, go.infinite) {
+        limits = limits.with_time(soft, hard);
+    }
+    if go.ponder {
+        limits = limits.with_ponder(Arc::clone(&control.pondering));
+    }
+    let result = search(&limits, &mut |it| {
+        report(it);
+        let mate_found =
+            go.mate.is_some_and(|m| plies_to_end(it.score).is_some_and(|p| p > 0 && (p as u32).div_ceil(2) <= m));
+        if mate_found && !go.infinite && !control.pondering.load(Relaxed) {
+            control.stop.store(true, Relaxed);
         }
-        let result = search(&limits, &mut |it| {
-            report(it);
-            let pondering = control.pondering.load(Relaxed);
-            let soft_passed = go.plan.soft.is_some_and(|soft| start.elapsed() >= soft);
-            let mate_found =
-                go.mate.is_some_and(|m| plies_to_end(it.score).is_some_and(|p| p > 0 && (p as u32).div_ceil(2) <= m));
-            if !go.infinite && !pondering && (soft_passed || mate_found) {
-                control.stop.store(true, Relaxed);
-            }
-        });
-        done.store(true, Relaxed);
-        result
     });
     while !control.stop.load(Relaxed) && (go.infinite || control.pondering.load(Relaxed)) {
         std::thread::sleep(Duration::from_millis(1));

@@ -262,6 +262,14 @@ impl Evaluation {
     }
 }
 
+/// The game phase of `pos` as the evaluation blends it: 0 with kings and pawns alone, 24 (and no more) with
+/// every piece on the board (a knight or bishop counts 1, a rook 2, a queen 4).
+pub fn phase(pos: &Position) -> i32 {
+    let b = pos.board();
+    let phase: i32 = Role::ALL.iter().map(|&role| PHASE_WEIGHT[role.index()] * b.by_role(role).count() as i32).sum();
+    phase.min(PHASE_MAX)
+}
+
 /// Walks the position's features into `sink` and returns the game phase (0 to 24).
 #[inline(always)]
 fn walk(pos: &Position, sink: &mut impl Sink) -> i32 {

@@ -136,6 +136,10 @@ impl<G: Playable> Engine<G> {
 
     /// Searches `game` within `limits`, restricted to `root_moves` if not empty, calling `on_iteration` after
     /// each iteration. The game's own history counts for repetitions.
+    ///
+    /// A principal variation of the best move alone (the search stopped early, or the line ended in the
+    /// table) gets the reply the table holds for the position after it, if any, so that a protocol can name
+    /// the move it expects and ponder on it.
     pub fn search(
         &mut self,
         game: &G,
@@ -145,7 +149,26 @@ impl<G: Playable> Engine<G> {
     ) -> SearchResult<G::Move> {
         self.searcher.set_history(game.history_keys());
         self.searcher.set_root_moves(root_moves.iter().map(|&m| G::move_code(m)).collect());
-        self.searcher.search(game, limits, on_iteration)
+        let mut result = self.searcher.search(game, limits, on_iteration);
+        if let (Some(best), true) = (result.best_move, result.pv.len() <= 1) {
+            let mut after = game.clone();
+            after.play(best);
+            result.pv = vec![best];
+            result.pv.extend(self.table_move(&after));
+        }
+        result
+    }
+
+    /// The move the table holds for `game`, if it holds one and the move is legal there.
+    pub fn table_move(&self, game: &G) -> Option<G::Move> {
+        if game.outcome().is_some() {
+            return None;
+        }
+        let tk = game.table_key();
+        let code = G::actual_move_code(self.table().probe(tk.key, 0).hit?.move_code?, tk.symmetry);
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        moves.into_iter().find(|&m| G::move_code(m) == code)
     }
 
     /// Searches each of the game's [bench positions](Playable::bench_positions) to `depth` with a fresh

@@ -3,8 +3,9 @@
 //! Time comes as two limits: past the *soft* one no new iteration starts (the one under way finishes), past
 //! the *hard* one the search stops wherever it is and answers with its last complete iteration. The clock
 //! policy ([`clock`](crate::clock): how much of a game's clock a move may use) turns a protocol's time
-//! controls into these two. Both count from the start of the search, or, when pondering, from the moment
-//! the [`ponder`](Limits::ponder) flag is cleared (UCI `ponderhit`: the engine's clock starts only then).
+//! controls into these two. Both count from the start of the search. While the [`ponder`](Limits::ponder)
+//! flag is set they wait; when it is cleared (UCI `ponderhit`) the time spent pondering counts as spent on
+//! this move, and a search already past its soft limit then stops at once with its last complete iteration.
 //!
 //! # Examples
 //!
@@ -35,8 +36,8 @@ pub struct Limits {
     pub hard_time: Option<Duration>,
     /// Set from outside to stop the search as soon as possible.
     pub stop: Option<Arc<AtomicBool>>,
-    /// While set, the search thinks on the opponent's time and the time limits wait; they count from the
-    /// moment it is cleared.
+    /// While set, the search thinks on the opponent's time and the time limits wait; once it is cleared they
+    /// apply, counted from the start (see the [module documentation](self)).
     pub ponder: Option<Arc<AtomicBool>>,
 }
 
@@ -83,7 +84,7 @@ impl Limits {
         self
     }
 
-    /// These limits with a ponder flag: the time limits start counting when it is cleared.
+    /// These limits with a ponder flag: the time limits wait while it is set.
     #[must_use]
     pub fn with_ponder(mut self, ponder: Arc<AtomicBool>) -> Self {
         self.ponder = Some(ponder);

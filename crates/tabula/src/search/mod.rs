@@ -21,7 +21,7 @@
 //! but the table and PVS, for option sets that ask for no more), `threads` (Lazy SMP: threads start at
 //! depth 1 or 2 alternately and never repeat a depth another thread has completed; the first to complete the
 //! last depth ends the search), `solve` and `prove` (exact solving), `searcher` (the [`Searcher`] that holds
-//! them together).
+//! them together), [`skill`] (playing below full strength: a node budget and a move chosen among the best).
 //!
 //! # Examples
 //!
@@ -65,6 +65,7 @@ mod prove;
 mod result;
 mod searcher;
 mod shared;
+pub mod skill;
 mod solve;
 mod stack;
 mod threads;

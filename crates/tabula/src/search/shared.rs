@@ -37,7 +37,9 @@ pub(super) struct Completed<M> {
     pub lines: Vec<Line<M>>,
 }
 
-/// The time limits of a search and when they started counting.
+/// The time limits of a search. They count from its start; while it ponders they wait, and when it is
+/// released the time spent pondering counts (UCI `ponderhit`: what the engine thought on the opponent's time
+/// is thinking done for this move).
 struct Clock {
     start: Instant,
     soft: Option<Duration>,
@@ -49,12 +51,13 @@ struct Clock {
 }
 
 impl Clock {
-    /// When the limits started counting, if they have.
-    fn started(&self) -> Option<Instant> {
-        let Some(ponder) = &self.ponder else { return Some(self.start) };
+    /// How long after the start the search was released from pondering: zero for a search that never
+    /// pondered, `None` while it ponders.
+    fn released(&self) -> Option<Duration> {
+        let Some(ponder) = &self.ponder else { return Some(Duration::ZERO) };
         let released = self.released.load(Relaxed);
         if released != 0 {
-            return Some(self.start + Duration::from_nanos(released - 1));
+            return Some(Duration::from_nanos(released - 1));
         }
         if ponder.load(Relaxed) {
             return None;
@@ -65,12 +68,18 @@ impl Clock {
             Ok(_) => now,
             Err(earlier) => earlier,
         };
-        Some(self.start + Duration::from_nanos(released - 1))
+        Some(Duration::from_nanos(released - 1))
     }
 
-    /// Whether `limit` has passed since the limits started counting.
+    /// Whether `limit` has passed since the start, the search no longer pondering.
     fn passed(&self, limit: Option<Duration>) -> bool {
-        limit.is_some_and(|limit| self.started().is_some_and(|start| start.elapsed() >= limit))
+        limit.is_some_and(|limit| self.released().is_some() && self.start.elapsed() >= limit)
+    }
+
+    /// Whether the search was released from pondering with its soft limit already spent: it has thought
+    /// long enough, and answers at once with its last complete iteration.
+    fn released_late(&self) -> bool {
+        self.ponder.is_some() && self.soft.is_some_and(|soft| self.released().is_some_and(|at| at >= soft))
     }
 }
 
@@ -147,6 +156,7 @@ impl<M: Clone> Shared<M> {
             || self.external.as_ref().is_some_and(|e| e.load(Relaxed))
             || self.node_limit.is_some_and(|n| self.nodes.load(Relaxed) >= n)
             || self.clock.passed(self.clock.hard)
+            || self.clock.released_late()
         {
             self.stop.store(true, Relaxed);
             return true;
@@ -199,21 +209,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pondering_holds_the_clock_until_released() {
+    fn pondering_holds_the_clock_and_counts_its_time_when_released() {
         let ponder = Arc::new(AtomicBool::new(true));
         let limits = Limits::default().with_time(Duration::ZERO, Duration::ZERO).with_ponder(Arc::clone(&ponder));
         let shared: Shared<u8> = Shared::new(&limits, Instant::now(), 10);
-        // Limits of zero would stop at once, but the clock has not started.
-        assert!(shared.clock.started().is_none());
+        // Limits of zero would stop at once, but the search ponders.
+        assert!(shared.clock.released().is_none());
         assert!(!shared.must_stop() && !shared.soft_time_passed());
-        let before = Instant::now();
         ponder.store(false, Relaxed);
-        let started = shared.clock.started().expect("released");
-        assert!(started >= before);
-        // The moment is kept, whatever the flag does later.
+        let released = shared.clock.released().expect("released");
+        // The moment is kept, whatever the flag does later; the time spent pondering counts.
         ponder.store(true, Relaxed);
-        assert_eq!(shared.clock.started(), Some(started));
+        assert_eq!(shared.clock.released(), Some(released));
         assert!(shared.soft_time_passed() && shared.must_stop());
+
+        // Released before the soft limit: a normal search, whose soft limit counts from the start.
+        let ponder = Arc::new(AtomicBool::new(true));
+        let hour = Duration::from_secs(3600);
+        let limits = Limits::default().with_time(Duration::from_millis(300), hour).with_ponder(Arc::clone(&ponder));
+        let start = Instant::now();
+        let shared: Shared<u8> = Shared::new(&limits, start, 10);
+        ponder.store(false, Relaxed);
+        assert!(!shared.must_stop() && shared.clock.released().unwrap() < Duration::from_millis(300));
+        std::thread::sleep(Duration::from_millis(310));
+        assert!(shared.soft_time_passed() && !shared.clock.released_late() && !shared.must_stop());
+
+        // Released after it: the search stops at once.
+        let ponder = Arc::new(AtomicBool::new(true));
+        let limits = Limits::default().with_time(Duration::from_millis(10), hour).with_ponder(Arc::clone(&ponder));
+        let shared: Shared<u8> = Shared::new(&limits, Instant::now(), 10);
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!shared.must_stop());
+        ponder.store(false, Relaxed);
+        assert!(shared.clock.released_late() && shared.must_stop());
     }
 
     #[test]
@@ -221,7 +249,7 @@ mod tests {
         let start = Instant::now();
         let limits = Limits::default().with_time(Duration::ZERO, Duration::from_secs(3600));
         let shared: Shared<u8> = Shared::new(&limits, start, 10);
-        assert_eq!(shared.clock.started(), Some(start));
+        assert_eq!(shared.clock.released(), Some(Duration::ZERO));
         assert!(shared.soft_time_passed() && !shared.must_stop());
     }
 }

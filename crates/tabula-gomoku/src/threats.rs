@@ -30,7 +30,7 @@
 //! assert_eq!(board.format_point(line[0]), "k8");
 //! ```
 
-use crate::board::{Board, Point};
+use crate::board::{Board, Point, Shape};
 use crate::eval::point_value;
 use crate::pattern::Pattern;
 use crate::types::{Color, DIRS, EMPTY};
@@ -267,7 +267,8 @@ impl ThreatSolver {
     /// The attacker's threats, strongest first.
     fn attacks(&self, board: &Board, me: Color, kind: ThreatKind) -> Vec<Point> {
         let mut scored = Vec::new();
-        board.for_each_candidate(|i| {
+        let shapes: &[Shape] = if kind == ThreatKind::Vct { &[Shape::Four, Shape::Three] } else { &[Shape::Four] };
+        board.for_each_shape(me, shapes, |i| {
             let pats = board.patterns_at(i, me);
             let fours = pats.iter().filter(|p| p.is_four()).count();
             let threes = pats.iter().filter(|&&p| p == Pattern::FlexThree).count();
@@ -352,10 +353,10 @@ impl ThreatSolver {
         }
         // The attacker's open-four points, confirmed by placing the stone and counting real fives.
         let mut candidates = Vec::new();
-        board.for_each_candidate(|i| {
-            let pats = board.patterns_at(i, a);
-            if pats.iter().any(|p| p.is_open_four()) || pats.iter().filter(|p| p.is_four()).count() >= 2 {
-                candidates.push((i, pats));
+        board.for_each_shape(a, &[Shape::OpenFour, Shape::Four], |i| {
+            let mark = board.mark(i, a);
+            if Shape::OpenFour.directions(mark) > 0 || Shape::Four.directions(mark) >= 2 {
+                candidates.push((i, board.patterns_at(i, a)));
             }
         });
         let mut confirmed = Vec::new();
@@ -380,11 +381,7 @@ impl ThreatSolver {
             }
         };
         // The defender's own fours come first: they gain a tempo.
-        board.for_each_candidate(|i| {
-            if board.patterns_at(i, d).iter().any(|p| p.is_four()) {
-                push(i, &mut out);
-            }
-        });
+        board.for_each_shape(d, &[Shape::Four], |i| push(i, &mut out));
         let own_count = out.len();
         for (t, pats) in confirmed {
             push(t, &mut out);

@@ -152,6 +152,8 @@ pub struct Board {
     counts: [[u16; Shape::COUNT]; 2],
     key: Key,
     moves: Vec<Point>,
+    /// Whether the side to move is the other one than the moves say (see [`pass`](Self::pass)).
+    passed: bool,
     winner: Option<Color>,
     tables: &'static Tables,
     /// The last [`Forced`] computed, with the key of the position it was computed for.
@@ -224,6 +226,7 @@ impl Board {
             counts: [[0; Shape::COUNT]; 2],
             key: Key::ZERO,
             moves: Vec::new(),
+            passed: false,
             winner: None,
             tables: tables(),
             forced: Cell::new(None),
@@ -278,7 +281,7 @@ impl Board {
 
     /// The side to move: black after an even number of moves.
     pub fn side_to_move(&self) -> Color {
-        if self.moves.len() % 2 == 0 {
+        if (self.moves.len() + self.passed as usize) % 2 == 0 {
             Color::Black
         } else {
             Color::White
@@ -402,6 +405,15 @@ impl Board {
         self.clear(p.index(), color);
         self.key ^= KEYS[LAYOUT.extra(0)];
         self.winner = None;
+    }
+
+    /// Hands the move to the other side without a stone, as if the side to move had passed (the engine asks
+    /// what the opponent would do if it could move now); a second call takes the pass back. The move list
+    /// stays as it is; the key changes side.
+    #[cfg(feature = "engine")]
+    pub(crate) fn pass(&mut self) {
+        self.passed = !self.passed;
+        self.key ^= KEYS[LAYOUT.extra(0)];
     }
 
     /// Puts a stone of `color` on the empty cell `i` outside the move order (the threat searches try the

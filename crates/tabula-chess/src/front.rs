@@ -167,6 +167,7 @@ impl Front for Position {
 mod tests {
     use super::*;
     use tabula::search::Limits;
+    use tabula_protocol::front::Charset;
     use tabula_protocol::terminal;
 
     #[test]
@@ -175,7 +176,7 @@ mod tests {
         let pos = Position::parse_position("6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1", &Setup::default()).unwrap();
         let mut engine = Position::engine(&EngineConfig { hash_mib: 4, ..EngineConfig::default() });
         let mut out = Vec::new();
-        terminal::analyze(&pos, &mut engine, &Limits::depth(5), &mut out).unwrap();
+        terminal::analyze(&pos, &mut engine, &Limits::depth(5), Charset::Ascii, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("score      mate in 2"), "{text}");
         // The line ends with the mate: nothing is played after it.

@@ -8,11 +8,13 @@ use tabula::Key;
 impl Game for Position {
     type Move = Move;
 
+    #[inline]
     fn legal_moves(&self, moves: &mut Vec<Move>) {
         self.legal_moves_into(moves);
     }
 
     /// Plays `mv`, or passes for [`Move::NULL`].
+    #[inline]
     fn play(&mut self, mv: Move) {
         if mv == Move::NULL {
             self.play_null();
@@ -21,6 +23,7 @@ impl Game for Position {
         }
     }
 
+    #[inline]
     fn undo(&mut self, mv: Move) {
         if mv == Move::NULL {
             self.undo_null();
@@ -42,6 +45,20 @@ impl Game for Position {
         None
     }
 
+    /// The generator alone: it has no moves in a mated or stalemated position, and perft counts on through
+    /// the draws by the move counters, as the published counts do.
+    #[inline]
+    fn perft_moves(&self, moves: &mut Vec<Move>) {
+        self.legal_moves_into(moves);
+    }
+
+    /// Counted without listing the moves.
+    #[inline]
+    fn perft_count(&self, _scratch: &mut Vec<Move>) -> u64 {
+        self.count_legal_moves()
+    }
+
+    #[inline]
     fn key(&self) -> Key {
         Position::key(self)
     }

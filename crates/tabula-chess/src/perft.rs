@@ -1,4 +1,6 @@
 //! Perft: counting the leaves of the legal move tree to a fixed depth, the standard test of a move generator.
+//! These are the core's counters ([`tabula::perft`]), which reach this crate's generator through its
+//! [`Game`](tabula::Game) implementation (the last ply counted without listing the moves).
 //!
 //! [`perft`] counts the last ply in bulk (the number of legal moves, without making them); [`perft_without_bulk`]
 //! makes every move down to depth 0, for benchmarking make/undo. [`divide`] gives the count below each root move,
@@ -20,79 +22,12 @@
 //! assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 400);
 //! ```
 
-use crate::moves::Move;
-use crate::position::Position;
-pub use tabula::perft::PerftTable;
-
-/// Number of leaf positions `depth` plies below `pos`. `pos` is restored before returning.
-pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_legal_moves(),
-        _ => {
-            let mut nodes = 0;
-            for &mv in pos.legal_moves().iter() {
-                pos.play_unchecked(mv);
-                nodes += perft(pos, depth - 1);
-                pos.undo();
-            }
-            nodes
-        }
-    }
-}
-
-/// [`perft`] without bulk counting: every move of the last ply is made and taken back.
-pub fn perft_without_bulk(pos: &mut Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut nodes = 0;
-    for &mv in pos.legal_moves().iter() {
-        pos.play_unchecked(mv);
-        nodes += perft_without_bulk(pos, depth - 1);
-        pos.undo();
-    }
-    nodes
-}
-
-/// The perft count `depth - 1` plies below each legal move, in generation order. Empty at depth 0.
-pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
-    }
-    pos.legal_moves()
-        .iter()
-        .map(|&mv| {
-            pos.play_unchecked(mv);
-            let nodes = perft(pos, depth - 1);
-            pos.undo();
-            (mv, nodes)
-        })
-        .collect()
-}
-
-/// [`perft`] that looks up and stores subtree counts of depth 2 and more in `table`.
-pub fn perft_hashed(pos: &mut Position, depth: u32, table: &mut PerftTable) -> u64 {
-    if depth <= 1 {
-        return perft(pos, depth);
-    }
-    let key = pos.key();
-    if let Some(count) = table.probe(key, depth) {
-        return count;
-    }
-    let mut nodes = 0;
-    for &mv in pos.legal_moves().iter() {
-        pos.play_unchecked(mv);
-        nodes += perft_hashed(pos, depth - 1, table);
-        pos.undo();
-    }
-    table.store(key, depth, nodes);
-    nodes
-}
+pub use tabula::perft::{divide, perft, perft_hashed, perft_without_bulk, PerftTable};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Position;
 
     #[test]
     fn startpos_counts() {

@@ -3,7 +3,7 @@
 //! `isready` are served while the engine thinks.
 //!
 //! Commands: `uci`, `isready`, `setoption name <id> [value <x>]` (options `Hash`, `Threads`, `Clear Hash`,
-//! `Move Overhead`, `OwnBook`, `BookFile`, `UCI_Chess960`), `ucinewgame`, `position startpos|fen <fen> [moves ...]`, `go` with
+//! `Move Overhead`, `OwnBook`, `BookFile`, `UCI_Chess960`, `MultiPV`), `ucinewgame`, `position startpos|fen <fen> [moves ...]`, `go` with
 //! `wtime btime winc binc movestogo depth nodes movetime mate infinite ponder searchmoves`, `stop`,
 //! `ponderhit`, `quit`, and the extras `go perft <depth>`, `d` (show the position) and `bench [depth]`.
 //! An unknown or malformed command is answered with `info string ...` and otherwise ignored; a `go` always ends
@@ -72,6 +72,8 @@ const DEFAULT_HASH: usize = 16;
 const MAX_HASH: usize = 4096;
 const MAX_THREADS: usize = 64;
 const DEFAULT_OVERHEAD: u64 = 30;
+/// The most lines `MultiPV` may ask for (more than any position has moves).
+const MAX_MULTI_PV: usize = 256;
 pub use tabula_protocol::uci::CommandError;
 
 impl From<FenError> for CommandError {
@@ -99,6 +101,8 @@ pub struct SearchJob {
     pub notes: Vec<String>,
     /// Whether to write moves in the notation of Chess960 (`UCI_Chess960`).
     pub chess960: bool,
+    /// How many best moves to report (`MultiPV`): above one, each iteration's lines are tagged `multipv <k>`.
+    pub multi_pv: usize,
 }
 
 impl SearchJob {
@@ -129,6 +133,7 @@ pub struct UciSession {
     book_file: String,
     book: Option<Book>,
     chess960: bool,
+    multi_pv: usize,
     rng: Rng,
     /// Cleared by `ponderhit`; shared with the running search.
     pondering: Arc<AtomicBool>,
@@ -154,6 +159,7 @@ impl UciSession {
             book_file: String::new(),
             book: None,
             chess960: false,
+            multi_pv: 1,
             rng: Rng::from_clock(),
             pondering: Arc::default(),
             unbounded: false,
@@ -226,6 +232,7 @@ impl UciSession {
             "option name OwnBook type check default false".to_owned(),
             "option name BookFile type string default <empty>".to_owned(),
             "option name UCI_Chess960 type check default false".to_owned(),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),
             "uciok".to_owned(),
         ]
         .into()
@@ -245,6 +252,11 @@ impl UciSession {
             "move overhead" => self.overhead = Duration::from_millis(number(0, 5000)?),
             "ownbook" => self.own_book = check_value(&name, value.as_deref())?,
             "uci_chess960" => self.chess960 = check_value(&name, value.as_deref())?,
+            "multipv" => {
+                self.multi_pv = number(1, MAX_MULTI_PV as u64)? as usize;
+                let lines = self.multi_pv;
+                self.lock_engine().set_multi_pv(lines);
+            }
             "bookfile" => {
                 let file = value.unwrap_or_default();
                 self.book = None;
@@ -323,6 +335,7 @@ impl UciSession {
             root_moves,
             notes,
             chess960: self.chess960,
+            multi_pv: self.multi_pv,
         }))
     }
 
@@ -402,7 +415,11 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
         &job.limits,
         control,
         |limits, on_iteration| engine.search(&job.position, limits, &job.root_moves, on_iteration),
-        &mut |it| out(info_line(it, job.chess960)),
+        &mut |it| {
+            for line in shared::info_lines(it, job.multi_pv > 1, |m: Move| m.to_uci_in(job.chess960)) {
+                out(line);
+            }
+        },
     );
     out(shared::bestmove_line(&result, |m| m.to_uci_in(job.chess960)).unwrap_or_else(|| "bestmove 0000".to_owned()));
 }

@@ -113,6 +113,81 @@ fn go_variants_end_with_bestmove() {
     assert_eq!(last(&s.handle("go depth 3")), "bestmove 0000");
 }
 
+/// The words after `key` in an `info` line.
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    let at = line.find(&format!(" {key} ")).unwrap_or_else(|| panic!("no {key} in {line}")) + key.len() + 2;
+    line[at..].split(' ').next().unwrap()
+}
+
+/// The centipawns of an `info` line's score, mates as ±100,000 less the moves.
+fn centipawns(line: &str) -> i64 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "score").unwrap();
+    let n: i64 = words[at + 2].parse().unwrap();
+    match words[at + 1] {
+        "cp" => n,
+        "mate" => n.signum() * 100_000 - n,
+        other => panic!("score {other} in {line}"),
+    }
+}
+
+/// MultiPV as an analysis board sets it: at every depth one `info` line per line, tagged `multipv 1..N` in
+/// order, best first, each on another root move; the best move is the first line's; `MultiPV 1` is plain.
+#[test]
+fn multi_pv_reports_the_best_lines_at_every_depth() {
+    let mut s = UciSession::new();
+    let id = s.handle("uci");
+    assert!(id.contains(&"option name MultiPV type spin default 1 min 1 max 256".to_owned()), "{id:?}");
+    assert!(s.handle("setoption name MultiPV value 3").is_empty());
+    s.handle("ucinewgame");
+    s.handle("position startpos moves e2e4 e7e5");
+    let reply = s.handle("go depth 5");
+    let infos: Vec<&String> = reply.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 15, "{reply:?}");
+    for (depth, group) in infos.chunks(3).enumerate() {
+        let mut firsts = Vec::new();
+        for (k, line) in group.iter().enumerate() {
+            assert!(line.starts_with(&format!("info depth {} seldepth ", depth + 1)), "{line}");
+            assert_eq!(field(line, "multipv"), (k + 1).to_string(), "{line}");
+            firsts.push(field(line, "pv"));
+        }
+        assert!(centipawns(group[0]) >= centipawns(group[1]) && centipawns(group[1]) >= centipawns(group[2]));
+        firsts.sort_unstable();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3, "{group:?}");
+    }
+    assert_eq!(last(&reply).split_whitespace().nth(1), Some(field(infos[12], "pv")));
+
+    // Two mates in one, then the rest: the mates come first.
+    s.handle("position fen 6k1/5ppp/8/8/8/8/5PPP/R3R1K1 w - - 0 1");
+    let reply = s.handle("go depth 3");
+    let deepest: Vec<&String> = reply.iter().filter(|l| l.starts_with("info depth 3 ")).collect();
+    let mut mates: Vec<&str> = deepest[..2].iter().map(|l| field(l, "pv")).collect();
+    mates.sort_unstable();
+    assert_eq!(mates, ["a1a8", "e1e8"], "{reply:?}");
+    assert!(deepest.iter().take(2).all(|l| l.contains(" score mate 1 ")) && !deepest[2].contains(" mate "));
+
+    // Fewer legal moves than lines: as many lines as moves. searchmoves: only those.
+    s.handle("position fen 7k/8/8/8/8/8/6q1/K7 w - - 0 1");
+    let reply = s.handle("go depth 2");
+    assert_eq!(reply.iter().filter(|l| l.starts_with("info depth 2 ")).count(), 1, "{reply:?}");
+    s.handle("position startpos");
+    let reply = s.handle("go depth 3 searchmoves a2a3 h2h3 b1a3 g1h3");
+    let deepest: Vec<&str> = reply.iter().filter(|l| l.starts_with("info depth 3 ")).map(|l| field(l, "pv")).collect();
+    assert_eq!(deepest.len(), 3, "{reply:?}");
+    assert!(deepest.iter().all(|m| ["a2a3", "h2h3", "b1a3", "g1h3"].contains(m)), "{reply:?}");
+
+    // Bad values are reported and change nothing; back to one line, no tag.
+    for bad in ["value 0", "value 257", "value three", "value", ""] {
+        let reply = s.handle(&format!("setoption name MultiPV {bad}"));
+        assert!(reply.len() == 1 && reply[0].starts_with("info string 'MultiPV' expects"), "{bad}: {reply:?}");
+    }
+    assert_eq!(s.handle("go depth 2").iter().filter(|l| l.contains(" multipv 3 ")).count(), 2);
+    assert!(s.handle("setoption name multipv value 1").is_empty());
+    let reply = s.handle("go depth 3");
+    assert!(reply.iter().all(|l| !l.contains("multipv")) && reply.len() == 4, "{reply:?}");
+}
+
 #[test]
 fn perft_and_bench() {
     let mut s = UciSession::new();

@@ -12,7 +12,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tabula::search::Limits;
-use tabula_protocol::front::{EngineConfig, Front, Setup, Solve};
+use tabula_protocol::front::{Charset, EngineConfig, Front, Setup, Solve};
 use tabula_protocol::terminal::{self, Side, SolveKind};
 
 #[derive(Parser)]
@@ -160,6 +160,36 @@ impl EngineArgs {
     }
 }
 
+/// The characters boards are drawn with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum CharsetChoice {
+    /// Unicode when standard output is a terminal and the locale (`LC_ALL`, `LC_CTYPE` or `LANG`) is UTF-8,
+    /// ASCII otherwise.
+    Auto,
+    /// Unicode: xiangqi's pieces as Chinese characters.
+    Unicode,
+    /// ASCII: pieces as letters.
+    Ascii,
+}
+
+/// How the board is drawn.
+#[derive(Clone, Debug, clap::Args)]
+struct DrawArgs {
+    /// The characters boards are drawn with.
+    #[arg(long, value_enum, default_value_t = CharsetChoice::Auto, env = "TABULA_CHARSET")]
+    charset: CharsetChoice,
+}
+
+impl DrawArgs {
+    fn charset(&self) -> Charset {
+        match self.charset {
+            CharsetChoice::Auto => Charset::detect(std::io::stdout().is_terminal(), |name| std::env::var(name).ok()),
+            CharsetChoice::Unicode => Charset::Unicode,
+            CharsetChoice::Ascii => Charset::Ascii,
+        }
+    }
+}
+
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Player {
@@ -206,6 +236,8 @@ enum Command {
         engine: EngineArgs,
         #[command(flatten)]
         setup: SetupArgs,
+        #[command(flatten)]
+        draw: DrawArgs,
     },
     /// Analyze a position: best move, score, principal variation, nodes, table use, time.
     Analyze {
@@ -223,6 +255,8 @@ enum Command {
         engine: EngineArgs,
         #[command(flatten)]
         setup: SetupArgs,
+        #[command(flatten)]
+        draw: DrawArgs,
     },
     /// Solve positions read one per line (from FILE or standard input): `position value`.
     Solve {
@@ -398,20 +432,21 @@ fn run(cli: Cli) -> Result<()> {
     // Not locked here: the protocol sessions below write from their engine threads.
     let stdout = &mut std::io::stdout();
     match cli.command {
-        Command::Play { game, first, second, position: start, engine, setup } => with_game!(game, G => {
+        Command::Play { game, first, second, position: start, engine, setup, draw } => with_game!(game, G => {
             let game = position::<G>(start.as_deref().unwrap_or(""), &setup)?;
             let mut thinker = G::engine(&engine.config());
             let limits = engine.limits::<G>()?;
-            terminal::play(game, [first.into(), second.into()], &mut thinker, &limits, std::io::stdin(), stdout)?;
+            let sides = [first.into(), second.into()];
+            terminal::play(game, sides, &mut thinker, &limits, draw.charset(), std::io::stdin(), stdout)?;
             Ok(())
         }),
-        Command::Analyze { game: name, position: text, solve, engine, setup } => with_game!(name, G => {
+        Command::Analyze { game: name, position: text, solve, engine, setup, draw } => with_game!(name, G => {
             let game = position::<G>(&text, &setup)?;
             if solve {
-                return analyze_solved(name, &text, &engine, &setup);
+                return analyze_solved(name, &text, &engine, &setup, draw.charset());
             }
             let mut thinker = G::engine(&engine.config());
-            Ok(terminal::analyze(&game, &mut thinker, &engine.limits::<G>()?, stdout)?)
+            Ok(terminal::analyze(&game, &mut thinker, &engine.limits::<G>()?, draw.charset(), stdout)?)
         }),
         Command::Solve { game, file, weak, stats, hash, threads } => {
             let config = EngineConfig { hash_mib: hash, threads: threads.max(1), table: true };
@@ -488,12 +523,12 @@ impl SetupArgs {
 }
 
 /// `analyze --solve`: every move's exact value, for the games small enough.
-fn analyze_solved(name: GameName, text: &str, engine: &EngineArgs, setup: &SetupArgs) -> Result<()> {
+fn analyze_solved(name: GameName, text: &str, engine: &EngineArgs, setup: &SetupArgs, charset: Charset) -> Result<()> {
     let out = &mut std::io::stdout().lock();
     let config = engine.config();
     match name {
-        GameName::Tictactoe => solve_moves::<tabula_tictactoe::TicTacToe>(text, &config, setup, out),
-        GameName::Connect4 => solve_moves::<tabula_connect4::Standard>(text, &config, setup, out),
+        GameName::Tictactoe => solve_moves::<tabula_tictactoe::TicTacToe>(text, &config, setup, charset, out),
+        GameName::Connect4 => solve_moves::<tabula_connect4::Standard>(text, &config, setup, charset, out),
         other => anyhow::bail!("{other:?} is too big to solve; analyze it with a limit instead"),
     }
 }
@@ -502,10 +537,11 @@ fn solve_moves<G: Solve>(
     text: &str,
     config: &EngineConfig,
     setup: &SetupArgs,
+    charset: Charset,
     out: &mut impl std::io::Write,
 ) -> Result<()> {
     let game = position::<G>(text, setup)?;
-    Ok(terminal::analyze_solved(&game, &mut G::solver(config), out)?)
+    Ok(terminal::analyze_solved(&game, &mut G::solver(config), charset, out)?)
 }
 
 /// A progress bar on standard error when it is a terminal, hidden otherwise.

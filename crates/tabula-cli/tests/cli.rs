@@ -279,3 +279,30 @@ fn every_game_gets_the_generic_verbs() {
         assert!(text(&out.stdout).contains("verdict         sound"), "{game}: {}", text(&out.stdout));
     }
 }
+
+#[test]
+fn the_xiangqi_board_is_drawn_in_chinese_characters_when_asked_or_on_a_utf8_terminal() {
+    let run_with = |args: &[&str], vars: &[(&str, &str)], stdin: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_tabula"));
+        command.args(args).env_remove("TABULA_CHARSET").env("LANG", "C.UTF-8");
+        command.envs(vars.iter().copied()).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = command.spawn().expect("tabula runs");
+        child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+        text(&child.wait_with_output().unwrap().stdout)
+    };
+    let analyze = ["analyze", "xiangqi", "startpos", "--depth", "1"];
+    let red_back_rank = "0  俥 傌 相 仕 帥 仕 相 傌 俥";
+    // A pipe gets letters, whatever the locale says.
+    let piped = run_with(&analyze, &[], "");
+    assert!(piped.contains("0  R N B A K A B N R") && !piped.contains(red_back_rank), "{piped}");
+    // Forced by the option or the environment, either way.
+    let forced = run_with(&[&analyze[..], &["--charset", "unicode"]].concat(), &[], "");
+    assert!(forced.contains(red_back_rank) && forced.contains("   九 八 七 六 五 四 三 二 一"), "{forced}");
+    assert_eq!(run_with(&analyze, &[("TABULA_CHARSET", "unicode")], "").lines().nth(11), forced.lines().nth(11));
+    let ascii = run_with(&[&analyze[..], &["--charset", "ascii"]].concat(), &[("TABULA_CHARSET", "unicode")], "");
+    assert!(ascii.contains("0  R N B A K A B N R"), "{ascii}");
+    // Play draws every board the same way: the central cannon opening, then Black's reply.
+    let play = run_with(&["play", "xiangqi", "--depth", "1", "--charset", "unicode"], &[], "h2e2\nquit\n");
+    assert!(play.contains("2  ＋ 炮 ＋ ＋ 炮 ＋ ＋ ＋ ＋"), "{play}");
+    assert!(play.contains("Black plays"), "{play}");
+}

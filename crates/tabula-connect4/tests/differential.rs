@@ -103,3 +103,21 @@ proptest! {
         prop_assert_eq!(a.table_key().key, m.table_key().key);
     }
 }
+
+/// A restricted root keeps to its moves even where the tactical hooks know a win elsewhere: with a win at
+/// once in columns 3 and 7, `searchmoves`-style root moves and MultiPV's exclusions are obeyed.
+#[test]
+fn restricted_roots_keep_to_their_moves() {
+    let board: Standard = "445566".parse().unwrap();
+    let mut searcher = tabula::search::Searcher::with_table_size(Threats, 1);
+    // (Columns are 0-based in the move type, 1-based in the notation.)
+    searcher.set_root_moves(vec![Standard::move_code(0)]);
+    assert_eq!(searcher.search_depth(&board, 6).best_move, Some(0));
+    searcher.set_root_moves(Vec::new());
+    let mut searcher = searcher.with_options(tabula::search::SearchOptions::default().with_multi_pv(3));
+    let lines = searcher.search_depth(&board, 6).lines;
+    let firsts: Vec<_> = lines.iter().map(|l| l.pv[0]).collect();
+    assert_eq!(lines.len(), 3);
+    assert!(firsts[..2].contains(&2) && firsts[..2].contains(&6), "{lines:?}");
+    assert!(lines[0].score == lines[1].score && lines[1].score > lines[2].score, "{lines:?}");
+}

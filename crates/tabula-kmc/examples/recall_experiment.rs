@@ -11,9 +11,10 @@
 //!   would), lattice constant 2.8665 Å, the cross term set by `--solution` (the unrelaxed heat of solution of Cu
 //!   in eV, 0.9 by default). `--energy pair`: the example config's pair energies, padded with zero shells up to
 //!   `--shells` (the same physics, the cost of a model with that many shells).
-//! - `--steps` per run (10 000 000), `--size` cells along an edge (10: 2,000 sites, 20 Cu), `--mib` the cache
-//!   bound (4), `--repeats` (3): each on/off pair is run that many times and the medians are printed, the speed-up
-//!   being the median of the per-repeat ratios of CPU times (Linux reports a thread's CPU time; elsewhere wall time).
+//! - `--steps` per run (10 000 000), `--size` cells along an edge (10: 2,000 sites, 20 Cu), `--mib` the bound of
+//!   each table in MiB (0.25), `--repeats` (3): each on/off pair is run that many times and the medians are
+//!   printed, the speed-up being the median of the per-repeat ratios of CPU times (Linux reports a thread's CPU
+//!   time; elsewhere wall time).
 //! - `--trial-energies`: whether a state not recalled takes its trial states' energies from a second table (on by
 //!   default for EAM, off for pairs).
 

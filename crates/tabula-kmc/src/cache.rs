@@ -1,9 +1,10 @@
-//! The state-recall cache: what was computed for a state (its energy, every event's rate, the total rate),
-//! found again by the state's Zobrist key.
+//! The state-recall cache: what was computed for a state (its energy and every event's rate), found again by the
+//! state's Zobrist key.
 //!
-//! Layout: a power-of-two number of buckets of [`WAYS`] slots; a key picks its bucket by its low bits and may sit
-//! in any slot of it. A bucket's keys and stamps fill one 64-byte cache line, so a probe that misses reads one
-//! line; each slot's record lies in a second array:
+//! Layout: buckets of [`WAYS`] slots, as many as the bound holds; a key picks its bucket by the high bits of its
+//! product with the number of buckets (a multiply and a shift, for any number) and may sit in any slot of it. A
+//! bucket's keys and stamps fill one 64-byte cache line, so a probe that misses reads one line; each slot's record
+//! lies in a second array:
 //!
 //! | where  | field    | type        | meaning                                                          |
 //! |--------|----------|-------------|------------------------------------------------------------------|
@@ -11,11 +12,11 @@
 //! | bucket | `stamp`  | `u64`       | clock when stored ([`Replacement::Oldest`]) or last used ([`Replacement::Lru`]); 0 = empty |
 //! | record | `check`  | `u64`       | the independent check key (compared only in verify mode)         |
 //! | record | `energy` | `i64`       | the state's energy in neV                                        |
-//! | record | `total`  | `f64`       | the sum of the rates, in the event order                         |
-//! | record | `rates`  | `[f64; events]` | every event's rate                                           |
+//! | record | `rates`  | `[f64; events]` | the events' rates as the simulation keeps them (running sums in event order, the last the total) |
 //!
-//! The memory bound counts both: the number of slots is the largest that fits in `mib` MiB
-//! ([`StateCache::entry_bytes`] each), rounded down to a power of two buckets.
+//! The memory bound counts both: the number of buckets is the largest whose slots ([`StateCache::entry_bytes`]
+//! each) fit in `mib` MiB. A fraction of one MiB is fine: recalls are mostly of recent states, and a cache that
+//! stays in the processor's own caches probes faster.
 //!
 //! When a bucket is full the [`Replacement`] policy picks the slot to overwrite. In verify mode a slot whose
 //! primary key matches but check key does not is a *collision*: two different states share 64 key bits; it is
@@ -26,13 +27,15 @@
 //! ```
 //! use tabula_kmc::cache::{Replacement, StateCache};
 //!
-//! let mut cache = StateCache::new(1, 8, true, Replacement::Lru).unwrap();
+//! let mut cache = StateCache::new(1.0, 8, true, Replacement::Lru).unwrap();
 //! assert!(cache.lookup(42, 7).is_none());
-//! cache.store(42, 7, -1_000, 3.0, &[1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+//! let stored = cache.store(42, 7, -1_000, &[1.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0]);
 //! let hit = cache.lookup(42, 7).unwrap();
-//! assert_eq!((hit.energy, hit.total, hit.rates[1]), (-1_000, 3.0, 2.0));
+//! assert_eq!((hit.energy, hit.rates[1]), (-1_000, 3.0));
+//! assert_eq!(cache.probe(42, 7), Some(stored)); // the slot, to read without copying
+//! assert_eq!(cache.rates(stored)[0], 1.0);
 //! assert!(cache.lookup(42, 8).is_none()); // same key, different check key: a collision
-//! assert_eq!((cache.counters().lookups, cache.counters().recalls, cache.counters().collisions), (3, 1, 1));
+//! assert_eq!((cache.counters().lookups, cache.counters().recalls, cache.counters().collisions), (4, 2, 1));
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -88,11 +91,11 @@ impl CacheCounters {
 }
 
 /// The cache cannot be built.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{mib} MiB holds no bucket of {WAYS} states with {events} events each ({bytes} bytes per state)")]
 pub struct CacheSizeError {
     /// The bound asked for.
-    pub mib: usize,
+    pub mib: f64,
     /// Events per state.
     pub events: usize,
     /// Bytes per state.
@@ -110,30 +113,43 @@ struct Bucket {
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
-/// Words of a slot's record before its rates: check key, energy, total rate (as `f64` bit patterns).
-const HEADER: usize = 3;
+impl Bucket {
+    /// The way holding `key`, if any. The ways are compared all at once rather than in a loop that stops at the
+    /// match: where a recalled state sits is random, and a loop's exit would be a branch mispredicted that often.
+    #[inline]
+    fn find(&self, key: u64) -> Option<usize> {
+        let matches = (0..WAYS).fold(0u32, |m, w| m | u32::from(self.keys[w] == key && self.stamps[w] != 0) << w);
+        (matches != 0).then(|| matches.trailing_zeros() as usize)
+    }
+}
 
-/// A recalled state: a copy of its energy and total rate, and its rates in the cache.
+/// Words of a slot's record before its rates: check key and energy (as `f64` bit patterns).
+const HEADER: usize = 2;
+
+/// A recalled state: a copy of its energy, and its rates in the cache.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Recalled<'a> {
     /// Energy in neV.
     pub energy: i64,
-    /// Total rate.
-    pub total: f64,
-    /// Every event's rate, in the event order.
+    /// The rates as stored, in the event order.
     pub rates: &'a [f64],
 }
+
+/// Where a state is held: valid until the next [`StateCache::store`], which may overwrite it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot(usize);
 
 /// A bounded table of computed states, keyed by Zobrist key.
 #[derive(Clone, Debug)]
 pub struct StateCache {
     buckets: Vec<Bucket>,
-    /// Per slot, `HEADER + events` words: check, energy and total, then the rates, contiguous so that a
+    /// Per slot, `HEADER + events` words: check and energy, then the rates, contiguous so that a
     /// recall or a store touches one short run of memory. Integers are kept as `f64` bit patterns, which
     /// moves do not alter.
     records: Vec<f64>,
     events: usize,
-    mask: usize,
+    /// Number of buckets.
+    count: usize,
     verify: bool,
     policy: Replacement,
     clock: u64,
@@ -142,7 +158,7 @@ pub struct StateCache {
 }
 
 impl StateCache {
-    /// Bytes one state takes: its key, stamp, check key, energy, total and rates.
+    /// Bytes one state takes: its key, stamp, check key, energy and rates.
     pub const fn entry_bytes(events: usize) -> usize {
         std::mem::size_of::<Bucket>() / WAYS + (HEADER + events) * std::mem::size_of::<f64>()
     }
@@ -152,24 +168,30 @@ impl StateCache {
     /// # Errors
     ///
     /// [`CacheSizeError`] if `mib` MiB cannot hold one bucket.
-    pub fn new(mib: usize, events: usize, verify: bool, policy: Replacement) -> Result<Self, CacheSizeError> {
+    pub fn new(mib: f64, events: usize, verify: bool, policy: Replacement) -> Result<Self, CacheSizeError> {
         let bytes = Self::entry_bytes(events);
-        let fit = mib.saturating_mul(1 << 20) / (bytes * WAYS);
+        // A float-to-integer cast saturates (and takes NaN to 0), so any `mib` gives a count or the error below.
+        let fit = (mib * (1 << 20) as f64) as usize / (bytes * WAYS);
         if fit == 0 {
             return Err(CacheSizeError { mib, events, bytes });
         }
-        let buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
         Ok(Self {
-            buckets: vec![Bucket::default(); buckets],
-            records: vec![0.0; buckets * WAYS * (HEADER + events)],
+            buckets: vec![Bucket::default(); fit],
+            records: vec![0.0; fit * WAYS * (HEADER + events)],
             events,
-            mask: buckets - 1,
+            count: fit,
             verify,
             policy,
             clock: 0,
             occupied: 0,
             counters: CacheCounters::default(),
         })
+    }
+
+    /// The bucket of `key`.
+    #[inline(always)]
+    fn bucket_of(&self, key: u64) -> usize {
+        ((u128::from(key) * self.count as u128) >> 64) as usize
     }
 
     /// Number of states the cache can hold.
@@ -207,17 +229,16 @@ impl StateCache {
         self.verify
     }
 
-    /// The state stored under `key` (and `check`, in verify mode), if any.
+    /// The slot of the state stored under `key` (and `check`, in verify mode), if any; counted as a lookup.
     #[inline]
-    pub fn lookup(&mut self, key: u64, check: u64) -> Option<Recalled<'_>> {
+    pub fn probe(&mut self, key: u64, check: u64) -> Option<Slot> {
         self.counters.lookups += 1;
         self.clock += 1;
-        let b = key as usize & self.mask;
+        let b = self.bucket_of(key);
         let bucket = &mut self.buckets[b];
-        let way = (0..WAYS).find(|&w| bucket.stamps[w] != 0 && bucket.keys[w] == key)?;
-        let stride = HEADER + self.events;
-        let record = &self.records[(b * WAYS + way) * stride..(b * WAYS + way + 1) * stride];
-        if self.verify && record[0].to_bits() != check {
+        let way = bucket.find(key)?;
+        let slot = b * WAYS + way;
+        if self.verify && self.records[slot * (HEADER + self.events)].to_bits() != check {
             self.counters.collisions += 1;
             return None;
         }
@@ -225,38 +246,57 @@ impl StateCache {
             bucket.stamps[way] = self.clock;
         }
         self.counters.recalls += 1;
-        Some(Recalled { energy: record[1].to_bits() as i64, total: record[2], rates: &record[HEADER..] })
+        Some(Slot(slot))
     }
 
-    /// Stores a state, replacing a slot with the same key, else an empty slot, else the policy's victim.
+    /// The energy held in `slot`.
+    #[inline]
+    pub fn energy(&self, slot: Slot) -> i64 {
+        self.records[slot.0 * (HEADER + self.events) + 1].to_bits() as i64
+    }
+
+    /// The rates held in `slot`.
+    #[inline]
+    pub fn rates(&self, slot: Slot) -> &[f64] {
+        let start = slot.0 * (HEADER + self.events) + HEADER;
+        &self.records[start..start + self.events]
+    }
+
+    /// The state stored under `key` (and `check`, in verify mode), if any: [`StateCache::probe`] and a read.
+    #[inline]
+    pub fn lookup(&mut self, key: u64, check: u64) -> Option<Recalled<'_>> {
+        let slot = self.probe(key, check)?;
+        Some(Recalled { energy: self.energy(slot), rates: self.rates(slot) })
+    }
+
+    /// Stores a state, replacing a slot with the same key, else an empty slot, else the policy's victim; returns
+    /// its slot.
     ///
     /// # Panics
     ///
     /// If `rates` does not hold exactly the cache's number of events.
-    pub fn store(&mut self, key: u64, check: u64, energy: i64, total: f64, rates: &[f64]) {
+    pub fn store(&mut self, key: u64, check: u64, energy: i64, rates: &[f64]) -> Slot {
         assert_eq!(rates.len(), self.events, "a state has {} events", self.events);
         self.clock += 1;
         self.counters.stores += 1;
-        let b = key as usize & self.mask;
+        let b = self.bucket_of(key);
         let bucket = &mut self.buckets[b];
-        let way = (0..WAYS)
-            .find(|&w| bucket.stamps[w] != 0 && bucket.keys[w] == key)
-            .or_else(|| (0..WAYS).find(|&w| bucket.stamps[w] == 0))
-            .unwrap_or_else(|| {
-                self.counters.evictions += 1;
-                (0..WAYS).min_by_key(|&w| bucket.stamps[w]).expect("WAYS > 0")
-            });
+        let way = bucket.find(key).or_else(|| (0..WAYS).find(|&w| bucket.stamps[w] == 0)).unwrap_or_else(|| {
+            self.counters.evictions += 1;
+            (0..WAYS).min_by_key(|&w| bucket.stamps[w]).expect("WAYS > 0")
+        });
         if bucket.stamps[way] == 0 {
             self.occupied += 1;
         }
         bucket.keys[way] = key;
         bucket.stamps[way] = self.clock;
+        let slot = b * WAYS + way;
         let stride = HEADER + self.events;
-        let record = &mut self.records[(b * WAYS + way) * stride..(b * WAYS + way + 1) * stride];
+        let record = &mut self.records[slot * stride..(slot + 1) * stride];
         record[0] = f64::from_bits(check);
         record[1] = f64::from_bits(energy as u64);
-        record[2] = total;
         record[HEADER..].copy_from_slice(rates);
+        Slot(slot)
     }
 }
 
@@ -267,32 +307,35 @@ mod tests {
     #[test]
     fn memory_bound_is_respected() {
         for mib in [1, 3, 64] {
+            let bound = mib << 20;
             for events in [6, 8, 12, 24] {
-                let c = StateCache::new(mib, events, false, Replacement::Lru).unwrap();
-                assert!(c.memory_bytes() <= mib << 20);
-                assert!(c.memory_bytes() * 2 > mib << 20, "at least half the bound is used");
+                let c = StateCache::new(mib as f64, events, false, Replacement::Lru).unwrap();
+                assert!(c.memory_bytes() <= bound);
+                assert!(
+                    c.memory_bytes() + WAYS * StateCache::entry_bytes(events) > bound,
+                    "one more bucket would not fit"
+                );
                 assert_eq!(c.capacity() % WAYS, 0);
             }
         }
-        assert!(StateCache::new(0, 8, false, Replacement::Lru).is_err());
+        assert!(StateCache::new(0.0, 8, false, Replacement::Lru).is_err());
     }
 
     #[test]
     fn full_bucket_evicts_by_policy() {
         let rates = [0.5; 8];
         for policy in [Replacement::Lru, Replacement::Oldest] {
-            let mut c = StateCache::new(1, 8, false, policy).unwrap();
-            let buckets = (c.capacity() / WAYS) as u64;
-            // Five keys in bucket 0: the fifth evicts one.
+            let mut c = StateCache::new(1.0, 8, false, policy).unwrap();
+            // Five keys in bucket 0 (the smallest keys go there): the fifth evicts one.
             for k in 0..WAYS as u64 {
-                c.store(k * buckets, 0, k as i64, 1.0, &rates);
+                c.store(k, 0, k as i64, &rates);
             }
             assert!(c.lookup(0, 0).is_some()); // key 0 is now the most recently used
-            c.store(WAYS as u64 * buckets, 0, 9, 1.0, &rates);
+            c.store(WAYS as u64, 0, 9, &rates);
             assert_eq!(c.counters().evictions, 1);
             assert_eq!(c.len(), WAYS);
             let zero_survived = c.lookup(0, 0).is_some();
-            let one_survived = c.lookup(buckets, 0).is_some();
+            let one_survived = c.lookup(1, 0).is_some();
             match policy {
                 Replacement::Lru => assert!(zero_survived && !one_survived),
                 Replacement::Oldest => assert!(!zero_survived && one_survived),
@@ -303,10 +346,10 @@ mod tests {
     #[test]
     fn counters_add_up_and_collisions_need_verify() {
         let rates = [1.0; 6];
-        let mut plain = StateCache::new(1, 6, false, Replacement::Lru).unwrap();
-        let mut verify = StateCache::new(1, 6, true, Replacement::Lru).unwrap();
+        let mut plain = StateCache::new(1.0, 6, false, Replacement::Lru).unwrap();
+        let mut verify = StateCache::new(1.0, 6, true, Replacement::Lru).unwrap();
         for c in [&mut plain, &mut verify] {
-            c.store(5, 1, 0, 6.0, &rates);
+            c.store(5, 1, 0, &rates);
             c.lookup(5, 1);
             c.lookup(5, 2);
             c.lookup(6, 1);
@@ -316,7 +359,7 @@ mod tests {
         assert_eq!((v.lookups, v.recalls, v.collisions, v.stores), (3, 1, 1, 1));
         assert!((v.recall_rate() - 1.0 / 3.0).abs() < 1e-12);
         // Storing the same key again replaces, it does not grow the cache.
-        verify.store(5, 2, 0, 6.0, &rates);
+        verify.store(5, 2, 0, &rates);
         assert_eq!(verify.len(), 1);
     }
 }

@@ -133,9 +133,9 @@ pub struct CacheConfig {
     /// Whether states are recalled.
     #[serde(default = "yes")]
     pub enabled: bool,
-    /// Memory bound in MiB.
+    /// Memory bound in MiB (a fraction of one is fine).
     #[serde(default = "default_mib")]
-    pub mib: usize,
+    pub mib: f64,
     /// Replacement policy.
     #[serde(default)]
     pub policy: Replacement,
@@ -149,9 +149,13 @@ pub struct CacheConfig {
     pub trial_energies: Option<bool>,
 }
 
-fn default_mib() -> usize {
-    4
+fn default_mib() -> f64 {
+    DEFAULT_MIB
 }
+
+/// The cache's memory bound by default, in MiB: a quarter, which keeps the cache and its trial-energy table in a
+/// processor's second-level cache and recalls nearly as much as 4 MiB (see the README).
+pub const DEFAULT_MIB: f64 = 0.25;
 
 impl Default for CacheConfig {
     fn default() -> Self {
@@ -182,10 +186,10 @@ pub struct Config {
 }
 
 /// Cache settings of a validated config.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CacheSetup {
-    /// Memory bound in MiB.
-    pub mib: usize,
+    /// Memory bound in MiB, of each table.
+    pub mib: f64,
     /// Whether check keys are compared.
     pub verify: bool,
     /// Replacement policy.
@@ -398,6 +402,7 @@ impl Config {
         }
         let model = Model::new(lattice, energy, e0, nu, temperature);
         let cache = if self.cache.enabled {
+            positive("cache.mib", self.cache.mib)?;
             let setup = CacheSetup {
                 mib: self.cache.mib,
                 verify: self.cache.verify,
@@ -588,7 +593,8 @@ mod tests {
             ("Fe-Cu = [-0.649, -0.3245]", "Fe-Zn = [-0.649, -0.3245]", "energy.Fe-Zn"),
             ("vacancies = 1 ", "vacancies = 0 ", "alloy.vacancies"),
             ("steps = 1_000_000", "", "run.steps"),
-            ("mib = 4 ", "mib = 0 ", "cache.mib"),
+            ("mib = 0.25 ", "mib = 0 ", "cache.mib"),
+            ("mib = 0.25 ", "mib = 1e-9 ", "cache.mib"),
             ("policy = \"lru\"", "policy = \"random\"", "cache.policy"),
             ("seed = 2005", "", "seed"),
         ];

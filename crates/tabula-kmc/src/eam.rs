@@ -122,12 +122,15 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// the vacancies, and the density changes of one exchange. Reused from state to state, so computing a state
 /// allocates nothing.
 ///
-/// Site densities are kept from one state to the next: [`Scratch::exchanged`] records each exchange, and the next
-/// [`LatticeEam::compute_events`] adds the moved atom's contribution to the kept densities around its new site and
-/// takes it from those around its old one (a few dozen integer additions, exact), forgetting only the two sites
-/// themselves — or forgets everything, if the occupation is not the one the recorded exchanges lead to. A changed
-/// density's embedding energy is evaluated again when an event needs it. In a trajectory the vacancy's next region
-/// mostly overlaps its last, so most of its sites' densities are already there.
+/// Site densities are kept from one state to the next: [`Scratch::exchanged`] records each exchange's two sites
+/// (with what they held before, the first time a site is met), and the next [`LatticeEam::compute_events`], for
+/// each recorded site whose species changed since, adds the new species' contribution to the kept densities around
+/// it and takes the old one's (a few dozen integer additions, exact), forgetting only that site's own density — or
+/// forgets everything, if the occupation is not the one the recorded exchanges lead to, or they moved more than
+/// 64 sites. The cost goes with the sites that changed, not with the exchanges: after many steps in which
+/// the vacancy went back and forth among a few sites (recalled states, which compute nothing), only those sites
+/// are updated. A changed density's embedding energy is evaluated again when an event needs it. In a trajectory the
+/// vacancy's next region mostly overlaps its last, so most of its sites' densities are already there.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
     /// Generation in which `rho` of a site was computed (0: never, or forgotten).
@@ -137,10 +140,14 @@ pub struct Scratch {
     embedded: Vec<Nev>,
     embedded_ok: Vec<bool>,
     generation: u32,
-    /// The keys of the occupation the kept densities belong to once `moves` are applied to them.
+    /// The keys of the occupation the kept densities belong to once the `moved` sites are brought up to date.
     synced: Option<(u64, u64)>,
-    /// Exchanges recorded since the densities were last brought up to date: (vacancy site, atom site, atom).
-    moves: Vec<(u32, u32, Species)>,
+    /// Sites exchanges have moved since the densities were last brought up to date, each with the species it held
+    /// then; `was_moved` marks them.
+    moved: Vec<(u32, Species)>,
+    was_moved: Vec<bool>,
+    /// The vacancy's species number in the potential the scratch serves.
+    vacancy: Species,
     /// The potential (its id) whose values the scratch keeps; 0 before the first computation.
     eam: u64,
     /// Embedding energies already evaluated, `(density, F(density))` per atom species in [`MEMO`] slots chosen by
@@ -159,9 +166,9 @@ const MEMO_BITS: u32 = 10;
 /// No density: fixed-point densities stay far inside `i64` ([`MAX_DENSITY`]).
 const NO_DENSITY: i64 = i64::MIN;
 
-/// Exchanges recorded before forgetting every site is cheaper than updating the sites around each (some 50
-/// sites per exchange for bcc with three shells).
-const MOST_MOVES: usize = 32;
+/// Sites moved by exchanges beyond which forgetting every site is cheaper than updating the sites around each
+/// (26 for bcc with three shells).
+const MOST_SITES: usize = 64;
 
 impl Scratch {
     /// Scratch for `sites` sites.
@@ -173,7 +180,9 @@ impl Scratch {
             embedded_ok: vec![false; sites],
             generation: 1,
             synced: None,
-            moves: Vec::with_capacity(MOST_MOVES),
+            moved: Vec::with_capacity(MOST_SITES + 2),
+            was_moved: vec![false; sites],
+            vacancy: 0,
             eam: 0,
             memo: Vec::new(),
             change: vec![0; sites],
@@ -188,13 +197,17 @@ impl Scratch {
     /// site at the next computation.
     #[inline]
     pub fn exchanged(&mut self, from: usize, to: usize, atom: Species, before: (u64, u64), after: (u64, u64)) {
-        if self.synced != Some(before) || self.moves.len() == MOST_MOVES {
+        if self.synced != Some(before) || self.moved.len() > MOST_SITES {
             self.synced = None;
-            self.moves.clear();
-        } else {
-            self.moves.push((from as u32, to as u32, atom));
-            self.synced = Some(after);
+            return;
         }
+        for (site, was) in [(from, self.vacancy), (to, atom)] {
+            if !self.was_moved[site] {
+                self.was_moved[site] = true;
+                self.moved.push((site as u32, was));
+            }
+        }
+        self.synced = Some(after);
     }
 
     /// Forgets every site's density.
@@ -351,40 +364,47 @@ impl LatticeEam {
         self.delta(lattice, occ, vacancy_site, atom_site, &mut scratch)
     }
 
-    /// Brings the densities `scratch` keeps up to date for the occupation `occ` with keys `keys`: applies the
-    /// recorded exchanges if they lead to it, forgets every site otherwise (and everything, memo included, if the
-    /// scratch served another potential).
+    /// Brings the densities `scratch` keeps up to date for the occupation `occ` with keys `keys`: updates them
+    /// around the sites the recorded exchanges changed if they lead to it, forgets every site otherwise (and
+    /// everything, memo included, if the scratch served another potential).
     fn sync(&self, lattice: &Lattice, occ: &[Species], keys: (u64, u64), scratch: &mut Scratch) {
         if scratch.eam != self.id {
             scratch.eam = self.id;
             scratch.memo = vec![(NO_DENSITY, 0); self.embedding.len() * MEMO];
+            scratch.vacancy = (self.kinds - 1) as Species;
             scratch.synced = None;
         }
-        if scratch.synced == Some(keys) {
-            let starts = lattice.shell_starts();
-            let generation = scratch.generation;
-            for &(from, to, x) in &scratch.moves {
-                let (from, to, x) = (from as usize, to as usize, x as usize);
-                scratch.computed[from] = 0;
-                scratch.computed[to] = 0;
-                // A site still kept has had its species since the last computation: `occ` gives it.
-                for (site, sign) in [(from, 1), (to, -1)] {
-                    let around = lattice.all_neighbours(site);
-                    for shell in 0..self.shells {
-                        for &j in &around[starts[shell]..starts[shell + 1]] {
-                            let j = j as usize;
-                            if scratch.computed[j] == generation {
-                                scratch.rho[j] += sign * self.density(shell, x, occ[j] as usize);
-                                scratch.embedded_ok[j] = false;
-                            }
-                        }
+        let keep = scratch.synced == Some(keys);
+        if !keep {
+            scratch.forget();
+        }
+        let starts = lattice.shell_starts();
+        let generation = scratch.generation;
+        for i in 0..scratch.moved.len() {
+            let (site, was) = scratch.moved[i];
+            let site = site as usize;
+            scratch.was_moved[site] = false;
+            let now = occ[site];
+            if !keep || now == was {
+                continue;
+            }
+            // The site's own density is for the species on it: it goes. Its neighbours' densities still kept lose
+            // what the old species gave them and gain the new one's (a vacancy gives nothing); a neighbour whose
+            // own species changed goes as well, whichever of the two is met first.
+            scratch.computed[site] = 0;
+            let around = lattice.all_neighbours(site);
+            for shell in 0..self.shells {
+                for &j in &around[starts[shell]..starts[shell + 1]] {
+                    let j = j as usize;
+                    if scratch.computed[j] == generation {
+                        let at = occ[j] as usize;
+                        scratch.rho[j] += self.density(shell, now as usize, at) - self.density(shell, was as usize, at);
+                        scratch.embedded_ok[j] = false;
                     }
                 }
             }
-        } else {
-            scratch.forget();
         }
-        scratch.moves.clear();
+        scratch.moved.clear();
         scratch.synced = Some(keys);
     }
 
@@ -545,19 +565,34 @@ mod tests {
         let mut scratch = Scratch::new(occ.len());
         let mut rng = SplitMix64::new(4);
         let mut deltas = vec![0; lattice.coordination(0)];
-        // Exchanges between computations: 1–3 (kept densities), 40 (more than are recorded: all forgotten); every
-        // seventh exchange is not recorded (the keys then differ: all forgotten).
+        // Exchanges between computations: 1–3 (kept densities; every seventh is not recorded, and the keys then
+        // differ: all forgotten); 200 among the 15 sites of the vacancy's first two shells (kept: few sites moved);
+        // 200 anywhere (more than 64 sites moved: all forgotten).
         let mut moves = 0u64;
         for round in 0..60 {
-            let steps = if round % 10 == 9 { 40 } else { 1 + rng.next() % 3 };
+            let (steps, confined) = match round % 10 {
+                8 => (200, true),
+                9 => (200, false),
+                _ => (1 + rng.next() % 3, false),
+            };
+            let mut allowed = vec![v];
+            allowed.extend(lattice.neighbours(v, 0).iter().chain(lattice.neighbours(v, 1)).map(|&j| j as usize));
             for _ in 0..steps {
-                let a = lattice.neighbours(v, 0)[(rng.next() % 8) as usize] as usize;
+                let around = lattice.neighbours(v, 0).iter().map(|&j| j as usize);
+                let choices: Vec<usize> = around.filter(|a| !confined || allowed.contains(a)).collect();
+                let a = choices[(rng.next() % choices.len() as u64) as usize];
                 occ.swap(v, a);
                 moves += 1;
-                if moves % 7 != 0 {
+                if steps > 3 || moves % 7 != 0 {
                     scratch.exchanged(v, a, occ[v], (moves - 1, 0), (moves, 0));
                 }
                 v = a;
+            }
+            if round % 10 == 8 {
+                assert_eq!(scratch.synced, Some((moves, 0)), "round {round}: kept");
+            }
+            if round % 10 == 9 {
+                assert_eq!(scratch.synced, None, "round {round}: forgotten");
             }
             eam.compute_events(&lattice, &occ, (moves, 0), v, &mut deltas, None, &mut scratch);
             for (slot, &a) in lattice.neighbours(v, 0).iter().enumerate() {

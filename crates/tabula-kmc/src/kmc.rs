@@ -14,9 +14,13 @@
 //! with two shells); with an EAM potential it is also the density of every site around the vacancy and its
 //! neighbours (about 90 sites of 26 neighbours each for bcc with three shells) and, per event, the embedding
 //! energy of each of the about 45 atoms whose density the exchange changes. **Recalling a state** replaces all of
-//! that by one probe of the [`StateCache`] and a copy of the rates. Each step:
+//! that by one probe of the [`StateCache`], whose slot then gives the rates. A state's rates are kept as running
+//! sums in event order (the last is the total rate `R`), so that choosing an event is a count, not a walk. Each
+//! step:
 //!
-//! 1. choose event `i` with probability `rate_i / R` (one uniform draw, a walk of the rates in order);
+//! 1. choose event `i` with probability `rate_i / R`: a uniform draw `u`, and `i` the number of running sums at
+//!    most `u · R` (the first event whose running sum exceeds it; if rounding left none, the last event that
+//!    added to the sum);
 //! 2. advance time by `τ / R`, `τ` drawn from the unit exponential distribution (by the ziggurat method of
 //!    `rand_distr`, which is exact and, unlike `−ln(u)`, needs a logarithm only in one draw in a hundred or so);
 //! 3. exchange the vacancy and the atom (four XORs per key);
@@ -42,7 +46,7 @@
 //! let mut species = vec![0u8; model.lattice().sites()];
 //! species[0] = 2;
 //! species[7] = 1;
-//! let cache = StateCache::new(1, model.events_per_state(1), false, Replacement::Lru).unwrap();
+//! let cache = StateCache::new(1.0, model.events_per_state(1), false, Replacement::Lru).unwrap();
 //! let mut with = Simulation::new(model.clone(), species.clone(), 7, Some(cache)).unwrap();
 //! let mut without = Simulation::new(model, species, 7, None).unwrap();
 //! for _ in 0..1000 {
@@ -51,7 +55,7 @@
 //! assert!(with.counters().recalls > 0);
 //! ```
 
-use crate::cache::{CacheCounters, StateCache};
+use crate::cache::{CacheCounters, Slot, StateCache};
 use crate::eam::{LatticeEam, Scratch};
 use crate::energy::{Nev, PairEnergies, BOLTZMANN_EV_PER_K, NEV_PER_EV};
 use crate::keys::ZobristTable;
@@ -360,8 +364,12 @@ pub struct Simulation {
     occ: Occupation,
     rng: Stream,
     cache: Option<StateCache>,
+    /// Where the current state's rates are: its slot in the cache, or (without a cache) `sums`.
+    current: Option<Slot>,
     energies: Option<StateCache>,
     rates: Vec<f64>,
+    /// The computed state's rates as running sums in event order.
+    sums: Vec<f64>,
     deltas: Vec<Nev>,
     /// Per event, whether `deltas` came from the trial-energy table.
     known: Vec<bool>,
@@ -369,7 +377,6 @@ pub struct Simulation {
     trial_keys: Vec<(u64, u64)>,
     trials: TrialCounters,
     scratch: Scratch,
-    total: f64,
     energy: Nev,
     time: f64,
     steps: u64,
@@ -443,24 +450,22 @@ impl Simulation {
             occ,
             rng: Stream(SplitMix64::new(seed)),
             cache,
+            current: None,
             energies: None,
             rates: vec![0.0; events],
+            sums: vec![0.0; events],
             deltas: vec![0; events],
             known: vec![false; events],
             trial_keys: vec![(0, 0); events],
             trials: TrialCounters::default(),
             scratch,
-            total: 0.0,
             energy,
             time: 0.0,
             steps: 0,
             computed: 0,
         };
-        sim.total = sim.model.compute_state(&sim.occ, &mut sim.rates, &mut sim.deltas, &mut sim.scratch);
-        sim.computed = 1;
-        if let Some(cache) = &mut sim.cache {
-            cache.store(sim.occ.key().0, sim.occ.check().0, sim.energy, sim.total, &sim.rates);
-        }
+        sim.model.compute_state(&sim.occ, &mut sim.rates, &mut sim.deltas, &mut sim.scratch);
+        sim.keep_computed();
         Ok(sim)
     }
 
@@ -475,10 +480,10 @@ impl Simulation {
             return Err(SimulationError::EnergyTableShape(energies.events()));
         }
         self.trial_keys_of_state();
-        energies.store(self.occ.key().0, self.occ.check().0, self.energy, 0.0, &[]);
+        energies.store(self.occ.key().0, self.occ.check().0, self.energy, &[]);
         for (i, &(key, check)) in self.trial_keys.iter().enumerate() {
-            if self.rates[i] > 0.0 {
-                energies.store(key, check, self.energy + self.deltas[i], 0.0, &[]);
+            if key != 0 || check != 0 {
+                energies.store(key, check, self.energy + self.deltas[i], &[]);
             }
         }
         self.energies = Some(energies);
@@ -498,12 +503,19 @@ impl Simulation {
                 self.trial_keys[v * z + slot] = if x == vacancy {
                     (0, 0)
                 } else {
-                    let t = &self.table;
-                    let primary = t.primary(vs, vacancy) ^ t.primary(vs, x) ^ t.primary(a, x) ^ t.primary(a, vacancy);
-                    let second = t.check(vs, vacancy) ^ t.check(vs, x) ^ t.check(a, x) ^ t.check(a, vacancy);
+                    let (primary, second) = self.table.exchange(vs, a, x);
                     (key ^ primary.0, check ^ second.0)
                 };
             }
+        }
+    }
+
+    /// The current state's rates as running sums in event order, the last being the total rate.
+    #[inline]
+    pub fn rate_sums(&self) -> &[f64] {
+        match (self.current, &self.cache) {
+            (Some(slot), Some(cache)) => cache.rates(slot),
+            _ => &self.sums,
         }
     }
 
@@ -513,32 +525,28 @@ impl Simulation {
     ///
     /// If no event has a positive rate (every barrier so high that `exp` underflows).
     pub fn step(&mut self) -> StepRecord {
-        assert!(self.total > 0.0 && self.total.is_finite(), "no event has a positive rate");
         // Step 1. Choose an event in proportion to its rate.
-        let target = uniform(self.rng.0.next()) * self.total;
-        let mut sum = 0.0;
-        let mut event = usize::MAX;
-        for (i, &r) in self.rates.iter().enumerate() {
-            sum += r;
-            if sum > target {
-                event = i;
-                break;
-            }
+        let u = uniform(self.rng.0.next());
+        let sums = self.rate_sums();
+        let total = sums[sums.len() - 1];
+        assert!(total > 0.0 && total.is_finite(), "no event has a positive rate");
+        let target = u * total;
+        // The sums never decrease: the first one above `target` comes after all those at most `target`.
+        let mut event = sums.iter().map(|&s| usize::from(s <= target)).sum::<usize>();
+        if event == sums.len() {
+            // `target` rounded up to the total: the last event that added to the sum.
+            event = (0..sums.len()).rposition(|i| sums[i] > if i == 0 { 0.0 } else { sums[i - 1] }).expect("a rate");
         }
-        if event == usize::MAX {
-            // `target` rounded up to the total: the last event with a positive rate.
-            event = self.rates.iter().rposition(|&r| r > 0.0).expect("a positive rate");
-        }
-        debug_assert!(self.rates[event] > 0.0);
 
         // Step 2. Advance the clock by an exponential residence time.
         let residence: f64 = Exp1.sample(&mut self.rng);
-        self.time += residence / self.total;
+        self.time += residence / total;
 
         // Step 3. Exchange the vacancy and the atom.
         let z = self.model.lattice.coordination(0);
-        let from = self.occ.vacancies()[event / z] as usize;
-        let to = self.model.lattice.neighbours(from, 0)[event % z] as usize;
+        let (v, slot) = if event < z { (0, event) } else { (event / z, event % z) };
+        let from = self.occ.vacancies()[v] as usize;
+        let to = self.model.lattice.neighbours(from, 0)[slot] as usize;
         let before = (self.occ.key().0, self.occ.check().0);
         self.occ.exchange(&self.table, from, to);
         let atom = self.occ.species()[from];
@@ -550,17 +558,43 @@ impl Simulation {
         StepRecord { event: event as u32, from: from as u32, to: to as u32, time: self.time, energy: self.energy }
     }
 
-    /// Fills the rates, total and energy of the state just entered, the vacancy having moved `from` → `to`.
+    /// Trial states of the current state: its exchanges of a vacancy with an atom.
+    fn trial_states(&self) -> u64 {
+        let z = self.model.lattice.coordination(0);
+        let vacancies = self.occ.vacancies();
+        if vacancies.len() == 1 {
+            return z as u64;
+        }
+        let species = self.occ.species();
+        let atoms = |&v: &u32| {
+            let around = self.model.lattice.neighbours(v as usize, 0);
+            around.iter().filter(|&&j| species[j as usize] != self.occ.vacancy()).count()
+        };
+        vacancies.iter().map(atoms).sum::<usize>() as u64
+    }
+
+    /// Keeps the state just computed (`rates`, `energy`): its running sums, and its slot in the cache if any.
+    fn keep_computed(&mut self) {
+        let mut sum = 0.0;
+        for (s, &r) in self.sums.iter_mut().zip(&self.rates) {
+            sum += r;
+            *s = sum;
+        }
+        self.computed += 1;
+        let (key, check) = (self.occ.key().0, self.occ.check().0);
+        self.current = self.cache.as_mut().map(|cache| cache.store(key, check, self.energy, &self.sums));
+    }
+
+    /// Fills the rates and energy of the state just entered, the vacancy having moved `from` → `to`.
     #[inline]
     fn resolve(&mut self, from: usize, to: usize) {
         if let Some(cache) = &mut self.cache {
-            if let Some(hit) = cache.lookup(self.occ.key().0, self.occ.check().0) {
-                self.rates.copy_from_slice(hit.rates);
-                self.total = hit.total;
-                self.energy = hit.energy;
+            self.current = cache.probe(self.occ.key().0, self.occ.check().0);
+            if let Some(slot) = self.current {
+                self.energy = cache.energy(slot);
                 if self.energies.is_some() {
                     // Every trial state of a recalled state had its energy known when the state was computed.
-                    let trials = self.rates.iter().filter(|&&r| r > 0.0).count() as u64;
+                    let trials = self.trial_states();
                     self.trials.considered += trials;
                     self.trials.known += trials;
                 }
@@ -602,21 +636,18 @@ impl Simulation {
         self.energy = energy.unwrap_or(self.energy - self.deltas[undo]);
         if let Some(table) = &mut self.energies {
             if energy.is_none() {
-                table.store(key, check, self.energy, 0.0, &[]);
+                table.store(key, check, self.energy, &[]);
             }
             for (i, &(trial_key, trial_check)) in self.trial_keys.iter().enumerate() {
                 if self.known[i] {
                     self.deltas[i] -= self.energy;
                 } else if trial_key != 0 || trial_check != 0 {
-                    table.store(trial_key, trial_check, self.energy + self.deltas[i], 0.0, &[]);
+                    table.store(trial_key, trial_check, self.energy + self.deltas[i], &[]);
                 }
             }
         }
-        self.total = self.model.rates_from_deltas(&self.occ, &self.deltas, &mut self.rates);
-        self.computed += 1;
-        if let Some(cache) = &mut self.cache {
-            cache.store(key, check, self.energy, self.total, &self.rates);
-        }
+        self.model.rates_from_deltas(&self.occ, &self.deltas, &mut self.rates);
+        self.keep_computed();
     }
 
     /// Runs `steps` steps, calling `visit` after each.
@@ -667,14 +698,10 @@ impl Simulation {
         self.computed
     }
 
-    /// The current state's event rates, in event order.
-    pub fn rates(&self) -> &[f64] {
-        &self.rates
-    }
-
     /// The current state's total rate.
     pub fn total_rate(&self) -> f64 {
-        self.total
+        let sums = self.rate_sums();
+        sums[sums.len() - 1]
     }
 
     /// The cache's counters (all zero without a cache).
@@ -771,7 +798,7 @@ mod tests {
             let (model, species) = eam_alloy(4, 2, 3);
             let mut sim = Simulation::new(model, species, 12, None).unwrap();
             if trial_energies {
-                sim = sim.with_trial_energies(StateCache::new(1, 0, false, Replacement::Lru).unwrap()).unwrap();
+                sim = sim.with_trial_energies(StateCache::new(1.0, 0, false, Replacement::Lru).unwrap()).unwrap();
             }
             for _ in 0..200 {
                 sim.step();
@@ -828,10 +855,10 @@ mod tests {
             let mut reference = Simulation::new(model.clone(), species.clone(), 77, None).unwrap();
             let expected: Vec<StepRecord> = (0..steps).map(|_| reference.step()).collect();
             let variants = [
-                (Some(1), false, Replacement::Lru, None),
-                (Some(64), true, Replacement::Oldest, None),
-                (Some(1), true, Replacement::Lru, Some(1)),
-                (None, false, Replacement::Lru, Some(2)),
+                (Some(1.0), false, Replacement::Lru, None),
+                (Some(64.0), true, Replacement::Oldest, None),
+                (Some(0.01), true, Replacement::Lru, Some(0.01)),
+                (None, false, Replacement::Lru, Some(2.0)),
             ];
             for (mib, verify, policy, energy_mib) in variants {
                 let cache = mib.map(|mib| StateCache::new(mib, events, verify, policy).unwrap());
@@ -870,7 +897,7 @@ mod tests {
     fn trial_energies_need_an_energy_only_table() {
         let (model, species) = alloy(LatticeKind::Bcc, 3, 1, 2);
         let sim = Simulation::new(model, species, 1, None).unwrap();
-        let table = StateCache::new(1, 8, false, Replacement::Lru).unwrap();
+        let table = StateCache::new(1.0, 8, false, Replacement::Lru).unwrap();
         assert_eq!(sim.with_trial_energies(table).unwrap_err(), SimulationError::EnergyTableShape(8));
     }
 

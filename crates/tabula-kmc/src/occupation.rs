@@ -60,24 +60,22 @@ impl Occupation {
     /// In debug builds, if `vacancy_site` holds no vacancy or `atom_site` holds one.
     #[inline]
     pub fn exchange(&mut self, table: &ZobristTable, vacancy_site: usize, atom_site: usize) {
-        let v = self.vacancy as usize;
-        let atom = self.species[atom_site] as usize;
+        let atom = self.species[atom_site];
         debug_assert_eq!(self.species[vacancy_site], self.vacancy);
-        debug_assert_ne!(atom, v);
-        self.species[vacancy_site] = atom as Species;
+        debug_assert_ne!(atom, self.vacancy);
+        self.species[vacancy_site] = atom;
         self.species[atom_site] = self.vacancy;
-        self.key ^= table.primary(vacancy_site, v);
-        self.key ^= table.primary(vacancy_site, atom);
-        self.key ^= table.primary(atom_site, atom);
-        self.key ^= table.primary(atom_site, v);
-        self.check ^= table.check(vacancy_site, v);
-        self.check ^= table.check(vacancy_site, atom);
-        self.check ^= table.check(atom_site, atom);
-        self.check ^= table.check(atom_site, v);
+        let (primary, check) = table.exchange(vacancy_site, atom_site, atom as usize);
+        self.key ^= primary;
+        self.check ^= check;
         // Vacancies stay sorted by site, so that a state's event list does not depend on the path to it.
-        let i = self.vacancies.iter().position(|&s| s as usize == vacancy_site).expect("a vacancy site");
-        self.vacancies[i] = atom_site as u32;
-        self.vacancies.sort_unstable();
+        if let [only] = self.vacancies.as_mut_slice() {
+            *only = atom_site as u32;
+        } else {
+            let i = self.vacancies.iter().position(|&s| s as usize == vacancy_site).expect("a vacancy site");
+            self.vacancies[i] = atom_site as u32;
+            self.vacancies.sort_unstable();
+        }
     }
 
     /// Species on each site.

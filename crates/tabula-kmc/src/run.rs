@@ -375,7 +375,7 @@ impl fmt::Display for RecallComparison {
     }
 }
 
-/// Runs `steps` steps of `setup` from its start structure with recall on (the setup's cache, or 4 MiB LRU if it
+/// Runs `steps` steps of `setup` from its start structure with recall on (the setup's cache, or 0.25 MiB LRU if it
 /// has none) and off, checks that the two trajectories are the same, and times both (no output written).
 ///
 /// # Errors
@@ -388,7 +388,7 @@ impl fmt::Display for RecallComparison {
 pub fn compare_recall(setup: &Setup, steps: u64) -> Result<RecallComparison, Error> {
     let species = start_structure(setup)?;
     let cache_setup = setup.cache.unwrap_or(crate::config::CacheSetup {
-        mib: 4,
+        mib: crate::config::DEFAULT_MIB,
         verify: false,
         policy: crate::cache::Replacement::Lru,
         trial_energies: matches!(setup.model.energy(), Energy::Eam(_)),

@@ -257,6 +257,49 @@ impl<M> Report<M> {
     }
 }
 
+/// The characters a board is drawn with in the terminal ([`Front::board_text_in`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Charset {
+    /// ASCII only: letters and signs, safe in any terminal, file or pipe.
+    #[default]
+    Ascii,
+    /// Any Unicode character (xiangqi's pieces as Chinese characters), for a terminal that shows UTF-8.
+    Unicode,
+}
+
+impl Charset {
+    /// The choice terminal programs make: Unicode when the output is a terminal and the locale's character
+    /// type is UTF-8, ASCII otherwise (a pipe, a file, the `C` locale). The locale is the first of `LC_ALL`,
+    /// `LC_CTYPE` and `LANG` that is set and not empty, as POSIX orders them; `var` reads a variable.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tabula_protocol::front::Charset;
+    ///
+    /// let env = |vars: &'static [(&'static str, &'static str)]| {
+    ///     move |name: &str| vars.iter().find(|(n, _)| *n == name).map(|(_, v)| v.to_string())
+    /// };
+    /// assert_eq!(Charset::detect(true, env(&[("LANG", "zh_CN.UTF-8")])), Charset::Unicode);
+    /// assert_eq!(Charset::detect(false, env(&[("LANG", "zh_CN.UTF-8")])), Charset::Ascii);
+    /// assert_eq!(Charset::detect(true, env(&[("LC_ALL", "C"), ("LANG", "en_US.utf8")])), Charset::Ascii);
+    /// ```
+    pub fn detect(is_terminal: bool, var: impl Fn(&str) -> Option<String>) -> Charset {
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].into_iter().filter_map(&var).find(|value| !value.is_empty());
+        // The codeset follows the dot (`zh_CN.UTF-8@modifier`); glibc also writes it `utf8`.
+        let utf8 = locale.is_some_and(|locale| {
+            let codeset = locale.split_once('.').map_or("", |(_, rest)| rest);
+            let codeset = codeset.split('@').next().unwrap_or("").to_ascii_lowercase();
+            codeset == "utf-8" || codeset == "utf8"
+        });
+        if is_terminal && utf8 {
+            Charset::Unicode
+        } else {
+            Charset::Ascii
+        }
+    }
+}
+
 /// How a board's cells are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CellStyle {
@@ -354,8 +397,15 @@ pub trait Front: Game {
     /// Reads a position in the game's usual notation.
     fn parse_position(text: &str, setup: &Setup) -> Result<Self, FrontError>;
 
-    /// The board drawn as text, for the terminal.
+    /// The board drawn as text in ASCII, for any terminal, file or page.
     fn board_text(&self) -> String;
+
+    /// The board drawn as text with `charset`; by default [`board_text`](Front::board_text) whatever the
+    /// charset, for games whose board needs nothing beyond ASCII.
+    fn board_text_in(&self, charset: Charset) -> String {
+        let _ = charset;
+        self.board_text()
+    }
 
     /// Writes the position so that [`parse_position`](Front::parse_position) reads it back.
     fn position_text(&self) -> String;
@@ -497,6 +547,26 @@ pub fn solved_by_core<M>(solution: tabula::search::Solution<M>, wording: &Wordin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_charset_follows_the_locale_posix_chooses_and_the_terminal() {
+        let detect = |is_terminal: bool, vars: &[(&str, &str)]| {
+            Charset::detect(is_terminal, |name| vars.iter().find(|(n, _)| *n == name).map(|(_, v)| v.to_string()))
+        };
+        for utf8 in ["C.UTF-8", "en_US.utf8", "zh_TW.UTF-8@radical"] {
+            assert_eq!(detect(true, &[("LANG", utf8)]), Charset::Unicode, "{utf8}");
+        }
+        for other in ["C", "POSIX", "zh_CN.GB18030", "en_US", "utf8"] {
+            assert_eq!(detect(true, &[("LANG", other)]), Charset::Ascii, "{other}");
+        }
+        // LC_ALL overrides LC_CTYPE, which overrides LANG; a variable set empty counts as unset.
+        assert_eq!(detect(true, &[("LC_CTYPE", "C"), ("LANG", "C.UTF-8")]), Charset::Ascii);
+        assert_eq!(detect(true, &[("LC_ALL", "C.UTF-8"), ("LC_CTYPE", "C")]), Charset::Unicode);
+        assert_eq!(detect(true, &[("LC_ALL", ""), ("LANG", "C.UTF-8")]), Charset::Unicode);
+        assert_eq!(detect(true, &[]), Charset::Ascii);
+        // Not a terminal: ASCII, whatever the locale.
+        assert_eq!(detect(false, &[("LC_ALL", "C.UTF-8")]), Charset::Ascii);
+    }
 
     #[test]
     fn settings_a_game_does_not_have_are_refused() {

@@ -5,7 +5,7 @@
 //! Input comes through the [`LineReader`], so a bad byte typed or piped in is reported and reading goes on;
 //! output goes to any writer, which is how the tests watch a whole game.
 
-use crate::front::{Front, Report, Solve, Think};
+use crate::front::{Charset, Front, Report, Solve, Think};
 use crate::lines::LineReader;
 use std::io::{self, BufRead, Read, Write};
 use std::time::Instant;
@@ -61,9 +61,15 @@ pub fn summary<G: Front>(game: &G, report: &Report<G::Move>) -> Vec<String> {
     lines
 }
 
-/// Analyzes one position: the board, each iteration, then the [`summary`].
-pub fn analyze<G: Front>(game: &G, engine: &mut G::Engine, limits: &Limits, out: &mut impl Write) -> io::Result<()> {
-    writeln!(out, "{}\n", game.board_text())?;
+/// Analyzes one position: the board (drawn with `charset`), each iteration, then the [`summary`].
+pub fn analyze<G: Front>(
+    game: &G,
+    engine: &mut G::Engine,
+    limits: &Limits,
+    charset: Charset,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    writeln!(out, "{}\n", game.board_text_in(charset))?;
     if let Some(result) = game.result_text() {
         return writeln!(out, "The game is over: {result}");
     }
@@ -81,9 +87,14 @@ pub fn analyze<G: Front>(game: &G, engine: &mut G::Engine, limits: &Limits, out:
     Ok(())
 }
 
-/// Solves one position exactly and gives every legal move's value.
-pub fn analyze_solved<G: Solve>(game: &G, solver: &mut G::Solver, out: &mut impl Write) -> io::Result<()> {
-    writeln!(out, "{}\n", game.board_text())?;
+/// Solves one position exactly and gives every legal move's value, below the board drawn with `charset`.
+pub fn analyze_solved<G: Solve>(
+    game: &G,
+    solver: &mut G::Solver,
+    charset: Charset,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    writeln!(out, "{}\n", game.board_text_in(charset))?;
     if let Some(result) = game.result_text() {
         return writeln!(out, "The game is over: {result}");
     }
@@ -107,20 +118,22 @@ pub fn analyze_solved<G: Solve>(game: &G, solver: &mut G::Solver, out: &mut impl
     Ok(())
 }
 
-/// Plays a game at the terminal from `game`: `sides[0]` moves first. A human may type `undo` (takes back
-/// their last move and the engine's answer) or `quit`; the game ends by the rules or at the end of input.
+/// Plays a game at the terminal from `game`: `sides[0]` moves first; the board is drawn with `charset`. A
+/// human may type `undo` (takes back their last move and the engine's answer) or `quit`; the game ends by the
+/// rules or at the end of input.
 pub fn play<G: Front>(
     mut game: G,
     sides: [Side; 2],
     engine: &mut G::Engine,
     limits: &Limits,
+    charset: Charset,
     input: impl Read,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let mut lines = LineReader::new(io::BufReader::new(input));
     let mut history: Vec<G::Move> = Vec::new();
     loop {
-        writeln!(out, "\n{}\n", game.board_text())?;
+        writeln!(out, "\n{}\n", game.board_text_in(charset))?;
         if let Some(result) = game.result_text() {
             return writeln!(out, "{result}");
         }
@@ -173,7 +186,7 @@ pub fn play<G: Front>(
                                 game.undo(m);
                             }
                         }
-                        writeln!(out, "\n{}\n", game.board_text())?;
+                        writeln!(out, "\n{}\n", game.board_text_in(charset))?;
                     }
                     "" => {}
                     text => match game.parse_move(text) {

@@ -35,7 +35,7 @@ use crate::server::{Busy, Input};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tabula::score::{plies_to_end, uci_string};
+use tabula::score::{plies_to_end, uci_string, Score};
 use tabula::search::{Iteration, Limits, SearchResult};
 
 /// The side to move's clock, as `go` gives it.
@@ -334,12 +334,33 @@ pub fn check_value(name: &str, value: Option<&str>) -> Result<bool, ArgError> {
 
 /// The UCI `info` line for an iteration, moves written by `notation`.
 pub fn info_line<M: Copy>(it: &Iteration<M>, notation: impl Fn(M) -> String) -> String {
-    let pv: Vec<String> = it.pv.iter().map(|&m| notation(m)).collect();
+    info(it, None, it.score, &it.pv, &notation)
+}
+
+/// The UCI `info` lines for an iteration: one line as [`info_line`] writes it, or with `multi_pv`, one for each
+/// of the iteration's [lines](Iteration::lines), best first, each tagged `multipv <k>` (from 1) as Stockfish
+/// writes them.
+pub fn info_lines<M: Copy>(it: &Iteration<M>, multi_pv: bool, notation: impl Fn(M) -> String) -> Vec<String> {
+    if !multi_pv || it.lines.is_empty() {
+        return vec![info_line(it, notation)];
+    }
+    it.lines.iter().enumerate().map(|(k, line)| info(it, Some(k + 1), line.score, &line.pv, &notation)).collect()
+}
+
+fn info<M: Copy>(
+    it: &Iteration<M>,
+    multi_pv: Option<usize>,
+    score: Score,
+    pv: &[M],
+    notation: &impl Fn(M) -> String,
+) -> String {
+    let pv: Vec<String> = pv.iter().map(|&m| notation(m)).collect();
+    let tag = multi_pv.map(|k| format!(" multipv {k}")).unwrap_or_default();
     format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {}{tag} score {} nodes {} nps {} hashfull {} time {} pv {}",
         it.depth,
         it.seldepth.max(it.depth),
-        uci_string(it.score),
+        uci_string(score),
         it.nodes,
         it.nps,
         it.hashfull,

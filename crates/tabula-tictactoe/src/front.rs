@@ -105,6 +105,7 @@ impl Solve for TicTacToe {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula_protocol::front::Charset;
     use tabula_protocol::terminal;
 
     #[test]
@@ -112,7 +113,7 @@ mod tests {
         let game = TicTacToe::start(&Setup::default()).unwrap();
         let mut out = Vec::new();
         let mut engine = TicTacToe::engine(&EngineConfig::default());
-        terminal::analyze(&game, &mut engine, &tabula::Limits::depth(9), &mut out).unwrap();
+        terminal::analyze(&game, &mut engine, &tabula::Limits::depth(9), Charset::Ascii, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("score      draw"), "{text}");
     }

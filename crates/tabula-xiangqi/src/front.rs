@@ -4,14 +4,15 @@
 
 use crate::engine::Engine;
 use crate::moves::Move;
+use crate::notation::file_name;
 use crate::perft::{perft, perft_hashed};
 use crate::position::Position;
-use crate::types::{Color, Piece, Role, Square};
+use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist::{self, KEYS};
 use tabula::perft::PerftTable;
 use tabula::quality::QualityReport;
 use tabula::score::{Distance, Wording};
-use tabula_protocol::front::{CellStyle, Cells, EngineConfig, Feature, Front, FrontError, MoveCells, Setup};
+use tabula_protocol::front::{CellStyle, Cells, Charset, EngineConfig, Feature, Front, FrontError, MoveCells, Setup};
 
 /// The point of `square` on a board drawn with Black's back rank (9) at the top.
 fn cell(square: Square) -> usize {
@@ -34,6 +35,39 @@ fn character(piece: Piece) -> char {
     } else {
         black
     }
+}
+
+/// An empty point on the Chinese board: a full-width plus, two columns wide like the pieces' characters.
+const POINT: char = '＋';
+
+/// The board in Chinese characters: each point drawn two columns wide (as terminals draw CJK characters) after
+/// a space, so that every file keeps one column; Black's file names (１–９) above, Red's (九–一) and the ICCS
+/// letters below, ICCS ranks on the left, the river between ranks 5 and 4.
+fn chinese_board(pos: &Position) -> String {
+    /// A row: a label two columns wide, then each file's two-column glyph after a space.
+    fn row(label: &str, glyphs: impl IntoIterator<Item = char>) -> String {
+        let mut line = format!("{label:<2}");
+        for glyph in glyphs {
+            line.push(' ');
+            line.push(glyph);
+        }
+        line + "\n"
+    }
+    let mut text = row("", File::ALL.map(|file| file_name(file, Color::Black)));
+    for rank in Rank::ALL.into_iter().rev() {
+        let point = |file| pos.board().piece_at(Square::from_coords(file, rank)).map_or(POINT, character);
+        text += &row(&rank.to_string(), File::ALL.map(point));
+        if rank == Rank::R5 {
+            text += &row("", "～～楚河～漢界～～".chars());
+        }
+    }
+    text += &row("", File::ALL.map(|file| file_name(file, Color::Red)));
+    // ICCS letters are one column wide: each stands in the first column of its file.
+    text += "  ";
+    for file in File::ALL {
+        text += &format!(" {file} ");
+    }
+    text.trim_end().to_string() + "\n\n" + &pos.to_fen()
 }
 
 impl Front for Position {
@@ -72,6 +106,15 @@ impl Front for Position {
             }
         }
         text + "   a b c d e f g h i\n\n" + &self.to_fen()
+    }
+
+    /// In Unicode, the pieces as Chinese characters, Red's and Black's different for every role
+    /// (帥仕相傌俥炮兵, 將士象馬車砲卒), so that the sides are told apart without colour.
+    fn board_text_in(&self, charset: Charset) -> String {
+        match charset {
+            Charset::Ascii => self.board_text(),
+            Charset::Unicode => chinese_board(self),
+        }
     }
 
     fn position_text(&self) -> String {
@@ -150,6 +193,88 @@ impl Front for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use unicode_width::UnicodeWidthChar;
+
+    /// The characters of a line drawn in a terminal, each with the column it starts at (wide characters take
+    /// two), spaces left out.
+    fn columns(line: &str) -> Vec<(usize, char)> {
+        let mut column = 0;
+        let mut placed = Vec::new();
+        for c in line.chars() {
+            if c != ' ' {
+                placed.push((column, c));
+            }
+            column += c.width().expect("a printable character");
+        }
+        placed
+    }
+
+    /// The piece placement (FEN's first field) read back from the Chinese board, each point found by the
+    /// column of its file's letter, each character told apart by side as Chinese boards print them.
+    fn placement_drawn(text: &str) -> String {
+        let lines: Vec<&str> = text.lines().collect();
+        let letters = columns(lines[13]);
+        let files: Vec<char> = letters.iter().map(|&(_, c)| c).collect();
+        assert_eq!(files, "abcdefghi".chars().collect::<Vec<_>>(), "{text}");
+        let at = |line: &str| -> Vec<char> {
+            let placed = columns(line);
+            letters
+                .iter()
+                .map(|(column, _)| placed.iter().find(|(c, _)| c == column).map_or('?', |&(_, glyph)| glyph))
+                .collect()
+        };
+        // Black's file numbers above, Red's below, each over its ICCS letter.
+        assert_eq!(at(lines[0]).into_iter().collect::<String>(), "１２３４５６７８９", "{text}");
+        assert_eq!(at(lines[12]).into_iter().collect::<String>(), "九八七六五四三二一", "{text}");
+        assert_eq!(at(lines[6]).into_iter().collect::<String>(), "～～楚河～漢界～～", "{text}");
+        let width = |line: &str| line.chars().map(|c| c.width().unwrap()).sum::<usize>();
+        let mut ranks = Vec::new();
+        for (row, line) in lines[1..12].iter().enumerate().filter(|&(row, _)| row != 5) {
+            assert_eq!(width(line), width(lines[0]), "row {row} of\n{text}");
+            let rank = 9 - ranks.len();
+            assert_eq!(columns(line)[0], (0, char::from_digit(rank as u32, 10).unwrap()), "{text}");
+            let mut fen = String::new();
+            for glyph in at(line) {
+                let letter = match glyph {
+                    '＋' => '1',
+                    _ => {
+                        let red = "帥仕相傌俥炮兵".chars().position(|c| c == glyph);
+                        let black = "將士象馬車砲卒".chars().position(|c| c == glyph);
+                        match (red, black) {
+                            (Some(i), None) => "KABNRCP".as_bytes()[i] as char,
+                            (None, Some(i)) => "kabnrcp".as_bytes()[i] as char,
+                            _ => panic!("`{glyph}` on rank {rank} is no piece of one side:\n{text}"),
+                        }
+                    }
+                };
+                fen.push(letter);
+            }
+            ranks.push(fen);
+        }
+        // Runs of empty points as FEN counts them.
+        let mut placement = ranks.join("/");
+        for n in (2..=9).rev() {
+            placement = placement.replace(&"1".repeat(n), &n.to_string());
+        }
+        placement
+    }
+
+    #[test]
+    fn the_chinese_board_puts_each_piece_on_its_file_and_rank() {
+        let data = include_str!("../tests/data/perft.epd");
+        let fens = data.lines().map(|line| line.split(';').next().unwrap().trim());
+        for fen in fens.filter(|fen| !fen.is_empty()) {
+            let pos = Position::from_fen(fen).unwrap();
+            let text = pos.board_text_in(Charset::Unicode);
+            assert_eq!(placement_drawn(&text), fen.split(' ').next().unwrap(), "{fen}");
+            assert!(text.ends_with(&pos.to_fen()));
+            assert_eq!(pos.board_text_in(Charset::Ascii), pos.board_text());
+            assert!(pos.board_text().is_ascii());
+        }
+        let start = Position::startpos().board_text_in(Charset::Unicode);
+        assert!(start.lines().nth(1).unwrap().ends_with("車 馬 象 士 將 士 象 馬 車"), "{start}");
+        assert!(start.lines().nth(11).unwrap().ends_with("俥 傌 相 仕 帥 仕 相 傌 俥"), "{start}");
+    }
 
     #[test]
     fn moves_in_three_notations_and_positions_in_fen() {

@@ -37,6 +37,7 @@ use tabula::Key;
 impl Game for Position {
     type Move = Move;
 
+    #[inline]
     fn legal_moves(&self, moves: &mut Vec<Move>) {
         self.legal_moves_into(moves);
     }
@@ -68,6 +69,19 @@ impl Game for Position {
             return Some(Outcome::Loss);
         }
         (self.halfmove_clock() >= MOVE_LIMIT_PLIES).then_some(Outcome::Draw)
+    }
+
+    /// The generator alone: it has no moves in a mated or stalemated position, and perft counts on through
+    /// the draws by the move counters, as the published counts do.
+    #[inline]
+    fn perft_moves(&self, moves: &mut Vec<Move>) {
+        self.legal_moves_into(moves);
+    }
+
+    /// Counted without listing the moves.
+    #[inline]
+    fn perft_count(&self, _scratch: &mut Vec<Move>) -> u64 {
+        self.count_legal_moves()
     }
 
     #[inline(always)]

@@ -15,10 +15,18 @@
 //! - [`zobrist`]: the keys.
 //! - [`perft`]: move-tree counting.
 //! - [`repetition`]: the rulings on repeated positions and the 60-move rule.
-//! - [`eval`]: the static evaluation, and [`eval::Evaluation`], the evaluator the core's searches use.
-//! - [`see`]: static exchange evaluation and the capture order.
-//! - [`engine`]: the engine on the core searcher.
-//! - [`uci`]: UCI as Pikafish speaks it; [`ucci`]: UCCI as ElephantEye speaks it.
+//!
+//! The engine is the default feature `engine`; a referee builds the crate without it, as `tabula-match` does.
+#![cfg_attr(
+    feature = "engine",
+    doc = "
+- [`eval`]: the static evaluation, and [`eval::Evaluation`], the evaluator the core's searches use.
+- [`see`]: static exchange evaluation and the capture order.
+- [`engine`]: the engine on the core searcher.
+- [`front`]: the game's front for the terminal, the protocols and the web page.
+- [`uci`]: UCI as Pikafish speaks it; [`ucci`]: UCCI as ElephantEye speaks it.
+"
+)]
 //!
 //! # Examples
 //!
@@ -40,9 +48,12 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod board;
+#[cfg(feature = "engine")]
 pub mod engine;
+#[cfg(feature = "engine")]
 pub mod eval;
 pub mod fen;
+#[cfg(feature = "engine")]
 pub mod front;
 mod game;
 pub mod movegen;
@@ -51,9 +62,12 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod repetition;
+#[cfg(feature = "engine")]
 pub mod see;
 pub mod types;
+#[cfg(feature = "engine")]
 pub mod ucci;
+#[cfg(feature = "engine")]
 pub mod uci;
 pub mod zobrist;
 

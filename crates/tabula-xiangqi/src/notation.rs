@@ -75,6 +75,22 @@ fn file_number(file: File, color: Color) -> u8 {
     }
 }
 
+/// The name of `file` in `color`'s Chinese notation: Red's files 一 to 九 and Black's １ to ９ (full-width
+/// digits), each counted from that side's right, so that Red's 一 is file i and Black's １ is file a.
+///
+/// # Examples
+///
+/// ```
+/// use tabula_xiangqi::notation::file_name;
+/// use tabula_xiangqi::{Color, File};
+///
+/// assert_eq!(file_name(File::H, Color::Red), '二');
+/// assert_eq!(file_name(File::H, Color::Black), '８');
+/// ```
+pub fn file_name(file: File, color: Color) -> char {
+    numeral(file_number(file, color), color)
+}
+
 const CHINESE_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 const FULL_WIDTH_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 

@@ -297,6 +297,27 @@ pub trait Game: Clone + Send {
     fn remaining(&self) -> Option<Remaining> {
         None
     }
+
+    // ---- Perft ---------------------------------------------------------------------------------------------------
+
+    /// The moves [`perft`](crate::perft) counts below this position: by default none once
+    /// [`outcome`](Game::outcome) says the game is over, else the [legal moves](Game::legal_moves). Chess and
+    /// xiangqi override it with their generator alone: it yields nothing in a mated position, and perft counts
+    /// on through draws by the move counters, as the published counts do.
+    #[inline]
+    fn perft_moves(&self, moves: &mut Vec<Self::Move>) {
+        if self.outcome().is_none() {
+            self.legal_moves(moves);
+        }
+    }
+
+    /// How many moves [`perft_moves`](Game::perft_moves) gives, for perft's last ply (`scratch`, empty, may
+    /// hold them): by default it generates them. A game that counts without listing overrides it.
+    #[inline]
+    fn perft_count(&self, scratch: &mut Vec<Self::Move>) -> u64 {
+        self.perft_moves(scratch);
+        scratch.len() as u64
+    }
 }
 
 /// Judges positions of `G` and sets the search's policy for it.

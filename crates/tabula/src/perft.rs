@@ -1,15 +1,16 @@
 //! Perft for any [`Game`]: the number of leaves of the legal move tree to a fixed depth, the standard test of a
 //! move generator, and a [`PerftTable`] that shares subtree counts between transpositions by Zobrist key.
 //!
-//! The generic counters go through [`Game::legal_moves`], [`Game::play`] and [`Game::undo`], so they test exactly
-//! what the searches use. The last ply is counted in bulk (the length of the move list, without making the
-//! moves). A game with a faster generator of its own (chess, xiangqi) keeps its own loop and shares the table.
-//! A finished game has no moves, so its subtree counts no leaves below depth 0.
+//! The counters go through [`Game::perft_moves`] (the legal moves, none once the game is over), [`Game::play`]
+//! and [`Game::undo`], so they test what the searches use. The last ply is counted in bulk by
+//! [`Game::perft_count`] (the length of the move list, or a game's own count without listing the moves;
+//! [`perft_without_bulk`] makes those moves too, to time make and undo). Chess and xiangqi count through these
+//! same loops with their own generators.
 //!
 //! # Examples
 //!
 //! ```
-//! use tabula::perft::{divide, perft, perft_hashed, PerftTable};
+//! use tabula::perft::{divide, perft, perft_hashed, perft_without_bulk, PerftTable};
 //! # use tabula::{Game, Key, Outcome};
 //! # #[derive(Clone)]
 //! # struct Nim(u32);
@@ -25,6 +26,7 @@
 //! // Nim with 5 stones, taking 1 to 3: 3 + 3 + 2 lines two moves long.
 //! let mut game = Nim(5);
 //! assert_eq!(perft(&mut game, 2), 8);
+//! assert_eq!(perft_without_bulk(&mut game, 3), perft(&mut game, 3));
 //! let mut table = PerftTable::new(1 << 10);
 //! assert_eq!(perft_hashed(&mut game, 3, &mut table), perft(&mut game, 3));
 //! assert_eq!(divide(&mut game, 2).iter().map(|(_, n)| n).sum::<u64>(), 8);
@@ -55,7 +57,7 @@ pub fn divide_with<G: Game>(
         return Vec::new();
     }
     let mut moves = Vec::new();
-    game.legal_moves(&mut moves);
+    game.perft_moves(&mut moves);
     let mut buffers = Vec::new();
     moves
         .into_iter()
@@ -67,6 +69,22 @@ pub fn divide_with<G: Game>(
             (mv, nodes)
         })
         .collect()
+}
+
+/// [`perft`] without bulk counting: every move of the last ply is made and taken back.
+pub fn perft_without_bulk<G: Game>(game: &mut G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = Vec::new();
+    game.perft_moves(&mut moves);
+    let mut nodes = 0;
+    for mv in moves {
+        game.play(mv);
+        nodes += perft_without_bulk(game, depth - 1);
+        game.undo(mv);
+    }
+    nodes
 }
 
 /// [`perft`] that looks up and stores subtree counts of depth 2 and more in `table`.
@@ -85,33 +103,28 @@ fn count<G: Game>(
     if depth == 0 {
         return 1;
     }
-    let key = game.key();
-    if depth >= 2 {
-        if let Some(count) = table.as_ref().and_then(|t| t.probe(key, depth)) {
-            return count;
-        }
-    }
     let mut moves = buffers.pop().unwrap_or_default();
     moves.clear();
-    if game.outcome().is_none() {
-        game.legal_moves(&mut moves);
+    if depth == 1 {
+        let nodes = game.perft_count(&mut moves);
+        buffers.push(moves);
+        return nodes;
     }
-    let nodes = if depth == 1 {
-        moves.len() as u64
-    } else {
-        let mut nodes = 0;
-        for &mv in &moves {
-            game.play(mv);
-            nodes += count(game, depth - 1, buffers, table);
-            game.undo(mv);
-        }
-        nodes
-    };
+    let key = table.as_ref().map(|_| game.key());
+    if let Some(count) = key.and_then(|key| table.as_ref()?.probe(key, depth)) {
+        buffers.push(moves);
+        return count;
+    }
+    game.perft_moves(&mut moves);
+    let mut nodes = 0;
+    for &mv in &moves {
+        game.play(mv);
+        nodes += count(game, depth - 1, buffers, table);
+        game.undo(mv);
+    }
     buffers.push(moves);
-    if depth >= 2 {
-        if let Some(t) = table.as_mut() {
-            t.store(key, depth, nodes);
-        }
+    if let (Some(t), Some(key)) = (table.as_mut(), key) {
+        t.store(key, depth, nodes);
     }
     nodes
 }

@@ -1,7 +1,8 @@
 //! A searcher set up to play a game over a protocol: [`Engine`] keeps the table (resized, cleared), the
 //! thread count and the game's search options, feeds the searcher the keys of the game's own history so that
-//! repetitions of earlier positions count, restricts the root to the moves a protocol asks for, and runs a
-//! fixed benchmark. What differs between games is said once, by implementing [`Playable`].
+//! repetitions of earlier positions count, restricts the root to the moves a protocol asks for, finds several
+//! best moves when asked (MultiPV), and runs a fixed benchmark. What differs between games is said once, by
+//! implementing [`Playable`].
 //!
 //! # Examples
 //!
@@ -42,6 +43,12 @@
 //! assert_eq!(result.best_move, Some(2)); // leave a multiple of four
 //! // Only the moves asked for at the root.
 //! assert_eq!(engine.search(&Nim { stones: 10 }, &Limits::depth(12), &[3], |_| {}).best_move, Some(3));
+//! // The three moves, best first: taking two wins, then the longer of the two losses.
+//! engine.set_multi_pv(3);
+//! let lines = engine.search(&Nim { stones: 10 }, &Limits::depth(12), &[], |_| {}).lines;
+//! let firsts: Vec<usize> = lines.iter().map(|l| l.pv[0]).collect();
+//! assert_eq!(firsts, [2, 1, 3]); // one stone loses on the sixth ply, three on the fourth
+//! assert!(lines[0].score > 0 && lines[1].score < 0 && lines[1].score > lines[2].score);
 //! let (nodes, _) = Engine::<Nim>::bench(8);
 //! assert_eq!(nodes, Engine::<Nim>::bench(8).0); // deterministic
 //! ```
@@ -99,8 +106,15 @@ impl<G: Playable> Engine<G> {
 
     /// Sets the number of search threads.
     pub fn set_threads(&mut self, threads: usize) {
-        let table = self.searcher.options().table;
-        self.searcher.set_options(G::engine_options(threads).with_table(table));
+        let options = self.searcher.options();
+        let (table, multi_pv) = (options.table, options.multi_pv);
+        self.searcher.set_options(G::engine_options(threads).with_table(table).with_multi_pv(multi_pv));
+    }
+
+    /// Sets how many best root moves a search finds, each with its line (UCI's `MultiPV`; at least one).
+    pub fn set_multi_pv(&mut self, lines: usize) {
+        let options = self.searcher.options().clone().with_multi_pv(lines.max(1));
+        self.searcher.set_options(options);
     }
 
     /// Searches with the transposition table or without it (to measure what it saves).

@@ -64,11 +64,8 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
         // the game's order (rotated, not swapped).
         frame.moves.clear();
         self.game.legal_moves(&mut frame.moves);
-        if ply == 0 && !self.cx.root_moves.is_empty() {
-            let root = self.cx.root_moves;
-            if frame.moves.iter().any(|&m| root.contains(&G::move_code(m))) {
-                frame.moves.retain(|&m| root.contains(&G::move_code(m)));
-            }
+        if ply == 0 && self.root_is_restricted() {
+            self.restrict_root(&mut frame.moves);
         }
         debug_assert!(!frame.moves.is_empty(), "a game that is not over has a legal move");
         let mut first_unordered = 0;
@@ -154,8 +151,10 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
             return 0;
         }
 
-        // Step 6. Store the result with its bound, unless it rests on a repetition ruling.
-        if let (Some((tk, probe)), true) = (probe, self.rulings == rulings_at_entry) {
+        // Step 6. Store the result with its bound, unless it rests on a repetition ruling or is a restricted
+        // root's.
+        let storable = self.rulings == rulings_at_entry && !(ply == 0 && self.root_is_restricted());
+        if let (Some((tk, probe)), true) = (probe, storable) {
             let move_code = best_move.map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
             let record = Record::searched(depth, best, alpha_orig, beta, move_code, self.cuts == cuts_at_entry);
             self.cx.table.store(probe.slot, tk.key, ply, record);

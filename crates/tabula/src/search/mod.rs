@@ -74,7 +74,7 @@ mod worker;
 pub use engine::{Engine, Playable};
 pub use limits::Limits;
 pub use options::SearchOptions;
-pub use result::{Counted, Iteration, SearchResult, Solution, TableUse};
+pub use result::{Counted, Iteration, Line, SearchResult, Solution, TableUse};
 pub use searcher::{Searcher, DEFAULT_TABLE_MIB};
 pub use solve::PARALLEL_AFTER;
 
@@ -85,28 +85,55 @@ use crate::score::INFINITY;
 /// The oracle the other searches are tested against. Terminal positions score by
 /// [`Outcome::score_at`](crate::game::Outcome::score_at) at their ply, leaves at depth 0 by the evaluator.
 pub fn minimax<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32) -> Counted {
-    fn go<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32, ply: u32, nodes: &mut u64) -> i32 {
-        *nodes += 1;
-        if let Some(outcome) = game.outcome() {
-            return outcome.score_at(ply);
-        }
-        if depth == 0 {
-            return evaluator.evaluate(game);
-        }
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        debug_assert!(!moves.is_empty(), "a game that is not over has a legal move");
-        let mut best = -INFINITY;
-        for mv in moves {
-            game.play(mv);
-            best = best.max(-go(game, evaluator, depth - 1, ply + 1, nodes));
-            game.undo(mv);
-        }
-        best
-    }
     let mut nodes = 0;
-    let score = go(game, evaluator, depth, 0, &mut nodes);
+    let score = minimax_node(game, evaluator, depth, 0, &mut nodes);
     Counted { score, nodes }
+}
+
+/// Each legal move's value as [`minimax`] at `depth` (at least 1) sees it from the root, with the nodes of its subtree,
+/// in the game's move order: the oracle for the lines of a [`multi_pv`](SearchOptions::multi_pv) search. The root's value is
+/// the best of them.
+///
+/// # Panics
+///
+/// If `depth` is 0.
+pub fn minimax_moves<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32) -> Vec<(G::Move, Counted)> {
+    assert!(depth > 0, "a move's value needs a depth of at least one ply");
+    let mut moves = Vec::new();
+    if game.outcome().is_none() {
+        game.legal_moves(&mut moves);
+    }
+    moves
+        .into_iter()
+        .map(|mv| {
+            let mut nodes = 0;
+            game.play(mv);
+            let score = -minimax_node(game, evaluator, depth - 1, 1, &mut nodes);
+            game.undo(mv);
+            (mv, Counted { score, nodes })
+        })
+        .collect()
+}
+
+/// Minimax of the node at `ply`, `depth` plies deep.
+fn minimax_node<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32, ply: u32, nodes: &mut u64) -> i32 {
+    *nodes += 1;
+    if let Some(outcome) = game.outcome() {
+        return outcome.score_at(ply);
+    }
+    if depth == 0 {
+        return evaluator.evaluate(game);
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    debug_assert!(!moves.is_empty(), "a game that is not over has a legal move");
+    let mut best = -INFINITY;
+    for mv in moves {
+        game.play(mv);
+        best = best.max(-minimax_node(game, evaluator, depth - 1, ply + 1, nodes));
+        game.undo(mv);
+    }
+    best
 }
 
 /// Alpha-beta in negamax form, fail-soft, without a table or move ordering. Returns the same value as

@@ -188,6 +188,11 @@ declare_options! {
     /// Enhanced transposition cutoffs are tried this many plies from the horizon and further.
     etc_depth / with_etc_depth: i32 = 4, solver 4, lean None, verify [4];
 
+    // ---- What the search reports ----
+    /// How many best root moves to find, each with its score and line (MultiPV): at every depth the root is
+    /// searched once per line, with the moves of the lines before excluded. At least one.
+    multi_pv / with_multi_pv: usize = 1, solver 1, lean None, verify [1, 3];
+
     // ---- Threads ----
     /// Search threads sharing the table (Lazy SMP; a parallel solve defers positions another thread is
     /// searching). At least one.
@@ -227,36 +232,49 @@ impl SearchOptions {
                 candidates.push(choice);
             }
         }
-        // The triples (option a = x, option b = y, option c = z) some sound set covers.
-        let triples_of = |choice: &[usize]| -> Vec<[(usize, usize); 3]> {
-            let mut out = Vec::new();
-            for (ai, &a) in varied.iter().enumerate() {
-                for (bi, &b) in varied.iter().enumerate().skip(ai + 1) {
-                    for &c in &varied[bi + 1..] {
-                        out.push([(a, choice[a]), (b, choice[b]), (c, choice[c])]);
-                    }
+        // The triples of options, and for each the values they take: a triple of values (option a = x,
+        // option b = y, option c = z) is a slot in a flat table, so that counting what a candidate would cover
+        // allocates nothing.
+        let mut triples = Vec::new();
+        for (ai, &a) in varied.iter().enumerate() {
+            for (bi, &b) in varied.iter().enumerate().skip(ai + 1) {
+                for &c in &varied[bi + 1..] {
+                    triples.push([a, b, c]);
                 }
             }
-            out
+        }
+        let m = counts.iter().copied().max().unwrap_or(1);
+        let slot = |t: usize, choice: &[usize]| {
+            let [a, b, c] = triples[t];
+            ((t * m + choice[a]) * m + choice[b]) * m + choice[c]
         };
-        let mut uncovered: std::collections::BTreeSet<[(usize, usize); 3]> =
-            candidates.iter().flat_map(|c| triples_of(c)).collect();
+        // The triples some sound set covers, less those the presets cover.
+        let mut uncovered = vec![false; triples.len() * m * m * m];
+        for choice in &candidates {
+            for t in 0..triples.len() {
+                uncovered[slot(t, choice)] = true;
+            }
+        }
         let mut sets = vec![Self::default().value_keeping(), Self::solver().value_keeping(), Self::table_and_pvs()];
         for preset in &sets {
             let choice = preset.test_choice();
-            for t in triples_of(&choice) {
-                uncovered.remove(&t);
+            for t in 0..triples.len() {
+                uncovered[slot(t, &choice)] = false;
             }
         }
-        while !uncovered.is_empty() {
+        let mut left = uncovered.iter().filter(|&&u| u).count();
+        while left > 0 {
             let best = candidates
                 .iter()
                 .max_by_key(|c| {
-                    (triples_of(c).iter().filter(|t| uncovered.contains(*t)).count(), std::cmp::Reverse(*c))
+                    let new = (0..triples.len()).filter(|&t| uncovered[slot(t, c)]).count();
+                    (new, std::cmp::Reverse(*c))
                 })
                 .expect("every uncovered triple comes from a candidate");
-            for t in triples_of(best) {
-                uncovered.remove(&t);
+            for t in 0..triples.len() {
+                let s = slot(t, best);
+                left -= uncovered[s] as usize;
+                uncovered[s] = false;
             }
             sets.push(Self::from_test_values(best));
         }

@@ -1,5 +1,6 @@
-//! What searches report: an [`Iteration`] after each completed iteration, a [`SearchResult`] at the end, a
-//! [`Solution`] from the exact solvers, and [`Counted`] values from the oracles.
+//! What searches report: an [`Iteration`] after each completed iteration, a [`SearchResult`] at the end (each
+//! with its [`Line`]s when several are asked for), a [`Solution`] from the exact solvers, and [`Counted`] values
+//! from the oracles.
 
 use crate::score::Score;
 use std::time::Duration;
@@ -26,6 +27,16 @@ impl TableUse {
     }
 }
 
+/// One of the best root moves with its score and line (see
+/// [`SearchOptions::multi_pv`](super::SearchOptions::multi_pv)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line<M> {
+    /// The score of the line's first move for the side to move.
+    pub score: Score,
+    /// The moves, the root move first.
+    pub pv: Vec<M>,
+}
+
 /// What the searcher reports after each completed iteration.
 #[derive(Clone, Debug)]
 pub struct Iteration<M> {
@@ -49,6 +60,10 @@ pub struct Iteration<M> {
     pub table: TableUse,
     /// The principal variation.
     pub pv: Vec<M>,
+    /// The best root moves, best first, as many as [`SearchOptions::multi_pv`](super::SearchOptions::multi_pv)
+    /// asks for and the root has: each searched with the ones before it excluded. The first is `score` and
+    /// `pv`.
+    pub lines: Vec<Line<M>>,
 }
 
 /// The outcome of [`Searcher::search`](super::Searcher::search).
@@ -66,6 +81,9 @@ pub struct SearchResult<M> {
     pub seldepth: u32,
     /// The principal variation.
     pub pv: Vec<M>,
+    /// The best root moves of the deepest completed iteration (see [`Iteration::lines`]); empty if none
+    /// completed.
+    pub lines: Vec<Line<M>>,
     /// Nodes searched, all threads.
     pub nodes: u64,
     /// Table use, all threads.

@@ -139,6 +139,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             depth: 0,
             seldepth: 0,
             pv: Vec::new(),
+            lines: Vec::new(),
             nodes: 0,
             table: TableUse::default(),
             elapsed: Duration::ZERO,
@@ -172,6 +173,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 hashfull: if use_table { table.hashfull() } else { 0 },
                 table: shared.table_use(),
                 pv: c.pv.clone(),
+                lines: c.lines.clone(),
             });
         });
         if let Some(best) = shared.best() {
@@ -181,6 +183,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             result.depth = best.depth;
             result.seldepth = best.seldepth;
             result.pv = best.pv;
+            result.lines = best.lines;
         }
         if result.best_move.is_none() {
             // Stopped before the first iteration ended: any move allowed at the root, rather than none.

@@ -6,7 +6,7 @@
 //! increment and one mask test.
 
 use super::limits::Limits;
-use super::result::TableUse;
+use super::result::{Line, TableUse};
 use crate::score::Score;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -33,6 +33,8 @@ pub(super) struct Completed<M> {
     pub exact: bool,
     pub best_move: Option<M>,
     pub pv: Vec<M>,
+    /// The best root moves, best first; the first is `score` and `pv`.
+    pub lines: Vec<Line<M>>,
 }
 
 /// The time limits of a search and when they started counting.

@@ -3,7 +3,8 @@
 //! A game author runs [`check_all`] on positions of a new game to catch a broken hook or key: at a fixed depth,
 //! alpha-beta and the searcher under every option set of [`SearchOptions::verification`] (a covering array
 //! over every option's test values: a new option joins by being declared) must return exactly [`minimax`]'s
-//! root value. The evaluator must have no [noisy moves](crate::game::Evaluator::noisy_moves): quiescence on
+//! root value, and under [`multi_pv`](SearchOptions::multi_pv) each line the value [`minimax_moves`] gives its
+//! move, the lines being the best moves in order. The evaluator must have no [noisy moves](crate::game::Evaluator::noisy_moves): quiescence on
 //! them changes values by design.
 //!
 //! # Examples
@@ -32,7 +33,7 @@
 //! }
 //! ```
 
-use super::{alphabeta, minimax, SearchOptions, Searcher};
+use super::{alphabeta, minimax, minimax_moves, SearchOptions, Searcher};
 use crate::game::{Evaluator, Game};
 use crate::score::Score;
 use std::fmt;
@@ -63,23 +64,94 @@ impl fmt::Display for Mismatch {
 impl std::error::Error for Mismatch {}
 
 /// Checks that alpha-beta and the searcher under every option set of [`SearchOptions::verification`] return
-/// minimax's value for `game` at `depth`. Each searcher starts from an empty table.
+/// minimax's value for `game` at `depth`, and that with several lines asked for
+/// ([`multi_pv`](SearchOptions::multi_pv)) the lines are the best moves, best first, each with its minimax
+/// value. Each searcher starts from an empty table.
 ///
 /// # Errors
 ///
 /// The first configuration that disagrees.
 pub fn check_all<G: Game, E: Evaluator<G> + Clone>(game: &G, evaluator: &E, depth: u32) -> Result<Score, Mismatch> {
-    let expected = minimax(&mut game.clone(), evaluator, depth).score;
+    // Each root move's value, which the lines are checked against; the root's is the best of them.
+    let move_values: Vec<(u16, Score)> = if depth > 0 && game.outcome().is_none() {
+        let values = minimax_moves(&mut game.clone(), evaluator, depth);
+        values.into_iter().map(|(mv, v)| (G::move_code(mv), v.score)).collect()
+    } else {
+        Vec::new()
+    };
+    let expected = match move_values.iter().map(|&(_, v)| v).max() {
+        Some(best) => best,
+        None => minimax(&mut game.clone(), evaluator, depth).score,
+    };
     let got = alphabeta(&mut game.clone(), evaluator, depth).score;
     if got != expected {
         return Err(Mismatch { search: "alphabeta".into(), depth, expected, got });
     }
     for options in SearchOptions::verification() {
         let mut searcher = Searcher::with_table_size(evaluator.clone(), 1).with_options(options.clone());
-        let got = searcher.search_depth(game, depth).score;
-        if got != expected {
-            return Err(Mismatch { search: format!("{options:?}"), depth, expected, got });
+        let result = searcher.search_depth(game, depth);
+        if result.score != expected {
+            return Err(Mismatch { search: format!("{options:?}"), depth, expected, got: result.score });
+        }
+        if options.multi_pv > 1 && !move_values.is_empty() {
+            check_lines(&result.lines, &move_values, options.multi_pv, |m| G::move_code(*m)).map_err(
+                |(what, expected, got)| Mismatch { search: format!("{what} of {options:?}"), depth, expected, got },
+            )?;
         }
     }
     Ok(expected)
+}
+
+/// Checks the lines of a search that asked for `wanted` of them against every root move's minimax value
+/// (by move code): as many lines as asked and the root allows, each with its move's value, the values in
+/// the order of the best. The error says what is wrong (the number of lines, or which line), what minimax
+/// expects and what the search gave.
+fn check_lines<M>(
+    lines: &[super::Line<M>],
+    values: &[(u16, Score)],
+    wanted: usize,
+    code: impl Fn(&M) -> u16,
+) -> Result<(), (String, Score, Score)> {
+    let mut best: Vec<Score> = values.iter().map(|&(_, v)| v).collect();
+    best.sort_unstable_by(|a, b| b.cmp(a));
+    best.truncate(wanted);
+    if lines.len() != best.len() {
+        return Err(("the number of lines".to_owned(), best.len() as Score, lines.len() as Score));
+    }
+    let mut seen = Vec::new();
+    for (k, (line, &expected)) in lines.iter().zip(&best).enumerate() {
+        let first = line.pv.first().map(&code);
+        let own = values.iter().find(|&&(c, _)| Some(c) == first).map(|&(_, v)| v);
+        // A line's own move has the value it reports, that value is the k-th best, and no move comes twice.
+        if line.score != expected || own != Some(expected) || seen.contains(&first) {
+            return Err((format!("line {}", k + 1), expected, line.score));
+        }
+        seen.push(first);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Line;
+
+    fn line(score: Score, first: u16) -> Line<u16> {
+        Line { score, pv: vec![first, 9] }
+    }
+
+    #[test]
+    fn lines_are_checked_for_number_order_and_each_value() {
+        // Moves 1, 2 and 3 worth 5, 9 and 5.
+        let values = [(1, 5), (2, 9), (3, 5)];
+        let code = |m: &u16| *m;
+        assert_eq!(check_lines(&[line(9, 2), line(5, 3)], &values, 2, code), Ok(()));
+        assert_eq!(check_lines(&[line(9, 2), line(5, 1), line(5, 3)], &values, 5, code), Ok(()));
+        let wrong = |lines: &[Line<u16>], wanted| check_lines(lines, &values, wanted, code).unwrap_err().0;
+        assert_eq!(wrong(&[line(9, 2)], 2), "the number of lines");
+        assert_eq!(wrong(&[line(5, 1), line(9, 2)], 2), "line 1");
+        // A line whose move is worth less than it says, and a move found twice.
+        assert_eq!(wrong(&[line(9, 2), line(9, 1)], 2), "line 2");
+        assert_eq!(wrong(&[line(9, 2), line(5, 1), line(5, 1)], 3), "line 3");
+    }
 }

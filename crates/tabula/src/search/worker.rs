@@ -13,6 +13,7 @@
 use super::limits::Limits;
 use super::options::SearchOptions;
 use super::ordering::{add_killer, lmr_reduction, move_score, History, MovePicker};
+use super::result::Line;
 use super::shared::{Completed, Counts, Shared, CHECK_EVERY};
 use super::stack::{split, update_pv, Frame, NO_CODE};
 use crate::game::{Evaluator, Game, Outcome, TableKey, WinningMove};
@@ -67,6 +68,8 @@ pub(super) struct Worker<'a, G: Game, E, const FULL: bool> {
     superseded: bool,
     /// The best root move of the iteration under way, once one beats the window.
     pub root_best: Option<G::Move>,
+    /// Codes of the root moves left out of the line under way: the first moves of the lines before it.
+    root_excluded: Vec<u16>,
     /// Whether this thread reports iterations.
     pub main: bool,
     /// Whether positions can repeat, so that the path's keys must be kept.
@@ -93,6 +96,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             iteration: 0,
             superseded: false,
             root_best: None,
+            root_excluded: Vec::new(),
             main,
             track_keys,
             cuts: 0,
@@ -103,6 +107,10 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
     /// Iterative deepening from `first_depth` to the shared maximum. Each completed iteration is published to
     /// the other threads; the main thread reports the deepest one so far to `on_iteration`. A thread never
     /// starts a depth another thread has completed, so a thread that falls behind catches up.
+    ///
+    /// With [`multi_pv`](SearchOptions::multi_pv) above one, each iteration searches the root once per line,
+    /// each time without the first moves of the lines found before (as Stockfish does), then orders the lines
+    /// by score; the iteration is complete when every line is.
     pub fn iterate(
         &mut self,
         stack: &mut [Frame<G::Move>],
@@ -110,6 +118,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
         on_iteration: &mut dyn FnMut(&Completed<G::Move>, Counts),
     ) {
         let shared = self.cx.shared;
+        let line_count = self.root_line_count();
         let mut depth = first_depth;
         let mut reported_depth = 0;
         loop {
@@ -117,11 +126,31 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             if depth > shared.max_depth {
                 break;
             }
-            let last = shared.best().map(|b| b.score);
-            let cuts = self.cuts;
-            self.root_best = None;
+            let last = shared.best().map(|b| b.lines).unwrap_or_default();
+            let mut lines: Vec<Line<G::Move>> = Vec::with_capacity(line_count);
+            let mut exact = true;
             self.iteration = depth;
-            let score = self.aspiration(stack, depth as i32, last);
+            self.root_excluded.clear();
+            for k in 0..line_count {
+                let cuts = self.cuts;
+                self.root_best = None;
+                let score = self.aspiration(stack, depth as i32, last.get(k).map(|l| l.score));
+                if self.stopped {
+                    break;
+                }
+                // No line was cut short, or a win or loss was proved within the horizon (a quicker one would
+                // have shown): the value is the game's, and deeper iterations would repeat it.
+                let proved = score::plies_to_end(score).is_some_and(|p| p.unsigned_abs() <= depth);
+                exact &= self.cuts == cuts || proved;
+                let mut pv = stack[0].pv.clone();
+                let Some(best) = self.root_best.or_else(|| pv.first().copied()) else { break };
+                if pv.first() != Some(&best) {
+                    pv = vec![best];
+                }
+                self.root_excluded.push(G::move_code(best));
+                lines.push(Line { score, pv });
+            }
+            self.root_excluded.clear();
             let superseded = self.superseded && !shared.stop.load(Relaxed);
             if self.stopped && !superseded {
                 break;
@@ -130,16 +159,14 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
                 // Another thread completed this depth: move on to the next without publishing.
                 (self.stopped, self.superseded) = (false, false);
             } else {
-                // No line was cut short, or a win or loss was proved within the horizon (a quicker one would
-                // have shown): the value is the game's, and deeper iterations would repeat it.
-                let proved = score::plies_to_end(score).is_some_and(|p| p.unsigned_abs() <= depth);
-                let exact = self.cuts == cuts || proved;
-                let mut pv = stack[0].pv.clone();
-                if pv.is_empty() {
-                    pv.extend(self.root_best);
-                }
-                let best_move = self.root_best.or_else(|| pv.first().copied());
-                shared.publish(Completed { depth, seldepth: self.seldepth, score, exact, best_move, pv });
+                // A line searched later can score above an earlier one when pruning or the table made the
+                // earlier one's value a guess; the best first (stable, so that ties keep the order they were
+                // found in).
+                lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+                let Some(first) = lines.first() else { break };
+                let (score, pv) = (first.score, first.pv.clone());
+                let best_move = pv.first().copied();
+                shared.publish(Completed { depth, seldepth: self.seldepth, score, exact, best_move, pv, lines });
                 if exact || depth >= shared.max_depth || shared.soft_time_passed() {
                     shared.stop.store(true, Relaxed);
                 }
@@ -157,6 +184,37 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             depth += 1;
         }
         self.flush();
+    }
+
+    /// How many lines an iteration searches: the lines asked for, at most the moves the root may play.
+    fn root_line_count(&self) -> usize {
+        let wanted = self.cx.options.multi_pv.max(1);
+        if wanted == 1 {
+            return 1;
+        }
+        let mut moves = Vec::new();
+        self.game.legal_moves(&mut moves);
+        self.restrict_root(&mut moves);
+        moves.len().clamp(1, wanted)
+    }
+
+    /// Whether the root is searched with fewer moves than the game allows: `searchmoves`, or the moves of the
+    /// lines found before (MultiPV).
+    #[inline]
+    pub(super) fn root_is_restricted(&self) -> bool {
+        !self.cx.root_moves.is_empty() || !self.root_excluded.is_empty()
+    }
+
+    /// Keeps the root moves the search may play: those asked for (if any of them is legal), less the ones
+    /// excluded.
+    pub(super) fn restrict_root(&self, moves: &mut Vec<G::Move>) {
+        let root = self.cx.root_moves;
+        if moves.iter().any(|&m| root.contains(&G::move_code(m))) {
+            moves.retain(|&m| root.contains(&G::move_code(m)));
+        }
+        if !self.root_excluded.is_empty() {
+            moves.retain(|&m| !self.root_excluded.contains(&G::move_code(m)));
+        }
     }
 
     /// One iteration, inside a window around the last score that widens until the score falls inside it.
@@ -329,7 +387,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
         let in_check = FULL && self.game.in_check();
         // Whether `frame.moves` already holds the moves, and whether none of them lets the opponent win at once.
         let (mut generated, mut safe_children) = (false, false);
-        if FULL && options.tactics {
+        // (A restricted root keeps to its moves: the hooks would offer others.)
+        if FULL && options.tactics && !(ply == 0 && self.root_is_restricted()) {
             let win_now = if kind.safe { WinningMove::NoneExists } else { self.game.winning_move() };
             match win_now {
                 WinningMove::Found(mv) => {
@@ -428,11 +487,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
         if !generated {
             self.game.legal_moves(&mut frame.moves);
         }
-        if ply == 0 && !self.cx.root_moves.is_empty() {
-            let root = self.cx.root_moves;
-            if frame.moves.iter().any(|&m| root.contains(&G::move_code(m))) {
-                frame.moves.retain(|&m| root.contains(&G::move_code(m)));
-            }
+        if ply == 0 && self.root_is_restricted() {
+            self.restrict_root(&mut frame.moves);
         }
         debug_assert!(!frame.moves.is_empty(), "a game that is not over has a legal move");
         if let (Some((tk, probe)), true) = (probe, depth > options.table_depth.max(1) && frame.moves.len() > 1) {
@@ -548,8 +604,10 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             return 0;
         }
 
-        // Step 10. Store the result with its bound, unless it rests on a repetition ruling.
-        if let (Some((tk, probe)), true) = (probe, self.rulings == rulings_at_entry) {
+        // Step 10. Store the result with its bound, unless it rests on a repetition ruling or is a restricted
+        // root's, which is not the position's.
+        let storable = self.rulings == rulings_at_entry && !(ply == 0 && self.root_is_restricted());
+        if let (Some((tk, probe)), true) = (probe, storable) {
             // (Exact only strictly inside the window, possible only when it is wider than a null window.)
             let move_code = best_move.map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
             let proven = self.cuts == cuts_at_entry;

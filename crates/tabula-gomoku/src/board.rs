@@ -424,21 +424,6 @@ impl Board {
         self.set(i, color);
     }
 
-    /// Calls `f` on the cells as they would be with `stones` (empty cells, and colours) added, nothing else of
-    /// the board updated: for direct scans of what those stones would make, cheaper than placing them.
-    #[cfg(feature = "engine")]
-    pub(crate) fn with_stones<R>(&mut self, stones: &[(usize, Color)], f: impl FnOnce(&[u8; CELLS]) -> R) -> R {
-        for &(i, color) in stones {
-            debug_assert_eq!(self.cells[i], EMPTY);
-            self.cells[i] = color.as_cell();
-        }
-        let out = f(&self.cells);
-        for &(i, _) in stones {
-            self.cells[i] = EMPTY;
-        }
-        out
-    }
-
     /// Takes away a stone put by [`place`](Self::place).
     #[cfg(feature = "engine")]
     pub(crate) fn remove(&mut self, i: usize, color: Color) {

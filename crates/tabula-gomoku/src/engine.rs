@@ -6,8 +6,9 @@
 //! 2. a VCF for the side to move, then a VCT: a win found here is a proof, returned with its winning line;
 //! 3. the opponent's threat: would it win by a VCF or VCT if it could move now? If so, the candidate moves
 //!    are tried against it (the points of its winning line first, then the side to move's fours, then the
-//!    best by the evaluator's order), each with a node budget that grows while time is left, and only those
-//!    after which the opponent's win is not found stay at the root;
+//!    best by the evaluator's order) for a VCF and a VCT of the opponent's (a move that stops a VCF may
+//!    leave a VCT), each with a node budget that grows while time is left; the moves proved to refute it stay
+//!    at the root, or if none is, those whose search was cut short;
 //! 4. the core [`Searcher`] (iterative deepening alpha-beta with the transposition table) among those moves
 //!    on the remaining time.
 //!
@@ -195,11 +196,11 @@ impl Engine {
         passed.pass();
         let threat = self.threat(&passed, budget, &mut thought.nodes);
         let mut safe = Vec::new();
-        if let Some((kind, line, nodes)) = threat {
+        if let Some((_, line, nodes)) = threat {
             let deadline = by(REFUTATION_SHARE);
             self.threats.set_deadline(deadline);
             let budgets = if budget == u64::MAX { ((nodes * 3 / 2).max(1_000), u64::MAX) } else { (budget, budget) };
-            safe = self.refutations(board, kind, &line, budgets, deadline, &mut thought.nodes);
+            safe = self.refutations(board, &line, budgets, deadline, &mut thought.nodes);
         }
         self.threats.set_deadline(None);
         self.searcher.set_root_moves(safe.iter().map(|&m| m.code()).collect());
@@ -232,15 +233,15 @@ impl Engine {
         None
     }
 
-    /// The side to move's candidate moves after which the opponent's win by `kind` (whose line is `line`) is
-    /// not found: the points of the line first (the attacker's, then the replies), then the side to move's
-    /// fours, then the best by the evaluator's order. Each is searched with `first` nodes, then those still
-    /// undecided with four times as many, and so on up to `last` or until the solver's deadline; candidates
-    /// the deadline leaves unsearched are left out. Empty if none stands.
+    /// The side to move's candidate moves after which the opponent's win by threats (here by the line `line`)
+    /// is not found, by a VCF or a VCT: the points of the line first (the attacker's, then the replies), then
+    /// the side to move's fours, then the best by the evaluator's order. Each is searched with `first` nodes,
+    /// then those still undecided with four times as many, and so on up to `last` or until the solver's
+    /// deadline; candidates the deadline leaves unsearched are left out. The moves proved to refute the threat
+    /// if there are any, else those left undecided; empty if none stands.
     fn refutations(
         &mut self,
         board: &Board,
-        kind: ThreatKind,
         line: &[Point],
         (first, last): (u64, u64),
         deadline: Option<Instant>,
@@ -275,7 +276,7 @@ impl Engine {
             let open = |v: &Option<Verdict>| matches!(v, None | Some(Verdict::Undecided));
             for (&m, verdict) in moves.iter().zip(verdicts.iter_mut()).filter(|(_, v)| open(v)) {
                 b.play_unchecked(m);
-                let lost = b.winner().is_none() && self.threat_of(&b, kind, budget);
+                let lost = b.winner().is_none() && self.threat_of(&b, budget);
                 *nodes += self.threats.nodes();
                 b.undo_unchecked(m);
                 let cut = self.threats.aborted();
@@ -293,15 +294,20 @@ impl Engine {
             }
             budget = budget.saturating_mul(4);
         }
-        let standing = |v: &Option<Verdict>| matches!(v, Some(Verdict::Refutes | Verdict::Undecided));
+        // The moves proved to refute it, if any; else those whose search was cut short.
+        let proved = verdicts.contains(&Some(Verdict::Refutes));
+        let standing = |v: &Option<Verdict>| match v {
+            Some(Verdict::Refutes) => true,
+            Some(Verdict::Undecided) => !proved,
+            _ => false,
+        };
         moves.into_iter().zip(verdicts).filter(|(_, v)| standing(v)).map(|(m, _)| m).collect()
     }
 
-    /// Whether the side to move in `board` wins by `kind` (a VCT includes the VCFs) within `nodes` nodes each;
-    /// the solver says whether the last search was cut short.
-    fn threat_of(&mut self, board: &Board, kind: ThreatKind, nodes: u64) -> bool {
-        let kinds: &[ThreatKind] = if kind == ThreatKind::Vcf { &[ThreatKind::Vcf] } else { &ThreatKind::ALL };
-        kinds.iter().any(|&k| {
+    /// Whether the side to move in `board` wins by a VCF or a VCT within `nodes` nodes each; the solver says
+    /// whether the last search was cut short. (A move that stops a VCF may leave a VCT: both are asked.)
+    fn threat_of(&mut self, board: &Board, nodes: u64) -> bool {
+        ThreatKind::ALL.iter().any(|&k| {
             let depth = if k == ThreatKind::Vcf { VCF_DEPTH } else { VCT_DEPTH };
             self.threats.find(board, k, depth, nodes).is_some()
         })

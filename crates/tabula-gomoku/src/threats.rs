@@ -223,7 +223,7 @@ impl ThreatSolver {
             if b.winner().is_some() {
                 break;
             }
-            let reply = self.defences(&mut b, kind).unwrap_or_default().into_iter().find(|&p| b.is_legal(p));
+            let reply = defences(&b, kind).unwrap_or_default().into_iter().find(|&p| b.is_legal(p));
             match reply {
                 Some(r) => {
                     b.play_unchecked(r);
@@ -341,7 +341,7 @@ impl ThreatSolver {
         if kind == ThreatKind::Vcf || depth == 0 {
             return false;
         }
-        let Some(defences) = self.defences(board, kind) else {
+        let Some(defences) = defences(board, kind) else {
             return false;
         };
         for m in defences {
@@ -357,77 +357,79 @@ impl ThreatSolver {
         }
         true
     }
+}
 
-    /// The defender's options against the attacker's threat (the defender to move): the block of a four; or,
-    /// in a VCT, the defender's own fours and the points that leave the attacker no open-four threat. `None`
-    /// if the attacker threatens nothing this search counts; empty if nothing answers the threat.
-    fn defences(&self, board: &mut Board, kind: ThreatKind) -> Option<Vec<Point>> {
-        let d = board.side_to_move();
-        let a = d.opponent();
-        let mut fives = Vec::with_capacity(2);
-        board.five_points_into(a, &mut fives, 2);
-        if !fives.is_empty() {
-            return Some(fives);
-        }
-        if kind == ThreatKind::Vcf {
-            return None;
-        }
-        let threats = threat_points(board, a, usize::MAX);
-        if threats.is_empty() {
-            return None;
-        }
-        let mut seen = [0u64; CELLS / 64];
-        let mut out = Vec::new();
-        let mut push = |i: usize, out: &mut Vec<Point>| {
-            if seen[i / 64] & 1 << (i % 64) == 0 && board.cells[i] == EMPTY {
-                seen[i / 64] |= 1 << (i % 64);
-                out.push(Point::from_index(i));
-            }
-        };
-        // The defender's own fours come first: they gain a tempo.
-        board.for_each_shape(d, &[Shape::Four], |i| push(i, &mut out));
-        let own = out.len();
-        // Then the points on the threats' lines (only they can change what the threat points make) ...
-        for &(t, pats) in &threats {
-            push(t, &mut out);
-            for (k, &step) in DIRS.iter().enumerate() {
-                if pats[k] < Pattern::BlockFour {
-                    continue;
-                }
-                for o in -5isize..=5 {
-                    let j = t as isize + o * step;
-                    if (0..CELLS as isize).contains(&j) {
-                        push(j as usize, &mut out);
-                    }
-                }
-            }
-        }
-        // ... that leave the attacker no threat at all: against any other the open four wins. (A defender's
-        // stone cannot give the attacker a new threat, except by unblocking a renju forbidden point: such a
-        // move is kept, and the search finds out.)
-        let rule = board.rule();
-        let renju_black = rule == Rule::Renju && a == Color::Black;
-        let mut kept = own;
-        for n in own..out.len() {
-            let x = out[n].index();
-            let parried = threats.iter().all(|&(t, pats)| {
-                t == x
-                    || (renju_black && board.with_stones(&[(x, d)], |cells| rules::is_forbidden(cells, t)))
-                    || !board.with_stones(&[(x, d), (t, a)], |cells| two_fives(cells, t, &pats, a, rule))
-            });
-            if parried {
-                out[kept] = out[n];
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
-        Some(out)
+/// The defender's options against the attacker's threat (the defender to move): the block of a four; or, in a
+/// VCT, the defender's own fours and the points that leave the attacker no open-four threat (every other move
+/// loses to the open four). `None` if the attacker threatens nothing a `kind` search counts; empty if nothing
+/// answers the threat.
+pub(crate) fn defences(board: &Board, kind: ThreatKind) -> Option<Vec<Point>> {
+    let d = board.side_to_move();
+    let a = d.opponent();
+    let mut fives = Vec::with_capacity(2);
+    board.five_points_into(a, &mut fives, 2);
+    if !fives.is_empty() {
+        return Some(fives);
     }
+    if kind == ThreatKind::Vcf {
+        return None;
+    }
+    let mut scratch = board.cells;
+    let threats = threat_points(board, &mut scratch, a, usize::MAX);
+    if threats.is_empty() {
+        return None;
+    }
+    let mut seen = [0u64; CELLS / 64];
+    let mut out = Vec::new();
+    let mut push = |i: usize, out: &mut Vec<Point>| {
+        if seen[i / 64] & 1 << (i % 64) == 0 && board.cells[i] == EMPTY {
+            seen[i / 64] |= 1 << (i % 64);
+            out.push(Point::from_index(i));
+        }
+    };
+    // The defender's own fours come first: they gain a tempo.
+    board.for_each_shape(d, &[Shape::Four], |i| push(i, &mut out));
+    let own = out.len();
+    // Then the points on the threats' lines (only they can change what the threat points make) ...
+    for &(t, pats) in &threats {
+        push(t, &mut out);
+        for (k, &step) in DIRS.iter().enumerate() {
+            if pats[k] < Pattern::BlockFour {
+                continue;
+            }
+            for o in -5isize..=5 {
+                let j = t as isize + o * step;
+                if (0..CELLS as isize).contains(&j) {
+                    push(j as usize, &mut out);
+                }
+            }
+        }
+    }
+    // ... that leave the attacker no threat at all: against any other the open four wins. (A defender's
+    // stone cannot give the attacker a new threat, except by unblocking a renju forbidden point: such a
+    // move is kept, and the search finds out.)
+    let rule = board.rule();
+    let renju_black = rule == Rule::Renju && a == Color::Black;
+    let mut kept = own;
+    for n in own..out.len() {
+        let x = out[n].index();
+        let parried = threats.iter().all(|&(t, pats)| {
+            t == x
+                || (renju_black && with_stones(&mut scratch, &[(x, d)], |cells| rules::is_forbidden(cells, t)))
+                || !with_stones(&mut scratch, &[(x, d), (t, a)], |cells| two_fives(cells, t, &pats, a, rule))
+        });
+        if parried {
+            out[kept] = out[n];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+    Some(out)
 }
 
 /// Up to `limit` points where `a` would make two fives at once (an open four, or two fours), each with its
-/// line patterns: the patterns' candidates, confirmed by direct scans.
-fn threat_points(board: &mut Board, a: Color, limit: usize) -> Vec<(usize, [Pattern; 4])> {
+/// line patterns: the patterns' candidates, confirmed by direct scans on `scratch` (the board's cells).
+fn threat_points(board: &Board, scratch: &mut [u8; CELLS], a: Color, limit: usize) -> Vec<(usize, [Pattern; 4])> {
     let mut candidates = Vec::new();
     board.for_each_shape(a, &[Shape::OpenFour, Shape::Four], |i| {
         let mark = board.mark(i, a);
@@ -442,11 +444,25 @@ fn threat_points(board: &mut Board, a: Color, limit: usize) -> Vec<(usize, [Patt
         }
         let pats = board.patterns_at(t, a);
         let rule = board.rule();
-        if board.is_legal_at(t, a) && board.with_stones(&[(t, a)], |cells| two_fives(cells, t, &pats, a, rule)) {
+        if board.is_legal_at(t, a) && with_stones(scratch, &[(t, a)], |cells| two_fives(cells, t, &pats, a, rule)) {
             confirmed.push((t, pats));
         }
     }
     confirmed
+}
+
+/// Calls `f` on `cells` with `stones` (empty cells, and colours) added, then takes them away: for direct scans
+/// of what those stones would make, cheaper than placing them on a board.
+fn with_stones<R>(cells: &mut [u8; CELLS], stones: &[(usize, Color)], f: impl FnOnce(&[u8; CELLS]) -> R) -> R {
+    for &(i, color) in stones {
+        debug_assert_eq!(cells[i], EMPTY);
+        cells[i] = color.as_cell();
+    }
+    let out = f(cells);
+    for &(i, _) in stones {
+        cells[i] = EMPTY;
+    }
+    out
 }
 
 /// Whether `a`'s stone on `t` (placed in `cells`) leaves it two points that make five under `rule`, along the

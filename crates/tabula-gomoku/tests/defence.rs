@@ -2,8 +2,12 @@
 //! engine's move let the opponent win by a VCT. The engine must now play a move after which the threat solver,
 //! searching far deeper than the engine does, proves no win for the opponent.
 
+use std::sync::Arc;
+use tabula::game::{Evaluator, Game};
 use tabula::search::Limits;
-use tabula_gomoku::{Board, Engine, Point, Rule, ThreatKind, ThreatSolver};
+use tabula_gomoku::policy::{Policy, ThreatOptions};
+use tabula_gomoku::threats::ThreatCache;
+use tabula_gomoku::{Board, Color, Engine, Point, Rule, ThreatKind, ThreatSolver};
 
 /// Depth and node budget of the searches that judge a move: far beyond what the engine spends.
 const JUDGE_VCT_DEPTH: u32 = 10;
@@ -78,4 +82,95 @@ fn all_positions() {
     for f in &failures {
         println!("  {f}");
     }
+}
+
+/// The points within four steps of `p` along its four lines, on the board.
+fn on_lines(board: &Board, p: Point) -> Vec<Point> {
+    let mut out = Vec::new();
+    for (dx, dy) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
+        for k in (-4..=4).filter(|&k| k != 0) {
+            let (x, y) = (i32::from(p.x) + k * dx, i32::from(p.y) + k * dy);
+            if (0..board.width() as i32).contains(&x) && (0..board.height() as i32).contains(&y) {
+                out.push(Point::new(x as u8, y as u8));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `them` (not to move in `board`) has two points that make five, all of them on `t`'s lines: found by
+/// playing each, after a move of the side to move's on a far empty corner, and asking the rules for a winner.
+fn two_fives_through(board: &mut Board, t: Point, them: Color) -> bool {
+    let lines = on_lines(board, t);
+    let far = |board: &Board, c: Point| {
+        [(0, 0), (14, 0), (0, 14), (14, 14)].into_iter().map(|(x, y)| Point::new(x, y)).find(|&d| {
+            let (dx, dy) = (i32::from(d.x) - i32::from(c.x), i32::from(d.y) - i32::from(c.y));
+            board.is_empty_point(d) && (dx.abs() > 4 || dy.abs() > 4) && !lines.contains(&d)
+        })
+    };
+    let mut fives = 0;
+    let empty: Vec<Point> = lines.iter().copied().filter(|&c| board.is_empty_point(c)).collect();
+    for c in empty {
+        let Some(d) = far(board, c) else { continue };
+        board.play(d).unwrap();
+        if board.play(c).is_ok() {
+            fives += (board.winner() == Some(them)) as usize;
+            board.take_back();
+        }
+        board.take_back();
+        if fives >= 2 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Where the opponent has an open three, the policy's threat replies leave out only moves that lose to it: after
+/// any other move, the opponent has a move that makes two fives at once (checked by playing them out on the
+/// rules, not with the pattern tables the replies come from).
+#[test]
+fn threat_replies_leave_out_only_moves_that_lose_to_an_open_four() {
+    let policy = Policy::new(ThreatOptions::default(), Some(Arc::new(ThreatCache::new(1))));
+    let (mut checked, mut left_out) = (0, 0);
+    // Every position along the recorded games, until a dozen have a three to parry.
+    let boards = load().into_iter().flat_map(|p| {
+        let moves = p.board.moves().to_vec();
+        (6..=moves.len()).map(move |n| {
+            let mut board = Board::new(15, 15, p.board.rule()).unwrap();
+            moves[..n].iter().for_each(|&m| board.play(m).unwrap());
+            board
+        })
+    });
+    for mut board in boards {
+        if board.in_check() {
+            continue;
+        }
+        let mut replies = Vec::new();
+        let Some(n) = policy.threat_replies(&board, &mut replies).filter(|&n| n > 0) else { continue };
+        assert_eq!(n, replies.len());
+        let me = board.side_to_move();
+        let mut moves = Vec::new();
+        board.legal_moves(&mut moves);
+        for m in moves.into_iter().filter(|m| !replies.contains(m)) {
+            left_out += 1;
+            board.play(m).unwrap();
+            let mut targets = Vec::new();
+            board.legal_moves(&mut targets);
+            let lost = targets.into_iter().any(|t| {
+                board.play(t).unwrap();
+                let won = board.winner().is_some() || two_fives_through(&mut board, t, me.opponent());
+                board.take_back();
+                won
+            });
+            board.take_back();
+            let moves = board.format_moves(board.moves());
+            assert!(lost, "{moves}: {} was left out but does not lose to an open four", board.format_point(m));
+        }
+        checked += 1;
+        if checked == 12 {
+            break;
+        }
+    }
+    assert_eq!(checked, 12, "positions with an open three to parry");
+    assert!(left_out > 12 * 20, "only {left_out} moves left out in 12 positions");
 }

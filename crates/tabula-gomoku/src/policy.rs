@@ -62,8 +62,9 @@ pub struct ThreatOptions {
 }
 
 impl Default for ThreatOptions {
-    /// Forced replies, a 1,000-node inner VCF, no horizon VCF and threes parried: the best of the settings
-    /// measured by matches at 10 s + 0.1 s (see the crate's section in the workspace README).
+    /// Forced replies, a 1,000-node inner VCF and no horizon VCF, the best of the settings measured by matches
+    /// at 10 s + 0.1 s (see the crate's section in the workspace README); and threes parried, measured with
+    /// the engine's other changes of the same round against Wine (the README's Peers section).
     fn default() -> Self {
         ThreatOptions { forced_replies: true, horizon_vcf_nodes: 0, inner_vcf_nodes: 1_000, parry_threes: true }
     }

@@ -1,10 +1,12 @@
 //! The board: stones, Zobrist keys, line codes and notation.
 //!
 //! Cells live in a 32×32 array with the board in the middle and at least five cells of wall around it, so
-//! that a scan along any line stops at a wall before it can leave the array. Three things change with each
+//! that a scan along any line stops at a wall before it can leave the array. Four things change with each
 //! stone, always together in [`Board::play_unchecked`] and [`Board::undo_unchecked`]: the cell, the Zobrist
-//! key (one XOR for the stone, one for the side to move) and the line codes of the 32 cells that see the
-//! stone within four steps (see [`pattern`](crate::pattern)).
+//! key (one XOR for the stone, one for the side to move), the line codes of the 32 cells that see the
+//! stone within four steps (see [`pattern`](crate::pattern)), and what those cells would give each colour
+//! (a five, an open four, a four, an open three), kept per colour as one bit per cell, so that finding the
+//! fives and threats on the board visits only the cells that have them.
 //!
 //! Points are written two ways: Gomocup's 0-based `x,y` (x to the right, y down from the top left corner,
 //! [`Point`]'s `Display`), and the renju notation `h8`: a column letter from `a` and a row number from 1 at
@@ -24,6 +26,7 @@
 //! assert_eq!(board.key(), board.key_from_scratch());
 //! ```
 
+pub(crate) use crate::pattern::Shape;
 use crate::pattern::{slot, tables, Pattern, Tables};
 use crate::rules;
 pub use crate::types::{Color, ParseRuleError, Rule};
@@ -138,8 +141,19 @@ pub struct Board {
     lines: [[u16; 4]; CELLS],
     /// How many stones lie within two steps along a line: candidate moves have a nonzero count.
     near: [u8; CELLS],
+    /// Per colour and cell, the [`Shape`]s a stone there would make: bit `4 * shape + k` for direction `k`
+    /// (zero on stones and walls). Kept with the line codes, so that the searches for fives and threats visit
+    /// only the cells that have them.
+    marks: [[u16; CELLS]; 2],
+    /// Per colour and shape, one bit per cell (`rows[..][..][y]` bit `x` for cell `y * STRIDE + x`) of the cells
+    /// with that shape in some direction.
+    rows: [[[u32; STRIDE]; Shape::COUNT]; 2],
+    /// Per colour and shape, how many cells have it.
+    counts: [[u16; Shape::COUNT]; 2],
     key: Key,
     moves: Vec<Point>,
+    /// Whether the side to move is the other one than the moves say (see [`pass`](Self::pass)).
+    passed: bool,
     winner: Option<Color>,
     tables: &'static Tables,
     /// The last [`Forced`] computed, with the key of the position it was computed for.
@@ -207,8 +221,12 @@ impl Board {
             cells,
             lines,
             near: [0; CELLS],
+            marks: [[0; CELLS]; 2],
+            rows: [[[0; STRIDE]; Shape::COUNT]; 2],
+            counts: [[0; Shape::COUNT]; 2],
             key: Key::ZERO,
             moves: Vec::new(),
+            passed: false,
             winner: None,
             tables: tables(),
             forced: Cell::new(None),
@@ -263,7 +281,7 @@ impl Board {
 
     /// The side to move: black after an even number of moves.
     pub fn side_to_move(&self) -> Color {
-        if self.moves.len() % 2 == 0 {
+        if (self.moves.len() + self.passed as usize) % 2 == 0 {
             Color::Black
         } else {
             Color::White
@@ -389,6 +407,15 @@ impl Board {
         self.winner = None;
     }
 
+    /// Hands the move to the other side without a stone, as if the side to move had passed (the engine asks
+    /// what the opponent would do if it could move now); a second call takes the pass back. The move list
+    /// stays as it is; the key changes side.
+    #[cfg(feature = "engine")]
+    pub(crate) fn pass(&mut self) {
+        self.passed = !self.passed;
+        self.key ^= KEYS[LAYOUT.extra(0)];
+    }
+
     /// Puts a stone of `color` on the empty cell `i` outside the move order (the threat searches try the
     /// opponent's replies this way); [`remove`](Self::remove) must follow before any move is made or undone.
     #[cfg(feature = "engine")]
@@ -403,15 +430,21 @@ impl Board {
         self.clear(i, color);
     }
 
-    /// Puts a stone of `color` on cell `i`, keeping key, line codes and neighbour counts.
+    /// Puts a stone of `color` on cell `i`, keeping key, line codes, marks and neighbour counts.
     fn set(&mut self, i: usize, color: Color) {
         let c = color.as_cell();
         self.cells[i] = c;
         self.key ^= KEYS[LAYOUT.feature(Point::from_index(i).code() as usize, color.index())];
+        for who in Color::ALL {
+            self.set_mark(who, i, 0xffff, 0);
+        }
         for (k, &d) in DIRS.iter().enumerate() {
             for o in 1..=4isize {
-                self.lines[(i as isize - o * d) as usize][k] |= (c as u16) << (2 * slot(o));
-                self.lines[(i as isize + o * d) as usize][k] |= (c as u16) << (2 * slot(-o));
+                let (a, b) = ((i as isize - o * d) as usize, (i as isize + o * d) as usize);
+                self.lines[a][k] |= (c as u16) << (2 * slot(o));
+                self.lines[b][k] |= (c as u16) << (2 * slot(-o));
+                self.remark(a, k);
+                self.remark(b, k);
             }
         }
         for o in NEAR {
@@ -425,12 +458,83 @@ impl Board {
         self.key ^= KEYS[LAYOUT.feature(Point::from_index(i).code() as usize, color.index())];
         for (k, &d) in DIRS.iter().enumerate() {
             for o in 1..=4isize {
-                self.lines[(i as isize - o * d) as usize][k] &= !(3u16 << (2 * slot(o)));
-                self.lines[(i as isize + o * d) as usize][k] &= !(3u16 << (2 * slot(-o)));
+                let (a, b) = ((i as isize - o * d) as usize, (i as isize + o * d) as usize);
+                self.lines[a][k] &= !(3u16 << (2 * slot(o)));
+                self.lines[b][k] &= !(3u16 << (2 * slot(-o)));
+                self.remark(a, k);
+                self.remark(b, k);
             }
+            self.remark(i, k);
         }
         for o in NEAR {
             self.near[(i as isize + o) as usize] -= 1;
+        }
+    }
+
+    /// Recomputes both colours' marks of cell `i` along direction `k` from its line code.
+    #[inline(always)]
+    fn remark(&mut self, i: usize, k: usize) {
+        if self.cells[i] != EMPTY {
+            return;
+        }
+        let both = self.tables.shapes(self.rule, self.lines[i][k]);
+        for who in Color::ALL {
+            self.set_mark(who, i, 0x1111 << k, (both >> who.index() & 0x1111) << k);
+        }
+    }
+
+    /// Replaces the bits `mask` of `who`'s mark on cell `i` by `bits`, keeping the rows and counts.
+    #[inline(always)]
+    fn set_mark(&mut self, who: Color, i: usize, mask: u16, bits: u16) {
+        let c = who.index();
+        let old = self.marks[c][i];
+        let new = old & !mask | bits;
+        if old == new {
+            return;
+        }
+        self.marks[c][i] = new;
+        // One bit per shape: whether the mark has it in some direction.
+        let any = |m: u16| {
+            let m = m | m >> 1 | m >> 2 | m >> 3;
+            (m & 1) | (m >> 3 & 2) | (m >> 6 & 4) | (m >> 9 & 8)
+        };
+        let (was, is) = (any(old), any(new));
+        let mut changed = was ^ is;
+        while changed != 0 {
+            let s = changed.trailing_zeros() as usize;
+            self.rows[c][s][i / STRIDE] ^= 1 << (i % STRIDE);
+            self.counts[c][s] = if is >> s & 1 != 0 { self.counts[c][s] + 1 } else { self.counts[c][s] - 1 };
+            changed &= changed - 1;
+        }
+    }
+
+    /// `color`'s mark on cell `i`: the [`Shape`]s a stone there would make, bit `4 * shape + direction`.
+    #[inline(always)]
+    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
+    pub(crate) fn mark(&self, i: usize, color: Color) -> u16 {
+        self.marks[color.index()][i]
+    }
+
+    /// Whether some cell has `shape` for `color`.
+    #[inline(always)]
+    pub(crate) fn has_shape(&self, color: Color, shape: Shape) -> bool {
+        self.counts[color.index()][shape as usize] != 0
+    }
+
+    /// Calls `f` on every cell where `color` has one of `shapes`, row by row.
+    #[inline]
+    pub(crate) fn for_each_shape(&self, color: Color, shapes: &[Shape], mut f: impl FnMut(usize)) {
+        if shapes.iter().all(|&s| !self.has_shape(color, s)) {
+            return;
+        }
+        let rows = &self.rows[color.index()];
+        let row = |y: usize| shapes.iter().fold(0, |acc, &s| acc | rows[s as usize][y]);
+        for y in PAD..PAD + self.height as usize {
+            let mut bits = row(y);
+            while bits != 0 {
+                f(y * STRIDE + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
         }
     }
 
@@ -473,11 +577,13 @@ impl Board {
 
     /// Whether `color` would make five (a winning line under the rule) by playing the empty cell `i`.
     #[inline]
+    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
     pub(crate) fn makes_five_at(&self, i: usize, color: Color) -> bool {
         self.patterns_at(i, color).contains(&Pattern::Five) && rules::would_make_five(&self.cells, i, color, self.rule)
     }
 
     /// The empty cells within two steps along a line of some stone, row by row (the move candidates).
+    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
     pub(crate) fn for_each_candidate(&self, mut f: impl FnMut(usize)) {
         for y in 0..self.height as usize {
             let row = (y + PAD) * STRIDE + PAD;
@@ -523,8 +629,8 @@ impl Board {
 
     pub(crate) fn five_points_into(&self, color: Color, out: &mut Vec<Point>, limit: usize) {
         let start = out.len();
-        self.for_each_candidate(|i| {
-            if out.len() - start < limit && self.makes_five_at(i, color) {
+        self.for_each_shape(color, &[Shape::Five], |i| {
+            if out.len() - start < limit && rules::would_make_five(&self.cells, i, color, self.rule) {
                 out.push(Point::from_index(i));
             }
         });
@@ -697,6 +803,31 @@ mod tests {
             let fresh = b.with_rule(rule).unwrap();
             assert_eq!(fresh.lines, b.lines);
             assert_eq!(fresh.near, b.near);
+            assert_eq!((fresh.marks, fresh.rows, fresh.counts), (b.marks, b.rows, b.counts));
+            // The marks say what the line tables say of every empty cell.
+            for who in Color::ALL {
+                let mut count = [0; Shape::COUNT];
+                for i in 0..CELLS {
+                    let pats = if b.cells[i] == EMPTY { b.patterns_at(i, who) } else { [Pattern::None; 4] };
+                    let has = [
+                        pats.contains(&Pattern::Five),
+                        pats.iter().any(|p| p.is_open_four()),
+                        pats.iter().any(|p| p.is_four()),
+                        pats.contains(&Pattern::FlexThree),
+                    ];
+                    for shape in [Shape::Five, Shape::OpenFour, Shape::Four, Shape::Three] {
+                        assert_eq!(shape.directions(b.mark(i, who)) != 0, has[shape as usize], "{shape:?}");
+                        count[shape as usize] += has[shape as usize] as u16;
+                    }
+                }
+                assert_eq!(b.counts[who.index()], count);
+                for shape in [Shape::Five, Shape::OpenFour, Shape::Four, Shape::Three] {
+                    let mut listed = Vec::new();
+                    b.for_each_shape(who, &[shape], |i| listed.push(i));
+                    assert_eq!(listed.len(), count[shape as usize] as usize);
+                    assert!(listed.iter().all(|&i| shape.directions(b.mark(i, who)) != 0));
+                }
+            }
         }
     }
 

@@ -7,7 +7,7 @@
 //! `max_memory` (bytes, 0 for no limit), `game_type`, `rule` (bit 1: exactly five, bit 4: renju; otherwise
 //! freestyle), `folder`, `thread_num`; other keys are ignored as the protocol asks. Tabula's own keys set the
 //! search's threat-space hooks ([`ThreatOptions`]): `tabula_forced_replies` (0 or 1), `tabula_horizon_vcf`
-//! and `tabula_inner_vcf` (node budgets, 0 for none).
+//! and `tabula_inner_vcf` (node budgets, 0 for none), `tabula_parry_threes` (0 or 1).
 //!
 //! [`Session::handle`] thinks to the end, for scripts and tests. [`run_stdio`] serves the session in the
 //! shared harness of `tabula_protocol::server`: the engine thinks on its own thread while input is still
@@ -85,9 +85,12 @@ pub enum ProtocolError {
 
 /// How the engine spends its clock: its threat searches run before the alpha-beta search and may overshoot,
 /// so soft and hard are one limit at 0.8 of the move's share and 0.8 of a fixed turn time; 20 ms are kept
-/// per move for the answer, a timed match is shared over 15 more moves, and a move gets at least 5 ms.
+/// per move for the answer, and a move gets at least 5 ms. A timed match is shared over 7 more moves: games
+/// are decided by the threats of their first twenty moves or so, where a move's time goes to the threat
+/// searches (at 10 s + 0.1 s, 15 moves left Tabula 7 s unused at the end of a game while its opponent spent
+/// half its clock on its first move).
 pub const CLOCK_POLICY: Policy = Policy::new(Duration::from_millis(20))
-    .with_moves_left(15)
+    .with_moves_left(7)
     .with_shares(0.8, 0.8)
     .with_fixed(0.8)
     .with_minimum(Duration::from_millis(5));
@@ -342,6 +345,10 @@ impl Session {
                 let options = ThreatOptions { inner_vcf_nodes: number("a node budget")?, ..self.threat_options() };
                 self.engine().set_threat_options(options);
             }
+            "tabula_parry_threes" => {
+                let options = ThreatOptions { parry_threes: number("0 or 1")? != 0, ..self.threat_options() };
+                self.engine().set_threat_options(options);
+            }
             "thread_num" => {
                 self.info.threads = number("a thread count")?.clamp(1, 64) as usize;
                 let threads = self.info.threads;
@@ -553,11 +560,12 @@ mod tests {
         session.handle("INFO time_left 1000");
         assert_eq!(session.clock().remaining, None);
         assert_eq!(hard(&session), ms(3_980));
-        // In a timed match, the time left shares out over 15 moves.
+        // In a timed match, the time left shares out over 7 moves.
         session.handle("INFO timeout_match 180000");
-        session.handle("INFO time_left 30200");
-        assert_eq!(session.clock().remaining, Some(ms(30_200)));
-        assert_eq!(hard(&session), ms(1_600));
+        session.handle("INFO time_left 28140");
+        assert_eq!(session.clock().remaining, Some(ms(28_140)));
+        // (28,140 ms less 20 ms for each of those moves) / 7 moves * 0.8.
+        assert_eq!(hard(&session), ms(3_200));
         // Nothing left: the least a move gets.
         session.handle("INFO time_left 0");
         assert_eq!(hard(&session), ms(5));

@@ -13,7 +13,8 @@
 //!
 //! The tables (one per colour and per "five or more" / "exactly five" variant, 256 KiB together) are built
 //! once, on first use, from the longest lines down: placing a stone only adds bits to a code, so every code a
-//! pattern refers to is already classified.
+//! pattern refers to is already classified. From them, one more table per rule (384 KiB together) gives both
+//! colours' threat shapes for a code at once: the board's per-stone update reads one entry per cell.
 //!
 //! # Examples
 //!
@@ -26,6 +27,7 @@
 //! assert_eq!(board.patterns(k8, tabula_gomoku::Color::Black)[0], Pattern::FlexFour);
 //! ```
 
+use crate::types::{Color, Rule};
 use std::sync::OnceLock;
 
 /// What a stone placed on a cell makes along one line, weakest first.
@@ -116,11 +118,46 @@ pub(crate) const fn slot(offset: isize) -> u32 {
     }
 }
 
+/// A threat a stone would make along a line, as the board keeps track of them (see [`Tables::shapes`]): a cell
+/// can be several at once (an open four is also a four).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// A five.
+    Five,
+    /// An open four, or two fours on one line.
+    OpenFour,
+    /// Any four (open ones too).
+    Four,
+    /// An open three.
+    Three,
+}
+
+impl Shape {
+    /// Number of shapes.
+    pub(crate) const COUNT: usize = 4;
+
+    /// The shapes `p` is, bit `shape` each.
+    const fn bits_of(p: Pattern) -> u8 {
+        (matches!(p, Pattern::Five) as u8)
+            | (p.is_open_four() as u8) << Shape::OpenFour as u8
+            | (p.is_four() as u8) << Shape::Four as u8
+            | (matches!(p, Pattern::FlexThree) as u8) << Shape::Three as u8
+    }
+
+    /// In how many of the four directions a cell's mark (bit `4 * shape + direction`) has this shape.
+    #[inline(always)]
+    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
+    pub(crate) const fn directions(self, mark: u16) -> u32 {
+        ((mark >> (4 * self as u16)) & 0xf).count_ones()
+    }
+}
+
 const CODES: usize = 1 << 16;
 
-/// Four tables: index `exact * 2 + colour - 1`.
+/// Four tables: index `exact * 2 + colour - 1`; and per rule, both colours' [`Shape`]s.
 pub(crate) struct Tables {
     table: Vec<u8>,
+    shapes: Vec<u16>,
 }
 
 impl Tables {
@@ -129,6 +166,13 @@ impl Tables {
     pub(crate) fn get(&self, exact: bool, colour: u8, code: u16) -> Pattern {
         let t = (exact as usize) * 2 + colour as usize - 1;
         Pattern::from_code(self.table[t * CODES + code as usize])
+    }
+
+    /// The [`Shape`]s a black stone (bit `4 * shape`) and a white one (bit `4 * shape + 1`) would make under
+    /// `rule` on a cell with `code`: spread so that a mask and a shift place either colour's in a cell's mark.
+    #[inline(always)]
+    pub(crate) fn shapes(&self, rule: Rule, code: u16) -> u16 {
+        self.shapes[rule as usize * CODES + code as usize]
     }
 }
 
@@ -149,7 +193,19 @@ fn build() -> Tables {
             }
         }
     }
-    Tables { table }
+    let mut shapes = vec![0u16; Rule::COUNT * CODES];
+    for rule in Rule::ALL {
+        for code in 0..CODES {
+            let of = |color: Color| {
+                let t = (rule.exact_five(color) as usize) * 2 + color.as_cell() as usize - 1;
+                let bits = Shape::bits_of(Pattern::from_code(table[t * CODES + code])) as u16;
+                let spread = (bits & 1) | (bits & 2) << 3 | (bits & 4) << 6 | (bits & 8) << 9;
+                spread << color.index()
+            };
+            shapes[rule as usize * CODES + code] = of(Color::Black) | of(Color::White);
+        }
+    }
+    Tables { table, shapes }
 }
 
 /// The line of nine cells a code stands for, `colour` in the middle.

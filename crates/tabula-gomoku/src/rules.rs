@@ -63,6 +63,17 @@ pub(crate) fn makes_five_at(cells: &[u8; CELLS], i: usize, color: Color, rule: R
     DIRS.iter().any(|&d| wins(line_len(cells, i, d, color as u8), color, rule))
 }
 
+/// How many empty points within four steps of `i` along `d` would give `color` a winning line along `d`.
+pub(crate) fn five_points_along(cells: &[u8; CELLS], i: usize, d: isize, color: Color, rule: Rule) -> usize {
+    (-4isize..=4)
+        .filter(|&o| o != 0)
+        .filter(|&o| {
+            let q = (i as isize + o * d) as usize;
+            cells[q] == EMPTY && wins(line_len(cells, q, d, color as u8), color, rule)
+        })
+        .count()
+}
+
 /// Whether `color` playing the empty cell `i` would make a winning line.
 pub(crate) fn would_make_five(cells: &[u8; CELLS], i: usize, color: Color, rule: Rule) -> bool {
     makes_five_at(cells, i, color, rule)

@@ -30,13 +30,15 @@
 //! assert_eq!(board.format_point(line[0]), "k8");
 //! ```
 
-use crate::board::{Board, Point};
+use crate::board::{Board, Point, Shape};
 use crate::eval::point_value;
 use crate::pattern::Pattern;
-use crate::types::{Color, DIRS, EMPTY};
+use crate::rules;
+use crate::types::{Color, CELLS, DIRS, EMPTY};
 use crate::Rule;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
+use std::time::Instant;
 use tabula::zobrist::{Key, SplitMix64};
 
 /// Which threats the attacker may use.
@@ -136,8 +138,12 @@ pub struct ThreatSolver {
     cache: Arc<ThreatCache>,
     nodes: u64,
     limit: u64,
+    deadline: Option<Instant>,
     aborted: bool,
 }
+
+/// How many nodes go between two looks at the clock.
+const CLOCK_NODES: u64 = 1024;
 
 impl ThreatSolver {
     /// A solver with its own cache of `cache_mib` mebibytes.
@@ -147,7 +153,12 @@ impl ThreatSolver {
 
     /// A solver on a shared cache.
     pub fn with_cache(cache: Arc<ThreatCache>) -> Self {
-        Self { cache, nodes: 0, limit: u64::MAX, aborted: false }
+        Self { cache, nodes: 0, limit: u64::MAX, deadline: None, aborted: false }
+    }
+
+    /// Makes the searches give up at `deadline` as they do when out of nodes (`None`: no deadline).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// The cache.
@@ -191,11 +202,20 @@ impl ThreatSolver {
     /// to move, as [`find`](Self::find) finds it; the defender's replies are the first of its options.
     pub fn solve(&mut self, board: &Board, kind: ThreatKind, max_depth: u32, node_limit: u64) -> Option<Vec<Point>> {
         self.find(board, kind, max_depth, node_limit)?;
+        // The win is known; the line is read back from the cache whatever the clock says.
+        let deadline = self.deadline.take();
+        let line = self.line(board, kind, max_depth, node_limit);
+        self.deadline = deadline;
+        line
+    }
+
+    /// The winning line from `board`, once [`find`](Self::find) has found the win.
+    fn line(&mut self, board: &Board, kind: ThreatKind, max_depth: u32, node_limit: u64) -> Option<Vec<Point>> {
         let mut b = board.clone();
         let mut line = Vec::new();
         let mut depth = max_depth;
         while b.winner().is_none() && line.len() < 4 * max_depth as usize + 4 {
-            self.limit = self.nodes + node_limit;
+            self.limit = self.nodes.saturating_add(node_limit);
             let m = self.attack(&mut b, kind, depth)?;
             b.play_unchecked(m);
             line.push(m);
@@ -203,7 +223,7 @@ impl ThreatSolver {
             if b.winner().is_some() {
                 break;
             }
-            let reply = self.defences(&mut b, kind).into_iter().find(|&p| b.is_legal(p));
+            let reply = defences(&b, kind).unwrap_or_default().into_iter().find(|&p| b.is_legal(p));
             match reply {
                 Some(r) => {
                     b.play_unchecked(r);
@@ -217,7 +237,8 @@ impl ThreatSolver {
 
     fn attack(&mut self, board: &mut Board, kind: ThreatKind, depth: u32) -> Option<Point> {
         self.nodes += 1;
-        if self.nodes > self.limit {
+        let late = self.nodes % CLOCK_NODES == 0 && self.deadline.is_some_and(|d| Instant::now() >= d);
+        if self.nodes > self.limit || late {
             self.aborted = true;
             return None;
         }
@@ -267,7 +288,8 @@ impl ThreatSolver {
     /// The attacker's threats, strongest first.
     fn attacks(&self, board: &Board, me: Color, kind: ThreatKind) -> Vec<Point> {
         let mut scored = Vec::new();
-        board.for_each_candidate(|i| {
+        let shapes: &[Shape] = if kind == ThreatKind::Vct { &[Shape::Four, Shape::Three] } else { &[Shape::Four] };
+        board.for_each_shape(me, shapes, |i| {
             let pats = board.patterns_at(i, me);
             let fours = pats.iter().filter(|p| p.is_four()).count();
             let threes = pats.iter().filter(|&&p| p == Pattern::FlexThree).count();
@@ -315,13 +337,13 @@ impl ThreatSolver {
             }
             _ => {}
         }
-        if kind == ThreatKind::Vcf {
+        // Past a four only an open-four threat is left, and it needs one more attacking move.
+        if kind == ThreatKind::Vcf || depth == 0 {
             return false;
         }
-        let defences = self.defences(board, kind);
-        if defences.is_empty() {
+        let Some(defences) = defences(board, kind) else {
             return false;
-        }
+        };
         for m in defences {
             if !board.is_legal_at(m.index(), d) {
                 continue;
@@ -335,77 +357,119 @@ impl ThreatSolver {
         }
         true
     }
+}
 
-    /// The defender's options against the attacker's threat (the defender to move): the block of a four, or
-    /// in a VCT the points near the attacker's open-four points and the defender's own fours. Empty if the
-    /// attacker threatens nothing this search counts.
-    fn defences(&self, board: &mut Board, kind: ThreatKind) -> Vec<Point> {
-        let d = board.side_to_move();
-        let a = d.opponent();
-        let mut fives = Vec::with_capacity(2);
-        board.five_points_into(a, &mut fives, 2);
-        if !fives.is_empty() {
-            return fives;
+/// The defender's options against the attacker's threat (the defender to move): the block of a four; or, in a
+/// VCT, the defender's own fours and the points that leave the attacker no open-four threat (every other move
+/// loses to the open four). `None` if the attacker threatens nothing a `kind` search counts; empty if nothing
+/// answers the threat.
+pub(crate) fn defences(board: &Board, kind: ThreatKind) -> Option<Vec<Point>> {
+    let d = board.side_to_move();
+    let a = d.opponent();
+    let mut fives = Vec::with_capacity(2);
+    board.five_points_into(a, &mut fives, 2);
+    if !fives.is_empty() {
+        return Some(fives);
+    }
+    if kind == ThreatKind::Vcf {
+        return None;
+    }
+    let mut scratch = board.cells;
+    let threats = threat_points(board, &mut scratch, a, usize::MAX);
+    if threats.is_empty() {
+        return None;
+    }
+    let mut seen = [0u64; CELLS / 64];
+    let mut out = Vec::new();
+    let mut push = |i: usize, out: &mut Vec<Point>| {
+        if seen[i / 64] & 1 << (i % 64) == 0 && board.cells[i] == EMPTY {
+            seen[i / 64] |= 1 << (i % 64);
+            out.push(Point::from_index(i));
         }
-        if kind == ThreatKind::Vcf {
-            return Vec::new();
-        }
-        // The attacker's open-four points, confirmed by placing the stone and counting real fives.
-        let mut candidates = Vec::new();
-        board.for_each_candidate(|i| {
-            let pats = board.patterns_at(i, a);
-            if pats.iter().any(|p| p.is_open_four()) || pats.iter().filter(|p| p.is_four()).count() >= 2 {
-                candidates.push((i, pats));
-            }
-        });
-        let mut confirmed = Vec::new();
-        for (t, pats) in candidates {
-            if !board.is_legal_at(t, a) {
+    };
+    // The defender's own fours come first: they gain a tempo.
+    board.for_each_shape(d, &[Shape::Four], |i| push(i, &mut out));
+    let own = out.len();
+    // Then the points on the threats' lines (only they can change what the threat points make) ...
+    for &(t, pats) in &threats {
+        push(t, &mut out);
+        for (k, &step) in DIRS.iter().enumerate() {
+            if pats[k] < Pattern::BlockFour {
                 continue;
             }
-            board.place(t, a);
-            let mut after = Vec::with_capacity(2);
-            board.five_points_into(a, &mut after, 2);
-            board.remove(t, a);
-            if after.len() >= 2 {
-                confirmed.push((t, pats));
-            }
-        }
-        let mut mark = vec![false; crate::types::CELLS];
-        let mut out = Vec::new();
-        let mut push = |i: usize, out: &mut Vec<Point>| {
-            if !mark[i] && board.cells[i] == EMPTY {
-                mark[i] = true;
-                out.push(Point::from_index(i));
-            }
-        };
-        // The defender's own fours come first: they gain a tempo.
-        board.for_each_candidate(|i| {
-            if board.patterns_at(i, d).iter().any(|p| p.is_four()) {
-                push(i, &mut out);
-            }
-        });
-        let own_count = out.len();
-        for (t, pats) in confirmed {
-            push(t, &mut out);
-            for (k, &step) in DIRS.iter().enumerate() {
-                if pats[k] < Pattern::BlockFour {
-                    continue;
-                }
-                for o in -5isize..=5 {
-                    let j = t as isize + o * step;
-                    if (0..crate::types::CELLS as isize).contains(&j) {
-                        push(j as usize, &mut out);
-                    }
+            for o in -5isize..=5 {
+                let j = t as isize + o * step;
+                if (0..CELLS as isize).contains(&j) {
+                    push(j as usize, &mut out);
                 }
             }
         }
-        if out.len() == own_count {
-            // No open-four threat: the defender's fours alone answer nothing.
-            return Vec::new();
-        }
-        out
     }
+    // ... that leave the attacker no threat at all: against any other the open four wins. (A defender's
+    // stone cannot give the attacker a new threat, except by unblocking a renju forbidden point: such a
+    // move is kept, and the search finds out.)
+    let rule = board.rule();
+    let renju_black = rule == Rule::Renju && a == Color::Black;
+    let mut kept = own;
+    for n in own..out.len() {
+        let x = out[n].index();
+        let parried = threats.iter().all(|&(t, pats)| {
+            t == x
+                || (renju_black && with_stones(&mut scratch, &[(x, d)], |cells| rules::is_forbidden(cells, t)))
+                || !with_stones(&mut scratch, &[(x, d), (t, a)], |cells| two_fives(cells, t, &pats, a, rule))
+        });
+        if parried {
+            out[kept] = out[n];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+    Some(out)
+}
+
+/// Up to `limit` points where `a` would make two fives at once (an open four, or two fours), each with its
+/// line patterns: the patterns' candidates, confirmed by direct scans on `scratch` (the board's cells).
+fn threat_points(board: &Board, scratch: &mut [u8; CELLS], a: Color, limit: usize) -> Vec<(usize, [Pattern; 4])> {
+    let mut candidates = Vec::new();
+    board.for_each_shape(a, &[Shape::OpenFour, Shape::Four], |i| {
+        let mark = board.mark(i, a);
+        if Shape::OpenFour.directions(mark) > 0 || Shape::Four.directions(mark) >= 2 {
+            candidates.push(i);
+        }
+    });
+    let mut confirmed = Vec::new();
+    for t in candidates {
+        if confirmed.len() >= limit {
+            break;
+        }
+        let pats = board.patterns_at(t, a);
+        let rule = board.rule();
+        if board.is_legal_at(t, a) && with_stones(scratch, &[(t, a)], |cells| two_fives(cells, t, &pats, a, rule)) {
+            confirmed.push((t, pats));
+        }
+    }
+    confirmed
+}
+
+/// Calls `f` on `cells` with `stones` (empty cells, and colours) added, then takes them away: for direct scans
+/// of what those stones would make, cheaper than placing them on a board.
+fn with_stones<R>(cells: &mut [u8; CELLS], stones: &[(usize, Color)], f: impl FnOnce(&[u8; CELLS]) -> R) -> R {
+    for &(i, color) in stones {
+        debug_assert_eq!(cells[i], EMPTY);
+        cells[i] = color.as_cell();
+    }
+    let out = f(cells);
+    for &(i, _) in stones {
+        cells[i] = EMPTY;
+    }
+    out
+}
+
+/// Whether `a`'s stone on `t` (placed in `cells`) leaves it two points that make five under `rule`, along the
+/// lines where `pats` (the patterns of `t` before the stone) say it makes a four.
+fn two_fives(cells: &[u8; CELLS], t: usize, pats: &[Pattern; 4], a: Color, rule: Rule) -> bool {
+    let along = |k: usize| rules::five_points_along(cells, t, DIRS[k], a, rule);
+    (0..4).filter(|&k| pats[k] >= Pattern::BlockFour).map(along).sum::<usize>() >= 2
 }
 
 #[cfg(test)]

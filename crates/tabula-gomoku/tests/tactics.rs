@@ -132,7 +132,7 @@ fn positions_are_what_they_claim() {
 fn the_horizon_vcf_finds_every_win_at_depth_one() {
     let mut solver = ThreatSolver::new(16);
     for p in load().iter().filter(|p| p.kind == Kind::Win) {
-        let horizon = ThreatOptions { forced_replies: true, horizon_vcf_nodes: 1_000, inner_vcf_nodes: 0 };
+        let horizon = ThreatOptions { horizon_vcf_nodes: 1_000, inner_vcf_nodes: 0, ..ThreatOptions::default() };
         let (m, _, score) = search(&p.board, horizon, 1);
         assert!(tabula::score::is_decisive(score) && score > 0, "{:?}: score {score}", p.board);
         assert!(solves(p, m, &mut solver), "{:?}: {}", p.board, p.board.format_point(m));
@@ -149,6 +149,7 @@ fn solve_rates_and_nodes() {
         forced_replies,
         horizon_vcf_nodes,
         inner_vcf_nodes,
+        parry_threes: false,
     };
     let settings = [
         ("plain", option(false, 0, 0)),
@@ -157,6 +158,7 @@ fn solve_rates_and_nodes() {
         ("forced + inner VCF", option(true, 0, 1_000)),
         ("forced + horizon 200 + inner", option(true, 200, 1_000)),
         ("forced + horizon + inner VCF", option(true, 1_000, 1_000)),
+        ("forced + inner VCF + parries", ThreatOptions::default()),
     ];
     for kind in [Kind::Win, Kind::Defend] {
         let set: Vec<&Position> = positions.iter().filter(|p| p.kind == kind).collect();

@@ -373,6 +373,18 @@ pub trait Evaluator<G: Game>: Sync {
     fn winning_plan(&self, _game: &G) -> Option<G::Move> {
         None
     }
+
+    /// Appends the moves that answer a threat of the opponent's the evaluator knows, where every other legal
+    /// move loses (in Gomoku an open three: any move but a parry or a four of one's own lets it become an
+    /// open four), and returns how many it appended; `None` (the default) when it knows no such threat, and
+    /// the buffer is left alone. At nodes two plies or more from the horizon where the side to move is not
+    /// forced and has no [winning plan](Evaluator::winning_plan), the search then tries these moves only
+    /// (all of them if there are none). Called only when the [`tactics`](crate::search::SearchOptions::tactics)
+    /// option is on.
+    #[inline(always)]
+    fn threat_replies(&self, _game: &G, _moves: &mut Vec<G::Move>) -> Option<usize> {
+        None
+    }
 }
 
 /// Move-order hints at or beyond `±PRIORITY` rank before killer moves (or after everything, if negative);

@@ -132,7 +132,8 @@ declare_options! {
     // ---- The game's tactics ----
     /// The game's tactical hooks ([`Game::winning_move`](crate::game::Game::winning_move),
     /// [`non_losing_moves`](crate::game::Game::non_losing_moves), ...) and the evaluator's
-    /// [`winning_plan`](crate::game::Evaluator::winning_plan).
+    /// [`winning_plan`](crate::game::Evaluator::winning_plan) and
+    /// [`threat_replies`](crate::game::Evaluator::threat_replies).
     tactics / with_tactics: bool = true, solver true, lean Some(false), verify [false, true];
     /// Enhanced transposition cutoffs: before searching a node's moves, look each child up in the table (for
     /// games with [`child_table_key`](crate::game::Game::child_table_key)). Off by default: on Connect Four it

@@ -438,14 +438,24 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
                 }
             }
             if depth >= 2 && !in_check {
+                let mut planned = false;
                 if let Some(plan) = self.cx.evaluator.winning_plan(&self.game) {
                     if !generated || frame.moves.contains(&plan) {
                         frame.moves.clear();
                         frame.moves.push(plan);
-                        generated = true;
+                        (generated, planned) = (true, true);
                         // The plan proves a win, not the quickest one: the value is the evaluator's.
                         self.cuts += 1;
                     }
+                }
+                // The replies follow the moves already listed, which then give way to them.
+                let listed = frame.moves.len();
+                if !planned && self.cx.evaluator.threat_replies(&self.game, &mut frame.moves).is_some_and(|n| n > 0) {
+                    frame.moves.drain(..listed);
+                    generated = true;
+                    // The moves left out lose, though maybe not within the depth left: the value is the
+                    // evaluator's.
+                    self.cuts += 1;
                 }
             }
         }

@@ -1,0 +1,58 @@
+//! The Gomoku engine's speed: deterministic searches with their node counts and nodes per second.
+//!
+//! `cargo run --release -p tabula-gomoku --example bench`
+//!
+//! On the positions of `tests/data/vct-defence.txt` (middle games from matches against Wine):
+//!
+//! - **threats**: the VCT of the side to move after the move the engine played there (10 attacking moves at
+//!   most, 2 M nodes per position), the threat solver alone;
+//! - **alpha-beta**: the engine's search to depth 4 (threat searches included), one thread.
+//!
+//! Node counts depend only on the code, so a change that keeps them equal did not change what is searched.
+
+use std::time::Instant;
+use tabula::search::Limits;
+use tabula_gomoku::{Board, Engine, Rule, ThreatKind, ThreatSolver};
+
+fn positions() -> Vec<(Board, String)> {
+    include_str!("../tests/data/vct-defence.txt")
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut words = l.splitn(3, ' ');
+            let rule: Rule = words.next().and_then(|r| r.parse().ok()).expect("a rule");
+            let played = words.next().expect("the move played").to_string();
+            let board = Board::from_moves(15, 15, rule, words.next().unwrap_or("")).expect("a position");
+            (board, played)
+        })
+        .collect()
+}
+
+fn report(name: &str, nodes: u64, start: Instant) {
+    let secs = start.elapsed().as_secs_f64();
+    println!("{name:<28} {nodes:>12} nodes {secs:>8.3}s {:>10.0} nodes/s", nodes as f64 / secs.max(1e-9));
+}
+
+fn main() {
+    let positions = positions();
+
+    let start = Instant::now();
+    let mut nodes = 0;
+    let mut wins = 0;
+    for (board, played) in &positions {
+        let mut after = board.clone();
+        after.play(after.parse_point(played).expect("a point")).expect("a legal move");
+        let mut solver = ThreatSolver::new(16);
+        wins += solver.find(&after, ThreatKind::Vct, 10, 2_000_000).is_some() as usize;
+        nodes += solver.nodes();
+    }
+    report(&format!("threats ({wins}/{} VCT)", positions.len()), nodes, start);
+
+    let start = Instant::now();
+    let mut nodes = 0;
+    for (board, _) in &positions {
+        let mut engine = Engine::new(16);
+        nodes += engine.think(board, &Limits::depth(4)).nodes;
+    }
+    report("alpha-beta depth 4", nodes, start);
+}

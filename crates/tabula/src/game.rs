@@ -338,7 +338,8 @@ pub trait Evaluator<G: Game>: Sync {
     fn evaluate(&self, game: &G) -> Score;
 
     /// Whether the evaluator implements any of [`noisy_moves`](Evaluator::noisy_moves),
-    /// [`is_tactical`](Evaluator::is_tactical) or [`winning_plan`](Evaluator::winning_plan); see
+    /// [`is_tactical`](Evaluator::is_tactical), [`winning_plan`](Evaluator::winning_plan) or
+    /// [`threat_replies`](Evaluator::threat_replies); see
     /// [`Game::HOOKS`]. `true` by default.
     const HOOKS: bool = true;
 

@@ -188,7 +188,9 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
             let mut moves = Vec::new();
             self.cx.evaluator.noisy_moves(&self.game, &mut moves);
             assert!(
-                moves.is_empty() && self.cx.evaluator.winning_plan(&self.game).is_none(),
+                moves.is_empty()
+                    && self.cx.evaluator.winning_plan(&self.game).is_none()
+                    && self.cx.evaluator.threat_replies(&self.game, &mut moves).is_none(),
                 "the evaluator says it has no hooks (Evaluator::HOOKS is false), but one of them answers"
             );
         }

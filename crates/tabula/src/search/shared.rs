@@ -101,7 +101,7 @@ pub(super) struct Shared<M> {
     /// Its depth, for the threads to look at without the lock.
     completed_depth: AtomicU32,
     /// The depth the main thread is searching (0: not started).
-    pub main_depth: AtomicU32,
+    main_depth: AtomicU32,
     /// Keys of the positions some thread of a parallel solve is searching now (empty otherwise): another
     /// thread defers them and works elsewhere (simplified ABDADA).
     pub busy: Box<[AtomicU64]>,
@@ -201,6 +201,16 @@ impl<M: Clone> Shared<M> {
     /// Depth of the deepest completed iteration (0: none).
     pub fn best_depth(&self) -> u32 {
         self.completed_depth.load(Relaxed)
+    }
+
+    /// The depth the main thread is searching (0: not started yet).
+    pub fn main_depth(&self) -> u32 {
+        self.main_depth.load(Relaxed)
+    }
+
+    /// The main thread starts an iteration of `depth`.
+    pub fn set_main_depth(&self, depth: u32) {
+        self.main_depth.store(depth, Relaxed);
     }
 }
 

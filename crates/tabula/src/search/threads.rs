@@ -1,13 +1,13 @@
 //! Lazy SMP: several threads search the same root and share what they learn through the table.
 //!
-//! Every thread runs its own iterative deepening; none waits for another. They diverge because the table
-//! fills in different orders, and they are spread over two depths from the start: the main thread and the
-//! even-numbered helpers start at depth 1, the odd-numbered helpers at depth 2. After each iteration a
-//! thread moves on to the depth after the deepest any thread has completed, so a thread that falls behind
-//! skips ahead instead of repeating finished work, and a helper goes at least one depth beyond the one the
-//! main thread is searching, so that the two do not search one iteration side by side (two threads to depth
-//! 16 on the minimax-rs comparison: 0.87–0.89× → 0.80–0.81× minimax-rs's time, one thread 0.75–0.78×). The search answers with the deepest completed iteration
-//! of any thread, and ends as soon as one thread completes the last depth (or proves the value).
+//! Every thread runs its own iterative deepening; none waits for another. They diverge because the table fills in
+//! different orders, and they are spread over two depths from the start: the main thread and the even-numbered helpers
+//! start at depth 1, the odd-numbered helpers at depth 2. After each iteration a thread moves on to the depth after the
+//! deepest any thread has completed, so a thread that falls behind skips ahead instead of repeating finished work, and
+//! a helper goes at least one depth beyond the one the main thread is searching, so that the two do not search one
+//! iteration side by side (two threads to depth 16 on the minimax-rs comparison: 0.87–0.89× → 0.80–0.81× minimax-rs's
+//! time, one thread 0.75–0.78×). The search answers with the deepest completed iteration of any thread, and ends as
+//! soon as one thread completes the last depth (or proves the value).
 
 use super::ordering::History;
 use super::shared::{Completed, Counts};

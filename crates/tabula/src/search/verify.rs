@@ -1,13 +1,13 @@
 //! Differential checks: every search configuration against plain minimax.
 //!
 //! A game author runs [`check_all`] on positions of a new game to catch a broken hook or key: at a fixed depth,
-//! alpha-beta and the searcher under every option set of [`SearchOptions::verification`] (a covering array
-//! over every option's test values: a new option joins by being declared) must return exactly [`minimax`]'s
-//! root value, and under [`multi_pv`](SearchOptions::multi_pv) each line the value [`minimax_moves`] gives its
-//! move, the lines being the best moves in order. The evaluator must have no [noisy moves](crate::game::Evaluator::noisy_moves): quiescence on
-//! them changes values by design. Positions must be as far from the root along every path to them (as in
-//! games that add a stone a move): where a position recurs at different depths, the table answers with the
-//! deeper search's value, better than minimax's at the shallower depth but not equal to it.
+//! alpha-beta and the searcher under every option set of [`SearchOptions::verification`] (a covering array over every
+//! option's test values: a new option joins by being declared) must return exactly [`minimax`]'s root value, and under
+//! [`multi_pv`](SearchOptions::multi_pv) each line the value [`minimax_moves`] gives its move, the lines being the best
+//! moves in order. The evaluator must have no [noisy moves](crate::game::Evaluator::noisy_moves): quiescence on them
+//! changes values by design. Positions must be as far from the root along every path to them (as in games that add a
+//! stone a move): where a position recurs at different depths, the table answers with the deeper search's value, better
+//! than minimax's at the shallower depth but not equal to it.
 //!
 //! # Examples
 //!

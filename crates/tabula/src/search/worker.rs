@@ -128,9 +128,9 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             }
             // Helpers keep a depth ahead of the main thread, so that two threads do not search one iteration.
             if self.main {
-                shared.main_depth.store(depth, Relaxed);
+                shared.set_main_depth(depth);
             } else {
-                let main = shared.main_depth.load(Relaxed);
+                let main = shared.main_depth();
                 if main > 0 && depth <= main {
                     depth = (main + 1).min(shared.max_depth);
                 }

@@ -2,7 +2,7 @@
 //! size, one fresh search per position.
 //!
 //! ```sh
-//! cargo run --release -p tabula-compare --example versus -- [--depth 16] [--rounds 3] [--only tabula|minimax|history|defaults]
+//! cargo run --release -p tabula-compare --example versus -- [--depth 16] [--rounds 3] [--only tabula|minimax|history|defaults|threads]
 //! ```
 //!
 //! Each round searches every position with every configuration in turn (so that a busy machine slows them
@@ -17,7 +17,7 @@ enum Run {
     Minimax,
     TabulaMatched(usize),
     TabulaHistory,
-    TabulaDefaults,
+    TabulaDefaults(usize),
 }
 
 impl Run {
@@ -26,7 +26,7 @@ impl Run {
             Run::Minimax => "minimax-rs, table + null window".into(),
             Run::TabulaMatched(t) => format!("Tabula, table + PVS, {t} thread{}", if t > 1 { "s" } else { "" }),
             Run::TabulaHistory => "Tabula, table + PVS + history".into(),
-            Run::TabulaDefaults => "Tabula, default options".into(),
+            Run::TabulaDefaults(t) => format!("Tabula, default options, {t} thread{}", if t > 1 { "s" } else { "" }),
         }
     }
 
@@ -35,7 +35,7 @@ impl Run {
             Run::Minimax => minimax_side::search(four, depth, minimax_side::Config::Matched, 1),
             Run::TabulaMatched(t) => tabula_side::search(four, depth, tabula_side::Config::Matched, t),
             Run::TabulaHistory => tabula_side::search(four, depth, tabula_side::Config::History, 1),
-            Run::TabulaDefaults => tabula_side::search(four, depth, tabula_side::Config::Defaults, 1),
+            Run::TabulaDefaults(t) => tabula_side::search(four, depth, tabula_side::Config::Defaults, t),
         }
     }
 }
@@ -57,10 +57,20 @@ fn main() {
         Some("tabula") => vec![Run::TabulaMatched(1)],
         Some("minimax") => vec![Run::Minimax],
         Some("history") => vec![Run::TabulaHistory],
-        Some("defaults") => vec![Run::TabulaDefaults],
-        Some(other) => panic!("--only takes tabula, minimax, history or defaults, not {other}"),
+        Some("defaults") => vec![Run::TabulaDefaults(1)],
+        Some("threads") => {
+            vec![Run::TabulaMatched(1), Run::TabulaMatched(2), Run::TabulaDefaults(1), Run::TabulaDefaults(2)]
+        }
+        Some(other) => panic!("--only takes tabula, minimax, history, defaults or threads, not {other}"),
         None => {
-            vec![Run::Minimax, Run::TabulaMatched(1), Run::TabulaHistory, Run::TabulaDefaults, Run::TabulaMatched(2)]
+            vec![
+                Run::Minimax,
+                Run::TabulaMatched(1),
+                Run::TabulaHistory,
+                Run::TabulaDefaults(1),
+                Run::TabulaMatched(2),
+                Run::TabulaDefaults(2),
+            ]
         }
     };
     // times[run][round], nodes[run]

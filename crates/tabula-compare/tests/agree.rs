@@ -7,12 +7,13 @@ use tabula_compare::{minimax_side, same_value, tabula_side, Four, POSITIONS};
 fn root_values_agree() {
     for p in POSITIONS {
         let four: Four = p.parse().unwrap();
-        for depth in [1, 4, 9] {
+        for depth in [1, 4, 9, 10] {
             let theirs = minimax_side::search(&four, depth, minimax_side::Config::Matched, 1);
             for (config, threads) in [
                 (tabula_side::Config::Matched, 1),
                 (tabula_side::Config::Defaults, 1),
                 (tabula_side::Config::Matched, 2),
+                (tabula_side::Config::Defaults, 2),
             ] {
                 let ours = tabula_side::search(&four, depth, config, threads);
                 assert!(

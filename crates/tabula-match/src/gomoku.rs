@@ -42,10 +42,12 @@ fn rule_code(rule: Rule) -> u32 {
     }
 }
 
-/// Whether a line is chatter the protocol allows around answers.
+/// Whether a line is chatter the protocol allows around a move. `ERROR` is among them: an engine answers with it
+/// a command it cannot carry out, and an `INFO` line it does not take (some engines refuse `INFO time_left`)
+/// has no other answer, so the engine's move still follows; if none does, the move's time runs out.
 fn is_chatter(line: &str) -> bool {
     let upper = line.trim().to_ascii_uppercase();
-    upper.is_empty() || ["MESSAGE", "DEBUG", "SUGGEST", "UNKNOWN", "OK"].iter().any(|p| upper.starts_with(p))
+    upper.is_empty() || ["MESSAGE", "DEBUG", "SUGGEST", "UNKNOWN", "ERROR", "OK"].iter().any(|p| upper.starts_with(p))
 }
 
 impl Gomoku {

@@ -54,6 +54,23 @@ fn tabula_against_tabula() {
     assert_eq!(records.matches("# Round").count(), 2, "{records}");
 }
 
+/// An engine that answers the `INFO` lines it does not take with `ERROR` (as Rapfi does `INFO time_left`)
+/// still plays: the line is the engine's complaint about the option, not its move.
+#[test]
+fn error_lines_about_options_are_not_moves() {
+    let game = Gomoku { size: 9, rule: Rule::Freestyle };
+    let mut config = config([fake("complain", 0), fake("random", 0)], 4);
+    // A clock, so that `INFO time_left` goes before every move.
+    config.tc = TimeControl {
+        base: Some(Duration::from_secs(20)),
+        margin: Duration::from_millis(1500),
+        ..TimeControl::default()
+    };
+    let summary = run(&game, Vec::new(), &config, &mut Vec::new(), &mut Vec::new()).unwrap();
+    assert_eq!(summary.forfeits, [0, 0], "{:?}", summary.games);
+    assert_eq!(summary.results.games(), 4);
+}
+
 /// Random engines must follow the referee's board exactly (empty points only, the referee's rule for wins),
 /// or they lose games by "illegal move" that nobody asked them to play.
 #[test]

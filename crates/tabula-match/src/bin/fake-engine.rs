@@ -24,6 +24,8 @@ enum Mode {
     Slow,
     Refuse,
     Resign,
+    /// Random moves; Gomocup `INFO` lines it has no use for answered with `ERROR` (as some engines do).
+    Complain,
 }
 
 impl Mode {
@@ -37,6 +39,7 @@ impl Mode {
             "slow" => Mode::Slow,
             "refuse" => Mode::Refuse,
             "resign" => Mode::Resign,
+            "complain" => Mode::Complain,
             _ => return None,
         })
     }
@@ -286,6 +289,10 @@ fn gomocup(
         std::process::exit(0);
     } else if upper == "ABOUT" {
         fake.say("name=\"fake\"");
+        return;
+    } else if upper.starts_with("INFO ") && fake.mode == Mode::Complain {
+        let key = upper["INFO ".len()..].split_whitespace().next().unwrap_or_default();
+        fake.say(&format!("ERROR Unknown command: {key}"));
         return;
     } else if upper != "BEGIN" {
         return;

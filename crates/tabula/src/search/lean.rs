@@ -10,13 +10,14 @@
 //!
 //! [`SearchOptions::is_lean`]: super::SearchOptions::is_lean
 
+use super::shared::DEFER_DEPTH;
 use super::stack::{split, update_pv, Frame, NO_CODE};
 use super::worker::Worker;
 use crate::game::{Evaluator, Game, WinningMove};
 use crate::score::{loss_in, win_in, Score, INFINITY, MAX_PLY};
 use crate::tt::{Probe, Record};
 
-impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
+impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, E, FULL, SMP> {
     /// Fail-soft negamax with the table and PVS: the score of the position searched `depth` (at least 1) plies
     /// deep within (`alpha`, `beta`).
     pub(super) fn lean(
@@ -94,31 +95,58 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
             }
         }
 
-        // Step 5. Search the moves; PVS searches all but the first with a null window.
+        // Step 5. Search the moves; PVS searches all but the first with a null window. With several threads,
+        // a move whose position another thread is searching waits until the others are done (simplified
+        // ABDADA): the threads spread over the tree instead of searching one subtree side by side, and by the
+        // time a deferred move comes up its value is often in the table.
+        let defer = SMP && depth >= DEFER_DEPTH;
+        if defer {
+            frame.deferred.clear();
+        }
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        // The moves, then the deferred ones.
+        let (count, mut end) = (frame.moves.len(), frame.moves.len());
         let mut i = 0;
-        while i < frame.moves.len() {
-            let mv = frame.moves[i];
+        while i < end {
+            let first_pass = !SMP || i < count;
+            let mv = if first_pass { frame.moves[i] } else { frame.deferred[i - count].1 };
             self.play(mv);
+            let mut busy = None;
+            let marks = defer && first_pass && i > 0;
+            if !leaves && (children_probe || marks) {
+                let key = self.game.table_key().key;
+                if children_probe {
+                    self.cx.table.prefetch(key);
+                }
+                if marks {
+                    if self.cx.shared.is_busy(key) {
+                        self.undo(mv);
+                        frame.deferred.push((i, mv));
+                        end += 1;
+                        i += 1;
+                        continue;
+                    }
+                    self.cx.shared.set_busy(key, true);
+                    busy = Some(key);
+                }
+            }
             let score = if leaves {
                 -self.leaf(ply + 1)
+            } else if i == 0 || !options.pvs {
+                -self.lean(below, depth - 1, ply + 1, -beta, -alpha, pv)
             } else {
-                if children_probe {
-                    self.cx.table.prefetch(self.game.table_key().key);
-                }
-                if i == 0 || !options.pvs {
-                    -self.lean(below, depth - 1, ply + 1, -beta, -alpha, pv)
+                let s = -self.lean(below, depth - 1, ply + 1, -alpha - 1, -alpha, false);
+                if s > alpha && s < beta && pv {
+                    -self.lean(below, depth - 1, ply + 1, -beta, -alpha, true)
                 } else {
-                    let s = -self.lean(below, depth - 1, ply + 1, -alpha - 1, -alpha, false);
-                    if s > alpha && s < beta && pv {
-                        -self.lean(below, depth - 1, ply + 1, -beta, -alpha, true)
-                    } else {
-                        s
-                    }
+                    s
                 }
             };
+            if let Some(key) = busy {
+                self.cx.shared.set_busy(key, false);
+            }
             self.undo(mv);
             if self.stopped {
                 break;
@@ -141,7 +169,9 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
                     }
                     if alpha >= beta {
                         if options.history {
-                            self.reward(frame, i, mv, depth, side);
+                            // The moves before it in the first pass count as tried.
+                            let tried = if first_pass { i } else { frame.deferred[i - count].0 };
+                            self.reward(frame, tried, mv, depth, side);
                         }
                         break;
                     }

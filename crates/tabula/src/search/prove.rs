@@ -14,19 +14,14 @@
 //! can no longer make a line). Every result it stores is proven: it holds at any depth.
 
 use super::ordering::MovePicker;
+use super::shared::DEFER_DEPTH;
 use super::stack::{split, Frame, NO_CODE};
 use super::worker::Worker;
 use crate::game::{Evaluator, Game, WinningMove};
 use crate::score::{loss_in, win_in, Score, DRAW, MAX_PLY};
 use crate::tt::{Bound, Record};
-use crate::zobrist::Key;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// A parallel solve defers busy moves only this far from the end of the game: nearer the leaves, marking
-/// positions costs more than duplicated work.
-const DEFER_DEPTH: i32 = 6;
-
-impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
+impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, E, FULL, SMP> {
     /// `mv` played, proved, taken back: the child's score for this node.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
@@ -44,27 +39,6 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
         let score = -self.prove(stack, depth - 1, ply + 1, -beta, -alpha, safe);
         self.game.undo(mv);
         score
-    }
-
-    fn busy_slot(&self, key: Key) -> &AtomicU64 {
-        let busy = &self.cx.shared.busy;
-        &busy[key.0 as usize & (busy.len() - 1)]
-    }
-
-    /// Whether another thread is searching the position with table key `key`.
-    fn is_busy(&self, key: Key) -> bool {
-        self.busy_slot(key).load(Relaxed) == key.0
-    }
-
-    /// Marks the position with table key `key` as being searched, or no longer.
-    fn set_busy(&self, key: Key, busy: bool) {
-        let slot = self.busy_slot(key);
-        if busy {
-            slot.store(key.0, Relaxed);
-        } else {
-            // Leave the slot alone if another position has taken it since.
-            let _ = slot.compare_exchange(key.0, 0, Relaxed, Relaxed);
-        }
     }
 
     /// Fail-soft alpha-beta to the end of the game: the exact score if it lies within (`alpha`, `beta`),
@@ -195,7 +169,7 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
         let (alpha_orig, beta_orig) = (alpha, beta);
         let mut best = Score::MIN;
         let mut best_move = None;
-        let defer = !self.cx.shared.busy.is_empty() && depth >= DEFER_DEPTH;
+        let defer = self.cx.shared.defers() && depth >= DEFER_DEPTH;
         frame.deferred.clear();
         let mut cutoff = false;
         while let Some((i, mv)) = picker.next(&mut frame.moves, &mut frame.scores, |moves, scores| {
@@ -210,13 +184,13 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
         }) {
             let child = if defer { self.game.child_table_key(mv) } else { None };
             let score = if let Some(child) = child {
-                if i > 0 && self.is_busy(child) {
-                    frame.deferred.push(mv);
+                if i > 0 && self.cx.shared.is_busy(child) {
+                    frame.deferred.push((i, mv));
                     continue;
                 }
-                self.set_busy(child, true);
+                self.cx.shared.set_busy(child, true);
                 let score = self.prove_child(below, mv, depth, ply, alpha, beta, generated);
-                self.set_busy(child, false);
+                self.cx.shared.set_busy(child, false);
                 score
             } else {
                 self.prove_child(below, mv, depth, ply, alpha, beta, generated)
@@ -238,7 +212,7 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool> Worker<'_, G, E, FULL> {
         }
         if !cutoff && !self.stopped && !frame.deferred.is_empty() {
             for j in 0..frame.deferred.len() {
-                let mv = frame.deferred[j];
+                let (_, mv) = frame.deferred[j];
                 let score = self.prove_child(below, mv, depth, ply, alpha, beta, generated);
                 if self.stopped {
                     break;

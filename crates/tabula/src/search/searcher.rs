@@ -149,7 +149,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             result.exact = true;
             return result;
         }
-        let shared = Shared::new(limits, start, max_depth(limits));
+        let mut shared = Shared::new(limits, start, max_depth(limits));
+        if count > 1 {
+            shared = shared.with_busy_slots();
+        }
         let cx = Context {
             evaluator: &self.evaluator,
             table: &self.table,

@@ -19,9 +19,6 @@ use std::time::Instant;
 /// threads costs more than they save.
 pub const PARALLEL_AFTER: u64 = 50_000;
 
-/// Entries of the table of positions being searched in a parallel solve (a power of two).
-const BUSY_SLOTS: usize = 1 << 12;
-
 /// Every score a game with `remaining` left can end with, lowest first: losses in plies, losses by a margin, a
 /// draw, wins by a margin, wins in plies.
 fn possible_scores(remaining: Remaining) -> Vec<Score> {
@@ -210,7 +207,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 root_moves: &[],
             };
             let ThreadData { stack, history, keys } = &mut self.threads[0];
-            let mut worker = Worker::<G, E, false>::new(game.clone(), cx, history, keys, true);
+            let mut worker = Worker::<G, E, false, false>::new(game.clone(), cx, history, keys, true);
             let r = worker.prove(stack.frames(), depth, 0, alpha, beta, false);
             *nodes += worker.counts.nodes;
             if !worker.stopped {
@@ -218,7 +215,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             }
         }
         self.prepare_threads(threads);
-        let shared = Shared::new(&Limits::default(), Instant::now(), 0).with_busy_slots(BUSY_SLOTS);
+        let shared = Shared::new(&Limits::default(), Instant::now(), 0).with_busy_slots();
         let answer = std::sync::Mutex::new(None);
         let cx = Context {
             evaluator: &self.evaluator,
@@ -235,7 +232,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                     let (game, answer) = (game.clone(), &answer);
                     scope.spawn(move || {
                         let ThreadData { stack, history, keys } = td;
-                        let mut worker = Worker::<G, E, false>::new(game, cx, history, keys, i == 0);
+                        let mut worker = Worker::<G, E, false, false>::new(game, cx, history, keys, i == 0);
                         let r = worker.prove(stack.frames(), depth, 0, alpha, beta, false);
                         if !worker.stopped {
                             answer.lock().expect("no thread panics holding it").get_or_insert((r, worker.root_best));

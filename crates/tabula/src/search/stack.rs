@@ -18,8 +18,8 @@ pub(super) struct Frame<M> {
     pub moves: Vec<M>,
     /// Ordering scores, parallel to `moves` from the first scored move on.
     pub scores: Vec<i32>,
-    /// Moves a parallel solve put off because another thread was searching them.
-    pub deferred: Vec<M>,
+    /// Moves put off because another thread was searching them, with their places among the moves.
+    pub deferred: Vec<(usize, M)>,
     /// The principal variation from this node (PV nodes only).
     pub pv: Vec<M>,
     /// The two most recent moves that caused a cutoff at this ply.

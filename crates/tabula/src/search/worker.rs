@@ -14,7 +14,7 @@ use super::limits::Limits;
 use super::options::SearchOptions;
 use super::ordering::{add_killer, lmr_reduction, move_score, History, MovePicker};
 use super::result::Line;
-use super::shared::{Completed, Counts, Shared, CHECK_EVERY};
+use super::shared::{Completed, Counts, Shared, CHECK_EVERY, DEFER_DEPTH};
 use super::stack::{split, update_pv, Frame, NO_CODE};
 use crate::game::{Evaluator, Game, Outcome, TableKey, WinningMove};
 use crate::score::{self, is_decisive, loss_in, win_in, Score, INFINITY, MAX_PLY};
@@ -49,8 +49,9 @@ pub(super) struct Kind {
     pub safe: bool,
 }
 
-/// One thread's search.
-pub(super) struct Worker<'a, G: Game, E, const FULL: bool> {
+/// One thread's search: the full search or (`FULL` false) only the lean one compiled in, and (`SMP`) the
+/// deferral of moves other threads are searching compiled in or not.
+pub(super) struct Worker<'a, G: Game, E, const FULL: bool, const SMP: bool> {
     pub game: G,
     pub cx: Context<'a, G, E>,
     pub history: &'a mut History,
@@ -81,7 +82,7 @@ pub(super) struct Worker<'a, G: Game, E, const FULL: bool> {
     pub rulings: u64,
 }
 
-impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
+impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a, G, E, FULL, SMP> {
     pub fn new(game: G, cx: Context<'a, G, E>, history: &'a mut History, keys: &'a mut Vec<Key>, main: bool) -> Self {
         let track_keys = game.reversible_plies().is_some();
         Worker {
@@ -125,15 +126,6 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             depth = depth.max(shared.best_depth() + 1);
             if depth > shared.max_depth {
                 break;
-            }
-            // Helpers keep a depth ahead of the main thread, so that two threads do not search one iteration.
-            if self.main {
-                shared.set_main_depth(depth);
-            } else {
-                let main = shared.main_depth();
-                if main > 0 && depth <= main {
-                    depth = (main + 1).min(shared.max_depth);
-                }
             }
             let last = shared.best().map(|b| b.lines).unwrap_or_default();
             let mut lines: Vec<Line<G::Move>> = Vec::with_capacity(line_count);
@@ -535,11 +527,25 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
         // Whether a move's quietness matters (computing it costs a killer lookup and a hook call).
         let judges_quiet = FULL && (options.lmr || options.late_move_pruning || options.move_futility_margin.is_some());
         let child = Kind { pv: false, safe: safe_children };
+        // With several threads, a move whose position another thread is searching comes after the others
+        // (simplified ABDADA; see the lean search).
+        let defer = SMP && depth >= DEFER_DEPTH;
+        if defer {
+            frame.deferred.clear();
+        }
+        let mut next_deferred = 0;
         loop {
             let killers = frame.killers;
-            let Some((i, mv)) = picker.next(&mut frame.moves, &mut frame.scores, |moves, scores| {
-                self.score_moves(moves, scores, &killers, side)
-            }) else {
+            let (i, mv, first_pass) = if let Some((i, mv)) =
+                picker.next(&mut frame.moves, &mut frame.scores, |moves, scores| {
+                    self.score_moves(moves, scores, &killers, side)
+                }) {
+                (i, mv, true)
+            } else if defer && next_deferred < frame.deferred.len() {
+                next_deferred += 1;
+                let (i, mv) = frame.deferred[next_deferred - 1];
+                (i, mv, false)
+            } else {
                 break;
             };
             let killer = options.killers && killers.contains(&G::move_code(mv));
@@ -569,6 +575,17 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
             if options.table && new_depth >= options.table_depth {
                 self.cx.table.prefetch(self.game.table_key().key);
             }
+            let mut busy = None;
+            if defer && first_pass && i > 0 {
+                let key = self.game.table_key().key;
+                if self.cx.shared.is_busy(key) {
+                    self.undo(mv);
+                    frame.deferred.push((i, mv));
+                    continue;
+                }
+                self.cx.shared.set_busy(key, true);
+                busy = Some(key);
+            }
             let score = if i == 0 || !options.pvs {
                 -self.negamax(below, new_depth, ply + 1, -beta, -alpha, Kind { pv: kind.pv, ..child })
             } else {
@@ -591,6 +608,9 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool> Worker<'a, G, E, FULL> {
                     s
                 }
             };
+            if let Some(key) = busy {
+                self.cx.shared.set_busy(key, false);
+            }
             self.undo(mv);
             if self.stopped {
                 break;

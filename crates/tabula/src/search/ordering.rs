@@ -101,6 +101,8 @@ impl MovePicker {
 /// the game's generation order.
 #[inline(always)]
 pub(super) fn pick_best<M>(moves: &mut [M], scores: &mut [i32], i: usize) {
+    // One length for both, so that the compiler drops the bounds checks in the scan.
+    let scores = &mut scores[..moves.len()];
     let mut j = i;
     for k in i + 1..moves.len() {
         if scores[k] > scores[j] {

@@ -22,6 +22,21 @@ fn table_search_matches_minimax_on_every_position() {
     }
 }
 
+/// Two threads, which defer the moves the other thread is searching, agree with minimax on every position, in
+/// the full search (default options) and the lean one (table and PVS).
+#[test]
+fn two_threads_match_minimax_on_every_position() {
+    for options in [SearchOptions::default(), SearchOptions::table_and_pvs()] {
+        let mut searcher = Searcher::with_table_size(Heuristic, 1).with_options(options.with_threads(2));
+        for g in &TicTacToe::all_positions() {
+            let depth = g.remaining().unwrap().plies;
+            let expected = minimax(&mut g.clone(), &Heuristic, depth).score;
+            searcher.clear();
+            assert_eq!(searcher.search_depth(g, depth.max(1)).score, expected, "{:?}\n{g}", searcher.options());
+        }
+    }
+}
+
 /// Every option combination agrees with minimax at every fixed depth, heuristic leaves included.
 #[test]
 fn every_option_set_matches_minimax_at_fixed_depths() {

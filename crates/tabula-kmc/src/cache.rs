@@ -116,9 +116,14 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 impl Bucket {
     /// The way holding `key`, if any. The ways are compared all at once rather than in a loop that stops at the
     /// match: where a recalled state sits is random, and a loop's exit would be a branch mispredicted that often.
+    /// Only the keys are compared: an empty way's key is 0, so the stamps (0 when empty) are looked at only for
+    /// the key 0.
     #[inline]
     fn find(&self, key: u64) -> Option<usize> {
-        let matches = (0..WAYS).fold(0u32, |m, w| m | u32::from(self.keys[w] == key && self.stamps[w] != 0) << w);
+        let mut matches = (0..WAYS).fold(0u32, |m, w| m | u32::from(self.keys[w] == key) << w);
+        if key == 0 {
+            matches &= (0..WAYS).fold(0u32, |m, w| m | u32::from(self.stamps[w] != 0) << w);
+        }
         (matches != 0).then(|| matches.trailing_zeros() as usize)
     }
 }

@@ -524,6 +524,7 @@ impl Simulation {
     /// # Panics
     ///
     /// If no event has a positive rate (every barrier so high that `exp` underflows).
+    #[inline]
     pub fn step(&mut self) -> StepRecord {
         // Step 1. Choose an event in proportion to its rate.
         let u = uniform(self.rng.0.next());

@@ -64,6 +64,7 @@ pub(crate) fn makes_five_at(cells: &[u8; CELLS], i: usize, color: Color, rule: R
 }
 
 /// How many empty points within four steps of `i` along `d` would give `color` a winning line along `d`.
+#[cfg(feature = "engine")]
 pub(crate) fn five_points_along(cells: &[u8; CELLS], i: usize, d: isize, color: Color, rule: Rule) -> usize {
     (-4isize..=4)
         .filter(|&o| o != 0)

@@ -1,5 +1,5 @@
 //! The chess engine: [`Engine`] is the core's [`tabula::search::Engine`] for [`Position`], which says here (as
-//! [`Playable`]) what it plays with: the chess [`Evaluation`], the search options that play chess well, the
+//! [`Playable`]) what it plays with: the chess [`EngineEvaluation`] (the network or the tapered one), the search options that play chess well, the
 //! keys of the game's own history (so that repetitions count) and the positions of [`Engine::bench`].
 //!
 //! # Examples
@@ -17,7 +17,7 @@
 //! assert_eq!(tabula::score::uci_string(result.score), "mate 1");
 //! ```
 
-use crate::eval::Evaluation;
+use crate::eval::EngineEvaluation;
 use crate::position::Position;
 use tabula::search::{Playable, SearchOptions};
 use tabula::Key;
@@ -44,7 +44,7 @@ pub type Engine = tabula::search::Engine<Position>;
 
 /// The engine's evaluation, options, history and benchmark.
 impl Playable for Position {
-    type Evaluation = Evaluation;
+    type Evaluation = EngineEvaluation;
 
     /// The search options the engine plays with on `threads` threads.
     fn engine_options(threads: usize) -> SearchOptions {

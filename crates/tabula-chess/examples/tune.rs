@@ -7,7 +7,7 @@
 //! cargo run --release -p tabula-chess --example tune -- wdl-gen OUT [games] [nodes] [threads]
 //! cargo run --release -p tabula-chess --example tune -- wdl-fit SAMPLES
 //! cargo run --release -p tabula-chess --example tune -- nnue-gen OUT [games] [nodes] [threads] [first]
-//! cargo run --release -p tabula-chess --example tune -- nnue-fit DATA OUT [epochs] [share] [threads]
+//! cargo run --release -p tabula-chess --example tune -- nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror]
 //! ```
 //!
 //! - `gen` plays the engine against itself at a fixed node budget per move from varied starts (a few random
@@ -34,8 +34,9 @@
 //! - `nnue-fit` trains the network of `tabula_chess::eval::nnue` on such data and writes its weights file:
 //!   Adam on minibatches of 4,096 positions, `epochs` passes (20 by default; the learning rate 10⁻³, a
 //!   tenth of it for the last fifth), minimising the squared error between `sigmoid(y)` and the target
-//!   `share · sigmoid(score / SCALE) + (1 − share) · result` for the side to move (`share` 0.75 by default,
-//!   `SCALE` = 113 centipawns). The last twentieth of the file is held out and its loss reported per epoch.
+//!   `share · sigmoid(score / scale) + (1 − share) · result` for the side to move (`share` 0.75 by default,
+//!   `scale` 113 centipawns, the tapered evaluation's fitted scale; the network evaluates `y · scale`). The last twentieth of the file is held out and its loss reported per epoch;
+//!   the rest is trained on twice, as given and mirrored left to right, unless `no-mirror` is given.
 //!
 //! The weights in the crate came from `gen games.txt 3800 6000`, `label games.txt labelled.txt 7` (Stockfish
 //! 15.1; 286,000 positions) and `fit labelled.txt 1000`: mean squared error 0.0368 -> 0.0293 on the fitted
@@ -52,6 +53,7 @@ use tabula::rng::Rng;
 use tabula::score::is_decisive;
 use tabula::search::Limits;
 use tabula_chess::engine::Engine;
+use tabula_chess::eval::nnue::DEFAULT_SCALE;
 use tabula_chess::{Color, Position};
 use tabula_protocol::lines::lines_of;
 use tabula_protocol::process::Process;
@@ -92,7 +94,9 @@ fn main() {
             arg(2).expect("OUT"),
             num(3, 20) as usize,
             arg(4).map_or(0.75, |s| s.parse().expect("a number")),
-            num(5, 2) as usize,
+            num(5, DEFAULT_SCALE as u64) as f32,
+            num(6, 2) as usize,
+            arg(7) != Some("no-mirror"),
         ),
         Some("nnue-gen") => gen_from(
             arg(1).expect("OUT"),
@@ -105,7 +109,7 @@ fn main() {
             },
         ),
         _ => {
-            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | nnue-gen OUT [games] [nodes] [threads] [first] | nnue-fit DATA OUT [epochs] [share] [threads] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
+            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | nnue-gen OUT [games] [nodes] [threads] [first] | nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
             std::process::exit(2);
         }
     }
@@ -555,7 +559,7 @@ mod wdl {
 }
 
 /// The network's trainer (`nnue-fit`): the network of `tabula_chess::eval::nnue` in `f32`, trained by Adam on
-/// minibatches to predict, through `sigmoid(y)`, a blend of the search's score (as `sigmoid(score / SCALE)`)
+/// minibatches to predict, through `sigmoid(y)`, a blend of the search's score (as `sigmoid(score / scale)`)
 /// and the game's result, then quantised into a weights file.
 ///
 /// Hand-written rather than on a tensor library: the network is one hidden layer over sparse inputs (about 30
@@ -564,7 +568,7 @@ mod wdl {
 mod nnue_fit {
     use std::time::Instant;
     use tabula::rng::Rng;
-    use tabula_chess::eval::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB, SCALE};
+    use tabula_chess::eval::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB};
     use tabula_chess::{Color, Position};
 
     const H: usize = HIDDEN;
@@ -701,13 +705,14 @@ mod nnue_fit {
             self.w1.iter().chain(&self.b1).chain(&self.w2).chain(std::iter::once(&self.b2)).copied()
         }
 
-        /// The quantised network (see the module documentation of `eval::nnue`).
-        pub fn quantise(&self) -> Network {
+        /// The quantised network with `scale` centipawns per unit (see the module documentation of
+        /// `eval::nnue`).
+        pub fn quantise(&self, scale: f32) -> Network {
             let q = |xs: &[f32], scale: i32| -> Vec<i16> {
                 xs.iter().map(|&w| (w * scale as f32).round() as i16).collect()
             };
             let out_bias = (self.b2 * (QA * QB) as f32).round() as i32;
-            Network::new(&q(&self.w1, QA), &q(&self.b1, QA), &q(&self.w2, QB), out_bias)
+            Network::new(&q(&self.w1, QA), &q(&self.b1, QA), &q(&self.w2, QB), out_bias, scale as i32)
                 .expect("the clipped weights are in range")
         }
     }
@@ -737,9 +742,9 @@ mod nnue_fit {
     }
 
     /// Reads `FEN;score;result` lines (white's point of view) into training data with targets
-    /// `share * sigmoid(score / SCALE) + (1 - share) * result` for the side to move.
+    /// `share * sigmoid(score / scale) + (1 - share) * result` for the side to move.
     /// Also returns the FEN of each position kept.
-    fn read(path: &str, share: f32) -> (Data, Vec<String>) {
+    fn read(path: &str, share: f32, scale: f32) -> (Data, Vec<String>) {
         let mut data = Data::default();
         let mut fens = Vec::new();
         for line in super::read_lines(path) {
@@ -751,7 +756,7 @@ mod nnue_fit {
                 eprintln!("{path}: not FEN;score;result: {line}");
                 continue;
             };
-            let white = share / (1.0 + (-score / SCALE as f32).exp()) + (1.0 - share) * result;
+            let white = share / (1.0 + (-score / scale).exp()) + (1.0 - share) * result;
             data.push(&pos, if pos.turn() == Color::White { white } else { 1.0 - white });
             fens.push(fen.to_owned());
         }
@@ -759,22 +764,28 @@ mod nnue_fit {
     }
 
     /// Trains on `path` for `epochs` and writes the weights file `out`.
-    pub fn run(path: &str, out: &str, epochs: usize, share: f32, threads: usize) {
+    pub fn run(path: &str, out: &str, epochs: usize, share: f32, scale: f32, threads: usize, mirror: bool) {
         let started = Instant::now();
-        let (all, fens) = read(path, share);
+        let (all, fens) = read(path, share, scale);
         // The last twentieth of the file (the latest games) is held out.
         let cut = all.len() - all.len() / 20;
         let (mut train, mut valid) = (Data::default(), Data::default());
         for i in 0..all.len() {
             let part = if i < cut { &mut train } else { &mut valid };
-            if part.starts.is_empty() {
-                part.starts.push(0);
+            // The network sees the placement alone, which is as good mirrored left to right (castling rights
+            // aside): the training positions count twice, once mirrored (a square's file bits flipped).
+            let copies = if i < cut && mirror { 2 } else { 1 };
+            for copy in 0..copies {
+                if part.starts.is_empty() {
+                    part.starts.push(0);
+                }
+                let span = &all.features[all.starts[i] as usize..all.starts[i + 1] as usize];
+                let flip = if copy == 1 { 7 } else { 0 };
+                part.features.extend(span.iter().map(|&[w, b]| [w ^ flip, b ^ flip]));
+                part.starts.push(part.features.len() as u32);
+                part.black_to_move.push(all.black_to_move[i]);
+                part.targets.push(all.targets[i]);
             }
-            let span = &all.features[all.starts[i] as usize..all.starts[i + 1] as usize];
-            part.features.extend_from_slice(span);
-            part.starts.push(part.features.len() as u32);
-            part.black_to_move.push(all.black_to_move[i]);
-            part.targets.push(all.targets[i]);
         }
         eprintln!("{} training, {} held out, read in {:.1?}", train.len(), valid.len(), started.elapsed());
         // The tapered evaluation's loss on the held-out positions, for comparison.
@@ -783,7 +794,7 @@ mod nnue_fit {
             let pos = Position::from_fen(fen).expect("read before");
             let white = tabula_chess::eval::Evaluation.white_score(&pos) as f32;
             let eval = if pos.turn() == Color::White { white } else { -white };
-            let p = 1.0 / (1.0 + (-eval / SCALE as f32).exp());
+            let p = 1.0 / (1.0 + (-eval / scale).exp());
             tapered += f64::from((p - all.targets[i]).powi(2));
             n += 1;
         }
@@ -810,14 +821,14 @@ mod nnue_fit {
                 started.elapsed()
             );
         }
-        let net = params.quantise();
+        let net = params.quantise(scale);
         std::fs::write(out, net.to_bytes()).unwrap_or_else(|e| panic!("cannot write {out}: {e}"));
         // How far quantisation moves the evaluations, on held-out positions.
         let (mut diff, mut n) = (0.0, 0);
         let mut acc = [[0.0; H]; 2];
         for (i, fen) in fens.iter().enumerate().skip(cut).take(2000) {
             let pos = Position::from_fen(fen).expect("read before");
-            let real = params.forward(&all, i, &mut acc) * SCALE as f32;
+            let real = params.forward(&all, i, &mut acc) * scale;
             diff += (real - net.evaluate(&pos) as f32).abs();
             n += 1;
         }
@@ -947,8 +958,8 @@ mod nnue_fit {
                 Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8").unwrap();
             data.push(&pos, 0.5);
             let params = Params::random(&mut Rng::new(9));
-            let real = params.forward(&data, 0, &mut [[0.0; H]; 2]) * SCALE as f32;
-            let quantised = params.quantise().evaluate(&pos) as f32;
+            let real = params.forward(&data, 0, &mut [[0.0; H]; 2]) * 113.0;
+            let quantised = params.quantise(113.0).evaluate(&pos) as f32;
             // Rounding each of ~200,000 weights moves the output by a few centipawns at most.
             assert!((real - quantised).abs() < 8.0, "{real} against {quantised}");
         }

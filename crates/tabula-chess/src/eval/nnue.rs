@@ -23,9 +23,9 @@
 //! the first layer's weights and biases are `round(QA * w)` as `i16`, so an accumulator is `QA` times the
 //! real one and the clipped ReLU clips to `0..=QA`; the output weights are `round(QB * w)` as `i16` and the
 //! output bias `round(QA * QB * b)` as `i32`. The output sum is thus `QA * QB` times the real output `y`, and
-//! the evaluation in centipawns is `y * SCALE` with `SCALE` = [`SCALE`], rounded towards zero: the network is
-//! trained so that `sigmoid(y)` predicts the expected score, the scale the tapered evaluation's weights were
-//! fitted with (`sigmoid(K * cp)`, `1 / K ≈ 113`). All inference is integer arithmetic, so the SIMD kernel and
+//! the evaluation in centipawns is `y * scale`, rounded towards zero, with the network's own scale (stored in
+//! its file; the trainer's default is [`DEFAULT_SCALE`]): the network is trained so that `sigmoid(y)` predicts
+//! the expected score and `sigmoid(cp / scale)` is how the trainer reads the search's scores. All inference is integer arithmetic, so the SIMD kernel and
 //! the scalar one give the same results exactly.
 //!
 //! # The weights file (version 1)
@@ -38,7 +38,7 @@
 //! | 4 | version, `u32` (1) |
 //! | 4 | inputs, `u32` (768) |
 //! | 4 | hidden neurons per side, `u32` ([`HIDDEN`]) |
-//! | 12 | `QA`, `QB`, `SCALE`, `u32` each |
+//! | 12 | `QA`, `QB` and the scale (centipawns per unit of output), `u32` each |
 //! | 2 × 768 × hidden | first layer weights, `i16`, input by input (each input's column of `hidden`) |
 //! | 2 × hidden | first layer biases, `i16` |
 //! | 2 × 2 × hidden | output weights, `i16`: the side to move's accumulator's, then the other's |
@@ -81,8 +81,11 @@ pub const HIDDEN: usize = 256;
 pub const QA: i32 = 255;
 /// The output layer's quantisation.
 pub const QB: i32 = 512;
-/// Centipawns per unit of the network's output (the output's `sigmoid` is the expected score).
-pub const SCALE: i32 = 113;
+/// Centipawns per unit of a network's output (the output's `sigmoid` is the expected score) that the trainer
+/// uses unless told otherwise; a network's file states its own.
+pub const DEFAULT_SCALE: i32 = 113;
+/// The scales a file may state.
+pub const SCALES: std::ops::RangeInclusive<i32> = 1..=10_000;
 /// The file format's version.
 pub const VERSION: u32 = 1;
 /// The most pieces a position has: the accumulators' bound on how many columns add up.
@@ -123,13 +126,13 @@ pub enum NetError {
         hidden: u32,
     },
     /// The quantisation constants differ from this build's.
-    #[error("network quantised with QA {qa}, QB {qb}, scale {scale}; this build uses {QA}, {QB}, {SCALE}")]
+    #[error("network quantised with QA {qa}, QB {qb}, scale {scale}; this build uses QA {QA}, QB {QB}, a scale of 1 to 10000")]
     Quantisation {
         /// `QA` in the file.
         qa: u32,
         /// `QB` in the file.
         qb: u32,
-        /// `SCALE` in the file.
+        /// The scale in the file.
         scale: u32,
     },
     /// The file is shorter or longer than its header says.
@@ -197,6 +200,8 @@ pub struct Network {
     /// Output weights for the side to move's accumulator, then the other's.
     out_weights: [Column; 2],
     out_bias: i32,
+    /// Centipawns per unit of output.
+    scale: i32,
     kernel: Kernel,
     /// Tells accumulators computed with another network apart.
     id: u64,
@@ -223,15 +228,25 @@ fn next_id() -> u64 {
 
 impl Network {
     /// A network from its integer weights: `weights` holds [`INPUTS`] columns of [`HIDDEN`] (input by input),
-    /// `bias` and each of `out_weights` (side to move's, then the other's) [`HIDDEN`] values.
+    /// `bias` and each of `out_weights` (side to move's, then the other's) [`HIDDEN`] values; `scale` is the
+    /// centipawns per unit of output.
     ///
     /// # Errors
     ///
-    /// [`NetError::Shape`] if a slice has the wrong length, [`NetError::Range`] if the weights could overflow
-    /// the integer arithmetic.
-    pub fn new(weights: &[i16], bias: &[i16], out_weights: &[i16], out_bias: i32) -> Result<Network, NetError> {
+    /// [`NetError::Shape`] if a slice has the wrong length, [`NetError::Quantisation`] for a scale outside
+    /// [`SCALES`], [`NetError::Range`] if the weights could overflow the integer arithmetic.
+    pub fn new(
+        weights: &[i16],
+        bias: &[i16],
+        out_weights: &[i16],
+        out_bias: i32,
+        scale: i32,
+    ) -> Result<Network, NetError> {
         if weights.len() != INPUTS * HIDDEN || bias.len() != HIDDEN || out_weights.len() != 2 * HIDDEN {
             return Err(NetError::Shape { inputs: (weights.len() / HIDDEN.max(1)) as u32, hidden: bias.len() as u32 });
+        }
+        if !SCALES.contains(&scale) {
+            return Err(NetError::Quantisation { qa: QA as u32, qb: QB as u32, scale: scale as u32 });
         }
         let largest = |xs: &[i16]| xs.iter().map(|&w| i32::from(w).abs()).max().unwrap_or(0);
         // No accumulator leaves i16, whatever 32 pieces stand on the board.
@@ -249,6 +264,7 @@ impl Network {
             bias: column(bias),
             out_weights: [column(&out_weights[..HIDDEN]), column(&out_weights[HIDDEN..])],
             out_bias,
+            scale,
             kernel: Kernel::detect(),
             id: next_id(),
         })
@@ -292,7 +308,7 @@ impl Network {
             return Err(NetError::Shape { inputs, hidden });
         }
         let (Some(qa), Some(qb), Some(scale)) = (u32_at(16), u32_at(20), u32_at(24)) else { return Err(too_short) };
-        if (qa as i32, qb as i32, scale as i32) != (QA, QB, SCALE) {
+        if (qa as i32, qb as i32) != (QA, QB) || !SCALES.contains(&(scale as i32)) {
             return Err(NetError::Quantisation { qa, qb, scale });
         }
         if bytes.len() != FILE_LEN {
@@ -309,14 +325,14 @@ impl Network {
         let (weights, rest) = values.split_at(INPUTS * HIDDEN);
         let (bias, out_weights) = rest.split_at(HIDDEN);
         let out_bias = i32::from_le_bytes(body[BODY_LEN - 4..].try_into().expect("4 bytes"));
-        Network::new(weights, bias, out_weights, out_bias)
+        Network::new(weights, bias, out_weights, out_bias, scale as i32)
     }
 
     /// The weights file of this network.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(FILE_LEN);
         out.extend_from_slice(MAGIC);
-        for n in [VERSION, INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32, SCALE as u32] {
+        for n in [VERSION, INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32, self.scale as u32] {
             out.extend_from_slice(&n.to_le_bytes());
         }
         let columns = self.weights.iter().chain([&self.bias]).chain(&self.out_weights);
@@ -338,6 +354,11 @@ impl Network {
         assert!(kernel == Kernel::Scalar || kernel == Kernel::detect(), "{kernel:?} is not available here");
         self.kernel = kernel;
         self
+    }
+
+    /// Centipawns per unit of output.
+    pub fn scale(&self) -> i32 {
+        self.scale
     }
 
     /// The kernel that computes the output.
@@ -369,7 +390,7 @@ impl Network {
             Kernel::Avx2 => unsafe { simd::crelu_dot_avx2(us, &self.out_weights[0], them, &self.out_weights[1]) },
             _ => simd::crelu_dot_scalar(us, &self.out_weights[0], them, &self.out_weights[1]),
         };
-        ((i64::from(sum) + i64::from(self.out_bias)) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        ((i64::from(sum) + i64::from(self.out_bias)) * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
 
     /// The evaluation of `pos` in centipawns for the side to move, with the accumulators `pos` carries
@@ -439,6 +460,7 @@ impl Stack {
             }
             self.top = n;
         }
+        debug_assert_eq!(self.entries[n], net.accumulator(pos), "stale accumulator at {}", pos.to_fen());
         &self.entries[n]
     }
 }
@@ -618,8 +640,11 @@ mod tests {
         bad[12..16].copy_from_slice(&128u32.to_le_bytes());
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Shape { inputs: 768, hidden: 128 })));
         let mut bad = bytes.clone();
-        bad[24] = 200;
-        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Quantisation { scale: 200, .. })));
+        bad[20..24].copy_from_slice(&100u32.to_le_bytes());
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Quantisation { qb: 100, .. })));
+        let mut bad = bytes.clone();
+        bad[24..28].copy_from_slice(&0u32.to_le_bytes());
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Quantisation { scale: 0, .. })));
         assert!(matches!(
             Network::from_bytes(&bytes[..1000]),
             Err(NetError::Length { expected: FILE_LEN, found: 1000 })
@@ -632,8 +657,11 @@ mod tests {
         // Weights that could overflow are refused.
         let mut weights = vec![0i16; INPUTS * HIDDEN];
         weights[3] = 2000;
-        assert!(matches!(Network::new(&weights, &[0; HIDDEN], &[0; 2 * HIDDEN], 0), Err(NetError::Range(_))));
-        assert!(Network::new(&weights[1..], &[0; HIDDEN], &[0; 2 * HIDDEN], 0).is_err());
+        assert!(matches!(
+            Network::new(&weights, &[0; HIDDEN], &[0; 2 * HIDDEN], 0, DEFAULT_SCALE),
+            Err(NetError::Range(_))
+        ));
+        assert!(Network::new(&weights[1..], &[0; HIDDEN], &[0; 2 * HIDDEN], 0, DEFAULT_SCALE).is_err());
     }
 
     #[test]

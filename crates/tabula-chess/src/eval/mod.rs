@@ -175,7 +175,7 @@ pub enum EvalKind {
 
 impl EvalKind {
     /// The evaluation the engine plays with by default.
-    pub const DEFAULT: EvalKind = EvalKind::Tapered;
+    pub const DEFAULT: EvalKind = EvalKind::Nnue;
 
     /// The option value naming this evaluation.
     pub fn name(self) -> &'static str {

@@ -48,6 +48,15 @@
 //! [`Network::from_bytes`] checks each field and the sizes that keep the integer arithmetic from
 //! overflowing (see [`NetError`]).
 //!
+//! # The embedded network
+//!
+//! [`Network::embedded`] (`default.tbnn`) was trained by `examples/tune.rs` on our own data: 2.72 million
+//! quiet positions of self-play by the tapered evaluation (27,100 games at 1,000 nodes a move and 3,200 at
+//! 5,000, from random starts), each with the search's score and the game's result (`nnue-gen`), fitted for
+//! 12 passes with the positions also mirrored left to right (`nnue-fit`, scale 113, target three quarters
+//! score and one quarter result). On the held-out twentieth its loss is 0.0128, against 0.0149 for the
+//! tapered evaluation on the same targets.
+//!
 //! # Examples
 //!
 //! ```

@@ -1,4 +1,5 @@
-//! Static evaluation: [`Evaluation`], a tapered evaluator whose weights are fitted to data, and the static
+//! Static evaluation: [`Evaluation`], a tapered evaluator whose weights are fitted to data, the network of
+//! [`nnue`], [`EngineEvaluation`] (the one of the two the engine plays with, by [`EvalKind`]), and the static
 //! exchange evaluation ([`see`]) that orders captures and prunes losing ones from quiescence.
 //!
 //! The score blends a middlegame and an endgame term by the material left on the board (the *phase*):

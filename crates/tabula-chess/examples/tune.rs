@@ -6,6 +6,8 @@
 //! cargo run --release -p tabula-chess --example tune -- fit   LABELLED [epochs] [l2] > weights.rs
 //! cargo run --release -p tabula-chess --example tune -- wdl-gen OUT [games] [nodes] [threads]
 //! cargo run --release -p tabula-chess --example tune -- wdl-fit SAMPLES
+//! cargo run --release -p tabula-chess --example tune -- nnue-gen OUT [games] [nodes] [threads] [first]
+//! cargo run --release -p tabula-chess --example tune -- nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror]
 //! ```
 //!
 //! - `gen` plays the engine against itself at a fixed node budget per move from varied starts (a few random
@@ -25,6 +27,22 @@
 //! - `wdl-fit` fits the win/draw/loss model of `tabula_chess::wdl` to such samples by maximum likelihood
 //!   (coordinate descent, a golden-section search per constant) and prints its constants, the log-loss
 //!   against a model that ignores the score, and observed against predicted chances by score.
+//! - `nnue-gen` plays the same self-play games as `gen`, numbered from `first` (0 by default; each number
+//!   seeds its own random start, so runs with disjoint ranges add new games), and writes the training data of
+//!   the network (`tools/train_nnue.py`): `FEN;score;result` per quiet position, where `score` is the search's
+//!   score in centipawns and `result` the game's result (1, 0.5 or 0), both from white's point of view.
+//! - `nnue-fit` trains the network of `tabula_chess::eval::nnue` on such data and writes its weights file:
+//!   Adam on minibatches of 4,096 positions, `epochs` passes (20 by default; the learning rate 10⁻³, a
+//!   tenth of it for the last fifth), minimising the squared error between `sigmoid(y)` and the target
+//!   `share · sigmoid(score / scale) + (1 − share) · result` for the side to move (`share` 0.75 by default,
+//!   `scale` 113 centipawns, the tapered evaluation's fitted scale; the network evaluates `y · scale`). The last twentieth of the file is held out and its loss reported per epoch;
+//!   the rest is trained on twice, as given and mirrored left to right, unless `no-mirror` is given.
+//!
+//! The network in the crate (`src/eval/default.tbnn`) came from `nnue-gen d1.txt 3200 5000 1 1000000` (288,000
+//! positions in 26 minutes, about 660,000 an hour on one niced core) and `nnue-gen d2.txt 27100 1000 1 2000000`
+//! (2,430,000 positions in 34 minutes, about 4.2 million an hour), concatenated (`d2` first, so that the
+//! held-out tail is of the deeper searches), and `nnue-fit d12.txt default.tbnn 12 0.75 113 2` (6.7 minutes
+//! on two threads beside the generator; 33 s a pass over 5.2 million positions with their mirror images).
 //!
 //! The weights in the crate came from `gen games.txt 3800 6000`, `label games.txt labelled.txt 7` (Stockfish
 //! 15.1; 286,000 positions) and `fit labelled.txt 1000`: mean squared error 0.0368 -> 0.0293 on the fitted
@@ -41,6 +59,7 @@ use tabula::rng::Rng;
 use tabula::score::is_decisive;
 use tabula::search::Limits;
 use tabula_chess::engine::Engine;
+use tabula_chess::eval::nnue::DEFAULT_SCALE;
 use tabula_chess::{Color, Position};
 use tabula_protocol::lines::lines_of;
 use tabula_protocol::process::Process;
@@ -76,8 +95,27 @@ fn main() {
         ),
         Some("wdl-gen") => gen(arg(1).expect("OUT"), num(2, 1000), num(3, 4000), num(4, 2) as usize, wdl::sample_line),
         Some("wdl-fit") => wdl::fit(arg(1).expect("SAMPLES")),
+        Some("nnue-fit") => nnue_fit::run(
+            arg(1).expect("DATA"),
+            arg(2).expect("OUT"),
+            num(3, 20) as usize,
+            arg(4).map_or(0.75, |s| s.parse().expect("a number")),
+            num(5, DEFAULT_SCALE as u64) as f32,
+            num(6, 2) as usize,
+            arg(7) != Some("no-mirror"),
+        ),
+        Some("nnue-gen") => gen_from(
+            arg(1).expect("OUT"),
+            num(5, 0)..num(5, 0) + num(2, 1000),
+            num(3, 5000),
+            num(4, 1) as usize,
+            |q, result| {
+                let white_score = if q.white_to_move { q.score } else { -q.score };
+                format!("{};{white_score};{result}", q.fen)
+            },
+        ),
         _ => {
-            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
+            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | nnue-gen OUT [games] [nodes] [threads] [first] | nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
             std::process::exit(2);
         }
     }
@@ -191,8 +229,13 @@ fn self_play(engine: &mut Engine, mut pos: Position, nodes: u64) -> (Vec<Quiet>,
 /// Plays `games` self-play games at `nodes` per move on `threads` threads and writes a line for each quiet
 /// position, as `line` makes it from the position and the game's result for white.
 fn gen(out: &str, games: u64, nodes: u64, threads: usize, line: fn(&Quiet, f64) -> String) {
+    gen_from(out, 0..games, nodes, threads, line)
+}
+
+/// [`gen`] for the games numbered in `games`.
+fn gen_from(out: &str, games: std::ops::Range<u64>, nodes: u64, threads: usize, line: fn(&Quiet, f64) -> String) {
     let out = Mutex::new(BufWriter::new(File::create(out).expect("the output file")));
-    let next = AtomicUsize::new(0);
+    let next = AtomicUsize::new(games.start as usize);
     let book = openings();
     let positions = AtomicUsize::new(0);
     std::thread::scope(|s| {
@@ -201,7 +244,7 @@ fn gen(out: &str, games: u64, nodes: u64, threads: usize, line: fn(&Quiet, f64) 
                 let mut engine = Engine::new(8);
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
-                    if game as u64 >= games {
+                    if game as u64 >= games.end {
                         break;
                     }
                     let mut rng = Rng::new(0x7ab1_0000 + game as u64);
@@ -517,6 +560,414 @@ mod wdl {
                     |x: [f64; 3]| format!("{:4.1} {:4.1} {:4.1}", 100.0 * x[0] / m, 100.0 * x[1] / m, 100.0 * x[2] / m);
                 println!("{lo:>5}..{:<5} {m:>8}   {}      {}", lo + 100, pc(seen), pc(predicted));
             }
+        }
+    }
+}
+
+/// The network's trainer (`nnue-fit`): the network of `tabula_chess::eval::nnue` in `f32`, trained by Adam on
+/// minibatches to predict, through `sigmoid(y)`, a blend of the search's score (as `sigmoid(score / scale)`)
+/// and the game's result, then quantised into a weights file.
+///
+/// Hand-written rather than on a tensor library: the network is one hidden layer over sparse inputs (about 30
+/// of 768 active per side), so forward and backward passes touch only the active columns, a few dozen lines
+/// each; a dense framework would multiply zeros, and this loop is checked against finite differences below.
+mod nnue_fit {
+    use std::time::Instant;
+    use tabula::rng::Rng;
+    use tabula_chess::eval::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB};
+    use tabula_chess::{Color, Position};
+
+    const H: usize = HIDDEN;
+    /// The most a first-layer weight or bias may grow (in real units) so that the quantised accumulators stay
+    /// within `i16` (the loader's bound: a bias plus 32 weights).
+    const FIRST_LAYER_CLIP: f32 = 1.98;
+    const BIAS_CLIP: f32 = 60.0;
+    /// The output weights' bound: the output sum stays far within `i32`.
+    const OUTPUT_CLIP: f32 = 2.0;
+
+    /// Training positions: the active features from each side's point of view, side to move, target.
+    #[derive(Default)]
+    pub struct Data {
+        /// `[white's view, black's view]` per piece.
+        features: Vec<[u16; 2]>,
+        /// Where each position's features start in `features` (one more entry than positions).
+        starts: Vec<u32>,
+        black_to_move: Vec<bool>,
+        /// The expected score for the side to move.
+        targets: Vec<f32>,
+    }
+
+    impl Data {
+        pub fn len(&self) -> usize {
+            self.targets.len()
+        }
+
+        pub fn push(&mut self, pos: &Position, target_for_side_to_move: f32) {
+            if self.starts.is_empty() {
+                self.starts.push(0);
+            }
+            let board = pos.board();
+            for sq in board.occupied() {
+                let piece = board.piece_at(sq).expect("occupied");
+                self.features.push([feature(Color::White, piece, sq) as u16, feature(Color::Black, piece, sq) as u16]);
+            }
+            self.starts.push(self.features.len() as u32);
+            self.black_to_move.push(pos.turn() == Color::Black);
+            self.targets.push(target_for_side_to_move);
+        }
+
+        /// The features of position `i` from the side to move's point of view and the other's.
+        fn views(&self, i: usize) -> (impl Iterator<Item = usize> + '_, impl Iterator<Item = usize> + '_) {
+            let span = &self.features[self.starts[i] as usize..self.starts[i + 1] as usize];
+            let us = self.black_to_move[i] as usize;
+            (span.iter().map(move |f| f[us] as usize), span.iter().map(move |f| f[1 - us] as usize))
+        }
+    }
+
+    /// The network in `f32`.
+    #[derive(Clone)]
+    pub struct Params {
+        /// Input by input, `H` each.
+        pub w1: Vec<f32>,
+        pub b1: Vec<f32>,
+        /// Side to move's `H`, then the other's.
+        pub w2: Vec<f32>,
+        pub b2: f32,
+    }
+
+    impl Params {
+        pub fn random(rng: &mut Rng) -> Params {
+            let mut uniform = |scale: f64| ((rng.unit() * 2.0 - 1.0) * scale) as f32;
+            Params {
+                w1: (0..INPUTS * H).map(|_| uniform(0.15)).collect(),
+                b1: (0..H).map(|_| uniform(0.1) + 0.1).collect(),
+                w2: (0..2 * H).map(|_| uniform(0.1)).collect(),
+                b2: 0.0,
+            }
+        }
+
+        fn zeros() -> Params {
+            Params { w1: vec![0.0; INPUTS * H], b1: vec![0.0; H], w2: vec![0.0; 2 * H], b2: 0.0 }
+        }
+
+        fn accumulate(&self, features: impl Iterator<Item = usize>, acc: &mut [f32; H]) {
+            acc.copy_from_slice(&self.b1);
+            for f in features {
+                for (a, w) in acc.iter_mut().zip(&self.w1[f * H..(f + 1) * H]) {
+                    *a += w;
+                }
+            }
+        }
+
+        /// The output `y` for position `i` (its accumulators left in `acc`).
+        pub fn forward(&self, data: &Data, i: usize, acc: &mut [[f32; H]; 2]) -> f32 {
+            let (us, them) = data.views(i);
+            self.accumulate(us, &mut acc[0]);
+            self.accumulate(them, &mut acc[1]);
+            let mut y = self.b2;
+            for (side, a) in acc.iter().enumerate() {
+                for (x, w) in a.iter().zip(&self.w2[side * H..(side + 1) * H]) {
+                    y += x.clamp(0.0, 1.0) * w;
+                }
+            }
+            y
+        }
+
+        /// Adds the gradient of `(sigmoid(y) - target)^2` at position `i` to `grad`; returns the loss.
+        fn backward(&self, data: &Data, i: usize, acc: &mut [[f32; H]; 2], grad: &mut Params) -> f32 {
+            let y = self.forward(data, i, acc);
+            let p = 1.0 / (1.0 + (-y).exp());
+            let error = p - data.targets[i];
+            let dy = 2.0 * error * p * (1.0 - p);
+            grad.b2 += dy;
+            let (us, them) = data.views(i);
+            let mut dacc = [0.0f32; H];
+            for (side, features) in [(0, Box::new(us) as Box<dyn Iterator<Item = usize>>), (1, Box::new(them))] {
+                let w2 = &self.w2[side * H..(side + 1) * H];
+                let g2 = &mut grad.w2[side * H..(side + 1) * H];
+                for j in 0..H {
+                    let a = acc[side][j];
+                    g2[j] += dy * a.clamp(0.0, 1.0);
+                    dacc[j] = if a > 0.0 && a < 1.0 { dy * w2[j] } else { 0.0 };
+                    grad.b1[j] += dacc[j];
+                }
+                for f in features {
+                    for (g, d) in grad.w1[f * H..(f + 1) * H].iter_mut().zip(&dacc) {
+                        *g += d;
+                    }
+                }
+            }
+            error * error
+        }
+
+        fn values_mut(&mut self) -> impl Iterator<Item = (&mut f32, f32)> {
+            let w1 = self.w1.iter_mut().map(|w| (w, FIRST_LAYER_CLIP));
+            let b1 = self.b1.iter_mut().map(|w| (w, BIAS_CLIP));
+            let w2 = self.w2.iter_mut().map(|w| (w, OUTPUT_CLIP));
+            w1.chain(b1).chain(w2).chain(std::iter::once((&mut self.b2, 100.0)))
+        }
+
+        fn values(&self) -> impl Iterator<Item = f32> + '_ {
+            self.w1.iter().chain(&self.b1).chain(&self.w2).chain(std::iter::once(&self.b2)).copied()
+        }
+
+        /// The quantised network with `scale` centipawns per unit (see the module documentation of
+        /// `eval::nnue`).
+        pub fn quantise(&self, scale: f32) -> Network {
+            let q = |xs: &[f32], scale: i32| -> Vec<i16> {
+                xs.iter().map(|&w| (w * scale as f32).round() as i16).collect()
+            };
+            let out_bias = (self.b2 * (QA * QB) as f32).round() as i32;
+            Network::new(&q(&self.w1, QA), &q(&self.b1, QA), &q(&self.w2, QB), out_bias, scale as i32)
+                .expect("the clipped weights are in range")
+        }
+    }
+
+    /// The mean loss over `data` (split over `threads`).
+    pub fn loss(params: &Params, data: &Data, threads: usize) -> f64 {
+        let chunk = data.len().div_ceil(threads.max(1)).max(1);
+        let starts: Vec<usize> = (0..data.len()).step_by(chunk).collect();
+        let total: f64 = std::thread::scope(|s| {
+            let handles: Vec<_> = starts
+                .iter()
+                .map(|&start| {
+                    s.spawn(move || {
+                        let mut acc = [[0.0; H]; 2];
+                        (start..(start + chunk).min(data.len()))
+                            .map(|i| {
+                                let p = 1.0 / (1.0 + (-params.forward(data, i, &mut acc)).exp());
+                                f64::from((p - data.targets[i]).powi(2))
+                            })
+                            .sum::<f64>()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("no panic")).sum()
+        });
+        total / data.len().max(1) as f64
+    }
+
+    /// Reads `FEN;score;result` lines (white's point of view) into training data with targets
+    /// `share * sigmoid(score / scale) + (1 - share) * result` for the side to move.
+    /// Also returns the FEN of each position kept.
+    fn read(path: &str, share: f32, scale: f32) -> (Data, Vec<String>) {
+        let mut data = Data::default();
+        let mut fens = Vec::new();
+        for line in super::read_lines(path) {
+            let fields: Vec<&str> = line.split(';').collect();
+            let [fen, score, result] = fields[..] else { continue };
+            let (Ok(pos), Ok(score), Ok(result)) =
+                (Position::from_fen(fen), score.parse::<f32>(), result.parse::<f32>())
+            else {
+                eprintln!("{path}: not FEN;score;result: {line}");
+                continue;
+            };
+            let white = share / (1.0 + (-score / scale).exp()) + (1.0 - share) * result;
+            data.push(&pos, if pos.turn() == Color::White { white } else { 1.0 - white });
+            fens.push(fen.to_owned());
+        }
+        (data, fens)
+    }
+
+    /// Trains on `path` for `epochs` and writes the weights file `out`.
+    pub fn run(path: &str, out: &str, epochs: usize, share: f32, scale: f32, threads: usize, mirror: bool) {
+        let started = Instant::now();
+        let (all, fens) = read(path, share, scale);
+        // The last twentieth of the file (the latest games) is held out.
+        let cut = all.len() - all.len() / 20;
+        let (mut train, mut valid) = (Data::default(), Data::default());
+        for i in 0..all.len() {
+            let part = if i < cut { &mut train } else { &mut valid };
+            // The network sees the placement alone, which is as good mirrored left to right (castling rights
+            // aside): the training positions count twice, once mirrored (a square's file bits flipped).
+            let copies = if i < cut && mirror { 2 } else { 1 };
+            for copy in 0..copies {
+                if part.starts.is_empty() {
+                    part.starts.push(0);
+                }
+                let span = &all.features[all.starts[i] as usize..all.starts[i + 1] as usize];
+                let flip = if copy == 1 { 7 } else { 0 };
+                part.features.extend(span.iter().map(|&[w, b]| [w ^ flip, b ^ flip]));
+                part.starts.push(part.features.len() as u32);
+                part.black_to_move.push(all.black_to_move[i]);
+                part.targets.push(all.targets[i]);
+            }
+        }
+        eprintln!("{} training, {} held out, read in {:.1?}", train.len(), valid.len(), started.elapsed());
+        // The tapered evaluation's loss on the held-out positions, for comparison.
+        let (mut tapered, mut n) = (0.0, 0);
+        for (i, fen) in fens.iter().enumerate().skip(cut) {
+            let pos = Position::from_fen(fen).expect("read before");
+            let white = tabula_chess::eval::Evaluation.white_score(&pos) as f32;
+            let eval = if pos.turn() == Color::White { white } else { -white };
+            let p = 1.0 / (1.0 + (-eval / scale).exp());
+            tapered += f64::from((p - all.targets[i]).powi(2));
+            n += 1;
+        }
+        eprintln!("the tapered evaluation's held-out loss: {:.6}", tapered / n.max(1) as f64);
+        let mut rng = Rng::new(0x6e6e_7565);
+        let mut params = Params::random(&mut rng);
+        let mut adam = Adam::new();
+        let mut order: Vec<u32> = (0..train.len() as u32).collect();
+        const BATCH: usize = 4_096;
+        for epoch in 1..=epochs {
+            // Learning rate: 1e-3, a tenth of it for the last fifth of the epochs.
+            let lr = if epoch * 5 <= epochs * 4 { 1e-3 } else { 1e-4 };
+            rng.shuffle(&mut order);
+            let mut train_loss = 0.0;
+            for batch in order.chunks(BATCH) {
+                let (grad, batch_loss) = gradient(&params, &train, batch, threads);
+                train_loss += batch_loss;
+                adam.step(&mut params, &grad, lr, batch.len());
+            }
+            eprintln!(
+                "epoch {epoch}: loss {:.6} train, {:.6} held out ({:.0?})",
+                train_loss / train.len() as f64,
+                loss(&params, &valid, threads),
+                started.elapsed()
+            );
+        }
+        let net = params.quantise(scale);
+        std::fs::write(out, net.to_bytes()).unwrap_or_else(|e| panic!("cannot write {out}: {e}"));
+        // How far quantisation moves the evaluations, on held-out positions.
+        let (mut diff, mut n) = (0.0, 0);
+        let mut acc = [[0.0; H]; 2];
+        for (i, fen) in fens.iter().enumerate().skip(cut).take(2000) {
+            let pos = Position::from_fen(fen).expect("read before");
+            let real = params.forward(&all, i, &mut acc) * scale;
+            diff += (real - net.evaluate(&pos) as f32).abs();
+            n += 1;
+        }
+        eprintln!("wrote {out}; quantised evaluations differ by {:.2} cp on average", diff / n.max(1) as f32);
+    }
+
+    /// The summed gradient and loss of the positions `batch` of `data`, split over `threads`.
+    fn gradient(params: &Params, data: &Data, batch: &[u32], threads: usize) -> (Params, f64) {
+        let chunk = batch.len().div_ceil(threads.max(1)).max(1);
+        let parts: Vec<(Params, f64)> = std::thread::scope(|s| {
+            let handles: Vec<_> = batch
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        let mut grad = Params::zeros();
+                        let mut acc = [[0.0; H]; 2];
+                        let loss: f64 = part
+                            .iter()
+                            .map(|&i| f64::from(params.backward(data, i as usize, &mut acc, &mut grad)))
+                            .sum();
+                        (grad, loss)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("no panic")).collect()
+        });
+        let mut parts = parts.into_iter();
+        let (mut total, mut loss) = parts.next().unwrap_or_else(|| (Params::zeros(), 0.0));
+        for (grad, l) in parts {
+            for ((t, _), g) in total.values_mut().zip(grad.values()) {
+                *t += g;
+            }
+            loss += l;
+        }
+        (total, loss)
+    }
+
+    /// Adam's moments, one per parameter.
+    struct Adam {
+        m: Vec<f32>,
+        v: Vec<f32>,
+        t: i32,
+    }
+
+    impl Adam {
+        fn new() -> Adam {
+            let n = INPUTS * H + H + 2 * H + 1;
+            Adam { m: vec![0.0; n], v: vec![0.0; n], t: 0 }
+        }
+
+        /// One step on the mean of the summed gradient `grad` over `n` positions; weights stay within their
+        /// clip bounds.
+        fn step(&mut self, params: &mut Params, grad: &Params, lr: f32, n: usize) {
+            let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+            self.t += 1;
+            let (c1, c2) = (1.0 - b1.powi(self.t), 1.0 - b2.powi(self.t));
+            let scale = 1.0 / n as f32;
+            for (((w, clip), g), (m, v)) in
+                params.values_mut().zip(grad.values()).zip(self.m.iter_mut().zip(self.v.iter_mut()))
+            {
+                let g = g * scale;
+                *m = b1 * *m + (1.0 - b1) * g;
+                *v = b2 * *v + (1.0 - b2) * g * g;
+                *w = (*w - lr * (*m / c1) / ((*v / c2).sqrt() + eps)).clamp(-clip, clip);
+            }
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn gradient_matches_finite_differences() {
+            let mut data = Data::default();
+            for (fen, target) in [
+                ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0.55),
+                ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1", 0.3),
+                ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0.8),
+            ] {
+                data.push(&Position::from_fen(fen).unwrap(), target);
+            }
+            let mut rng = Rng::new(5);
+            let params = Params::random(&mut rng);
+            let batch: Vec<u32> = (0..data.len() as u32).collect();
+            let (grad, _) = gradient(&params, &data, &batch, 2);
+            let total = |p: &Params| loss(p, &data, 1) * data.len() as f64;
+            // Parameters the positions touch: a first-layer weight of a white pawn on e2 (both views of it),
+            // a bias, output weights of both sides, the output bias.
+            let e2 = feature(
+                Color::White,
+                tabula_chess::Piece::new(Color::White, tabula_chess::Role::Pawn),
+                "e2".parse::<tabula_chess::Square>().unwrap(),
+            );
+            let probes: Vec<(&str, usize)> =
+                vec![("w1", e2 * H + 3), ("w1", e2 * H + 100), ("b1", 7), ("w2", 11), ("w2", H + 20), ("b2", 0)];
+            for (name, i) in probes {
+                let get = |p: &mut Params| -> *mut f32 {
+                    match name {
+                        "w1" => &mut p.w1[i],
+                        "b1" => &mut p.b1[i],
+                        "w2" => &mut p.w2[i],
+                        _ => &mut p.b2,
+                    }
+                };
+                let h = 1e-3f32;
+                let (mut up, mut down) = (params.clone(), params.clone());
+                // SAFETY: each pointer is into the parameters it came from, which live through the writes.
+                unsafe {
+                    *get(&mut up) += h;
+                    *get(&mut down) -= h;
+                }
+                let numeric = (total(&up) - total(&down)) / (2.0 * f64::from(h));
+                let mut copy = grad.clone();
+                let analytic = f64::from(unsafe { *get(&mut copy) });
+                assert!(
+                    (numeric - analytic).abs() <= 1e-3 + 1e-2 * analytic.abs(),
+                    "{name}[{i}]: numeric {numeric}, analytic {analytic}"
+                );
+            }
+        }
+
+        #[test]
+        fn quantised_network_follows_the_real_one() {
+            let mut data = Data::default();
+            let pos =
+                Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8").unwrap();
+            data.push(&pos, 0.5);
+            let params = Params::random(&mut Rng::new(9));
+            let real = params.forward(&data, 0, &mut [[0.0; H]; 2]) * 113.0;
+            let quantised = params.quantise(113.0).evaluate(&pos) as f32;
+            // Rounding each of ~200,000 weights moves the output by a few centipawns at most.
+            assert!((real - quantised).abs() < 8.0, "{real} against {quantised}");
         }
     }
 }

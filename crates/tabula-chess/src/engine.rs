@@ -1,5 +1,5 @@
 //! The chess engine: [`Engine`] is the core's [`tabula::search::Engine`] for [`Position`], which says here (as
-//! [`Playable`]) what it plays with: the chess [`Evaluation`], the search options that play chess well, the
+//! [`Playable`]) what it plays with: the chess [`EngineEvaluation`] (the network or the tapered one), the search options that play chess well, the
 //! keys of the game's own history (so that repetitions count) and the positions of [`Engine::bench`].
 //!
 //! # Examples
@@ -17,7 +17,7 @@
 //! assert_eq!(tabula::score::uci_string(result.score), "mate 1");
 //! ```
 
-use crate::eval::Evaluation;
+use crate::eval::EngineEvaluation;
 use crate::position::Position;
 use tabula::search::{Playable, SearchOptions};
 use tabula::Key;
@@ -44,7 +44,7 @@ pub type Engine = tabula::search::Engine<Position>;
 
 /// The engine's evaluation, options, history and benchmark.
 impl Playable for Position {
-    type Evaluation = Evaluation;
+    type Evaluation = EngineEvaluation;
 
     /// The search options the engine plays with on `threads` threads.
     fn engine_options(threads: usize) -> SearchOptions {
@@ -94,7 +94,8 @@ mod tests {
         let pos = Position::from_fen("q3k3/8/8/1N6/8/8/4P3/4K3 w - - 0 1").unwrap();
         let r = engine.search(&pos, &Limits::depth(6), &[], |_| {});
         assert_eq!(r.best_move.unwrap().to_string(), "b5c7");
-        assert!(r.score > 200, "{}", r.score);
+        // A queen won: well ahead (the network's scores flatten out beyond a few hundred centipawns).
+        assert!(r.score > 100, "{}", r.score);
         // Mate in two with a rook and king.
         let pos = Position::from_fen("k7/8/1K6/8/8/8/8/7R w - - 0 1").unwrap();
         let r = engine.search(&pos, &Limits::depth(6), &[], |_| {});
@@ -116,7 +117,7 @@ mod tests {
         assert_eq!((r.best_move.unwrap().to_string(), r.score), ("g8h8".to_owned(), DRAW));
         // Without the history the same position is simply lost.
         let fresh = Position::from_fen(&pos.to_fen()).unwrap();
-        assert!(engine.search(&fresh, &Limits::depth(5), &[], |_| {}).score < -500);
+        assert!(engine.search(&fresh, &Limits::depth(5), &[], |_| {}).score < -300);
     }
 
     #[test]

@@ -17,7 +17,8 @@
 //! - [`san`]: Standard Algebraic Notation.
 //! - [`zobrist`]: the Polyglot keys.
 //! - [`perft`]: move-tree counting.
-//! - [`eval`]: the evaluation and static exchange evaluation.
+//! - [`eval`]: the evaluations (the network of [`eval::nnue`], the default, and the tapered one) and static
+//!   exchange evaluation.
 //! - [`engine`]: the engine on the core searcher.
 //! - [`uci`]: the UCI protocol as a session (its clock and time plan are `tabula_protocol::uci`'s, shared by the
 //!   protocols of the UCI family, on the core's [`tabula::clock`]).

@@ -66,6 +66,8 @@ pub enum PositionError {
 #[derive(Clone, Copy, Debug)]
 struct Undo {
     mv: Move,
+    /// The piece that moved (the king when castling; for a null move, nothing reads it).
+    piece: Piece,
     captured: Option<Piece>,
     castling: CastlingRights,
     ep_square: Option<Square>,
@@ -92,6 +94,54 @@ pub struct Position {
     /// For each castling right held at the start, by `2 * color + side`: the squares to test.
     castling_paths: [CastlingPath; 4],
     history: Vec<Undo>,
+    /// The network's accumulators along the history, brought up to date when a network evaluates.
+    #[cfg(feature = "engine")]
+    accumulators: crate::eval::nnue::Accumulators,
+}
+
+/// The pieces one move took off and put on the board (each at most two), for evaluations updated
+/// incrementally: a normal move takes its piece off the origin and puts it (or its promotion) on the
+/// destination, a capture also takes the captured piece, castling moves both king and rook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlacementChange {
+    /// The pieces taken off, with their squares; the first `removed_len` entries count.
+    pub removed: [(Piece, Square); 2],
+    /// How many of `removed` count.
+    pub removed_len: usize,
+    /// The pieces put on, with their squares; the first `added_len` entries count.
+    pub added: [(Piece, Square); 2],
+    /// How many of `added` count.
+    pub added_len: usize,
+}
+
+impl Default for PlacementChange {
+    /// No change.
+    fn default() -> PlacementChange {
+        let none = (Piece::new(Color::White, Role::Pawn), Square::A1);
+        PlacementChange { removed: [none; 2], removed_len: 0, added: [none; 2], added_len: 0 }
+    }
+}
+
+impl PlacementChange {
+    fn remove(&mut self, piece: Piece, sq: Square) {
+        self.removed[self.removed_len] = (piece, sq);
+        self.removed_len += 1;
+    }
+
+    fn add(&mut self, piece: Piece, sq: Square) {
+        self.added[self.added_len] = (piece, sq);
+        self.added_len += 1;
+    }
+
+    /// The pieces taken off.
+    pub fn removed(&self) -> &[(Piece, Square)] {
+        &self.removed[..self.removed_len]
+    }
+
+    /// The pieces put on.
+    pub fn added(&self) -> &[(Piece, Square)] {
+        &self.added[..self.added_len]
+    }
 }
 
 /// What castling with one rook needs, computed once per position set up.
@@ -233,6 +283,8 @@ impl Position {
             rights_lost,
             castling_paths,
             history: Vec::with_capacity(64),
+            #[cfg(feature = "engine")]
+            accumulators: Default::default(),
         };
         if us == Color::Black {
             pos.flip_turn();
@@ -367,6 +419,45 @@ impl Position {
         self.history.iter().map(|undo| undo.mv)
     }
 
+    /// What the move `ply` of the history (0 the first, below [`history_len`](Position::history_len)) took
+    /// off the board and put on it; nothing for a null move.
+    ///
+    /// # Panics
+    ///
+    /// If `ply` is not below the history's length.
+    pub fn placement_change(&self, ply: usize) -> PlacementChange {
+        let undo = &self.history[ply];
+        let mut change = PlacementChange::default();
+        let (mv, piece) = (undo.mv, undo.piece);
+        if mv == Move::NULL {
+            return change;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        change.remove(piece, from);
+        if mv.is_castling() {
+            let side = mv.castling_side().expect("castling");
+            let rank = from.rank();
+            let rook = Piece::new(piece.color, Role::Rook);
+            change.remove(rook, to);
+            change.add(piece, Square::from_coords(side.king_to_file(), rank));
+            change.add(rook, Square::from_coords(side.rook_to_file(), rank));
+            return change;
+        }
+        if let Some(captured) = undo.captured {
+            change.remove(captured, to);
+        } else if piece.role == Role::Pawn && Some(to) == undo.ep_square {
+            change.remove(Piece::new(piece.color.flip(), Role::Pawn), Square::from_coords(to.file(), from.rank()));
+        }
+        change.add(Piece::new(piece.color, mv.promotion().unwrap_or(piece.role)), to);
+        change
+    }
+
+    /// The network accumulators kept along the history.
+    #[cfg(feature = "engine")]
+    pub(crate) fn accumulators(&self) -> &crate::eval::nnue::Accumulators {
+        &self.accumulators
+    }
+
     // ---- State mutators: each XORs the key where it changes the state -------------------------------------
 
     #[inline(always)]
@@ -457,6 +548,7 @@ impl Position {
         let captured = if mv.is_castling() { None } else { self.board.piece_at(to) };
         self.history.push(Undo {
             mv,
+            piece,
             captured,
             castling: self.castling,
             ep_square: self.ep_square,
@@ -542,6 +634,8 @@ impl Position {
         }
         self.halfmove_clock = undo.halfmove_clock;
         self.checkers = undo.checkers;
+        #[cfg(feature = "engine")]
+        self.accumulators.forget_after(self.history.len());
         Some(mv)
     }
 
@@ -570,7 +664,8 @@ impl Position {
     pub fn play_null(&mut self) {
         debug_assert!(!self.is_check(), "null move while in check");
         self.history.push(Undo {
-            mv: Move::new(Square::A1, Square::A1),
+            mv: Move::NULL,
+            piece: Piece::new(self.turn, Role::King),
             captured: None,
             castling: self.castling,
             ep_square: self.ep_square,
@@ -593,7 +688,9 @@ impl Position {
     /// In debug builds, if the last move was not a null move.
     pub fn undo_null(&mut self) {
         let undo = self.history.pop().expect("a null move to take back");
-        debug_assert_eq!(undo.mv, Move::new(Square::A1, Square::A1));
+        debug_assert_eq!(undo.mv, Move::NULL);
+        #[cfg(feature = "engine")]
+        self.accumulators.forget_after(self.history.len());
         self.flip_turn();
         if self.turn == Color::Black {
             self.fullmove_number -= 1;

@@ -4,7 +4,7 @@
 //!
 //! Commands: `uci`, `isready`, `setoption name <id> [value <x>]` (options `Hash`, `Threads`, `Clear Hash`,
 //! `Move Overhead`, `OwnBook`, `BookFile`, `Ponder`, `UCI_Chess960`, `MultiPV`, `UCI_ShowWDL`,
-//! `UCI_AnalyseMode`), `ucinewgame`,
+//! `UCI_AnalyseMode`, `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`, `Evaluation`, `EvalFile`), `ucinewgame`,
 //! `position startpos|fen <fen> [moves ...]`, `go` with `wtime btime winc binc movestogo depth nodes movetime
 //! mate infinite ponder searchmoves`, `stop`, `ponderhit`, `quit`, and the extras `go perft <depth>`, `d` (show
 //! the position) and `bench [depth]`. An unknown or malformed command is answered with `info string ...` and
@@ -19,6 +19,11 @@
 //! line each. `UCI_ShowWDL` adds `wdl W D L` to each score: the chances of a win, a draw and a loss in per
 //! mille by the model of [`wdl`](crate::wdl). `UCI_AnalyseMode` says the GUI analyses: the book does not
 //! answer then.
+//!
+//! `Evaluation` chooses the evaluation, `nnue` (the network, the default) or `tapered` (the hand-written one);
+//! `EvalFile` loads another network's weights file (see [`nnue`](crate::eval::nnue) for the format; the value
+//! `<embedded>` goes back to the network built in). A file that cannot be used is reported and changes
+//! nothing.
 //!
 //! Chess960: positions with X-FEN or Shredder-FEN castling rights are accepted whatever the options say, and
 //! castling is read in either notation; with `UCI_Chess960` on, the engine writes castling as the king taking
@@ -58,6 +63,8 @@
 
 use crate::book::{Book, BookError};
 use crate::engine::Engine;
+use crate::eval::nnue::{NetError, Network};
+use crate::eval::{EngineEvaluation, EvalKind};
 use crate::fen::FenError;
 use crate::moves::Move;
 use crate::perft;
@@ -105,6 +112,15 @@ impl From<BookError> for CommandError {
         CommandError::File(Box::new(e))
     }
 }
+
+impl From<NetError> for CommandError {
+    fn from(e: NetError) -> CommandError {
+        CommandError::File(Box::new(e))
+    }
+}
+
+/// `EvalFile`'s value for the network built into the engine.
+const EMBEDDED_NET: &str = "<embedded>";
 
 /// A search for [`run_search`] to run: what `go` asked for.
 #[derive(Clone, Debug)]
@@ -167,6 +183,10 @@ pub struct UciSession {
     elo: u32,
     /// `UCI_AnalyseMode`: the GUI analyses rather than plays, so the book does not answer.
     analyse_mode: bool,
+    /// `Evaluation`.
+    eval_kind: EvalKind,
+    /// The network of `EvalFile`, used when `eval_kind` is NNUE.
+    network: Arc<Network>,
     rng: Rng,
     /// Cleared by `ponderhit`; shared with the running search.
     pondering: Arc<AtomicBool>,
@@ -198,6 +218,8 @@ impl UciSession {
             limit_strength: false,
             elo: DEFAULT_ELO,
             analyse_mode: false,
+            eval_kind: EvalKind::DEFAULT,
+            network: Network::embedded(),
             rng: Rng::from_clock(),
             pondering: Arc::default(),
             unbounded: false,
@@ -281,6 +303,13 @@ impl UciSession {
                 ELO_RANGE.start(),
                 ELO_RANGE.end()
             ),
+            format!(
+                "option name Evaluation type combo default {} var {} var {}",
+                EvalKind::DEFAULT.name(),
+                EvalKind::Nnue.name(),
+                EvalKind::Tapered.name()
+            ),
+            format!("option name EvalFile type string default {EMBEDDED_NET}"),
             "uciok".to_owned(),
         ]
         .into()
@@ -325,9 +354,36 @@ impl UciSession {
                     return Ok(vec![format!("info string book {file} loaded with {entries} entries")]);
                 }
             }
+            "evaluation" => {
+                let value = value.unwrap_or_default();
+                self.eval_kind = EvalKind::from_name(&value)
+                    .ok_or_else(|| CommandError::bad("Evaluation", "nnue or tapered", Some(value.as_str())))?;
+                self.apply_evaluation();
+            }
+            "evalfile" => {
+                let file = value.unwrap_or_default();
+                self.network = if file.is_empty() || file == EMBEDDED_NET {
+                    Network::embedded()
+                } else {
+                    Arc::new(Network::open(&file)?)
+                };
+                self.apply_evaluation();
+                if !file.is_empty() && file != EMBEDDED_NET {
+                    return Ok(vec![format!("info string network {file} loaded")]);
+                }
+            }
             _ => return Err(CommandError::UnknownOption(name)),
         }
         Ok(Vec::new())
+    }
+
+    /// Gives the engine the evaluation `Evaluation` and `EvalFile` ask for.
+    fn apply_evaluation(&mut self) {
+        let evaluation = match self.eval_kind {
+            EvalKind::Tapered => EngineEvaluation::Tapered,
+            EvalKind::Nnue => EngineEvaluation::Nnue(Arc::clone(&self.network)),
+        };
+        self.lock_engine().set_evaluation(evaluation);
     }
 
     /// The strength the options ask for: `UCI_Elo` with `UCI_LimitStrength`, else `Skill Level`; `None` at

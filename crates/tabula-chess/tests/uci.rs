@@ -18,7 +18,7 @@ fn identification_and_options() {
     let id = s.handle("uci");
     assert!(id[0].starts_with("id name Tabula"));
     assert!(id[1].starts_with("id author"));
-    for option in ["Hash", "Threads", "Clear Hash", "Move Overhead", "OwnBook", "BookFile"] {
+    for option in ["Hash", "Threads", "Clear Hash", "Move Overhead", "OwnBook", "BookFile", "Evaluation", "EvalFile"] {
         assert!(id.iter().any(|l| l.starts_with(&format!("option name {option} type"))), "{option}");
     }
     assert_eq!(last(&id), "uciok");
@@ -31,6 +31,9 @@ fn identification_and_options() {
         "setoption name OwnBook value true",
         "setoption name ownbook value false",
         "setoption name BookFile value <empty>",
+        "setoption name Evaluation value tapered",
+        "setoption name evaluation value NNUE",
+        "setoption name EvalFile value <embedded>",
         "ucinewgame",
         "debug on",
         "",
@@ -46,6 +49,9 @@ fn identification_and_options() {
         "setoption value 3",
         "setoption name OwnBook value maybe",
         "setoption name BookFile value /nonexistent/book.bin",
+        "setoption name Evaluation value neural",
+        "setoption name EvalFile value /nonexistent/net.tbnn",
+        "setoption name EvalFile value Cargo.toml",
         "xyzzy",
         "bench 0",
         "go perft x",
@@ -562,4 +568,40 @@ fn games_against_stockfish() {
             moves.push(mv);
         }
     }
+}
+
+#[test]
+fn evaluation_and_network_options() {
+    let score = |s: &mut UciSession| {
+        s.handle("ucinewgame");
+        s.handle("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        let reply = s.handle("go depth 1");
+        // The score and the move (node counts depend on what the table holds).
+        let info = reply.iter().find(|l| l.contains(" score cp ")).cloned().unwrap_or_default();
+        let words: Vec<&str> = info.split_whitespace().collect();
+        let after = |key: &str| words.iter().position(|&w| w == key).map(|i| words[i + 1..].join(" "));
+        (after("cp").map(|s| s.split(' ').next().unwrap_or("").to_owned()), after("pv"))
+    };
+    let mut s = UciSession::new();
+    assert!(s.handle("setoption name Evaluation value nnue").is_empty());
+    let nnue = score(&mut s);
+    assert!(s.handle("setoption name Evaluation value tapered").is_empty());
+    let tapered = score(&mut s);
+    assert_ne!(nnue, tapered, "the two evaluations score alike");
+    // A network file written out and loaded back plays as the embedded one.
+    let path = std::env::temp_dir().join(format!("tabula-net-{}.tbnn", std::process::id()));
+    std::fs::write(&path, tabula_chess::eval::nnue::Network::embedded().to_bytes()).unwrap();
+    let reply = s.handle(&format!("setoption name EvalFile value {}", path.display()));
+    assert_eq!(reply, [format!("info string network {} loaded", path.display())]);
+    assert_eq!(score(&mut s), tapered, "EvalFile does not change the evaluation chosen");
+    s.handle("setoption name Evaluation value nnue");
+    assert_eq!(score(&mut s), nnue);
+    // A corrupt file is refused, named, and the network stays.
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[100] ^= 0x40;
+    std::fs::write(&path, &bytes).unwrap();
+    let reply = s.handle(&format!("setoption name EvalFile value {}", path.display()));
+    assert!(reply[0].starts_with("info string network file checksum"), "{reply:?}");
+    assert_eq!(score(&mut s), nnue);
+    let _ = std::fs::remove_file(&path);
 }

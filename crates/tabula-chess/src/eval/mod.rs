@@ -1,4 +1,5 @@
-//! Static evaluation: [`Evaluation`], a tapered evaluator whose weights are fitted to data, and the static
+//! Static evaluation: [`Evaluation`], a tapered evaluator whose weights are fitted to data, the network of
+//! [`nnue`], [`EngineEvaluation`] (the one of the two the engine plays with, by [`EvalKind`]), and the static
 //! exchange evaluation ([`see`]) that orders captures and prunes losing ones from quiescence.
 //!
 //! The score blends a middlegame and an endgame term by the material left on the board (the *phase*):
@@ -36,6 +37,7 @@ use crate::types::{Color, Piece, Role, Square};
 use tabula::game::{Evaluator, PRIORITY};
 use tabula::score::Score;
 
+pub mod nnue;
 mod weights;
 
 /// What each piece adds to the phase; 24 is a full board.
@@ -162,6 +164,97 @@ const PASSED_SPAN: [[u64; 64]; 2] = {
 /// The chess evaluator. Stateless: cheap to clone and share between search threads.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Evaluation;
+
+/// Which evaluation the engine plays with, by the name UCI's `Evaluation` option gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EvalKind {
+    /// [`Evaluation`], the tapered hand-written one.
+    Tapered,
+    /// A [`nnue::Network`].
+    Nnue,
+}
+
+impl EvalKind {
+    /// The evaluation the engine plays with by default.
+    pub const DEFAULT: EvalKind = EvalKind::Nnue;
+
+    /// The option value naming this evaluation.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalKind::Tapered => "tapered",
+            EvalKind::Nnue => "nnue",
+        }
+    }
+
+    /// The evaluation named `name` (`tapered` or `nnue`, any case).
+    pub fn from_name(name: &str) -> Option<EvalKind> {
+        [EvalKind::Tapered, EvalKind::Nnue].into_iter().find(|k| k.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// The evaluator the engine plays with: the tapered [`Evaluation`] or a network; move ordering, quiescence
+/// and the tactical test are [`Evaluation`]'s either way. Cheap to clone (the network is shared).
+#[derive(Clone, Debug)]
+pub enum EngineEvaluation {
+    /// The tapered evaluation.
+    Tapered,
+    /// A network.
+    Nnue(std::sync::Arc<nnue::Network>),
+}
+
+impl EngineEvaluation {
+    /// The evaluation of `kind`, with the embedded network for [`EvalKind::Nnue`].
+    pub fn of_kind(kind: EvalKind) -> EngineEvaluation {
+        match kind {
+            EvalKind::Tapered => EngineEvaluation::Tapered,
+            EvalKind::Nnue => EngineEvaluation::Nnue(nnue::Network::embedded()),
+        }
+    }
+
+    /// Which evaluation this is.
+    pub fn kind(&self) -> EvalKind {
+        match self {
+            EngineEvaluation::Tapered => EvalKind::Tapered,
+            EngineEvaluation::Nnue(_) => EvalKind::Nnue,
+        }
+    }
+}
+
+impl Default for EngineEvaluation {
+    /// [`EvalKind::DEFAULT`].
+    fn default() -> EngineEvaluation {
+        EngineEvaluation::of_kind(EvalKind::DEFAULT)
+    }
+}
+
+impl Evaluator<Position> for EngineEvaluation {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> Score {
+        match self {
+            EngineEvaluation::Tapered => Evaluation.evaluate(pos),
+            // Within the evaluation's range whatever the weights: far below the decisive scores.
+            EngineEvaluation::Nnue(net) => net.evaluate(pos).clamp(-NNUE_BOUND, NNUE_BOUND),
+        }
+    }
+
+    #[inline]
+    fn move_order(&self, pos: &Position, mv: Move) -> i32 {
+        Evaluation.move_order(pos, mv)
+    }
+
+    #[inline]
+    fn noisy_moves(&self, pos: &Position, moves: &mut Vec<Move>) {
+        Evaluation.noisy_moves(pos, moves)
+    }
+
+    #[inline]
+    fn is_tactical(&self, pos: &Position, mv: Move) -> bool {
+        Evaluation.is_tactical(pos, mv)
+    }
+}
+
+/// The largest evaluation a network gives, in centipawns.
+const NNUE_BOUND: i32 = 20_000;
 
 /// Where the evaluation walk puts each feature it meets: summed with the weights for play, or recorded.
 trait Sink {

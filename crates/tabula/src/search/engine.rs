@@ -123,6 +123,16 @@ impl<G: Playable> Engine<G> {
         self.searcher.set_options(options);
     }
 
+    /// The evaluator the engine plays with.
+    pub fn evaluation(&self) -> &G::Evaluation {
+        self.searcher.evaluator()
+    }
+
+    /// Replaces the evaluator (another network, another evaluation a game offers).
+    pub fn set_evaluation(&mut self, evaluation: G::Evaluation) {
+        self.searcher.set_evaluator(evaluation);
+    }
+
     /// Empties the table (a new one: see [`table`](Engine::table)).
     pub fn clear_hash(&mut self) {
         self.set_hash(self.hash_mib);

@@ -1,0 +1,701 @@
+//! An efficiently updated neural network evaluation (NNUE): [`Network`], its weights file format and the
+//! [`Accumulators`] a [`Position`] carries along its history.
+//!
+//! # The network
+//!
+//! 768 inputs, one per (piece colour, role, square), seen from each side: from white's point of view the
+//! feature of a piece is `64 * (6 * c + r) + s` with `c` 0 for white's pieces and 1 for black's, `r` the
+//! [`Role`](crate::Role) index (pawn 0 to king 5) and `s` the square index (a1 0, h8 63); from black's point of view the
+//! colours swap and the board flips top to bottom (`s ^ 56`). Each side's features feed a layer of
+//! [`HIDDEN`] neurons (the *accumulator*: the layer's bias plus the weight columns of the pieces on the
+//! board, both sides sharing one set of weights). The two accumulators, the side to move's first, pass a
+//! clipped ReLU and meet the output neuron.
+//!
+//! Because a move changes at most four features, the accumulators are updated as the Zobrist key is: by
+//! adding and subtracting the weight columns of the features the move changes ([`Position::placement_change`]).
+//! The update is lazy: making and taking back moves costs nothing (perft does not pay for the network); when a
+//! network evaluates a position, it brings the accumulators up to date from the last position it evaluated on
+//! the same line of play, or from scratch.
+//!
+//! # Quantisation
+//!
+//! The network is trained in floating point and stored in integers. With `QA` = [`QA`] and `QB` = [`QB`]:
+//! the first layer's weights and biases are `round(QA * w)` as `i16`, so an accumulator is `QA` times the
+//! real one and the clipped ReLU clips to `0..=QA`; the output weights are `round(QB * w)` as `i16` and the
+//! output bias `round(QA * QB * b)` as `i32`. The output sum is thus `QA * QB` times the real output `y`, and
+//! the evaluation in centipawns is `y * scale`, rounded towards zero, with the network's own scale (stored in
+//! its file; the trainer's default is [`DEFAULT_SCALE`]): the network is trained so that `sigmoid(y)` predicts
+//! the expected score and `sigmoid(cp / scale)` is how the trainer reads the search's scores. All inference is integer arithmetic, so the SIMD kernel and
+//! the scalar one give the same results exactly.
+//!
+//! # The weights file (version 1)
+//!
+//! Little-endian throughout:
+//!
+//! | bytes | content |
+//! | --- | --- |
+//! | 4 | magic `TBNN` |
+//! | 4 | version, `u32` (1) |
+//! | 4 | inputs, `u32` (768) |
+//! | 4 | hidden neurons per side, `u32` ([`HIDDEN`]) |
+//! | 12 | `QA`, `QB` and the scale (centipawns per unit of output), `u32` each |
+//! | 2 × 768 × hidden | first layer weights, `i16`, input by input (each input's column of `hidden`) |
+//! | 2 × hidden | first layer biases, `i16` |
+//! | 2 × 2 × hidden | output weights, `i16`: the side to move's accumulator's, then the other's |
+//! | 4 | output bias, `i32` |
+//! | 8 | checksum, `u64`: FNV-1a of every byte before it |
+//!
+//! [`Network::from_bytes`] checks each field and the sizes that keep the integer arithmetic from
+//! overflowing (see [`NetError`]).
+//!
+//! # The embedded network
+//!
+//! [`Network::embedded`] (`default.tbnn`) was trained by `examples/tune.rs` on our own data: 2.72 million
+//! quiet positions of self-play by the tapered evaluation (27,100 games at 1,000 nodes a move and 3,200 at
+//! 5,000, from random starts), each with the search's score and the game's result (`nnue-gen`), fitted for
+//! 12 passes with the positions also mirrored left to right (`nnue-fit`, scale 113, target three quarters
+//! score and one quarter result). On the held-out twentieth its loss is 0.0128, against 0.0149 for the
+//! tapered evaluation on the same targets.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_chess::eval::nnue::Network;
+//! use tabula_chess::Position;
+//!
+//! let net = Network::embedded();
+//! let start = net.evaluate(&Position::startpos());
+//! assert!(start.abs() < 100, "{start}");
+//! // A queen up is a lot better for the side that has it, whoever is to move.
+//! let white_up = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+//! let black_down = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1").unwrap();
+//! assert!(net.evaluate(&white_up) > 300 && net.evaluate(&black_down) < -300);
+//!
+//! // The file round-trips.
+//! let again = Network::from_bytes(&net.to_bytes()).unwrap();
+//! assert_eq!(again.evaluate(&white_up), net.evaluate(&white_up));
+//! ```
+
+use crate::position::Position;
+use crate::types::{Color, Piece, Square};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Inputs per side: colour (own, other) × role × square.
+pub const INPUTS: usize = 768;
+/// Neurons of the first layer, per side.
+pub const HIDDEN: usize = 256;
+/// The first layer's quantisation: an accumulator is `QA` times the real value, clipped to `0..=QA`.
+pub const QA: i32 = 255;
+/// The output layer's quantisation.
+pub const QB: i32 = 512;
+/// Centipawns per unit of a network's output (the output's `sigmoid` is the expected score) that the trainer
+/// uses unless told otherwise; a network's file states its own.
+pub const DEFAULT_SCALE: i32 = 113;
+/// The scales a file may state.
+pub const SCALES: std::ops::RangeInclusive<i32> = 1..=10_000;
+/// The file format's version.
+pub const VERSION: u32 = 1;
+/// The most pieces a position has: the accumulators' bound on how many columns add up.
+const MAX_PIECES: i32 = 32;
+
+const MAGIC: &[u8; 4] = b"TBNN";
+const HEADER_LEN: usize = 28;
+const BODY_LEN: usize = 2 * INPUTS * HIDDEN + 2 * HIDDEN + 4 * HIDDEN + 4;
+/// The length of a version-1 file with [`HIDDEN`] neurons.
+pub const FILE_LEN: usize = HEADER_LEN + BODY_LEN + 8;
+
+/// The network the engine embeds (trained by `examples/tune.rs`, `nnue-fit`).
+static EMBEDDED: &[u8] = include_bytes!("default.tbnn");
+
+/// Why bytes are not a weights file this build can use.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    /// The file could not be read.
+    #[error("cannot read network file {path}: {source}")]
+    Io {
+        /// The path given.
+        path: String,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The file does not start with `TBNN`.
+    #[error("not a network file: it starts with {0:?}, not \"TBNN\"")]
+    Magic(Vec<u8>),
+    /// A format version this build does not read.
+    #[error("network file version {0}, this build reads version {VERSION}")]
+    Version(u32),
+    /// The layer sizes differ from this build's.
+    #[error("network has {inputs} inputs and {hidden} hidden neurons, this build expects {INPUTS} and {HIDDEN}")]
+    Shape {
+        /// Inputs in the file.
+        inputs: u32,
+        /// Hidden neurons per side in the file.
+        hidden: u32,
+    },
+    /// The quantisation constants differ from this build's.
+    #[error("network quantised with QA {qa}, QB {qb}, scale {scale}; this build uses QA {QA}, QB {QB}, a scale of 1 to 10000")]
+    Quantisation {
+        /// `QA` in the file.
+        qa: u32,
+        /// `QB` in the file.
+        qb: u32,
+        /// The scale in the file.
+        scale: u32,
+    },
+    /// The file is shorter or longer than its header says.
+    #[error("network file has {found} bytes, its header implies {expected}")]
+    Length {
+        /// The length the header implies.
+        expected: usize,
+        /// The file's length.
+        found: usize,
+    },
+    /// The checksum does not match the contents.
+    #[error("network file checksum {stored:#018x} does not match its contents ({computed:#018x})")]
+    Checksum {
+        /// The checksum stored in the file.
+        stored: u64,
+        /// The checksum of the contents.
+        computed: u64,
+    },
+    /// Weights so large that the accumulators or the output sum could overflow.
+    #[error("network weights out of range: {0}")]
+    Range(&'static str),
+}
+
+/// One side's weights or accumulator, aligned for SIMD loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Column(pub [i16; HIDDEN]);
+
+impl Default for Column {
+    fn default() -> Column {
+        Column([0; HIDDEN])
+    }
+}
+
+/// Both sides' accumulators of a position, indexed by [`Color::index`] (the side whose point of view).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Accumulator(pub [Column; 2]);
+
+/// The kernel that computes the output layer, chosen when a network is loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Plain Rust.
+    Scalar,
+    /// AVX2 intrinsics (x86-64, detected at run time).
+    Avx2,
+}
+
+impl Kernel {
+    /// The fastest kernel this processor runs.
+    pub fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Kernel::Avx2;
+        }
+        Kernel::Scalar
+    }
+}
+
+/// A network with integer weights; see the [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct Network {
+    /// The first layer's weight column of each input.
+    weights: Box<[Column]>,
+    bias: Column,
+    /// Output weights for the side to move's accumulator, then the other's.
+    out_weights: [Column; 2],
+    out_bias: i32,
+    /// Centipawns per unit of output.
+    scale: i32,
+    kernel: Kernel,
+    /// Tells accumulators computed with another network apart.
+    id: u64,
+}
+
+/// The feature of `piece` on `sq` from `perspective`'s point of view.
+#[inline(always)]
+pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
+    let (colour, square) = match perspective {
+        Color::White => (piece.color.index(), sq.index()),
+        Color::Black => (1 - piece.color.index(), sq.index() ^ 56),
+    };
+    64 * (6 * colour + piece.role.index()) + square
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn next_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+impl Network {
+    /// A network from its integer weights: `weights` holds [`INPUTS`] columns of [`HIDDEN`] (input by input),
+    /// `bias` and each of `out_weights` (side to move's, then the other's) [`HIDDEN`] values; `scale` is the
+    /// centipawns per unit of output.
+    ///
+    /// # Errors
+    ///
+    /// [`NetError::Shape`] if a slice has the wrong length, [`NetError::Quantisation`] for a scale outside
+    /// [`SCALES`], [`NetError::Range`] if the weights could overflow the integer arithmetic.
+    pub fn new(
+        weights: &[i16],
+        bias: &[i16],
+        out_weights: &[i16],
+        out_bias: i32,
+        scale: i32,
+    ) -> Result<Network, NetError> {
+        if weights.len() != INPUTS * HIDDEN || bias.len() != HIDDEN || out_weights.len() != 2 * HIDDEN {
+            return Err(NetError::Shape { inputs: (weights.len() / HIDDEN.max(1)) as u32, hidden: bias.len() as u32 });
+        }
+        if !SCALES.contains(&scale) {
+            return Err(NetError::Quantisation { qa: QA as u32, qb: QB as u32, scale: scale as u32 });
+        }
+        let largest = |xs: &[i16]| xs.iter().map(|&w| i32::from(w).abs()).max().unwrap_or(0);
+        // No accumulator leaves i16, whatever 32 pieces stand on the board.
+        if largest(bias) + MAX_PIECES * largest(weights) > i32::from(i16::MAX) {
+            return Err(NetError::Range("a bias plus 32 first-layer weights may leave the 16-bit range"));
+        }
+        // The output sum stays within i32.
+        let bound = 2 * HIDDEN as i64 * i64::from(QA) * i64::from(largest(out_weights)) + i64::from(out_bias).abs();
+        if bound > i64::from(i32::MAX) {
+            return Err(NetError::Range("the output sum may leave the 32-bit range"));
+        }
+        let column = |xs: &[i16]| Column(xs.try_into().expect("HIDDEN values"));
+        Ok(Network {
+            weights: weights.chunks_exact(HIDDEN).map(column).collect(),
+            bias: column(bias),
+            out_weights: [column(&out_weights[..HIDDEN]), column(&out_weights[HIDDEN..])],
+            out_bias,
+            scale,
+            kernel: Kernel::detect(),
+            id: next_id(),
+        })
+    }
+
+    /// The network the engine embeds, parsed once.
+    pub fn embedded() -> Arc<Network> {
+        static NET: OnceLock<Arc<Network>> = OnceLock::new();
+        NET.get_or_init(|| Arc::new(Network::from_bytes(EMBEDDED).expect("the embedded network is valid"))).clone()
+    }
+
+    /// Reads a weights file.
+    ///
+    /// # Errors
+    ///
+    /// [`NetError::Io`] if it cannot be read, else as [`from_bytes`](Network::from_bytes).
+    pub fn open(path: impl AsRef<Path>) -> Result<Network, NetError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|source| NetError::Io { path: path.display().to_string(), source })?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// Parses a weights file (see the [module documentation](self) for the format).
+    ///
+    /// # Errors
+    ///
+    /// A [`NetError`] naming the first field that is wrong: magic, version, sizes, quantisation, length,
+    /// checksum, then the weights' range.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() < 8 || &bytes[..4] != MAGIC {
+            return Err(NetError::Magic(bytes[..bytes.len().min(4)].to_vec()));
+        }
+        let u32_at = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")));
+        let version = u32_at(4).expect("checked length");
+        if version != VERSION {
+            return Err(NetError::Version(version));
+        }
+        let too_short = NetError::Length { expected: FILE_LEN, found: bytes.len() };
+        let (Some(inputs), Some(hidden)) = (u32_at(8), u32_at(12)) else { return Err(too_short) };
+        if (inputs as usize, hidden as usize) != (INPUTS, HIDDEN) {
+            return Err(NetError::Shape { inputs, hidden });
+        }
+        let (Some(qa), Some(qb), Some(scale)) = (u32_at(16), u32_at(20), u32_at(24)) else { return Err(too_short) };
+        if (qa as i32, qb as i32) != (QA, QB) || !SCALES.contains(&(scale as i32)) {
+            return Err(NetError::Quantisation { qa, qb, scale });
+        }
+        if bytes.len() != FILE_LEN {
+            return Err(too_short);
+        }
+        let (contents, stored) = bytes.split_at(FILE_LEN - 8);
+        let stored = u64::from_le_bytes(stored.try_into().expect("8 bytes"));
+        let computed = fnv1a(contents);
+        if stored != computed {
+            return Err(NetError::Checksum { stored, computed });
+        }
+        let body = &contents[HEADER_LEN..];
+        let values: Vec<i16> = body[..BODY_LEN - 4].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+        let (weights, rest) = values.split_at(INPUTS * HIDDEN);
+        let (bias, out_weights) = rest.split_at(HIDDEN);
+        let out_bias = i32::from_le_bytes(body[BODY_LEN - 4..].try_into().expect("4 bytes"));
+        Network::new(weights, bias, out_weights, out_bias, scale as i32)
+    }
+
+    /// The weights file of this network.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FILE_LEN);
+        out.extend_from_slice(MAGIC);
+        for n in [VERSION, INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32, self.scale as u32] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        let columns = self.weights.iter().chain([&self.bias]).chain(&self.out_weights);
+        for w in columns.flat_map(|c| c.0) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        let checksum = fnv1a(&out);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out
+    }
+
+    /// The same network computing its output with `kernel` (to compare kernels).
+    ///
+    /// # Panics
+    ///
+    /// If this processor cannot run `kernel`.
+    pub fn with_kernel(mut self, kernel: Kernel) -> Network {
+        assert!(kernel == Kernel::Scalar || kernel == Kernel::detect(), "{kernel:?} is not available here");
+        self.kernel = kernel;
+        self
+    }
+
+    /// Centipawns per unit of output.
+    pub fn scale(&self) -> i32 {
+        self.scale
+    }
+
+    /// The kernel that computes the output.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    /// The accumulators of `pos` computed from scratch.
+    pub fn accumulator(&self, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator([self.bias; 2]);
+        for sq in pos.board().occupied() {
+            let piece = pos.board().piece_at(sq).expect("occupied");
+            for perspective in Color::ALL {
+                let column = &self.weights[feature(perspective, piece, sq)];
+                for (a, w) in acc.0[perspective.index()].0.iter_mut().zip(&column.0) {
+                    *a += w;
+                }
+            }
+        }
+        acc
+    }
+
+    /// The evaluation of the accumulators `acc` with `turn` to move, in centipawns for the side to move.
+    pub fn output(&self, acc: &Accumulator, turn: Color) -> i32 {
+        let (us, them) = (&acc.0[turn.index()], &acc.0[turn.flip().index()]);
+        let sum = match self.kernel {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the kernel is AVX2 only where `Kernel::detect` found it (`with_kernel` checks the same).
+            Kernel::Avx2 => unsafe { simd::crelu_dot_avx2(us, &self.out_weights[0], them, &self.out_weights[1]) },
+            _ => simd::crelu_dot_scalar(us, &self.out_weights[0], them, &self.out_weights[1]),
+        };
+        ((i64::from(sum) + i64::from(self.out_bias)) * i64::from(self.scale) / i64::from(QA * QB)) as i32
+    }
+
+    /// The evaluation of `pos` in centipawns for the side to move, with the accumulators `pos` carries
+    /// brought up to date.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        // Uncontended: a position is searched by one thread (the lock only makes sharing one safe).
+        let mut stack = pos.accumulators().0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let acc = stack.update(self, pos);
+        self.output(acc, pos.turn())
+    }
+
+    /// `to = from` with the features of `change` taken off and put on, from both points of view.
+    fn apply(&self, from: &Accumulator, to: &mut Accumulator, change: &crate::position::PlacementChange) {
+        for perspective in Color::ALL {
+            let p = perspective.index();
+            let columns = |list: &[(Piece, Square)]| {
+                let mut out = [&self.bias; 2];
+                for (slot, &(piece, sq)) in out.iter_mut().zip(list) {
+                    *slot = &self.weights[feature(perspective, piece, sq)];
+                }
+                out
+            };
+            let (removed, added) = (columns(change.removed()), columns(change.added()));
+            match (change.removed_len, change.added_len) {
+                (1, 1) => simd::update::<1, 1>(&from.0[p], &mut to.0[p], removed, added),
+                (2, 1) => simd::update::<2, 1>(&from.0[p], &mut to.0[p], removed, added),
+                (2, 2) => simd::update::<2, 2>(&from.0[p], &mut to.0[p], removed, added),
+                _ => to.0[p] = from.0[p],
+            }
+        }
+    }
+}
+
+/// Accumulators past this many plies behind are recomputed rather than walked up to.
+const REFRESH_PLIES: usize = 16;
+
+/// The accumulators of the positions along a [`Position`]'s history: entry `i` belongs to the position after
+/// `i` moves of the history. Those from `base` to `top` are up to date, for the network numbered `net`.
+#[derive(Clone, Debug)]
+struct Stack {
+    entries: Vec<Accumulator>,
+    base: usize,
+    top: usize,
+    net: u64,
+}
+
+impl Default for Stack {
+    fn default() -> Stack {
+        Stack { entries: Vec::new(), base: 1, top: 0, net: 0 }
+    }
+}
+
+impl Stack {
+    /// The accumulator of `pos`, computed incrementally from the highest one up to date, or from scratch.
+    fn update(&mut self, net: &Network, pos: &Position) -> &Accumulator {
+        let n = pos.history_len();
+        if self.entries.len() <= n {
+            self.entries.resize(n + 1 + 32, Accumulator::default());
+        }
+        if self.net != net.id || self.base > self.top || n - self.top > REFRESH_PLIES {
+            self.entries[n] = net.accumulator(pos);
+            (self.base, self.top, self.net) = (n, n, net.id);
+        } else {
+            for ply in self.top..n {
+                let (done, rest) = self.entries.split_at_mut(ply + 1);
+                net.apply(&done[ply], &mut rest[0], &pos.placement_change(ply));
+            }
+            self.top = n;
+        }
+        debug_assert_eq!(self.entries[n], net.accumulator(pos), "stale accumulator at {}", pos.to_fen());
+        &self.entries[n]
+    }
+}
+
+/// The network accumulators a [`Position`] carries along its history (see the [module documentation](self)).
+/// Only the networks read them; [`Position::undo`] marks those past the history's end as stale.
+#[derive(Debug, Default)]
+pub struct Accumulators(Mutex<Stack>);
+
+impl Clone for Accumulators {
+    fn clone(&self) -> Accumulators {
+        Accumulators(Mutex::new(self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()))
+    }
+}
+
+impl Accumulators {
+    /// Marks the accumulators of positions after `plies` moves of the history as stale.
+    #[inline(always)]
+    pub(crate) fn forget_after(&mut self, plies: usize) {
+        let stack = self.0.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner());
+        stack.top = stack.top.min(plies);
+    }
+}
+
+/// The kernels: the accumulator update (plain loops the compiler vectorises) and the output layer's clipped
+/// ReLU and dot product, in scalar code and with AVX2.
+mod simd {
+    use super::{Column, HIDDEN, QA};
+
+    /// `to = from - removed[..R] + added[..A]`.
+    #[inline(always)]
+    pub fn update<const R: usize, const A: usize>(
+        from: &Column,
+        to: &mut Column,
+        removed: [&Column; 2],
+        added: [&Column; 2],
+    ) {
+        for i in 0..HIDDEN {
+            let mut v = from.0[i];
+            for r in removed.iter().take(R) {
+                v = v.wrapping_sub(r.0[i]);
+            }
+            for a in added.iter().take(A) {
+                v = v.wrapping_add(a.0[i]);
+            }
+            to.0[i] = v;
+        }
+    }
+
+    /// `Σ clamp(us, 0, QA) · w_us + Σ clamp(them, 0, QA) · w_them`.
+    pub fn crelu_dot_scalar(us: &Column, w_us: &Column, them: &Column, w_them: &Column) -> i32 {
+        let dot = |a: &Column, w: &Column| -> i32 {
+            a.0.iter().zip(&w.0).map(|(&a, &w)| i32::from(a).clamp(0, QA) * i32::from(w)).sum()
+        };
+        dot(us, w_us) + dot(them, w_them)
+    }
+
+    /// [`crelu_dot_scalar`] with AVX2: 16 lanes of `i16` clipped, then multiplied and added in pairs into
+    /// `i32` (`vpmaddwd`), which is exact here because a clipped value times a weight and the sum of two such
+    /// products fit `i32` (the loader bounds the weights).
+    ///
+    /// # Safety
+    ///
+    /// The processor must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn crelu_dot_avx2(us: &Column, w_us: &Column, them: &Column, w_them: &Column) -> i32 {
+        use std::arch::x86_64::*;
+        let zero = _mm256_setzero_si256();
+        let ceiling = _mm256_set1_epi16(QA as i16);
+        let mut sum = _mm256_setzero_si256();
+        for (a, w) in [(us, w_us), (them, w_them)] {
+            for i in (0..HIDDEN).step_by(16) {
+                // SAFETY: `i + 16 <= HIDDEN`, so each 32-byte load stays inside its column.
+                let x = _mm256_loadu_si256(a.0.as_ptr().add(i).cast());
+                let y = _mm256_loadu_si256(w.0.as_ptr().add(i).cast());
+                let clipped = _mm256_min_epi16(_mm256_max_epi16(x, zero), ceiling);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(clipped, y));
+            }
+        }
+        let halves = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+        let pairs = _mm_add_epi32(halves, _mm_shuffle_epi32(halves, 0b01_00_11_10));
+        let total = _mm_add_epi32(pairs, _mm_shuffle_epi32(pairs, 0b10_11_00_01));
+        _mm_cvtsi128_si32(total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula::rng::Rng;
+
+    fn random_game(rng: &mut Rng, plies: usize) -> Position {
+        let mut pos = Position::startpos();
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+        pos
+    }
+
+    #[test]
+    fn incremental_accumulators_match_fresh_ones() {
+        let net = Network::embedded();
+        let mut rng = Rng::new(19);
+        for game in 0..60 {
+            let mut pos = Position::from_fen(match game % 3 {
+                0 => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                1 => "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                _ => "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            })
+            .unwrap();
+            net.evaluate(&pos);
+            // Random walks forward and back, with null moves, evaluating now and then.
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                let back = pos.history_len() > 0 && rng.next_u64() % 4 == 0;
+                if back || moves.is_empty() {
+                    if pos.history_len() == 0 {
+                        break;
+                    }
+                    if pos.moves_played().last() == Some(crate::Move::NULL) {
+                        pos.undo_null();
+                    } else {
+                        pos.undo();
+                    }
+                } else if !pos.is_check() && rng.next_u64() % 10 == 0 {
+                    pos.play_null();
+                } else {
+                    pos.play_unchecked(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
+                }
+                if rng.next_u64() % 3 == 0 {
+                    let fresh = net.output(&net.accumulator(&pos), pos.turn());
+                    assert_eq!(net.evaluate(&pos), fresh, "{}", pos.to_fen());
+                    let stack = pos.accumulators().0.lock().unwrap();
+                    assert_eq!(stack.entries[pos.history_len()], net.accumulator(&pos), "{}", pos.to_fen());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn kernels_agree() {
+        let net = Network::embedded();
+        let scalar = (*net).clone().with_kernel(Kernel::Scalar);
+        let fast = (*net).clone().with_kernel(Kernel::detect());
+        let mut rng = Rng::new(7);
+        for game in 0..200 {
+            let pos = random_game(&mut rng, game % 80);
+            let acc = net.accumulator(&pos);
+            assert_eq!(scalar.output(&acc, pos.turn()), fast.output(&acc, pos.turn()), "{}", pos.to_fen());
+        }
+        // Extreme accumulators and weights within the loader's bounds: clipping at both ends.
+        let mut acc = Accumulator::default();
+        for (i, v) in acc.0.iter_mut().flat_map(|c| c.0.iter_mut()).enumerate() {
+            *v = [i16::MIN, -1, 0, 1, 254, 255, 256, i16::MAX][i % 8];
+        }
+        assert_eq!(scalar.output(&acc, Color::White), fast.output(&acc, Color::White));
+        assert_eq!(scalar.output(&acc, Color::Black), fast.output(&acc, Color::Black));
+    }
+
+    #[test]
+    fn files_round_trip_and_bad_files_are_named() {
+        let net = Network::embedded();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), FILE_LEN);
+        assert_eq!(bytes, EMBEDDED);
+        assert!(matches!(Network::from_bytes(b"PK\x03\x04rest"), Err(NetError::Magic(m)) if m == b"PK\x03\x04"));
+        assert!(matches!(Network::from_bytes(b"TB"), Err(NetError::Magic(_))));
+        let mut bad = bytes.clone();
+        bad[4] = 2;
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Version(2))));
+        let mut bad = bytes.clone();
+        bad[12..16].copy_from_slice(&128u32.to_le_bytes());
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Shape { inputs: 768, hidden: 128 })));
+        let mut bad = bytes.clone();
+        bad[20..24].copy_from_slice(&100u32.to_le_bytes());
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Quantisation { qb: 100, .. })));
+        let mut bad = bytes.clone();
+        bad[24..28].copy_from_slice(&0u32.to_le_bytes());
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Quantisation { scale: 0, .. })));
+        assert!(matches!(
+            Network::from_bytes(&bytes[..1000]),
+            Err(NetError::Length { expected: FILE_LEN, found: 1000 })
+        ));
+        let mut bad = bytes.clone();
+        bad[5000] ^= 1;
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Checksum { .. })));
+        let err = Network::open("no/such/file.tbnn").unwrap_err();
+        assert!(err.to_string().contains("no/such/file.tbnn"), "{err}");
+        // Weights that could overflow are refused.
+        let mut weights = vec![0i16; INPUTS * HIDDEN];
+        weights[3] = 2000;
+        assert!(matches!(
+            Network::new(&weights, &[0; HIDDEN], &[0; 2 * HIDDEN], 0, DEFAULT_SCALE),
+            Err(NetError::Range(_))
+        ));
+        assert!(Network::new(&weights[1..], &[0; HIDDEN], &[0; 2 * HIDDEN], 0, DEFAULT_SCALE).is_err());
+    }
+
+    #[test]
+    fn features_mirror() {
+        // A white knight on b1 seen by white is a black knight on b8 seen by black.
+        let wn = Piece::new(Color::White, crate::Role::Knight);
+        let bn = Piece::new(Color::Black, crate::Role::Knight);
+        assert_eq!(feature(Color::White, wn, Square::B1), feature(Color::Black, bn, Square::B8));
+        assert_eq!(feature(Color::White, wn, Square::B1), 64 + 1);
+        assert_eq!(feature(Color::Black, wn, Square::B1), 64 * 7 + 57);
+        // Mirrored positions evaluate the same for the side to move.
+        let net = Network::embedded();
+        let mut rng = Rng::new(3);
+        for plies in 0..40 {
+            let pos = random_game(&mut rng, plies);
+            let setup = pos.to_setup();
+            let mirrored = crate::Setup {
+                board: setup.board.mirrored(),
+                turn: setup.turn.flip(),
+                castling: crate::CastlingRights::NONE,
+                ep_square: None,
+                ..setup
+            };
+            let Ok(mirrored) = Position::from_setup(&mirrored) else { continue };
+            assert_eq!(net.evaluate(&pos), net.evaluate(&mirrored), "{}", pos.to_fen());
+        }
+    }
+}

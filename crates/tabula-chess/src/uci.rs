@@ -565,7 +565,9 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
             (result.best_move, result.score, result.pv) = (chosen.pv.first().copied(), chosen.score, chosen.pv.clone());
         }
     }
-    out(shared::bestmove_line(&result, |m| m.to_uci_in(job.chess960)).unwrap_or_else(|| "bestmove 0000".to_owned()));
+    // No legal move (mate or stalemate): `(none)`, as Stockfish says it and GUIs and python-chess read it, not
+    // the null move `0000`.
+    out(shared::bestmove_line(&result, |m| m.to_uci_in(job.chess960)).unwrap_or_else(|| "bestmove (none)".to_owned()));
 }
 
 /// The session in the serving harness: `go` searches on the engine thread; while it runs, `isready` is

@@ -115,9 +115,9 @@ fn go_variants_end_with_bestmove() {
     let reply = s.handle("go mate 2");
     assert!(reply.iter().any(|l| l.contains("score mate 1")), "{reply:?}");
     assert_eq!(last(&reply), "bestmove h1h8");
-    // No legal move: a null bestmove.
+    // No legal move: `bestmove (none)`.
     s.handle("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-    assert_eq!(last(&s.handle("go depth 3")), "bestmove 0000");
+    assert_eq!(last(&s.handle("go depth 3")), "bestmove (none)");
 }
 
 /// The words after `key` in an `info` line.

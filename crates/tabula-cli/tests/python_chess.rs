@@ -84,9 +84,9 @@ with chess.engine.SimpleEngine.popen_uci([sys.argv[1], "uci"], timeout=60) as en
     # Searching only some moves, and positions with the game over (mate, stalemate).
     info = engine.analyse(chess.Board(), chess.engine.Limit(depth=4), root_moves=[chess.Move.from_uci("a2a3")])
     assert info["pv"][0] == chess.Move.from_uci("a2a3"), info
-    # (`bestmove 0000`, which python-chess reads as the null move.)
+    # (`bestmove (none)`, which python-chess reads as no move.)
     for over in ["7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"]:
-        assert not engine.play(chess.Board(over), chess.engine.Limit(depth=3)).move, over
+        assert engine.play(chess.Board(over), chess.engine.Limit(depth=3)).move is None, over
 
     # One answer per search (the last ponder search of the game was stopped by the next command): as many
     # bestmoves as go commands.

@@ -4,9 +4,9 @@
 //!
 //! It is the full search with everything that is off taken out, not merely skipped: no tactics, no
 //! quiescence, no pruning, no killers, no ordering pass when the moves' scores are all alike. The
-//! nodes one ply above the horizon evaluate their children in place, in the game's order, instead of calling a
-//! node for each, and a child's table bucket is fetched as soon as the move is made, while the child looks at the game's end
-//! and orders its moves.
+//! nodes one ply above the horizon evaluate their children in place, in the game's order, instead of calling
+//! a node for each, and a child's table bucket is fetched as soon as the move is made, while the child looks
+//! at the game's end and orders its moves.
 //!
 //! [`SearchOptions::is_lean`]: super::SearchOptions::is_lean
 

@@ -571,13 +571,15 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             self.play(mv);
             let gives_check = FULL && options.check_extension && self.game.in_check();
             let new_depth = depth - 1 + gives_check as i32;
-            // The child probes the table first thing: start fetching its bucket now.
-            if options.table && new_depth >= options.table_depth {
-                self.cx.table.prefetch(self.game.table_key().key);
+            // The child probes the table first thing: start fetching its bucket now. Its key also marks it busy.
+            let prefetch = options.table && new_depth >= options.table_depth;
+            let marks = defer && first_pass && i > 0;
+            let key = (prefetch || marks).then(|| self.game.table_key().key);
+            if let (true, Some(key)) = (prefetch, key) {
+                self.cx.table.prefetch(key);
             }
             let mut busy = None;
-            if defer && first_pass && i > 0 {
-                let key = self.game.table_key().key;
+            if let (true, Some(key)) = (marks, key) {
                 if self.cx.shared.is_busy(key) {
                     self.undo(mv);
                     frame.deferred.push((i, mv));

@@ -29,7 +29,7 @@
 //!   against a model that ignores the score, and observed against predicted chances by score.
 //! - `nnue-gen` plays the same self-play games as `gen`, numbered from `first` (0 by default; each number
 //!   seeds its own random start, so runs with disjoint ranges add new games), and writes the training data of
-//!   the network (`tools/train_nnue.py`): `FEN;score;result` per quiet position, where `score` is the search's
+//!   the network (`nnue-fit` below): `FEN;score;result` per quiet position, where `score` is the search's
 //!   score in centipawns and `result` the game's result (1, 0.5 or 0), both from white's point of view.
 //! - `nnue-fit` trains the network of `tabula_chess::eval::nnue` on such data and writes its weights file:
 //!   Adam on minibatches of 4,096 positions, `epochs` passes (20 by default; the learning rate 10⁻³, a

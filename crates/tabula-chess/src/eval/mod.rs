@@ -192,8 +192,8 @@ impl EvalKind {
     }
 }
 
-/// The evaluator the engine plays with: the tapered [`Evaluation`] or a network; move ordering, quiescence
-/// and the tactical test are [`Evaluation`]'s either way. Cheap to clone (the network is shared).
+/// The evaluator the engine plays with: the tapered [`Evaluation`] or a network; move ordering, quiescence,
+/// the tactical test and the endings against a bare king are [`Evaluation`]'s either way. Cheap to clone (the network is shared).
 #[derive(Clone, Debug)]
 pub enum EngineEvaluation {
     /// The tapered evaluation.
@@ -232,6 +232,9 @@ impl Evaluator<Position> for EngineEvaluation {
     fn evaluate(&self, pos: &Position) -> Score {
         match self {
             EngineEvaluation::Tapered => Evaluation.evaluate(pos),
+            // Against a bare king the tapered evaluation's mop-up drives the king to the edge; the network,
+            // trained on positions of whole games, scores such endings flatly and fails to mate.
+            EngineEvaluation::Nnue(_) if against_bare_king(pos) => Evaluation.evaluate(pos),
             // Within the evaluation's range whatever the weights: far below the decisive scores.
             EngineEvaluation::Nnue(net) => net.evaluate(pos).clamp(-NNUE_BOUND, NNUE_BOUND),
         }
@@ -251,6 +254,16 @@ impl Evaluator<Position> for EngineEvaluation {
     fn is_tactical(&self, pos: &Position, mv: Move) -> bool {
         Evaluation.is_tactical(pos, mv)
     }
+}
+
+/// Whether one side has its king alone and the other a piece besides pawns: the endings the network leaves to
+/// the tapered evaluation.
+#[inline]
+fn against_bare_king(pos: &Position) -> bool {
+    let b = pos.board();
+    let pieces = |c: Color| b.by_color(c).0 & !(b.by_role(Role::Pawn).0 | b.by_role(Role::King).0);
+    (b.by_color(Color::Black).count() == 1 && pieces(Color::White) != 0)
+        || (b.by_color(Color::White).count() == 1 && pieces(Color::Black) != 0)
 }
 
 /// The largest evaluation a network gives, in centipawns.

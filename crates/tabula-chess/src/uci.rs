@@ -271,7 +271,7 @@ impl UciSession {
             "position" => self.set_position(args),
             "go" => return self.go(args),
             "d" => Ok(self.display()),
-            "bench" => bench(args),
+            "bench" => bench(args, &self.evaluation()),
             _ => Err(CommandError::Unknown(first.to_owned())),
         };
         Parsed::Reply(reply.unwrap_or_else(|e| vec![e.to_info()]))
@@ -377,12 +377,17 @@ impl UciSession {
         Ok(Vec::new())
     }
 
-    /// Gives the engine the evaluation `Evaluation` and `EvalFile` ask for.
-    fn apply_evaluation(&mut self) {
-        let evaluation = match self.eval_kind {
+    /// The evaluation `Evaluation` and `EvalFile` ask for.
+    fn evaluation(&self) -> EngineEvaluation {
+        match self.eval_kind {
             EvalKind::Tapered => EngineEvaluation::Tapered,
             EvalKind::Nnue => EngineEvaluation::Nnue(Arc::clone(&self.network)),
-        };
+        }
+    }
+
+    /// Gives the engine the evaluation `Evaluation` and `EvalFile` ask for.
+    fn apply_evaluation(&mut self) {
+        let evaluation = self.evaluation();
         self.lock_engine().set_evaluation(evaluation);
     }
 
@@ -505,7 +510,8 @@ impl UciSession {
     }
 }
 
-fn bench(args: &[&str]) -> Result<Vec<String>, CommandError> {
+/// `bench [depth]`: the bench searches with the session's evaluation.
+fn bench(args: &[&str], evaluation: &EngineEvaluation) -> Result<Vec<String>, CommandError> {
     let depth = match args.first() {
         None => BENCH_DEPTH,
         Some(v) => v.parse::<u32>().ok().filter(|d| (1..=30).contains(d)).ok_or(CommandError::bad(
@@ -514,10 +520,14 @@ fn bench(args: &[&str]) -> Result<Vec<String>, CommandError> {
             Some(v),
         ))?,
     };
-    let (nodes, time) = Engine::bench(depth);
+    let (nodes, time) = Engine::bench_with(depth, || evaluation.clone());
     let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
     Ok(vec![
-        format!("info string bench depth {depth} positions {}", crate::engine::BENCH_POSITIONS.len()),
+        format!(
+            "info string bench depth {depth} positions {} evaluation {}",
+            crate::engine::BENCH_POSITIONS.len(),
+            evaluation.kind().name()
+        ),
         format!("Total time (ms) : {}", time.as_millis()),
         format!("Nodes searched  : {nodes}"),
         format!("Nodes/second    : {nps}"),

@@ -328,6 +328,14 @@ fn perft_and_bench() {
     let b = s.handle("bench 3");
     let nodes = |r: &[String]| r.iter().find(|l| l.starts_with("Nodes searched")).cloned().unwrap();
     assert_eq!(nodes(&a), nodes(&b), "bench is deterministic");
+    // The bench searches with the session's evaluation.
+    assert!(a[0].ends_with("evaluation nnue"), "{a:?}");
+    s.handle("setoption name Evaluation value tapered");
+    let c = s.handle("bench 3");
+    assert!(c[0].ends_with("evaluation tapered"), "{c:?}");
+    let tapered = tabula_chess::engine::Engine::bench_with(3, || tabula_chess::eval::EngineEvaluation::Tapered).0;
+    assert_eq!(nodes(&c), format!("Nodes searched  : {tapered}"));
+    assert_ne!(nodes(&a), nodes(&c), "the two evaluations search different trees");
 }
 
 #[test]

@@ -182,12 +182,21 @@ impl<G: Playable> Engine<G> {
     }
 
     /// Searches each of the game's [bench positions](Playable::bench_positions) to `depth` with a fresh
-    /// table of [`BENCH_TABLE_MIB`] on one thread; returns the total node count (deterministic) and the time.
+    /// table of [`BENCH_TABLE_MIB`] on one thread and the default evaluation; returns the total node count
+    /// (deterministic) and the time.
     pub fn bench(depth: u32) -> (u64, Duration) {
+        Engine::<G>::bench_with(depth, G::Evaluation::default)
+    }
+
+    /// [`bench`](Engine::bench) with the evaluation `evaluation` makes (the one a protocol session has
+    /// chosen), a fresh one for each position.
+    pub fn bench_with(depth: u32, evaluation: impl Fn() -> G::Evaluation) -> (u64, Duration) {
         let start = Instant::now();
         let mut nodes = 0;
         for game in G::bench_positions() {
-            nodes += Engine::<G>::new(BENCH_TABLE_MIB).search(&game, &Limits::depth(depth), &[], |_| {}).nodes;
+            let mut engine = Engine::<G>::new(BENCH_TABLE_MIB);
+            engine.set_evaluation(evaluation());
+            nodes += engine.search(&game, &Limits::depth(depth), &[], |_| {}).nodes;
         }
         (nodes, start.elapsed())
     }

@@ -574,6 +574,7 @@ mod wdl {
 mod nnue_fit {
     use std::time::Instant;
     use tabula::rng::Rng;
+    use tabula_chess::eval::against_bare_king;
     use tabula_chess::eval::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB};
     use tabula_chess::{Color, Position};
 
@@ -748,11 +749,13 @@ mod nnue_fit {
     }
 
     /// Reads `FEN;score;result` lines (white's point of view) into training data with targets
-    /// `share * sigmoid(score / scale) + (1 - share) * result` for the side to move.
+    /// `share * sigmoid(score / scale) + (1 - share) * result` for the side to move, leaving out the endings
+    /// against a bare king, which the engine never asks the network about.
     /// Also returns the FEN of each position kept.
     fn read(path: &str, share: f32, scale: f32) -> (Data, Vec<String>) {
         let mut data = Data::default();
         let mut fens = Vec::new();
+        let mut bare = 0;
         for line in super::read_lines(path) {
             let fields: Vec<&str> = line.split(';').collect();
             let [fen, score, result] = fields[..] else { continue };
@@ -762,10 +765,15 @@ mod nnue_fit {
                 eprintln!("{path}: not FEN;score;result: {line}");
                 continue;
             };
+            if against_bare_king(&pos) {
+                bare += 1;
+                continue;
+            }
             let white = share / (1.0 + (-score / scale).exp()) + (1.0 - share) * result;
             data.push(&pos, if pos.turn() == Color::White { white } else { 1.0 - white });
             fens.push(fen.to_owned());
         }
+        eprintln!("{path}: {} positions, {bare} against a bare king left out", fens.len());
         (data, fens)
     }
 

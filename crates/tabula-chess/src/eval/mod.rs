@@ -257,9 +257,9 @@ impl Evaluator<Position> for EngineEvaluation {
 }
 
 /// Whether one side has its king alone and the other a piece besides pawns: the endings the network leaves to
-/// the tapered evaluation.
+/// the tapered evaluation (and its trainer leaves out).
 #[inline]
-fn against_bare_king(pos: &Position) -> bool {
+pub fn against_bare_king(pos: &Position) -> bool {
     let b = pos.board();
     let pieces = |c: Color| b.by_color(c).0 & !(b.by_role(Role::Pawn).0 | b.by_role(Role::King).0);
     (b.by_color(Color::Black).count() == 1 && pieces(Color::White) != 0)

@@ -38,11 +38,15 @@
 //!   `scale` 113 centipawns, the tapered evaluation's fitted scale; the network evaluates `y · scale`). The last twentieth of the file is held out and its loss reported per epoch;
 //!   the rest is trained on twice, as given and mirrored left to right, unless `no-mirror` is given.
 //!
-//! The network in the crate (`src/eval/default.tbnn`) came from `nnue-gen d1.txt 3200 5000 1 1000000` (288,000
-//! positions in 26 minutes, about 660,000 an hour on one niced core) and `nnue-gen d2.txt 27100 1000 1 2000000`
-//! (2,430,000 positions in 34 minutes, about 4.2 million an hour), concatenated (`d2` first, so that the
-//! held-out tail is of the deeper searches), and `nnue-fit d12.txt default.tbnn 12 0.75 113 2` (6.7 minutes
-//! on two threads beside the generator; 33 s a pass over 5.2 million positions with their mirror images).
+//! The first network came from `nnue-gen d1.txt 3200 5000 1 1000000` (288,000 positions in 26 minutes, about
+//! 660,000 an hour on one niced core) and `nnue-gen d2.txt 27100 1000 1 2000000` (2,430,000 positions in 34
+//! minutes, about 4.2 million an hour) by the tapered engine, concatenated (`d2` first, so that the held-out
+//! tail is of the deeper searches), and `nnue-fit d12.txt default.tbnn 12 0.75 113 2` (6.7 minutes on two
+//! threads beside the generator; 33 s a pass over 5.2 million positions with their mirror images). The one in
+//! the crate (`src/eval/default.tbnn`) added `nnue-gen d4.txt 39100 1000 1 5000000` by the engine on the first
+//! network (3,620,000 positions in 37 minutes), `d4`, `d2` and `d1` concatenated in that order, and `nnue-fit
+//! d421.txt default.tbnn 12 0.75 113 1` (13.3 minutes on one thread; 5.46 million positions once the endings
+//! against a bare king are left out).
 //!
 //! The weights in the crate came from `gen games.txt 3800 6000`, `label games.txt labelled.txt 7` (Stockfish
 //! 15.1; 286,000 positions) and `fit labelled.txt 1000`: mean squared error 0.0368 -> 0.0293 on the fitted

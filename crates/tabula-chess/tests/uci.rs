@@ -235,7 +235,10 @@ fn show_wdl_gives_the_chances_with_every_score() {
     assert_eq!(deepest.len(), 3, "{reply:?}");
     assert_eq!(wdl(deepest[0]), [1000, 0, 0]);
     assert_eq!(wdl(deepest[1]), [1000, 0, 0]);
-    assert!(!deepest[2].contains(" mate ") && wdl(deepest[2])[0] > 700, "{reply:?}");
+    // The third line is no mate but two rooks up: well ahead (few pieces left, so the model wants a big score
+    // for a sure win; the network scores it about 950 centipawns).
+    let [w, _, l] = wdl(deepest[2]);
+    assert!(!deepest[2].contains(" mate ") && w > 600 && l < 50, "{reply:?}");
     for bad in ["value maybe", "value", ""] {
         let reply = s.handle(&format!("setoption name UCI_ShowWDL {bad}"));
         assert!(reply.len() == 1 && reply[0].starts_with("info string 'UCI_ShowWDL' expects"), "{reply:?}");

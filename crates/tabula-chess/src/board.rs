@@ -133,6 +133,12 @@ impl Board {
         self.by_role[piece.role.index()] & self.by_color[piece.color.index()]
     }
 
+    /// Whether `color` has a piece other than pawns and its king.
+    #[inline(always)]
+    pub fn has_non_pawn_material(&self, color: Color) -> bool {
+        (self.by_color(color) & !(self.by_role(Role::Pawn) | self.by_role(Role::King))).any()
+    }
+
     /// Bishops and queens of both colours.
     #[inline(always)]
     pub fn diagonal_sliders(&self) -> Bitboard {

@@ -362,8 +362,7 @@ impl Position {
 
     /// Whether the side to move has a piece other than pawns and its king.
     pub fn has_non_pawn_material(&self) -> bool {
-        let b = self.board();
-        (b.by_color(self.turn()) & !(b.by_role(Role::Pawn) | b.by_role(Role::King))).any()
+        self.board().has_non_pawn_material(self.turn())
     }
 }
 

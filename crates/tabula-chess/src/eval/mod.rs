@@ -193,7 +193,8 @@ impl EvalKind {
 }
 
 /// The evaluator the engine plays with: the tapered [`Evaluation`] or a network; move ordering, quiescence,
-/// the tactical test and the endings against a bare king are [`Evaluation`]'s either way. Cheap to clone (the network is shared).
+/// the tactical test and the endings against a bare king are [`Evaluation`]'s either way. Cheap to clone (the
+/// network is shared).
 #[derive(Clone, Debug)]
 pub enum EngineEvaluation {
     /// The tapered evaluation.
@@ -261,9 +262,9 @@ impl Evaluator<Position> for EngineEvaluation {
 #[inline]
 pub fn against_bare_king(pos: &Position) -> bool {
     let b = pos.board();
-    let pieces = |c: Color| b.by_color(c).0 & !(b.by_role(Role::Pawn).0 | b.by_role(Role::King).0);
-    (b.by_color(Color::Black).count() == 1 && pieces(Color::White) != 0)
-        || (b.by_color(Color::White).count() == 1 && pieces(Color::Black) != 0)
+    let alone = |c: Color| b.by_color(c).count() == 1;
+    (alone(Color::Black) && b.has_non_pawn_material(Color::White))
+        || (alone(Color::White) && b.has_non_pawn_material(Color::Black))
 }
 
 /// The largest evaluation a network gives, in centipawns.

@@ -14,7 +14,8 @@
 //!   `β = ñ / (ñ + n + ñ·n / equivalence)` (Gelly & Silver's RAVE; `equivalence` is about 3000), plus a
 //!   small UCB exploration term.
 //! - **Priors** stand in for first-play urgency: every move starts with a few even virtual games, a capture
-//!   or an escape from atari with extra wins, a self-atari with extra losses, and moves next to the last
+//!   or an escape from atari with extra wins, a self-atari or an escape into a ladder that captures with
+//!   extra losses, an atari that starts such a ladder with extra wins, and moves next to the last
 //!   one with a small bonus. Where no stone stands within two points, a move on the first or second line
 //!   gets extra losses and one higher up extra wins: light playouts alone rate the edge too well.
 //! - **Pass** is a tree move only when no other move exists or the opponent has just passed; two passes end
@@ -450,20 +451,25 @@ fn expand(board: &Board, pb: &PlayoutBoard, patterns: &Patterns, color: Color, p
         }
         // Step 1. Even prior.
         let (mut n, mut w) = (10.0f32, 5.0f32);
-        // Step 2. Tactics: captures and escapes are urgent, self-atari rarely good.
+        // Step 2. Tactics: captures and escapes are urgent, self-atari and running into a ladder rarely
+        // good, starting a ladder that captures is.
         let captures = pb.capture_size(i, color);
         if captures > 0 {
             n += 20.0;
             w += 20.0;
         }
-        if pb.saves_size(i, color) > 0 && !pb.is_self_atari(i, color) {
+        let laddered = pb.escape_dies_in_ladder(i, color);
+        if pb.saves_size(i, color) > 0 && !pb.is_self_atari(i, color) && !laddered {
             n += 20.0;
             w += 20.0;
         }
-        if pb.is_self_atari(i, color) {
+        if pb.is_self_atari(i, color) || laddered {
             n += 20.0;
         }
-        if pb.gives_atari(i, color) {
+        if pb.starts_ladder(i, color) {
+            n += 20.0;
+            w += 20.0;
+        } else if pb.gives_atari(i, color) {
             n += 5.0;
             w += 4.0;
         }
@@ -857,6 +863,30 @@ mod tests {
         );
         let a = one_thread(2).search(&g, Color::Black, Budget::playouts(4000));
         assert_eq!(a.best, Move::from_gtp("C5", 7).unwrap(), "{a:?}");
+    }
+
+    #[test]
+    fn does_not_run_into_a_ladder() {
+        // White's D3 puts black C3 in atari (B3, C2 and D4 white); black's other stones stand at G7, G3
+        // and G5. GNU Go 3.8's `defend C3` answers 0: extending at C4 runs into a ladder that works.
+        let g = game(
+            9,
+            7.0,
+            &[
+                ("C3", Color::Black),
+                ("B3", Color::White),
+                ("G7", Color::Black),
+                ("C2", Color::White),
+                ("G3", Color::Black),
+                ("D4", Color::White),
+                ("G5", Color::Black),
+                ("D3", Color::White),
+            ],
+        );
+        let a = one_thread(3).search(&g, Color::Black, Budget::playouts(5000));
+        let c4 = Move::from_gtp("C4", 9).unwrap();
+        let visits = a.candidates.iter().find(|c| c.mv == c4).map_or(0, |c| c.visits);
+        assert!(a.best != c4 && visits < 100, "{a:?}");
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! There is no superko set and no undo: a playout plays to the end on a copy and is thrown away. The policy
 //! ([`PlayoutBoard::playout`]) answers the previous move first — it captures a chain the opponent left in
 //! atari, and saves its own chain the opponent just put in atari by capturing an enemy chain in atari next
-//! to it or by an extension that leaves two liberties — then plays a [shape pattern](crate::patterns) next
+//! to it or by an extension that leaves two liberties and does not run into a ladder (read to its end on
+//! copies of the board, [`PlayoutBoard::dies_in_ladder`]) — then plays a [shape pattern](crate::patterns) next
 //! to the previous move, and otherwise plays a uniformly random legal move that neither fills one of its
 //! own eyes nor puts a chain of several stones in atari. A player with no such move passes; two passes end
 //! the playout.
@@ -36,6 +37,7 @@
 use crate::board::Board;
 use crate::coords::{Color, Move, Point, MAX_SIZE};
 use crate::patterns::Patterns;
+use std::cell::RefCell;
 use tabula::rng::Rng;
 
 /// The contents of a cell of the padded array.
@@ -60,6 +62,10 @@ struct Chain {
     lib_sum: u32,
     lib_squares: u32,
 }
+
+/// Attacker moves a ladder reading may try before it gives up and counts the ladder as escaped: a
+/// ladder across the 19×19 board's diagonal needs about 36, the attacker's wrong first tries some more.
+const LADDER_BUDGET: u32 = 64;
 
 /// The most pseudo-liberties a chain can have (one per pair of adjacent points) and the largest index.
 const MAX_PLIBS: usize = 2 * MAX_SIZE * (MAX_SIZE - 1);
@@ -133,7 +139,22 @@ impl PlayoutBoard {
 
     /// Makes `self` a copy of `other`, reusing its buffers.
     pub fn copy_from(&mut self, other: &PlayoutBoard) {
-        self.clone_from(other);
+        // Field by field: a derived `clone_from` would allocate every buffer anew.
+        self.size = other.size;
+        self.width = other.width;
+        self.cells.clone_from(&other.cells);
+        self.head.clone_from(&other.head);
+        self.next.clone_from(&other.next);
+        self.chains.clone_from(&other.chains);
+        self.empty.clone_from(&other.empty);
+        self.empty_at.clone_from(&other.empty_at);
+        self.ko = other.ko;
+        self.last = other.last;
+        self.to_move = other.to_move;
+        self.passes = other.passes;
+        self.moves = other.moves;
+        // The scoring marks are scratch, valid only below this board's own generation, which is kept.
+        self.marks.resize(other.marks.len(), 0);
     }
 
     /// The board side.
@@ -197,6 +218,21 @@ impl PlayoutBoard {
             WHITE => Some(Color::White),
             _ => None,
         }
+    }
+
+    /// The stones of the chain headed by `h`.
+    #[inline(always)]
+    fn stones(&self, h: usize) -> impl Iterator<Item = usize> + '_ {
+        let (mut s, mut done) = (h, false);
+        std::iter::from_fn(move || {
+            if done {
+                return None;
+            }
+            let stone = s;
+            s = self.next[s] as usize;
+            done = s == h;
+            Some(stone)
+        })
     }
 
     #[inline(always)]
@@ -391,16 +427,11 @@ impl PlayoutBoard {
                         return false;
                     }
                     stones += self.chains[h].stones as usize;
-                    let mut st = h;
-                    loop {
+                    for st in self.stones(h) {
                         for m in self.neighbors(st) {
                             if self.cells[m] == EMPTY && add(m, &mut nlibs) {
                                 return false;
                             }
-                        }
-                        st = self.next[st] as usize;
-                        if st == h {
-                            break;
                         }
                     }
                 }
@@ -446,7 +477,8 @@ impl PlayoutBoard {
 
     /// A response to the previous move: capture the chain it left in atari, or save one of ours it put in
     /// atari, by capturing an enemy chain in atari next to it or by extending when that leaves two or
-    /// more liberties (an extension into a fresh atari only feeds the opponent stones).
+    /// more liberties and no ladder (an extension into a fresh atari or a ladder only feeds the opponent
+    /// stones).
     fn answer_last(&self, rng: &mut Rng, color: Color) -> Option<usize> {
         let last = self.last as usize;
         if last == NO_POINT as usize || self.cells[last] == EMPTY {
@@ -473,8 +505,7 @@ impl PlayoutBoard {
             }
             seen[k] = ours;
             // Counter-captures: enemy chains in atari touching ours.
-            let mut st = ours;
-            loop {
+            for st in self.stones(ours) {
                 for m in self.neighbors(st) {
                     if self.cells[m] == 3 - s && self.in_atari(self.head[m] as usize) {
                         let lib = self.atari_liberty(self.head[m] as usize);
@@ -484,16 +515,13 @@ impl PlayoutBoard {
                         }
                     }
                 }
-                st = self.next[st] as usize;
-                if st == ours {
-                    break;
-                }
             }
             let lib = self.atari_liberty(ours);
             if count < found.len()
                 && !found[..count].contains(&lib)
                 && self.is_legal(lib, color)
                 && !self.is_big_self_atari(lib, color)
+                && !self.extension_dies(ours)
             {
                 found[count] = lib;
                 count += 1;
@@ -521,7 +549,7 @@ impl PlayoutBoard {
     }
 
     /// A random one of the empty points around the last move that match a shape pattern (legal, no own
-    /// eye, no big self-atari).
+    /// eye, no big self-atari, no escape into a ladder).
     fn pattern_move(&self, rng: &mut Rng, color: Color, patterns: &Patterns) -> Option<usize> {
         let last = self.last as usize;
         if last == NO_POINT as usize {
@@ -538,6 +566,7 @@ impl PlayoutBoard {
                 && self.is_legal(i, color)
                 && !self.is_own_eye(i, color)
                 && !self.is_big_self_atari(i, color)
+                && !self.escape_dies_in_ladder(i, color)
             {
                 found[count] = i;
                 count += 1;
@@ -696,23 +725,157 @@ impl PlayoutBoard {
     /// The real liberties of the chain headed by `h`, counted up to `cap`.
     fn real_liberties(&self, h: usize, cap: usize) -> usize {
         let mut libs = [0usize; 8];
+        self.liberties_into(h, &mut libs[..cap.min(8)])
+    }
+
+    /// Fills `libs` with the first real liberties of the chain headed by `h` (stopping when it is full);
+    /// returns how many it holds.
+    fn liberties_into(&self, h: usize, libs: &mut [usize]) -> usize {
         let mut count = 0;
-        let mut s = h;
-        loop {
+        for s in self.stones(h) {
             for n in self.neighbors(s) {
                 if self.cells[n] == EMPTY && !libs[..count].contains(&n) {
                     libs[count] = n;
                     count += 1;
-                    if count >= cap.min(8) {
+                    if count >= libs.len() {
                         return count;
                     }
                 }
             }
-            s = self.next[s] as usize;
-            if s == h {
+        }
+        count
+    }
+
+    /// Whether an enemy chain next to the chain headed by `h` is in atari (capturing it gives `h` a liberty).
+    fn touches_enemy_in_atari(&self, h: usize) -> bool {
+        let enemy = 3 - self.cells[h];
+        self.stones(h).any(|s| {
+            self.neighbors(s).into_iter().any(|n| self.cells[n] == enemy && self.in_atari(self.head[n] as usize))
+        })
+    }
+
+    /// Whether the chain headed by `h`, in atari, dies in a ladder with its owner to move: it can capture
+    /// no enemy chain next to it, and extending on its liberty leaves at most two liberties, from which
+    /// the opponent, atari after atari, captures it. The reading plays on copies of the board.
+    pub fn dies_in_ladder(&self, h: usize) -> bool {
+        !self.touches_enemy_in_atari(h) && self.extension_dies(h)
+    }
+
+    /// Whether extending the chain headed by `h` (in atari) on its liberty loses it to a ladder.
+    fn extension_dies(&self, h: usize) -> bool {
+        thread_local! {
+            /// Boards for the reading to copy into, kept so that a reading allocates nothing.
+            static POOL: RefCell<Vec<PlayoutBoard>> = const { RefCell::new(Vec::new()) };
+        }
+        POOL.with(|pool| {
+            let mut pool = pool.take();
+            let dies = self.read_extension(h, &mut { LADDER_BUDGET }, &mut pool);
+            POOL.set(pool);
+            dies
+        })
+    }
+
+    /// [`extension_dies`](Self::extension_dies), reading at most `budget` more positions (a longer
+    /// reading counts as an escape) on boards taken from `pool`.
+    fn read_extension(&self, h: usize, budget: &mut u32, pool: &mut Vec<PlayoutBoard>) -> bool {
+        let defender = if self.cells[h] == BLACK { Color::Black } else { Color::White };
+        let lib = self.atari_liberty(h);
+        if !self.is_legal(lib, defender) {
+            return true;
+        }
+        // Counted before copying the board: most extensions reach three liberties or capture.
+        let mut libs = [0usize; 3];
+        match self.liberties_after(lib, defender, &mut libs) {
+            0 | 1 => return true,
+            2 => {}
+            _ => return false,
+        }
+        let attacker = defender.opponent();
+        let mut board = pool.pop().unwrap_or_else(|| self.clone());
+        let dies = libs[..2].iter().any(|&a| {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+            board.copy_from(self);
+            board.play(lib, defender);
+            if !board.is_legal(a, attacker) {
+                return false;
+            }
+            board.play(a, attacker);
+            let h = board.head[lib] as usize;
+            // The attacker's stone may itself be left in atari next to the chain: a counter-capture.
+            board.in_atari(h) && !board.touches_enemy_in_atari(h) && board.read_extension(h, budget, pool)
+        });
+        pool.push(board);
+        dies
+    }
+
+    /// The liberties (up to `libs.len()`, in `libs`) of the chain `color` would make by playing the empty
+    /// point `i`, counted without playing it; a capture counts as `libs.len()`.
+    fn liberties_after(&self, i: usize, color: Color, libs: &mut [usize]) -> usize {
+        let s = stone(color);
+        let mut count = 0;
+        for n in self.neighbors(i) {
+            match self.cells[n] {
+                EMPTY => {
+                    if !libs[..count].contains(&n) {
+                        libs[count] = n;
+                        count += 1;
+                    }
+                }
+                BORDER => {}
+                c if c == s => {
+                    for st in self.stones(self.head[n] as usize) {
+                        for m in self.neighbors(st) {
+                            if self.cells[m] == EMPTY && m != i && !libs[..count].contains(&m) {
+                                libs[count] = m;
+                                count += 1;
+                                if count == libs.len() {
+                                    return count;
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    if self.in_atari(self.head[n] as usize) {
+                        return libs.len();
+                    }
+                }
+            }
+            if count == libs.len() {
                 return count;
             }
         }
+        count
+    }
+
+    /// Whether `color` playing `i` extends a chain of its own in atari into a ladder that captures it.
+    pub fn escape_dies_in_ladder(&self, i: usize, color: Color) -> bool {
+        let s = stone(color);
+        self.neighbors(i).into_iter().any(|n| {
+            self.cells[n] == s && {
+                let h = self.head[n] as usize;
+                self.in_atari(h) && self.atari_liberty(h) == i && self.extension_dies(h)
+            }
+        })
+    }
+
+    /// Whether `color` playing `i` puts an enemy chain in atari that then dies in a ladder.
+    pub fn starts_ladder(&self, i: usize, color: Color) -> bool {
+        if !self.gives_atari(i, color) || !self.is_legal(i, color) {
+            return false;
+        }
+        let mut board = self.clone();
+        board.play(i, color);
+        let enemy = 3 - stone(color);
+        board.neighbors(i).into_iter().any(|n| {
+            board.cells[n] == enemy && {
+                let h = board.head[n] as usize;
+                board.in_atari(h) && board.dies_in_ladder(h)
+            }
+        })
     }
 
     /// The 3×3 neighbourhood of `i` as a 16-bit code (two bits per surrounding cell, the colours seen
@@ -827,6 +990,39 @@ mod tests {
             let mut after = b.clone();
             let i = after.play_policy_move(&mut rng, &Patterns::new());
             assert_eq!(after.point(i), Point::from_gtp("B1", 7).unwrap());
+        }
+    }
+
+    /// Black C3 with white B3, C2 and D4 around it on 9×9, an optional black stone, and white to play D3.
+    /// GNU Go 3.8's `defend C3` after D3 answers 0 (lost to the ladder) alone and `1 C4` with black on B5.
+    fn ladder(breaker: Option<&str>) -> PlayoutBoard {
+        let mut real = Board::new(9).unwrap();
+        let stones = [("C3", Color::Black), ("B3", Color::White), ("C2", Color::White), ("D4", Color::White)];
+        for (s, c) in stones.into_iter().chain(breaker.map(|b| (b, Color::Black))) {
+            real.set(Point::from_gtp(s, 9).unwrap(), Some(c));
+        }
+        PlayoutBoard::from_board(&real, Color::White)
+    }
+
+    #[test]
+    fn ladders_are_read_to_the_edge_and_broken_by_a_stone_in_their_path() {
+        let at = |b: &PlayoutBoard, s: &str| b.index(Point::from_gtp(s, 9).unwrap());
+        for (breaker, dies) in [(None, true), (Some("B5"), false), (Some("A4"), false), (Some("G7"), true)] {
+            let before = ladder(breaker);
+            assert_eq!(before.starts_ladder(at(&before, "D3"), Color::White), dies, "{breaker:?}");
+            let mut after = before.clone();
+            after.play(at(&before, "D3"), Color::White);
+            let c3 = after.head[at(&after, "C3")] as usize;
+            assert_eq!(after.dies_in_ladder(c3), dies, "{breaker:?}");
+            assert_eq!(after.escape_dies_in_ladder(at(&after, "C4"), Color::Black), dies, "{breaker:?}");
+            // The playout policy's answer extends only out of a ladder that fails, and no shape pattern
+            // runs into one.
+            let answer = after.answer_last(&mut Rng::new(1), Color::Black);
+            assert_eq!(answer, (!dies).then(|| at(&after, "C4")), "{breaker:?}");
+            for seed in 0..10 {
+                let pattern = after.pattern_move(&mut Rng::new(seed), Color::Black, &Patterns::new());
+                assert!(!dies || pattern != Some(at(&after, "C4")), "{breaker:?}");
+            }
         }
     }
 

@@ -815,22 +815,26 @@ mod tests {
         Mcts::new(Config { threads: 1, seed, ..Config::default() })
     }
 
-    /// Two white stones at C3-C4 with one liberty at C5; black to move on 5x5 takes them and wins.
+    /// Two white stones at C3-C4 with one liberty at C5, next to black's B3-B4 in atari (its liberty B5,
+    /// where extending leaves one liberty): black to move on 5x5 must take them now, or white's B5 takes
+    /// B3-B4 first. GNU Go 3.8's `genmove b` answers C5 too.
     fn capture_wins() -> Position {
         game(
             5,
             0.5,
             &[
-                ("C3", Color::White),
                 ("B3", Color::Black),
+                ("C3", Color::White),
+                ("B4", Color::Black),
                 ("C4", Color::White),
                 ("D3", Color::Black),
-                ("E5", Color::White),
-                ("C2", Color::Black),
-                ("A1", Color::White),
-                ("B4", Color::Black),
-                ("E1", Color::White),
+                ("A3", Color::White),
                 ("D4", Color::Black),
+                ("A4", Color::White),
+                ("C2", Color::Black),
+                ("B2", Color::White),
+                ("E1", Color::Black),
+                ("A5", Color::White),
             ],
         )
     }
@@ -862,7 +866,7 @@ mod tests {
             ],
         );
         let a = one_thread(2).search(&g, Color::Black, Budget::playouts(4000));
-        assert_eq!(a.best, Move::from_gtp("C5", 7).unwrap(), "{a:?}");
+        assert_eq!(a.best, Move::from_gtp("C5", 5).unwrap(), "{a:?}");
     }
 
     #[test]

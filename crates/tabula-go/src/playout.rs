@@ -10,8 +10,9 @@
 //! ([`PlayoutBoard::playout`]) answers the previous move first — it captures a chain the opponent left in
 //! atari, and saves its own chain the opponent just put in atari by capturing an enemy chain in atari next
 //! to it or by an extension that leaves two liberties and does not run into a ladder (read to its end on
-//! copies of the board, [`PlayoutBoard::dies_in_ladder`]) — then plays a [shape pattern](crate::patterns) next
-//! to the previous move, and otherwise plays a uniformly random legal move that neither fills one of its
+//! copies of the board, [`PlayoutBoard::dies_in_ladder`]) — then captures a chain its own previous move put
+//! in atari if the opponent left it there, then plays a [shape pattern](crate::patterns) next to the
+//! previous move, and otherwise plays a uniformly random legal move that neither fills one of its
 //! own eyes nor puts a chain of several stones in atari. A player with no such move passes; two passes end
 //! the playout.
 //!
@@ -90,6 +91,8 @@ pub struct PlayoutBoard {
     empty_at: Vec<u16>,
     ko: u16,
     last: u16,
+    /// The move before the last: the side to move's own previous move.
+    previous: u16,
     to_move: Color,
     passes: u8,
     moves: u32,
@@ -115,6 +118,7 @@ impl PlayoutBoard {
             empty_at: vec![0; cells],
             ko: NO_POINT,
             last: NO_POINT,
+            previous: NO_POINT,
             to_move,
             passes: 0,
             moves: 0,
@@ -150,6 +154,7 @@ impl PlayoutBoard {
         self.empty_at.clone_from(&other.empty_at);
         self.ko = other.ko;
         self.last = other.last;
+        self.previous = other.previous;
         self.to_move = other.to_move;
         self.passes = other.passes;
         self.moves = other.moves;
@@ -450,6 +455,7 @@ impl PlayoutBoard {
     pub fn play(&mut self, i: usize, color: Color) {
         self.moves += 1;
         self.to_move = color.opponent();
+        self.previous = self.last;
         self.last = i as u16;
         self.ko = NO_POINT;
         if i == NO_POINT as usize {
@@ -575,11 +581,27 @@ impl PlayoutBoard {
         (count > 0).then(|| found[rng.below(count)])
     }
 
+    /// A capture of an enemy chain in atari next to the side's own previous move: an atari the opponent
+    /// left unanswered (for example because escaping runs into a ladder).
+    fn take_unanswered_atari(&self, color: Color) -> Option<usize> {
+        let previous = self.previous as usize;
+        if previous == NO_POINT as usize || self.cells[previous] != stone(color) {
+            return None;
+        }
+        let enemy = 3 - stone(color);
+        self.neighbors(previous).into_iter().find_map(|n| {
+            (self.cells[n] == enemy && self.in_atari(self.head[n] as usize))
+                .then(|| self.atari_liberty(self.head[n] as usize))
+                .filter(|&lib| self.is_legal(lib, color))
+        })
+    }
+
     /// Plays the policy's move for the side to move; returns the index played ([`NO_POINT`] for a pass).
     pub fn play_policy_move(&mut self, rng: &mut Rng, patterns: &Patterns) -> usize {
         let color = self.to_move;
         let i = self
             .answer_last(rng, color)
+            .or_else(|| self.take_unanswered_atari(color))
             .or_else(|| self.pattern_move(rng, color, patterns))
             .unwrap_or_else(|| self.random_move(rng, color));
         self.play(i, color);
@@ -1023,6 +1045,21 @@ mod tests {
                 let pattern = after.pattern_move(&mut Rng::new(seed), Color::Black, &Patterns::new());
                 assert!(!dies || pattern != Some(at(&after, "C4")), "{breaker:?}");
             }
+        }
+    }
+
+    #[test]
+    fn an_unanswered_atari_is_taken() {
+        // White's D3 puts black C3 in atari; black plays elsewhere (G7): white captures at C4.
+        let mut board = ladder(None);
+        let at = |b: &PlayoutBoard, s: &str| b.index(Point::from_gtp(s, 9).unwrap());
+        board.play(at(&board, "D3"), Color::White);
+        board.play(at(&board, "G7"), Color::Black);
+        for seed in 0..10 {
+            let mut after = board.clone();
+            let i = after.play_policy_move(&mut Rng::new(seed), &Patterns::new());
+            assert_eq!(i, at(&board, "C4"));
+            assert_eq!(after.color_at(at(&board, "C3")), None);
         }
     }
 

@@ -139,14 +139,16 @@ fn forbidden(cells: &mut [u8; CELLS], i: usize, depth: u32) -> bool {
     debug_assert_eq!(cells[i], EMPTY);
     cells[i] = BLACK;
     let lens = DIRS.map(|d| line_len(cells, i, d, BLACK));
+    let fours = DIRS.map(|d| fours(cells, i, d));
     let result = if lens.contains(&5) {
         false
-    } else if lens.iter().any(|&l| l > 5) || DIRS.iter().map(|&d| fours(cells, i, d)).sum::<usize>() >= 2 {
+    } else if lens.iter().any(|&l| l > 5) || fours.iter().sum::<usize>() >= 2 {
         true
     } else {
+        // A line that is a four is no three, though a stone far along it leaves its straight four standing.
         let mut threes = 0;
-        for &d in &DIRS {
-            if three(cells, i, d, depth) {
+        for (&d, &f) in DIRS.iter().zip(&fours) {
+            if f == 0 && three(cells, i, d, depth) {
                 threes += 1;
                 if threes >= 2 {
                     break;
@@ -225,8 +227,22 @@ mod tests {
         assert!(forbidden("c8 d8 e8 g8 h8", "", "f8"));
         // Exactly five beside a double four is allowed.
         assert!(!forbidden("d8 e8 f8 g8 h10 h11 h12", "c8 h13", "h8"));
-        // Four-three is allowed.
+        // Four-three is allowed, with a closed four or a straight one (the four's line is no three).
         assert!(!forbidden("h8 i8 j8 k9 k10", "g8", "k8"));
+        assert!(!forbidden("h8 i8 j8 k9 k10", "", "k8"));
+    }
+
+    #[test]
+    fn four_three_from_real_games_is_allowed() {
+        // Two points Rapfi (a renju engine) played as black, each a straight four with a split three.
+        // k11: i13 j12 [k11] l10 open on h14 and m9, and h8 . j10 [k11] open on g7 and l12.
+        assert!(!forbidden(
+            "f10 j8 j10 k9 i6 d6 j9 h12 i13 l10 h8 j12",
+            "h10 g6 h6 f6 e6 h9 j7 i11 g11 h7 i7 j11",
+            "k11"
+        ));
+        // j8: h6 i7 [j8] k9 open on g5 and l10, and g11 . i9 [j8] open on f12 and k7.
+        assert!(!forbidden("f7 i7 f8 h7 g6 i8 i6 i9 h6 k9 g11", "g8 j7 f9 g7 g9 f5 i5 i10 f6 g10 h9", "j8"));
     }
 
     #[test]

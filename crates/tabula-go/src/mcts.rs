@@ -458,20 +458,22 @@ fn expand(board: &Board, pb: &PlayoutBoard, patterns: &Patterns, color: Color, p
             n += 20.0;
             w += 20.0;
         }
-        let laddered = pb.escape_dies_in_ladder(i, color);
-        if pb.saves_size(i, color) > 0 && !pb.is_self_atari(i, color) && !laddered {
+        let (self_atari, laddered) = (pb.is_self_atari(i, color), pb.escape_dies_in_ladder(i, color));
+        if pb.saves_size(i, color) > 0 && !self_atari && !laddered {
             n += 20.0;
             w += 20.0;
         }
-        if pb.is_self_atari(i, color) || laddered {
+        if self_atari || laddered {
             n += 20.0;
         }
-        if pb.starts_ladder(i, color) {
-            n += 20.0;
-            w += 20.0;
-        } else if pb.gives_atari(i, color) {
-            n += 5.0;
-            w += 4.0;
+        if pb.gives_atari(i, color) {
+            if pb.starts_ladder(i, color) {
+                n += 20.0;
+                w += 20.0;
+            } else {
+                n += 5.0;
+                w += 4.0;
+            }
         }
         // Step 3. Shape: in an empty area the first two lines are slow and the third and above are
         // the natural moves (light playouts alone favour the edge); moves near the last one are local

@@ -511,15 +511,11 @@ impl PlayoutBoard {
             }
             seen[k] = ours;
             // Counter-captures: enemy chains in atari touching ours.
-            for st in self.stones(ours) {
-                for m in self.neighbors(st) {
-                    if self.cells[m] == 3 - s && self.in_atari(self.head[m] as usize) {
-                        let lib = self.atari_liberty(self.head[m] as usize);
-                        if count < found.len() && !found[..count].contains(&lib) && self.is_legal(lib, color) {
-                            found[count] = lib;
-                            count += 1;
-                        }
-                    }
+            for enemy in self.enemies_in_atari(ours) {
+                let lib = self.atari_liberty(enemy);
+                if count < found.len() && !found[..count].contains(&lib) && self.is_legal(lib, color) {
+                    found[count] = lib;
+                    count += 1;
                 }
             }
             let lib = self.atari_liberty(ours);
@@ -753,10 +749,15 @@ impl PlayoutBoard {
     /// Fills `libs` with the first real liberties of the chain headed by `h` (stopping when it is full);
     /// returns how many it holds.
     fn liberties_into(&self, h: usize, libs: &mut [usize]) -> usize {
-        let mut count = 0;
+        self.add_liberties(h, libs, 0, NO_POINT as usize)
+    }
+
+    /// Adds the liberties of the chain headed by `h`, other than `except`, to the `count` already in `libs`
+    /// (stopping when it is full); returns how many it holds then.
+    fn add_liberties(&self, h: usize, libs: &mut [usize], mut count: usize, except: usize) -> usize {
         for s in self.stones(h) {
             for n in self.neighbors(s) {
-                if self.cells[n] == EMPTY && !libs[..count].contains(&n) {
+                if self.cells[n] == EMPTY && n != except && !libs[..count].contains(&n) {
                     libs[count] = n;
                     count += 1;
                     if count >= libs.len() {
@@ -768,12 +769,25 @@ impl PlayoutBoard {
         count
     }
 
-    /// Whether an enemy chain next to the chain headed by `h` is in atari (capturing it gives `h` a liberty).
+    /// The head of the chain on `n` if it is a chain of colour `enemy` in atari.
+    #[inline(always)]
+    fn enemy_in_atari_at(&self, n: usize, enemy: u8) -> Option<usize> {
+        let h = self.head[n] as usize;
+        (self.cells[n] == enemy && self.in_atari(h)).then_some(h)
+    }
+
+    /// The heads of the enemy chains in atari next to the chain headed by `h` (capturing one gives `h` a
+    /// liberty), once for each stone of `h` they touch.
+    fn enemies_in_atari(&self, h: usize) -> impl Iterator<Item = usize> + '_ {
+        let enemy = 3 - self.cells[h];
+        self.stones(h).flat_map(|s| self.neighbors(s)).filter_map(move |n| self.enemy_in_atari_at(n, enemy))
+    }
+
+    /// Whether an enemy chain next to the chain headed by `h` is in atari (as
+    /// [`enemies_in_atari`](Self::enemies_in_atari), without its iterator's cost on the ladder reading's path).
     fn touches_enemy_in_atari(&self, h: usize) -> bool {
         let enemy = 3 - self.cells[h];
-        self.stones(h).any(|s| {
-            self.neighbors(s).into_iter().any(|n| self.cells[n] == enemy && self.in_atari(self.head[n] as usize))
-        })
+        self.stones(h).any(|s| self.neighbors(s).into_iter().any(|n| self.enemy_in_atari_at(n, enemy).is_some()))
     }
 
     /// Whether the chain headed by `h`, in atari, dies in a ladder with its owner to move: it can capture
@@ -847,19 +861,7 @@ impl PlayoutBoard {
                     }
                 }
                 BORDER => {}
-                c if c == s => {
-                    for st in self.stones(self.head[n] as usize) {
-                        for m in self.neighbors(st) {
-                            if self.cells[m] == EMPTY && m != i && !libs[..count].contains(&m) {
-                                libs[count] = m;
-                                count += 1;
-                                if count == libs.len() {
-                                    return count;
-                                }
-                            }
-                        }
-                    }
-                }
+                c if c == s => count = self.add_liberties(self.head[n] as usize, libs, count, i),
                 _ => {
                     if self.in_atari(self.head[n] as usize) {
                         return libs.len();

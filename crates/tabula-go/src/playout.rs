@@ -68,6 +68,11 @@ struct Chain {
 /// ladder across the 19×19 board's diagonal needs about 36, the attacker's wrong first tries some more.
 const LADDER_BUDGET: u32 = 64;
 
+thread_local! {
+    /// Boards for the ladder reading to copy into, kept so that a reading allocates nothing.
+    static POOL: RefCell<Vec<PlayoutBoard>> = const { RefCell::new(Vec::new()) };
+}
+
 /// The most pseudo-liberties a chain can have (one per pair of adjacent points) and the largest index.
 const MAX_PLIBS: usize = 2 * MAX_SIZE * (MAX_SIZE - 1);
 const MAX_INDEX: usize = (MAX_SIZE + 2) * (MAX_SIZE + 2);
@@ -799,10 +804,6 @@ impl PlayoutBoard {
 
     /// Whether extending the chain headed by `h` (in atari) on its liberty loses it to a ladder.
     fn extension_dies(&self, h: usize) -> bool {
-        thread_local! {
-            /// Boards for the reading to copy into, kept so that a reading allocates nothing.
-            static POOL: RefCell<Vec<PlayoutBoard>> = const { RefCell::new(Vec::new()) };
-        }
         POOL.with(|pool| {
             let mut pool = pool.take();
             let dies = self.read_extension(h, &mut { LADDER_BUDGET }, &mut pool);
@@ -891,15 +892,30 @@ impl PlayoutBoard {
         if !self.gives_atari(i, color) || !self.is_legal(i, color) {
             return false;
         }
-        let mut board = self.clone();
-        board.play(i, color);
         let enemy = 3 - stone(color);
-        board.neighbors(i).into_iter().any(|n| {
-            board.cells[n] == enemy && {
-                let h = board.head[n] as usize;
-                board.in_atari(h) && board.dies_in_ladder(h)
-            }
+        self.after(i, color, |board| {
+            board.neighbors(i).into_iter().any(|n| {
+                board.cells[n] == enemy && {
+                    let h = board.head[n] as usize;
+                    board.in_atari(h) && board.dies_in_ladder(h)
+                }
+            })
         })
+    }
+
+    /// `f` of the board after `color` plays the legal move `i`, on a copy taken from the reading's pool.
+    fn after<T>(&self, i: usize, color: Color, f: impl FnOnce(&PlayoutBoard) -> T) -> T {
+        let mut board = match POOL.with(|pool| pool.borrow_mut().pop()) {
+            Some(mut board) => {
+                board.copy_from(self);
+                board
+            }
+            None => self.clone(),
+        };
+        board.play(i, color);
+        let value = f(&board);
+        POOL.with(|pool| pool.borrow_mut().push(board));
+        value
     }
 
     /// The 3×3 neighbourhood of `i` as a 16-bit code (two bits per surrounding cell, the colours seen
@@ -1046,6 +1062,37 @@ mod tests {
             for seed in 0..10 {
                 let pattern = after.pattern_move(&mut Rng::new(seed), Color::Black, &Patterns::new());
                 assert!(!dies || pattern != Some(at(&after, "C4")), "{breaker:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn ataris_that_start_a_ladder_are_those_gnu_go_cannot_defend() {
+        // Black C3 has two liberties, C4 and D3; black stones break one ladder or both. An atari starts a
+        // ladder that captures exactly when GNU Go 3.8's `defend C3` after it answers 0 (no defence).
+        let at = |b: &PlayoutBoard, s: &str| b.index(Point::from_gtp(s, 9).unwrap());
+        let cases: [(&[&str], &[&str]); 6] = [
+            (&[], &["D3", "C4"]),
+            (&["B5"], &["C4"]),
+            (&["A4"], &["C4"]),
+            (&["G7"], &["D3", "C4"]),
+            (&["E2"], &["D3"]),
+            (&["B5", "E2"], &[]),
+        ];
+        for (breakers, capturing) in cases {
+            let mut real = Board::new(9).unwrap();
+            let white = [("B3", Color::White), ("C2", Color::White), ("D4", Color::White)];
+            for (s, c) in white.into_iter().chain(breakers.iter().map(|&b| (b, Color::Black))) {
+                real.set(Point::from_gtp(s, 9).unwrap(), Some(c));
+            }
+            let mut board = PlayoutBoard::from_board(&real, Color::Black);
+            board.play(at(&board, "C3"), Color::Black);
+            for a in ["D3", "C4"] {
+                assert_eq!(
+                    board.starts_ladder(at(&board, a), Color::White),
+                    capturing.contains(&a),
+                    "{breakers:?} {a}"
+                );
             }
         }
     }

@@ -406,53 +406,11 @@ impl PlayoutBoard {
         bad + edge as u32 <= 1
     }
 
-    /// Whether playing `i` puts a chain of two or more stones (counting the new one) in atari with no capture.
-    fn is_big_self_atari(&self, i: usize, color: Color) -> bool {
+    /// Whether `color` playing `i` puts a chain of two or more stones (counting the new one) in atari with no
+    /// capture.
+    pub fn is_self_atari(&self, i: usize, color: Color) -> bool {
         let s = stone(color);
-        let mut libs = [0usize; 2];
-        let mut nlibs = 0;
-        let mut stones = 1;
-        let mut add = |lib: usize, nlibs: &mut usize| {
-            if lib != i && !libs[..*nlibs].contains(&lib) {
-                if *nlibs == 2 {
-                    return true;
-                }
-                libs[*nlibs] = lib;
-                *nlibs += 1;
-            }
-            false
-        };
-        for n in self.neighbors(i) {
-            match self.cells[n] {
-                EMPTY => {
-                    if add(n, &mut nlibs) {
-                        return false;
-                    }
-                }
-                BORDER => {}
-                c if c == s => {
-                    let h = self.head[n] as usize;
-                    if !self.in_atari(h) && self.chains[h].plibs > 2 {
-                        // Likely two or more real liberties; count exactly only for small chains.
-                        return false;
-                    }
-                    stones += self.chains[h].stones as usize;
-                    for st in self.stones(h) {
-                        for m in self.neighbors(st) {
-                            if self.cells[m] == EMPTY && add(m, &mut nlibs) {
-                                return false;
-                            }
-                        }
-                    }
-                }
-                _ => {
-                    if self.in_atari(self.head[n] as usize) {
-                        return false; // a capture gives liberties
-                    }
-                }
-            }
-        }
-        nlibs <= 1 && stones >= 2
+        self.neighbors(i).into_iter().any(|n| self.cells[n] == s) && self.liberties_after(i, color, &mut [0; 2]) <= 1
     }
 
     /// Plays `color` on padded index `i` (legal, see [`is_legal`](PlayoutBoard::is_legal)) or passes for
@@ -527,7 +485,7 @@ impl PlayoutBoard {
             if count < found.len()
                 && !found[..count].contains(&lib)
                 && self.is_legal(lib, color)
-                && !self.is_big_self_atari(lib, color)
+                && !self.is_self_atari(lib, color)
                 && !self.extension_dies(ours)
             {
                 found[count] = lib;
@@ -548,7 +506,7 @@ impl PlayoutBoard {
         for k in 0..n {
             let j = if start + k < n { start + k } else { start + k - n };
             let i = self.empty[j] as usize;
-            if self.is_legal(i, color) && !self.is_own_eye(i, color) && !self.is_big_self_atari(i, color) {
+            if self.is_legal(i, color) && !self.is_own_eye(i, color) && !self.is_self_atari(i, color) {
                 return i;
             }
         }
@@ -572,7 +530,7 @@ impl PlayoutBoard {
                 && patterns.matches(self.raw_neighborhood(i))
                 && self.is_legal(i, color)
                 && !self.is_own_eye(i, color)
-                && !self.is_big_self_atari(i, color)
+                && !self.is_self_atari(i, color)
                 && !self.escape_dies_in_ladder(i, color)
             {
                 found[count] = i;
@@ -726,11 +684,6 @@ impl PlayoutBoard {
             .map(|n| self.chains[self.head[n] as usize].stones as usize)
             .max()
             .unwrap_or(0)
-    }
-
-    /// Whether playing `i` puts a chain of two or more stones of `color` in atari without capturing.
-    pub fn is_self_atari(&self, i: usize, color: Color) -> bool {
-        self.is_big_self_atari(i, color)
     }
 
     /// Whether `color` playing `i` puts an enemy chain next to it in atari.

@@ -481,13 +481,9 @@ impl PlayoutBoard {
                     count += 1;
                 }
             }
+            // The reading refuses an extension that is illegal or leaves one liberty or none before it reads.
             let lib = self.atari_liberty(ours);
-            if count < found.len()
-                && !found[..count].contains(&lib)
-                && self.is_legal(lib, color)
-                && !self.is_self_atari(lib, color)
-                && !self.extension_dies(ours)
-            {
+            if count < found.len() && !found[..count].contains(&lib) && !self.extension_dies(ours) {
                 found[count] = lib;
                 count += 1;
             }

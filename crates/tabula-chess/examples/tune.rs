@@ -7,6 +7,7 @@
 //! cargo run --release -p tabula-chess --example tune -- wdl-gen OUT [games] [nodes] [threads]
 //! cargo run --release -p tabula-chess --example tune -- wdl-fit SAMPLES
 //! cargo run --release -p tabula-chess --example tune -- nnue-gen OUT [games] [nodes] [threads] [first]
+//! cargo run --release -p tabula-chess --example tune -- nnue-label IN OUT [go] [threads] [stockfish]
 //! cargo run --release -p tabula-chess --example tune -- nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror]
 //! ```
 //!
@@ -31,6 +32,9 @@
 //!   seeds its own random start, so runs with disjoint ranges add new games), and writes the training data of
 //!   the network (`nnue-fit` below): `FEN;score;result` per quiet position, where `score` is the search's
 //!   score in centipawns and `result` the game's result (1, 0.5 or 0), both from white's point of view.
+//! - `nnue-label` replaces the score of each `FEN;score;result` line with Stockfish's after `go {go}`
+//!   (`depth 8` by default; one Stockfish of one thread per thread), white's point of view, a mate as ±3,000,
+//!   and drops the positions whose best move by Stockfish is a capture or a promotion.
 //! - `nnue-fit` trains the network of `tabula_chess::eval::nnue` on such data and writes its weights file:
 //!   Adam on minibatches of 4,096 positions, `epochs` passes (20 by default; the learning rate 10⁻³, a
 //!   tenth of it for the last fifth), minimising the squared error between `sigmoid(y)` and the target
@@ -108,6 +112,13 @@ fn main() {
             num(6, 2) as usize,
             arg(7) != Some("no-mirror"),
         ),
+        Some("nnue-label") => nnue_label(
+            arg(1).expect("IN"),
+            arg(2).expect("OUT"),
+            arg(3).unwrap_or("depth 8"),
+            num(4, 2) as usize,
+            arg(5).unwrap_or("/usr/games/stockfish"),
+        ),
         Some("nnue-gen") => gen_from(
             arg(1).expect("OUT"),
             num(5, 0)..num(5, 0) + num(2, 1000),
@@ -119,7 +130,7 @@ fn main() {
             },
         ),
         _ => {
-            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | nnue-gen OUT [games] [nodes] [threads] [first] | nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
+            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | nnue-gen OUT [games] [nodes] [threads] [first] | nnue-label IN OUT [go] [threads] [stockfish] | nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
             std::process::exit(2);
         }
     }
@@ -269,8 +280,50 @@ fn gen_from(out: &str, games: std::ops::Range<u64>, nodes: u64, threads: usize, 
     });
 }
 
-/// Stockfish's expected score for white at `depth`, and whether its best move is quiet.
-fn label(input: &str, out: &str, depth: u64, threads: usize, stockfish: &str) {
+/// What Stockfish made of a position: its best move, its last reported score for the side to move (a mate
+/// counted as [`MATE_CP`] centipawns) and its win/draw/loss per mille when it reported them.
+struct Verdict {
+    best: tabula_chess::Move,
+    score: Option<i32>,
+    wdl: Option<(f64, f64, f64)>,
+}
+
+/// The centipawns a mate score stands for in the network's data: far past the sigmoid's knee.
+const MATE_CP: i32 = 3000;
+
+fn verdict(pos: &Position, answer: &[String]) -> Option<Verdict> {
+    let (mut best, mut score, mut wdl) = (None, None, None);
+    for line in answer {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let after = |key: &str, k: usize| words.iter().position(|&w| w == key).and_then(|at| words.get(at + k));
+        if let Some(at) = words.iter().position(|&w| w == "wdl") {
+            let n = |k: usize| words.get(at + k).and_then(|w| w.parse::<f64>().ok()).unwrap_or(0.0);
+            wdl = Some((n(1), n(2), n(3)));
+        }
+        match (after("score", 1).copied(), after("score", 2).and_then(|n| n.parse::<i32>().ok())) {
+            (Some("cp"), Some(cp)) => score = Some(cp.clamp(-MATE_CP, MATE_CP)),
+            (Some("mate"), Some(n)) => score = Some(if n > 0 { MATE_CP } else { -MATE_CP }),
+            _ => {}
+        }
+        if words.first() == Some(&"bestmove") {
+            best = words.get(1).and_then(|m| pos.parse_uci(m).ok());
+        }
+    }
+    best.map(|best| Verdict { best, score, wdl })
+}
+
+/// Asks Stockfish (one thread each, `threads` of them) `go {go}` about the position that opens each line of
+/// `input` (`FEN;...`) and writes the line `line` makes of the entry, the position and the verdict, in the
+/// input's order block by block; positions whose best move is a capture or a promotion are dropped.
+fn ask_stockfish(
+    input: &str,
+    out: &str,
+    go: &str,
+    threads: usize,
+    stockfish: &str,
+    line: impl Fn(&str, &Position, &Verdict) -> Option<String> + Sync,
+) {
+    const BLOCK: usize = 1000;
     let lines = read_lines(input);
     let out = Mutex::new(BufWriter::new(File::create(out).expect("the output file")));
     let next = AtomicUsize::new(0);
@@ -285,43 +338,58 @@ fn label(input: &str, out: &str, depth: u64, threads: usize, stockfish: &str) {
                     engine.send(&format!("setoption name {option}")).expect("stockfish reads");
                 }
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(entry) = lines.get(i) else { break };
-                    let Some((fen, _)) = entry.split_once(';') else { continue };
-                    let Ok(pos) = Position::from_fen(fen) else { continue };
-                    let question = format!("position fen {fen}\ngo depth {depth}");
-                    let answer = engine.ask(&question, patience, |l| l.starts_with("bestmove")).expect("stockfish");
-                    let mut wdl = None;
-                    let mut best = None;
-                    for line in &answer {
-                        let words: Vec<&str> = line.split_whitespace().collect();
-                        if let Some(at) = words.iter().position(|&w| w == "wdl") {
-                            let n = |k: usize| words.get(at + k).and_then(|w| w.parse::<f64>().ok()).unwrap_or(0.0);
-                            wdl = Some((n(1), n(2), n(3)));
+                    let first = next.fetch_add(BLOCK, Ordering::Relaxed);
+                    let Some(block) = lines.get(first..(first + BLOCK).min(lines.len())).filter(|b| !b.is_empty())
+                    else {
+                        break;
+                    };
+                    let mut written = Vec::new();
+                    for entry in block {
+                        let fen = entry.split_once(';').map_or(entry.as_str(), |(fen, _)| fen);
+                        let Ok(pos) = Position::from_fen(fen) else { continue };
+                        let question = format!("position fen {fen}\ngo {go}");
+                        let answer = engine.ask(&question, patience, |l| l.starts_with("bestmove")).expect("stockfish");
+                        let Some(v) = verdict(&pos, &answer) else { continue };
+                        if pos.is_capture(v.best) || v.best.promotion().is_some() {
+                            continue;
                         }
-                        if words.first() == Some(&"bestmove") {
-                            best = words.get(1).and_then(|m| pos.parse_uci(m).ok());
-                        }
+                        written.extend(line(entry, &pos, &v));
                     }
-                    let (Some(best), Some((w, d, l))) = (best, wdl) else { continue };
-                    if pos.is_capture(best) || best.promotion().is_some() || w + d + l == 0.0 {
-                        continue;
+                    let mut w = out.lock().expect("no panics while writing");
+                    for l in &written {
+                        writeln!(w, "{l}").expect("writing");
                     }
-                    let mut expected = (w + d / 2.0) / (w + d + l);
-                    if pos.turn() == Color::Black {
-                        expected = 1.0 - expected;
-                    }
-                    writeln!(out.lock().expect("no panics while writing"), "{entry};{expected:.3}").expect("writing");
-                    let k = kept.fetch_add(1, Ordering::Relaxed) + 1;
-                    if k % 10_000 == 0 {
-                        eprintln!("{k} labelled ({} read)", i + 1);
-                    }
+                    w.flush().expect("writing");
+                    let k = kept.fetch_add(written.len(), Ordering::Relaxed) + written.len();
+                    eprintln!("{k} labelled ({} read)", (first + BLOCK).min(lines.len()));
                 }
                 let _ = engine.send("quit");
             });
         }
     });
-    let _ = out.lock().map(|mut w| w.flush());
+}
+
+/// `label`: Stockfish's expected score for white at `depth` after each `FEN;result` line.
+fn label(input: &str, out: &str, depth: u64, threads: usize, stockfish: &str) {
+    ask_stockfish(input, out, &format!("depth {depth}"), threads, stockfish, |entry, pos, v| {
+        let (w, d, l) = v.wdl.filter(|(w, d, l)| w + d + l > 0.0)?;
+        let mut expected = (w + d / 2.0) / (w + d + l);
+        if pos.turn() == Color::Black {
+            expected = 1.0 - expected;
+        }
+        Some(format!("{entry};{expected:.3}"))
+    })
+}
+
+/// `nnue-label`: each `FEN;score;result` line of the network's data with the score replaced by Stockfish's
+/// (white's point of view, centipawns) after `go {go}`.
+fn nnue_label(input: &str, out: &str, go: &str, threads: usize, stockfish: &str) {
+    ask_stockfish(input, out, go, threads, stockfish, |entry, pos, v| {
+        let fields: Vec<&str> = entry.split(';').collect();
+        let [fen, _, result] = fields[..] else { return None };
+        let white = if pos.turn() == Color::White { v.score? } else { -v.score? };
+        Some(format!("{fen};{white};{result}"))
+    })
 }
 
 mod fit {

@@ -8,6 +8,7 @@
 //! cargo run --release -p tabula-chess --example tune -- wdl-fit SAMPLES
 //! cargo run --release -p tabula-chess --example tune -- nnue-gen OUT [games] [nodes] [threads] [first]
 //! cargo run --release -p tabula-chess --example tune -- nnue-label IN OUT [go] [threads] [stockfish]
+//! cargo run --release -p tabula-chess --example tune -- nnue-loss DATA share NET...
 //! cargo run --release -p tabula-chess --example tune -- nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror]
 //! ```
 //!
@@ -40,7 +41,12 @@
 //!   tenth of it for the last fifth), minimising the squared error between `sigmoid(y)` and the target
 //!   `share · sigmoid(score / scale) + (1 − share) · result` for the side to move (`share` 0.75 by default,
 //!   `scale` 113 centipawns, the tapered evaluation's fitted scale; the network evaluates `y · scale`). The last twentieth of the file is held out and its loss reported per epoch;
-//!   the rest is trained on twice, as given and mirrored left to right, unless `no-mirror` is given.
+//!   the rest is trained on twice, as given and mirrored left to right, unless `no-mirror` is given. The
+//!   tapered evaluation's and the embedded network's losses on the held-out positions are reported first.
+//! - `nnue-loss` reports the loss of the tapered evaluation and of each network file (`<embedded>` for the
+//!   crate's own) on all of `DATA`, with the targets of `nnue-fit` at that `share` and scale 113: data from
+//!   games no network was trained on compares networks fairly (a network has learnt its own training games'
+//!   results).
 //!
 //! The first network came from `nnue-gen d1.txt 3200 5000 1 1000000` (288,000 positions in 26 minutes, about
 //! 660,000 an hour on one niced core) and `nnue-gen d2.txt 27100 1000 1 2000000` (2,430,000 positions in 34
@@ -119,6 +125,12 @@ fn main() {
             num(4, 2) as usize,
             arg(5).unwrap_or("/usr/games/stockfish"),
         ),
+        Some("nnue-loss") => nnue_fit::losses(
+            arg(1).expect("DATA"),
+            &args.iter().skip(3).map(String::as_str).collect::<Vec<_>>(),
+            arg(2).expect("share").parse().expect("a number"),
+            DEFAULT_SCALE as f32,
+        ),
         Some("nnue-gen") => gen_from(
             arg(1).expect("OUT"),
             num(5, 0)..num(5, 0) + num(2, 1000),
@@ -130,7 +142,7 @@ fn main() {
             },
         ),
         _ => {
-            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | nnue-gen OUT [games] [nodes] [threads] [first] | nnue-label IN OUT [go] [threads] [stockfish] | nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
+            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | nnue-gen OUT [games] [nodes] [threads] [first] | nnue-label IN OUT [go] [threads] [stockfish] | nnue-loss DATA share NET... | nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
             std::process::exit(2);
         }
     }
@@ -644,6 +656,7 @@ mod wdl {
 /// of 768 active per side), so forward and backward passes touch only the active columns, a few dozen lines
 /// each; a dense framework would multiply zeros, and this loop is checked against finite differences below.
 mod nnue_fit {
+    use std::sync::Arc;
     use std::time::Instant;
     use tabula::rng::Rng;
     use tabula_chess::eval::against_bare_king;
@@ -849,6 +862,52 @@ mod nnue_fit {
         (data, fens)
     }
 
+    /// Positions (as FEN) and their targets for the side to move.
+    #[derive(Clone, Copy)]
+    struct Range<'a> {
+        fens: &'a [String],
+        targets: &'a [f32],
+    }
+
+    /// Prints the loss of the tapered evaluation and of each network over `range`.
+    fn report_losses(range: Range, scale: f32, networks: &[(&str, Arc<Network>)], what: &str) {
+        let positions: Vec<Position> = range.fens.iter().map(|f| Position::from_fen(f).expect("read before")).collect();
+        let loss = |evaluate: &dyn Fn(&Position) -> i32| {
+            let sum: f64 = positions
+                .iter()
+                .zip(range.targets)
+                .map(|(pos, &target)| f64::from((1.0 / (1.0 + (-evaluate(pos) as f32 / scale).exp()) - target).powi(2)))
+                .sum();
+            sum / positions.len().max(1) as f64
+        };
+        let tapered = loss(&|pos| {
+            let white = tabula_chess::eval::Evaluation.white_score(pos);
+            if pos.turn() == Color::White {
+                white
+            } else {
+                -white
+            }
+        });
+        eprintln!("the tapered evaluation's {what}loss: {tapered:.6}");
+        for (name, net) in networks {
+            eprintln!("{name}'s {what}loss: {:.6}", loss(&|pos| net.evaluate(pos)));
+        }
+    }
+
+    /// `nnue-loss`: the loss of the tapered evaluation and of each network file (`<embedded>` for the one in
+    /// the crate) on every position of `path`, with the targets of `nnue-fit`.
+    pub fn losses(path: &str, nets: &[&str], share: f32, scale: f32) {
+        let (data, fens) = read(path, share, scale);
+        let networks: Vec<(&str, Arc<Network>)> = nets
+            .iter()
+            .map(|&n| match n {
+                "<embedded>" => (n, Network::embedded()),
+                _ => (n, Arc::new(Network::open(n).unwrap_or_else(|e| panic!("{n}: {e}")))),
+            })
+            .collect();
+        report_losses(Range { fens: &fens, targets: &data.targets }, scale, &networks, "");
+    }
+
     /// Trains on `path` for `epochs` and writes the weights file `out`.
     pub fn run(path: &str, out: &str, epochs: usize, share: f32, scale: f32, threads: usize, mirror: bool) {
         let started = Instant::now();
@@ -874,17 +933,9 @@ mod nnue_fit {
             }
         }
         eprintln!("{} training, {} held out, read in {:.1?}", train.len(), valid.len(), started.elapsed());
-        // The tapered evaluation's loss on the held-out positions, for comparison.
-        let (mut tapered, mut n) = (0.0, 0);
-        for (i, fen) in fens.iter().enumerate().skip(cut) {
-            let pos = Position::from_fen(fen).expect("read before");
-            let white = tabula_chess::eval::Evaluation.white_score(&pos) as f32;
-            let eval = if pos.turn() == Color::White { white } else { -white };
-            let p = 1.0 / (1.0 + (-eval / scale).exp());
-            tapered += f64::from((p - all.targets[i]).powi(2));
-            n += 1;
-        }
-        eprintln!("the tapered evaluation's held-out loss: {:.6}", tapered / n.max(1) as f64);
+        // The tapered evaluation's and the embedded network's losses on the held-out positions, for comparison.
+        let held_out = Range { fens: &fens[cut..], targets: &all.targets[cut..] };
+        report_losses(held_out, scale, &[("the embedded network", Network::embedded())], "held-out ");
         let mut rng = Rng::new(0x6e6e_7565);
         let mut params = Params::random(&mut rng);
         let mut adam = Adam::new();

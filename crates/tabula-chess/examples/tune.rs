@@ -658,12 +658,17 @@ mod wdl {
 mod nnue_fit {
     use std::sync::Arc;
     use std::time::Instant;
+    use tabula::game::Evaluator;
     use tabula::rng::Rng;
     use tabula_chess::eval::against_bare_king;
     use tabula_chess::eval::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB};
     use tabula_chess::{Color, Position};
 
     const H: usize = HIDDEN;
+
+    fn sigmoid(x: f32) -> f32 {
+        1.0 / (1.0 + (-x).exp())
+    }
     /// The most a first-layer weight or bias may grow (in real units) so that the quantised accumulators stay
     /// within `i16` (the loader's bound: a bias plus 32 weights).
     const FIRST_LAYER_CLIP: f32 = 1.98;
@@ -762,7 +767,7 @@ mod nnue_fit {
         /// Adds the gradient of `(sigmoid(y) - target)^2` at position `i` to `grad`; returns the loss.
         fn backward(&self, data: &Data, i: usize, acc: &mut [[f32; H]; 2], grad: &mut Params) -> f32 {
             let y = self.forward(data, i, acc);
-            let p = 1.0 / (1.0 + (-y).exp());
+            let p = sigmoid(y);
             let error = p - data.targets[i];
             let dy = 2.0 * error * p * (1.0 - p);
             grad.b2 += dy;
@@ -821,7 +826,7 @@ mod nnue_fit {
                         let mut acc = [[0.0; H]; 2];
                         (start..(start + chunk).min(data.len()))
                             .map(|i| {
-                                let p = 1.0 / (1.0 + (-params.forward(data, i, &mut acc)).exp());
+                                let p = sigmoid(params.forward(data, i, &mut acc));
                                 f64::from((p - data.targets[i]).powi(2))
                             })
                             .sum::<f64>()
@@ -854,7 +859,7 @@ mod nnue_fit {
                 bare += 1;
                 continue;
             }
-            let white = share / (1.0 + (-score / scale).exp()) + (1.0 - share) * result;
+            let white = share * sigmoid(score / scale) + (1.0 - share) * result;
             data.push(&pos, if pos.turn() == Color::White { white } else { 1.0 - white });
             fens.push(fen.to_owned());
         }
@@ -862,32 +867,19 @@ mod nnue_fit {
         (data, fens)
     }
 
-    /// Positions (as FEN) and their targets for the side to move.
-    #[derive(Clone, Copy)]
-    struct Range<'a> {
-        fens: &'a [String],
-        targets: &'a [f32],
-    }
-
-    /// Prints the loss of the tapered evaluation and of each network over `range`.
-    fn report_losses(range: Range, scale: f32, networks: &[(&str, Arc<Network>)], what: &str) {
-        let positions: Vec<Position> = range.fens.iter().map(|f| Position::from_fen(f).expect("read before")).collect();
+    /// Prints the loss of the tapered evaluation and of each network on the positions `fens` with their
+    /// targets for the side to move.
+    fn report_losses(fens: &[String], targets: &[f32], scale: f32, networks: &[(&str, Arc<Network>)], what: &str) {
+        let positions: Vec<Position> = fens.iter().map(|f| Position::from_fen(f).expect("read before")).collect();
         let loss = |evaluate: &dyn Fn(&Position) -> i32| {
             let sum: f64 = positions
                 .iter()
-                .zip(range.targets)
-                .map(|(pos, &target)| f64::from((1.0 / (1.0 + (-evaluate(pos) as f32 / scale).exp()) - target).powi(2)))
+                .zip(targets)
+                .map(|(pos, &target)| f64::from((sigmoid(evaluate(pos) as f32 / scale) - target).powi(2)))
                 .sum();
             sum / positions.len().max(1) as f64
         };
-        let tapered = loss(&|pos| {
-            let white = tabula_chess::eval::Evaluation.white_score(pos);
-            if pos.turn() == Color::White {
-                white
-            } else {
-                -white
-            }
-        });
+        let tapered = loss(&|pos| tabula_chess::eval::Evaluation.evaluate(pos));
         eprintln!("the tapered evaluation's {what}loss: {tapered:.6}");
         for (name, net) in networks {
             eprintln!("{name}'s {what}loss: {:.6}", loss(&|pos| net.evaluate(pos)));
@@ -905,7 +897,7 @@ mod nnue_fit {
                 _ => (n, Arc::new(Network::open(n).unwrap_or_else(|e| panic!("{n}: {e}")))),
             })
             .collect();
-        report_losses(Range { fens: &fens, targets: &data.targets }, scale, &networks, "");
+        report_losses(&fens, &data.targets, scale, &networks, "");
     }
 
     /// Trains on `path` for `epochs` and writes the weights file `out`.
@@ -934,8 +926,8 @@ mod nnue_fit {
         }
         eprintln!("{} training, {} held out, read in {:.1?}", train.len(), valid.len(), started.elapsed());
         // The tapered evaluation's and the embedded network's losses on the held-out positions, for comparison.
-        let held_out = Range { fens: &fens[cut..], targets: &all.targets[cut..] };
-        report_losses(held_out, scale, &[("the embedded network", Network::embedded())], "held-out ");
+        let embedded = [("the embedded network", Network::embedded())];
+        report_losses(&fens[cut..], &all.targets[cut..], scale, &embedded, "held-out ");
         let mut rng = Rng::new(0x6e6e_7565);
         let mut params = Params::random(&mut rng);
         let mut adam = Adam::new();

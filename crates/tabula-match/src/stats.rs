@@ -286,20 +286,22 @@ impl Sprt {
 
     fn llr(&self, sample: Option<(f64, f64, f64)>) -> f64 {
         let Some((n, s, var)) = sample else { return 0.0 };
-        // All results equal: no variance to measure yet; a tiny floor keeps the sign of the evidence.
-        let var = var.max(1e-3);
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
         n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
-    /// The log-likelihood ratio over single games.
+    /// The log-likelihood ratio over single games: 0 until each engine has won a game, for until then the
+    /// results' variance, on which the ratio rests, is not measured (one lost game would otherwise decide).
     pub fn llr_trinomial(&self, results: &Results) -> f64 {
-        self.llr(results.trinomial())
+        self.llr(results.trinomial().filter(|_| results.wins > 0 && results.losses > 0))
     }
 
-    /// The log-likelihood ratio over complete game pairs.
+    /// The log-likelihood ratio over complete game pairs: 0 until some pair has scored above even and some
+    /// below, as for single games.
     pub fn llr_pentanomial(&self, results: &Results) -> f64 {
-        self.llr(results.pentanomial())
+        let p = &results.pairs;
+        let both_sides = p[..2].iter().any(|&c| c > 0) && p[3..].iter().any(|&c| c > 0);
+        self.llr(results.pentanomial().filter(|_| both_sides))
     }
 
     /// The decision for a log-likelihood ratio.
@@ -368,6 +370,13 @@ mod tests {
         assert_eq!(sprt.decide(sprt.llr_trinomial(&lopsided)), SprtDecision::AcceptH1);
         let even = Results { wins: 400, draws: 200, losses: 400, ..Results::default() };
         assert!(sprt.llr_trinomial(&even) < 0.0);
+        // No decision before each engine has won: one lost pair, or games all won, measure no variance.
+        let one_pair = Results { draws: 1, losses: 1, pairs: [0, 1, 0, 0, 0], ..Results::default() };
+        assert_eq!((sprt.llr_trinomial(&one_pair), sprt.llr_pentanomial(&one_pair)), (0.0, 0.0));
+        let all_won = Results { wins: 30, pairs: [0, 0, 0, 0, 15], ..Results::default() };
+        assert_eq!((sprt.llr_trinomial(&all_won), sprt.llr_pentanomial(&all_won)), (0.0, 0.0));
+        let both = Results { wins: 1, draws: 1, losses: 1, pairs: [0, 1, 0, 1, 0] };
+        assert!(sprt.llr_pentanomial(&both) != 0.0 && sprt.llr_trinomial(&both) != 0.0);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! `-400 log10(1/s - 1)`. The SPRT uses the generalised log-likelihood ratio of fishtest and fastchess:
 //! with the sample mean `s` and variance `var` of the per-game (or per-pair) score over `n` samples, and
 //! `s0`, `s1` the scores of `elo0`, `elo1`, `LLR = n (s1 - s0) (2s - s0 - s1) / (2 var)`; the test accepts H1
-//! (`elo1`) above `ln((1 - beta) / alpha)` and H0 (`elo0`) below `ln(beta / (1 - alpha))`.
+//! (`elo1`) above `ln((1 - beta) / alpha)` and H0 (`elo0`) below `ln(beta / (1 - alpha))`. The sample
+//! includes a symmetric prior of one won and one lost game or pair ([`PRIOR_GAMES`]).
 //!
 //! # Examples
 //!
@@ -15,12 +16,19 @@
 //! let results = Results { wins: 60, draws: 20, losses: 20, ..Results::default() };
 //! assert!((results.elo().unwrap().elo - 147.19).abs() < 0.01);
 //! let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
-//! assert!((sprt.llr_trinomial(&results) - 0.8832).abs() < 1e-4);
-//! assert_eq!(sprt.decide(0.88), SprtDecision::Continue);
+//! // (with one won and one lost game added, the prior of `PRIOR_GAMES`)
+//! assert!((sprt.llr_trinomial(&results) - 0.8691).abs() < 1e-4);
+//! assert_eq!(sprt.decide(0.87), SprtDecision::Continue);
 //! ```
 
 use std::fmt;
 use thiserror::Error;
+
+/// The SPRT counts this many won and as many lost games (or pairs) besides those played: a symmetric prior.
+/// The ratio rests on the results' variance, which a few equal results do not measure (one lost pair would
+/// otherwise accept H0 at once); against a thousand games the prior weighs nothing, and a match won game
+/// after game still decides within a few dozen.
+pub const PRIOR_GAMES: u64 = 1;
 
 /// The two-sided 95 % quantile of the normal distribution.
 const Z95: f64 = 1.959_963_985;
@@ -290,18 +298,20 @@ impl Sprt {
         n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
-    /// The log-likelihood ratio over single games: 0 until each engine has won a game, for until then the
-    /// results' variance, on which the ratio rests, is not measured (one lost game would otherwise decide).
+    /// The log-likelihood ratio over single games, with one won and one lost game added to those played (see
+    /// [`PRIOR_GAMES`]).
     pub fn llr_trinomial(&self, results: &Results) -> f64 {
-        self.llr(results.trinomial().filter(|_| results.wins > 0 && results.losses > 0))
+        let with_prior = Results { wins: results.wins + PRIOR_GAMES, losses: results.losses + PRIOR_GAMES, ..*results };
+        self.llr(with_prior.trinomial())
     }
 
-    /// The log-likelihood ratio over complete game pairs: 0 until some pair has scored above even and some
-    /// below, as for single games.
+    /// The log-likelihood ratio over complete game pairs, with one pair won twice and one lost twice added to
+    /// those played (see [`PRIOR_GAMES`]).
     pub fn llr_pentanomial(&self, results: &Results) -> f64 {
-        let p = &results.pairs;
-        let both_sides = p[..2].iter().any(|&c| c > 0) && p[3..].iter().any(|&c| c > 0);
-        self.llr(results.pentanomial().filter(|_| both_sides))
+        let mut with_prior = *results;
+        with_prior.pairs[0] += PRIOR_GAMES;
+        with_prior.pairs[4] += PRIOR_GAMES;
+        self.llr(with_prior.pentanomial())
     }
 
     /// The decision for a log-likelihood ratio.
@@ -360,9 +370,10 @@ mod tests {
         let sprt = Sprt::parse(["elo0=0 elo1=5", "alpha=0.05", "beta=0.05"]).unwrap();
         let (lower, upper) = sprt.bounds();
         assert!(close(lower, -2.944_438_979, 1e-9) && close(upper, 2.944_438_979, 1e-9));
+        // The ratio of the formula, with the prior's won and lost game (pair) added.
         let r = Results { wins: 60, draws: 20, losses: 20, pairs: [2, 5, 10, 6, 3] };
-        assert!(close(sprt.llr_trinomial(&r), 0.883_207_338, 1e-6));
-        assert!(close(sprt.llr_pentanomial(&r), 0.064_099_547, 1e-6));
+        assert!(close(sprt.llr_trinomial(&r), 0.869_121_027, 1e-6));
+        assert!(close(sprt.llr_pentanomial(&r), 0.054_108_798, 1e-6));
         assert_eq!(sprt.decide(3.0), SprtDecision::AcceptH1);
         assert_eq!(sprt.decide(-3.0), SprtDecision::AcceptH0);
         // A lopsided result decides quickly; an even one leans to H0.
@@ -370,13 +381,15 @@ mod tests {
         assert_eq!(sprt.decide(sprt.llr_trinomial(&lopsided)), SprtDecision::AcceptH1);
         let even = Results { wins: 400, draws: 200, losses: 400, ..Results::default() };
         assert!(sprt.llr_trinomial(&even) < 0.0);
-        // No decision before each engine has won: one lost pair, or games all won, measure no variance.
+        // A few equal results decide nothing (one lost pair measures no variance), but a match won game after
+        // game decides soon (here against a hypothesis of +50).
         let one_pair = Results { draws: 1, losses: 1, pairs: [0, 1, 0, 0, 0], ..Results::default() };
-        assert_eq!((sprt.llr_trinomial(&one_pair), sprt.llr_pentanomial(&one_pair)), (0.0, 0.0));
+        let llrs = [sprt.llr_trinomial(&one_pair), sprt.llr_pentanomial(&one_pair)];
+        assert!(llrs.iter().all(|llr| llr.abs() < 0.5), "{llrs:?}");
         let all_won = Results { wins: 30, pairs: [0, 0, 0, 0, 15], ..Results::default() };
-        assert_eq!((sprt.llr_trinomial(&all_won), sprt.llr_pentanomial(&all_won)), (0.0, 0.0));
-        let both = Results { wins: 1, draws: 1, losses: 1, pairs: [0, 1, 0, 1, 0] };
-        assert!(sprt.llr_pentanomial(&both) != 0.0 && sprt.llr_trinomial(&both) != 0.0);
+        let wide = Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap();
+        assert_eq!(wide.decide(wide.llr_trinomial(&all_won)), SprtDecision::AcceptH1);
+        assert_eq!(wide.decide(wide.llr_pentanomial(&all_won)), SprtDecision::AcceptH1);
     }
 
     #[test]

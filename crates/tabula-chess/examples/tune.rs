@@ -10,6 +10,7 @@
 //! cargo run --release -p tabula-chess --example tune -- nnue-label IN OUT [go] [threads] [stockfish]
 //! cargo run --release -p tabula-chess --example tune -- nnue-loss DATA share NET...
 //! cargo run --release -p tabula-chess --example tune -- nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror]
+//! cargo run --release -p tabula-chess --example tune -- openings OUT [count] [nodes] [margin] [first]
 //! ```
 //!
 //! - `gen` plays the engine against itself at a fixed node budget per move from varied starts (a few random
@@ -47,6 +48,10 @@
 //!   crate's own) on all of `DATA`, with the targets of `nnue-fit` at that `share` and scale 113: data from
 //!   games no network was trained on compares networks fairly (a network has learnt its own training games'
 //!   results).
+//! - `openings` writes `count` (1,000 by default) distinct roughly balanced opening positions as EPD, for
+//!   self-play matches that need more openings than `tests/data/openings.epd` has (an SPRT runs to
+//!   thousands of games): the random starts of `gen`, numbered from `first`, kept when the engine's search of
+//!   `nodes` (20,000 by default) scores them within `margin` centipawns (50 by default) of even.
 //!
 //! The first network came from `nnue-gen d1.txt 3200 5000 1 1000000` (288,000 positions in 26 minutes, about
 //! 660,000 an hour on one niced core) and `nnue-gen d2.txt 27100 1000 1 2000000` (2,430,000 positions in 34
@@ -141,8 +146,11 @@ fn main() {
                 format!("{};{white_score};{result}", q.fen)
             },
         ),
+        Some("openings") => {
+            balanced_openings(arg(1).expect("OUT"), num(2, 1000) as usize, num(3, 20_000), num(4, 50) as i32, num(5, 0))
+        }
         _ => {
-            eprintln!("usage: tune gen OUT [games] [nodes] [threads] | nnue-gen OUT [games] [nodes] [threads] [first] | nnue-label IN OUT [go] [threads] [stockfish] | nnue-loss DATA share NET... | nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
+            eprintln!("usage: tune openings OUT [count] [nodes] [margin] [first] | gen OUT [games] [nodes] [threads] | nnue-gen OUT [games] [nodes] [threads] [first] | nnue-label IN OUT [go] [threads] [stockfish] | nnue-loss DATA share NET... | nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
             std::process::exit(2);
         }
     }
@@ -257,6 +265,34 @@ fn self_play(engine: &mut Engine, mut pos: Position, nodes: u64) -> (Vec<Quiet>,
 /// position, as `line` makes it from the position and the game's result for white.
 fn gen(out: &str, games: u64, nodes: u64, threads: usize, line: fn(&Quiet, f64) -> String) {
     gen_from(out, 0..games, nodes, threads, line)
+}
+
+/// Writes `count` distinct random starts (numbered from `first`) that a search of `nodes` scores within
+/// `margin` centipawns of even, one EPD line each.
+fn balanced_openings(out: &str, count: usize, nodes: u64, margin: i32, first: u64) {
+    let book = openings();
+    let mut engine = Engine::new(16);
+    let mut seen = std::collections::HashSet::new();
+    let mut w = BufWriter::new(File::create(out).expect("the output file"));
+    let mut tried = 0;
+    for n in first.. {
+        if seen.len() >= count {
+            break;
+        }
+        tried += 1;
+        let mut rng = Rng::new(0x0be9_0000 + n);
+        let Some(start) = random_start(&mut rng, &book) else { continue };
+        engine.clear_hash();
+        let r = engine.search(&start, &Limits::nodes(nodes), &[], |_| {});
+        if r.score.abs() > margin || !seen.insert(start.key()) {
+            continue;
+        }
+        let fen = start.to_fen();
+        let epd: Vec<&str> = fen.split_whitespace().take(4).collect();
+        writeln!(w, "{}", epd.join(" ")).expect("writing openings");
+    }
+    w.flush().expect("writing openings");
+    eprintln!("{} openings kept of {tried} starts", seen.len());
 }
 
 /// [`gen`] for the games numbered in `games`.

@@ -27,6 +27,13 @@ const FUTILITY_MARGIN: i32 = 90;
 /// Futility margin per ply for pruning quiet moves, in centipawns.
 const MOVE_FUTILITY_MARGIN: i32 = 100;
 
+/// Late-move reductions shrink by a move's history score over this (history lies within ±16,384).
+const LMR_HISTORY: i32 = 8192;
+
+/// Captures that lose material by exchange (and under-promotions) are pruned this many plies from the
+/// horizon and closer.
+const LOSING_MOVE_DEPTH: i32 = 3;
+
 /// The positions `bench` searches: opening, middlegames with tactics, endings.
 pub const BENCH_POSITIONS: [&str; 8] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -51,12 +58,16 @@ impl Playable for Position {
         SearchOptions::default()
             .with_threads(threads.max(1))
             .with_killers(true)
+            .with_counter_moves(true)
             .with_table_depth(1)
             .with_lmr(true)
+            .with_lmr_history(Some(LMR_HISTORY))
             .with_check_extension(true)
             .with_futility_margin(Some(FUTILITY_MARGIN))
             .with_late_move_pruning(true)
+            .with_improving(true)
             .with_move_futility_margin(Some(MOVE_FUTILITY_MARGIN))
+            .with_losing_move_pruning(Some(LOSING_MOVE_DEPTH))
             .with_quiescence_table(true)
             .with_aspiration(Some(25))
     }

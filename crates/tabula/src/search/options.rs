@@ -128,6 +128,9 @@ declare_options! {
     /// The history heuristic for ordering quiet moves. The lean search has it too: added to the table and PVS
     /// alone, it searches 0.58 times the nodes on the comparison with minimax-rs, in 0.73–0.75 times the time.
     history / with_history: bool = true, solver false, lean None, verify [false, true];
+    /// Counter moves: the move that last cut off after the opponent's move before is tried after the
+    /// killers. Off by default; chess turns it on.
+    counter_moves / with_counter_moves: bool = false, solver false, lean Some(false), verify [false, true];
 
     // ---- The game's tactics ----
     /// The game's tactical hooks ([`Game::winning_move`](crate::game::Game::winning_move),
@@ -159,6 +162,9 @@ declare_options! {
     /// [tactical](crate::game::Evaluator::is_tactical), not killers, not giving or escaping check) tried late
     /// are searched shallower first, and again at full depth only if they beat alpha.
     lmr / with_lmr: bool = false, solver false, lean Some(false), verify [false];
+    /// With late-move reductions and history on: a move's reduction shrinks by its history score divided by
+    /// this (grows, for a negative score), so that moves that often cut off are searched deeper. `None`: off.
+    lmr_history / with_lmr_history: Option<i32> = None, solver None, lean Some(None), verify [None];
     /// Reverse futility pruning with this margin per ply: a non-PV node up to `futility_depth` plies from
     /// the horizon, not in check, whose static evaluation beats beta by the margin times the depth, returns
     /// the evaluation. `None`: off.
@@ -170,6 +176,20 @@ declare_options! {
     /// the horizon, not in check, whose static evaluation plus the margin times (depth + 1) cannot reach
     /// alpha, quiet moves after the first are not searched. `None`: off.
     move_futility_margin / with_move_futility_margin: Option<Score> = None, solver None, lean Some(None), verify [None];
+    /// Improving: where the static evaluation is no better than two plies before (same side to move), reverse
+    /// futility asks one margin more; where it is better, it works as without this option. Needs the
+    /// evaluation at every node not in check. (Late-move pruning of half the moves where the evaluation is
+    /// not improving, as some engines do, cost chess a won rook ending and two Win-at-Chess positions.)
+    improving / with_improving: bool = false, solver false, lean Some(false), verify [false];
+    /// Losing-move pruning: at non-PV nodes up to this many plies from the horizon, not in check, moves the
+    /// evaluator hints at [`-PRIORITY`](crate::game::PRIORITY) or less (in chess captures that lose material
+    /// and under-promotions) are not searched once a move has saved the node from a loss. `None`: off.
+    losing_move_pruning / with_losing_move_pruning: Option<i32> = None, solver None, lean Some(None), verify [None];
+    /// Singular extension at nodes this many plies from the horizon and further (not the root): when the
+    /// table holds a lower bound for its move searched at most three plies shallower, the other moves are
+    /// searched half as deep against that bound less `singular_margin` per ply; if all fail, the table move
+    /// is searched a ply deeper, and if the search beats beta anyway, the node is cut. `None`: off.
+    singular_depth / with_singular_depth: Option<i32> = None, solver None, lean Some(None), verify [None];
     /// Internal iterative reduction: a node `iir_depth` or more plies from the horizon with no move from the
     /// table is searched a ply shallower (its ordering is poor, and the next visit will have a table move).
     iir / with_iir: bool = false, solver false, lean Some(false), verify [false];
@@ -185,6 +205,8 @@ declare_options! {
     lmr_depth / with_lmr_depth: i32 = 3, solver 3, lean None, verify [3];
     /// ... to the moves after this many.
     lmr_moves / with_lmr_moves: usize = 3, solver 3, lean None, verify [3];
+    /// The margin of a singular extension's search, per ply of depth, in the evaluation's units.
+    singular_margin / with_singular_margin: Score = 2, solver 2, lean None, verify [2];
     /// Null-move searches are this many plies shallower than a normal child, plus one per four plies of depth.
     null_move_reduction / with_null_move_reduction: i32 = 2, solver 2, lean None, verify [2];
     /// Enhanced transposition cutoffs are tried this many plies from the horizon and further.

@@ -3,7 +3,7 @@
 //!
 //! The order (documented for games on [`Evaluator::move_order`](crate::game::Evaluator::move_order)): the
 //! table's move; moves the evaluator hints at [`PRIORITY`] or more, by hint; the two killer moves of the ply;
-//! every other move by its hint plus its history score; moves hinted at `-PRIORITY` or less. Moves with equal
+//! the counter move of the move before (with that option); every other move by its hint plus its history score; moves hinted at `-PRIORITY` or less. Moves with equal
 //! scores keep the order the game generated them in, and so do the moves after the table's move, which is
 //! rotated to the front rather than swapped.
 //!
@@ -20,16 +20,21 @@ pub(super) const HISTORY_MAX: i32 = 1 << 14;
 const HINT_MAX: i32 = PRIORITY / 2;
 /// The killers' scores, just below the priority band.
 const KILLER_SCORES: [i32; 2] = [PRIORITY - 1, PRIORITY - 2];
+/// The counter move's score, just below the killers'.
+const COUNTER_SCORE: i32 = PRIORITY - 3;
 
-/// The ordering score of a move from its hint, whether it is one of the ply's killers, and its history.
+/// The ordering score of a move from its hint, whether it is one of the ply's killers or the counter move
+/// ([`NO_CODE`] for none), and its history.
 #[inline(always)]
-pub(super) fn move_score(hint: i32, code: u16, killers: &[u16; 2], history: i32) -> i32 {
+pub(super) fn move_score(hint: i32, code: u16, killers: &[u16; 2], counter: u16, history: i32) -> i32 {
     if hint >= PRIORITY || hint <= -PRIORITY {
         hint
     } else if code == killers[0] {
         KILLER_SCORES[0]
     } else if code == killers[1] {
         KILLER_SCORES[1]
+    } else if code == counter {
+        COUNTER_SCORE
     } else {
         hint.clamp(-HINT_MAX, HINT_MAX) + history
     }
@@ -94,6 +99,13 @@ impl MovePicker {
         self.next += 1;
         Some((i, moves[i]))
     }
+    /// The ordering score of the move handed out as number `i` of `count` moves, if it was scored (the
+    /// table's move is not).
+    #[inline]
+    pub fn score_of(&self, i: usize, count: usize, scores: &[i32]) -> Option<i32> {
+        let base = count.checked_sub(scores.len())?;
+        (self.scored && i >= base.max(self.ordered)).then(|| scores[i - base])
+    }
 }
 
 /// One step of a stable selection sort: brings the move with the highest score in `moves[i..]` to position
@@ -115,23 +127,45 @@ pub(super) fn pick_best<M>(moves: &mut [M], scores: &mut [i32], i: usize) {
     }
 }
 
-/// The history heuristic: for each side and move code, how often the move caused a cutoff lately.
+/// What a thread learns about quiet moves: the history heuristic (for each side and move code, how often the
+/// move caused a cutoff lately) and the counter moves (for each side and code of the opponent's move before,
+/// the last move that cut off after it).
 pub(super) struct History {
     scores: Vec<i32>,
+    counters: Vec<u16>,
     codes: usize,
 }
 
 impl History {
     /// An empty table.
     pub fn new() -> Self {
-        History { scores: Vec::new(), codes: 0 }
+        History { scores: Vec::new(), counters: Vec::new(), codes: 0 }
     }
 
-    /// Clears the table for a game with `codes` move codes.
+    /// Clears the tables for a game with `codes` move codes.
     pub fn reset(&mut self, codes: usize) {
         self.codes = codes;
         self.scores.clear();
         self.scores.resize(2 * codes, 0);
+        self.counters.clear();
+        self.counters.resize(2 * codes, NO_CODE);
+    }
+
+    /// The counter move of `side` to the opponent's move `prev` ([`NO_CODE`] for none, or after no move).
+    #[inline(always)]
+    pub fn counter(&self, side: usize, prev: u16) -> u16 {
+        if prev == NO_CODE {
+            return NO_CODE;
+        }
+        self.counters[side * self.codes + prev as usize]
+    }
+
+    /// Records `code` as `side`'s counter move to `prev`, which it cut off after.
+    #[inline]
+    pub fn set_counter(&mut self, side: usize, prev: u16, code: u16) {
+        if prev != NO_CODE {
+            self.counters[side * self.codes + prev as usize] = code;
+        }
     }
 
     /// The score of move `code` for `side` (the ply's parity).
@@ -191,18 +225,34 @@ mod tests {
     #[test]
     fn documented_order() {
         let killers = [5, 6];
-        let good_capture = move_score(PRIORITY + 300, 1, &killers, 0);
-        let killer = move_score(0, 5, &killers, -HISTORY_MAX);
-        let second_killer = move_score(0, 6, &killers, HISTORY_MAX);
-        let quiet_hinted = move_score(3_000, 7, &killers, 0);
-        let quiet_history = move_score(0, 8, &killers, HISTORY_MAX);
-        let huge_hint = move_score(PRIORITY - 1, 9, &killers, HISTORY_MAX);
-        let bad_capture = move_score(-PRIORITY - 5, 2, &killers, HISTORY_MAX);
-        assert!(good_capture > killer && killer > second_killer);
-        assert!(second_killer > huge_hint && huge_hint > quiet_history && quiet_history > quiet_hinted);
+        let score = |hint, code, history| move_score(hint, code, &killers, 3, history);
+        let good_capture = score(PRIORITY + 300, 1, 0);
+        let killer = score(0, 5, -HISTORY_MAX);
+        let second_killer = score(0, 6, HISTORY_MAX);
+        let counter = score(0, 3, -HISTORY_MAX);
+        let quiet_hinted = score(3_000, 7, 0);
+        let quiet_history = score(0, 8, HISTORY_MAX);
+        let huge_hint = score(PRIORITY - 1, 9, HISTORY_MAX);
+        let bad_capture = score(-PRIORITY - 5, 2, HISTORY_MAX);
+        assert!(good_capture > killer && killer > second_killer && second_killer > counter);
+        assert!(counter > huge_hint && huge_hint > quiet_history && quiet_history > quiet_hinted);
         assert!(quiet_hinted > bad_capture);
-        // A hinted capture that is also a killer keeps its hint.
-        assert_eq!(move_score(PRIORITY + 1, 5, &killers, 0), PRIORITY + 1);
+        // A hinted capture that is also a killer keeps its hint; a killer that is also the counter move ranks
+        // as a killer.
+        assert_eq!(score(PRIORITY + 1, 5, 0), PRIORITY + 1);
+        assert_eq!(move_score(0, 5, &killers, 5, 0), killer);
+    }
+
+    #[test]
+    fn counter_moves_are_kept_per_side_and_previous_move() {
+        let mut h = History::new();
+        h.reset(4);
+        assert_eq!(h.counter(0, 2), NO_CODE);
+        h.set_counter(0, 2, 3);
+        h.set_counter(1, NO_CODE, 1);
+        assert_eq!((h.counter(0, 2), h.counter(1, 2), h.counter(0, NO_CODE)), (3, NO_CODE, NO_CODE));
+        h.reset(4);
+        assert_eq!(h.counter(0, 2), NO_CODE);
     }
 
     #[test]

@@ -112,7 +112,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         while self.threads.len() < count {
             self.threads.push(ThreadData::new());
         }
-        let history = self.options.history;
+        // (The counter moves share the history's table.)
+        let history = self.options.history || self.options.counter_moves;
         for td in &mut self.threads[..count] {
             td.prepare(history, G::MOVE_CODES, &self.history);
         }

@@ -24,11 +24,21 @@ pub(super) struct Frame<M> {
     pub pv: Vec<M>,
     /// The two most recent moves that caused a cutoff at this ply.
     pub killers: [u16; 2],
+    /// The static evaluation of the node two plies up, the same side to move (`None` if it was in check or
+    /// not evaluated), for the [`improving`](super::SearchOptions::improving) option.
+    pub eval_before: Option<i32>,
 }
 
 impl<M> Frame<M> {
     fn new() -> Self {
-        Frame { moves: Vec::new(), scores: Vec::new(), deferred: Vec::new(), pv: Vec::new(), killers: [NO_CODE; 2] }
+        Frame {
+            moves: Vec::new(),
+            scores: Vec::new(),
+            deferred: Vec::new(),
+            pv: Vec::new(),
+            killers: [NO_CODE; 2],
+            eval_before: None,
+        }
     }
 }
 
@@ -48,6 +58,7 @@ impl<M> Stack<M> {
         for f in &mut self.frames {
             f.killers = [NO_CODE; 2];
             f.pv.clear();
+            f.eval_before = None;
         }
         &mut self.frames
     }

@@ -39,7 +39,7 @@ impl<M> ThreadData<M> {
     }
 
     /// Ready for a search of a game with `move_codes` codes whose earlier positions have `keys`; the history
-    /// table is cleared only if `history` is on (it is sized on first use).
+    /// and counter-move tables are cleared only if `history` is set (they are sized on first use).
     pub fn prepare(&mut self, history: bool, move_codes: usize, keys: &[Key]) {
         if history {
             self.history.reset(move_codes);

@@ -15,23 +15,25 @@
 //! # use tabula::game::{Evaluator, Game, Outcome};
 //! # use tabula::score::Score;
 //! # use tabula::zobrist::{Key, ZobristKeys};
-//! # const KEYS: ZobristKeys<Key, 33> = ZobristKeys::<Key, 33>::generate(7);
+//! # const KEYS: ZobristKeys<Key, 64> = ZobristKeys::<Key, 64>::generate(7);
+//! // Nim, whose key also counts the moves made: taking 1 and 2 leaves the same heap as taking 3, one ply
+//! // later, and check_all needs positions met at different depths to be different entries.
 //! # #[derive(Clone)]
-//! # struct Nim { stones: usize }
+//! struct Nim { stones: usize, moves: usize }
 //! # impl Game for Nim {
 //! #     type Move = usize;
 //! #     fn legal_moves(&self, moves: &mut Vec<usize>) { moves.extend((1..=3).filter(|&t| t <= self.stones)); }
-//! #     fn play(&mut self, take: usize) { self.stones -= take; }
-//! #     fn undo(&mut self, take: usize) { self.stones += take; }
+//! #     fn play(&mut self, take: usize) { self.stones -= take; self.moves += 1; }
+//! #     fn undo(&mut self, take: usize) { self.stones += take; self.moves -= 1; }
 //! #     fn outcome(&self) -> Option<Outcome> { (self.stones == 0).then_some(Outcome::Loss) }
-//! #     fn key(&self) -> Key { KEYS[self.stones] }
+//! #     fn key(&self) -> Key { KEYS[self.stones] ^ KEYS[32 + self.moves] }
 //! #     fn move_code(take: usize) -> u16 { take as u16 }
 //! # }
 //! # #[derive(Clone)]
 //! # struct Parity;
 //! # impl Evaluator<Nim> for Parity { fn evaluate(&self, g: &Nim) -> Score { (g.stones % 4) as Score } }
 //! for depth in 1..8 {
-//!     tabula::search::verify::check_all(&Nim { stones: 17 }, &Parity, depth).unwrap();
+//!     tabula::search::verify::check_all(&Nim { stones: 17, moves: 0 }, &Parity, depth).unwrap();
 //! }
 //! ```
 

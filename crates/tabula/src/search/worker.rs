@@ -16,7 +16,7 @@ use super::ordering::{add_killer, lmr_reduction, move_score, History, MovePicker
 use super::result::Line;
 use super::shared::{Completed, Counts, Shared, CHECK_EVERY, DEFER_DEPTH};
 use super::stack::{split, update_pv, Frame, NO_CODE};
-use crate::game::{Evaluator, Game, Outcome, TableKey, WinningMove};
+use crate::game::{Evaluator, Game, Outcome, TableKey, WinningMove, PRIORITY};
 use crate::score::{self, is_decisive, loss_in, win_in, Score, INFINITY, MAX_PLY};
 use crate::tt::{Bound, Probe, Record, TranspositionTable};
 use crate::zobrist::Key;
@@ -47,6 +47,18 @@ pub(super) struct Kind {
     /// The parent chose the move among its [non-losing moves](Game::non_losing_moves): this node has no win
     /// at once to look for.
     pub safe: bool,
+    /// The code of the move that led here ([`NO_CODE`] at the root and after a null move).
+    pub prev: u16,
+    /// The code of a move this node leaves out ([`NO_CODE`]: none): the search of the other moves that
+    /// decides a [singular extension](SearchOptions::singular_depth).
+    pub excluded: u16,
+}
+
+impl Kind {
+    /// A node of the kind given, after move `prev`, leaving nothing out.
+    pub(super) fn new(pv: bool, safe: bool, prev: u16) -> Kind {
+        Kind { pv, safe, prev, excluded: NO_CODE }
+    }
 }
 
 /// One thread's search: the full search or (`FULL` false) only the lean one compiled in, and (`SMP`) the
@@ -220,7 +232,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
 
     /// One iteration, inside a window around the last score that widens until the score falls inside it.
     fn aspiration(&mut self, stack: &mut [Frame<G::Move>], depth: i32, last: Option<Score>) -> Score {
-        let root = Kind { pv: true, safe: false };
+        let root = Kind::new(true, false, NO_CODE);
         let width = self.cx.options.aspiration.filter(|_| depth >= 4);
         let (Some(width), Some(last)) = (width, last.filter(|&s| !is_decisive(s))) else {
             return self.negamax(stack, depth, 0, -INFINITY, INFINITY, root);
@@ -350,9 +362,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         if !FULL {
             return self.lean(stack, depth, ply, alpha, beta, kind.pv);
         }
-        let (frame, below) = split(stack);
         if kind.pv {
-            frame.pv.clear();
+            stack[0].pv.clear();
         }
         if let Some(score) = self.enter_node(ply) {
             return score;
@@ -367,20 +378,46 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         }
 
         // Step 3. The table: its move goes first; at non-PV nodes a deep enough bound that decides ends the node.
+        // (A node leaving a move out is not the position the table knows: it neither cuts off on the entry
+        // nor stores, nor runs the game's tactics or a null move.)
+        let excluding = FULL && kind.excluded != NO_CODE;
         let probe = if depth >= options.table_depth { self.probe(ply) } else { None };
         let mut table_code = NO_CODE;
         let mut static_eval = None;
         if let Some((tk, Probe { hit: Some(e), .. })) = probe {
             static_eval = e.eval;
-            if let Some(code) = e.move_code {
+            if let Some(code) = e.move_code.filter(|_| !excluding) {
                 table_code = G::actual_move_code(code, tk.symmetry);
             }
-            if !kind.pv && ply > 0 && e.reaches(depth) && e.decides(alpha, beta) {
+            if !kind.pv && ply > 0 && !excluding && e.reaches(depth) && e.decides(alpha, beta) {
                 self.counts.cutoffs += 1;
                 self.cuts += !e.proven as u64;
                 return e.score;
             }
         }
+
+        // Step 3b. Singular extension: when no other move comes near the table move's stored lower bound (a
+        // search without it, half as deep, fails low under the bound less a margin), the table move is
+        // searched a ply deeper; when that search beats beta anyway, several moves do, and the node is cut.
+        let mut singular = false;
+        if let (Some(min_depth), Some((_, Probe { hit: Some(e), .. }))) = (options.singular_depth, probe) {
+            let candidate = FULL && ply > 0 && !excluding && depth >= min_depth && table_code != NO_CODE;
+            if candidate && e.bound != Bound::Upper && e.depth as i32 >= depth - 3 && !is_decisive(e.score) {
+                let singular_beta = e.score - options.singular_margin * depth;
+                let without = Kind { pv: false, excluded: table_code, ..kind };
+                let score = self.negamax(stack, (depth - 1) / 2, ply, singular_beta - 1, singular_beta, without);
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    singular = true;
+                } else if singular_beta >= beta {
+                    self.cuts += 1;
+                    return singular_beta;
+                }
+            }
+        }
+        let (frame, below) = split(stack);
 
         // Step 4. The game's tactics: win at once; keep only the moves that do not lose at once; the
         // evaluator's winning plan.
@@ -389,7 +426,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         // Whether `frame.moves` already holds the moves, and whether none of them lets the opponent win at once.
         let (mut generated, mut safe_children) = (false, false);
         // (A restricted root keeps to its moves: the hooks would offer others.)
-        if FULL && options.tactics && !(ply == 0 && self.root_is_restricted()) {
+        if FULL && options.tactics && !excluding && !(ply == 0 && self.root_is_restricted()) {
             let win_now = if kind.safe { WinningMove::NoneExists } else { self.game.winning_move() };
             match win_now {
                 WinningMove::Found(mv) => {
@@ -452,18 +489,30 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             }
         }
 
-        // Step 5. Reverse futility: far enough above beta near the horizon, assume a move keeps it there.
+        // Step 5. Whether the side to move stands better than two plies before (unknown counts as better):
+        // where it does not, reverse futility asks a margin more. Reverse futility: far enough above beta
+        // near the horizon, assume a move keeps it there.
+        let mut improving = true;
+        if FULL && options.improving {
+            let eval = (!in_check).then(|| *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game)));
+            if let (Some(eval), Some(before)) = (eval, frame.eval_before) {
+                improving = eval > before;
+            }
+            if let Some(grandchildren) = below.get_mut(1) {
+                grandchildren.eval_before = eval;
+            }
+        }
         let prunable = FULL && !kind.pv && ply > 0 && !in_check && !is_decisive(beta);
         if let Some(margin) = options.futility_margin.filter(|_| prunable && depth <= options.futility_depth) {
             let eval = *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game));
-            if eval - margin * depth >= beta {
+            if eval - margin * (depth + !improving as i32) >= beta {
                 self.cuts += 1;
                 return eval;
             }
         }
 
         // Step 6. Null move: if passing still fails high, a real move will too.
-        if FULL && options.null_move && prunable && depth >= 3 {
+        if FULL && options.null_move && prunable && !excluding && depth >= 3 {
             if let Some(null) = self.game.null_move() {
                 if *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game)) >= beta {
                     let reduction = options.null_move_reduction + depth / 4;
@@ -474,7 +523,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                         ply + 1,
                         -beta,
                         -beta + 1,
-                        Kind { pv: false, safe: false },
+                        Kind::new(false, false, NO_CODE),
                     );
                     self.undo(null);
                     if self.stopped {
@@ -509,7 +558,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                         self.cx.table.prefetch(key);
                     }
                 }
-                if FULL && options.etc && !kind.pv && depth >= options.etc_depth {
+                if FULL && options.etc && !kind.pv && !excluding && depth >= options.etc_depth {
                     if let Some(score) = self.enhanced_cutoff(frame, ply, depth, beta, tk, probe) {
                         return score;
                     }
@@ -526,7 +575,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         let mut best_move = None;
         // Whether a move's quietness matters (computing it costs a killer lookup and a hook call).
         let judges_quiet = FULL && (options.lmr || options.late_move_pruning || options.move_futility_margin.is_some());
-        let child = Kind { pv: false, safe: safe_children };
+        let child = Kind::new(false, safe_children, NO_CODE);
+        let counter = if options.counter_moves { self.history.counter(side, kind.prev) } else { NO_CODE };
         // With several threads, a move whose position another thread is searching comes after the others
         // (simplified ABDADA; see the lean search).
         let defer = SMP && depth >= DEFER_DEPTH;
@@ -538,7 +588,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             let killers = frame.killers;
             let (i, mv, first_pass) = if let Some((i, mv)) =
                 picker.next(&mut frame.moves, &mut frame.scores, |moves, scores| {
-                    self.score_moves(moves, scores, &killers, side)
+                    self.score_moves(moves, scores, &killers, counter, side)
                 }) {
                 (i, mv, true)
             } else if defer && next_deferred < frame.deferred.len() {
@@ -548,7 +598,12 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             } else {
                 break;
             };
-            let killer = options.killers && killers.contains(&G::move_code(mv));
+            let code = G::move_code(mv);
+            if excluding && code == kind.excluded {
+                continue;
+            }
+            let child = Kind { prev: code, ..child };
+            let killer = options.killers && killers.contains(&code);
             let quiet = judges_quiet && !in_check && !killer && !self.cx.evaluator.is_tactical(&self.game, mv);
 
             // Step 9a. Late quiet moves at shallow non-PV nodes, once some move has been found that does not
@@ -567,10 +622,19 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                 }
             }
 
+            // Losing moves (by the evaluator's hint) near the horizon, likewise.
+            if let (Some(limit), true) = (options.losing_move_pruning, prunable && !in_check && best_move.is_some()) {
+                let losing = picker.score_of(i, frame.moves.len(), &frame.scores).is_some_and(|s| s <= -PRIORITY);
+                if losing && depth <= limit && !(is_decisive(best) && best < 0) {
+                    self.cuts += 1;
+                    continue;
+                }
+            }
+
             // Step 9b. Search it.
             self.play(mv);
             let gives_check = FULL && options.check_extension && self.game.in_check();
-            let new_depth = depth - 1 + gives_check as i32;
+            let new_depth = depth - 1 + (gives_check || (singular && code == table_code)) as i32;
             // The child probes the table first thing: start fetching its bucket now. Its key also marks it busy.
             let prefetch = options.table && new_depth >= options.table_depth;
             let marks = defer && first_pass && i > 0;
@@ -597,8 +661,11 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                     && !gives_check
                     && depth >= options.lmr_depth
                     && i >= options.lmr_moves + kind.pv as usize;
-                // About ln(depth)·ln(index)/2, one less at PV nodes.
-                let reduction = if reducible { lmr_reduction(depth, i) - kind.pv as i32 } else { 0 };
+                // About ln(depth)·ln(index)/2, one less at PV nodes, less for a good history.
+                let mut reduction = if reducible { lmr_reduction(depth, i) - kind.pv as i32 } else { 0 };
+                if let (true, true, Some(divisor)) = (reducible, options.history, options.lmr_history) {
+                    reduction -= self.history.get(side, code) / divisor.max(1);
+                }
                 let reduction = reduction.min(new_depth - 1).max(0);
                 let mut s = -self.negamax(below, new_depth - reduction, ply + 1, -alpha - 1, -alpha, child);
                 if s > alpha && reduction > 0 {
@@ -631,8 +698,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                         update_pv(frame, mv, below);
                     }
                     if alpha >= beta {
-                        if options.killers || options.history {
-                            self.reward(frame, i, mv, depth, side);
+                        if options.killers || options.history || options.counter_moves {
+                            self.reward(frame, i, mv, depth, side, kind.prev);
                         }
                         break;
                     }
@@ -651,7 +718,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
 
         // Step 10. Store the result with its bound, unless it rests on a repetition ruling or is a restricted
         // root's, which is not the position's.
-        let storable = self.rulings == rulings_at_entry && !(ply == 0 && self.root_is_restricted());
+        let storable = self.rulings == rulings_at_entry && !excluding && !(ply == 0 && self.root_is_restricted());
         if let (Some((tk, probe)), true) = (probe, storable) {
             // (Exact only strictly inside the window, possible only when it is wider than a null window.)
             let move_code = best_move.map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
@@ -702,7 +769,14 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
 
     /// Fills `scores` with an ordering score for each move (see [`ordering`](super::ordering)).
     #[inline]
-    pub(super) fn score_moves(&self, moves: &[G::Move], scores: &mut Vec<i32>, killers: &[u16; 2], side: usize) {
+    pub(super) fn score_moves(
+        &self,
+        moves: &[G::Move],
+        scores: &mut Vec<i32>,
+        killers: &[u16; 2],
+        counter: u16,
+        side: usize,
+    ) {
         let options = self.cx.options;
         let killers = if FULL && options.killers { *killers } else { [NO_CODE; 2] };
         let history = options.history;
@@ -710,15 +784,27 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             let hint = self.cx.evaluator.move_order(&self.game, mv);
             let code = G::move_code(mv);
             let h = if history { self.history.get(side, code) } else { 0 };
-            scores.push(move_score(hint, code, &killers, h));
+            scores.push(move_score(hint, code, &killers, counter, h));
         }
     }
 
-    /// Updates killers and history after the `i`-th move `mv` caused a cutoff.
-    pub(super) fn reward(&mut self, frame: &mut Frame<G::Move>, i: usize, mv: G::Move, depth: i32, side: usize) {
+    /// Updates killers, history and counter moves after the `i`-th move `mv` caused a cutoff, the opponent's
+    /// move before being `prev`.
+    pub(super) fn reward(
+        &mut self,
+        frame: &mut Frame<G::Move>,
+        i: usize,
+        mv: G::Move,
+        depth: i32,
+        side: usize,
+        prev: u16,
+    ) {
         let code = G::move_code(mv);
         if self.cx.options.killers {
             add_killer(&mut frame.killers, code);
+        }
+        if self.cx.options.counter_moves {
+            self.history.set_counter(side, prev, code);
         }
         if self.cx.options.history {
             self.history.reward(side, code, frame.moves[..i].iter().map(|&m| G::move_code(m)), depth);

@@ -71,3 +71,25 @@ fn unlimited_search_stops_at_the_proved_draw() {
     let solved = s.solve(&TicTacToe::new());
     assert_eq!((solved.score, solved.pv.len()), (0, 9), "{solved:?}");
 }
+
+/// The options that change values at a fixed depth (singular extensions, counter moves, reductions and
+/// pruning) still end, searching without a depth limit, at each position's proved value: a node that leaves
+/// the table move out to test it neither stores nor cuts off on the table, so nothing it finds poisons the
+/// proved entries.
+#[test]
+fn heuristic_options_end_at_the_proved_value() {
+    let options = SearchOptions::default()
+        .with_killers(true)
+        .with_counter_moves(true)
+        .with_lmr(true)
+        .with_lmr_history(Some(8192))
+        .with_improving(true)
+        .with_losing_move_pruning(Some(3))
+        .with_singular_depth(Some(2));
+    let mut searcher = Searcher::with_table_size(Heuristic, 1).with_options(options);
+    for g in TicTacToe::all_positions().iter().step_by(5) {
+        let expected = minimax(&mut g.clone(), &Heuristic, g.remaining().unwrap().plies).score;
+        let r = searcher.search(g, &tabula::search::Limits::default(), |_| {});
+        assert!(r.exact && r.score == expected, "{:?} against {expected}\n{g}", r.score);
+    }
+}

@@ -185,10 +185,10 @@ declare_options! {
     /// evaluator hints at [`-PRIORITY`](crate::game::PRIORITY) or less (in chess captures that lose material
     /// and under-promotions) are not searched once a move has saved the node from a loss. `None`: off.
     losing_move_pruning / with_losing_move_pruning: Option<i32> = None, solver None, lean Some(None), verify [None];
-    /// Singular extension at nodes this many plies from the horizon and further (not the root): when the
-    /// table holds a lower bound for its move searched at most three plies shallower, the other moves are
-    /// searched half as deep against that bound less `singular_margin` per ply; if all fail, the table move
-    /// is searched a ply deeper, and if the search beats beta anyway, the node is cut. `None`: off.
+    /// Singular extension at nodes this many plies from the horizon and further (at least 3; not the root):
+    /// when the table holds a lower bound for its move searched at most three plies shallower, the other
+    /// moves are searched half as deep against that bound less `singular_margin` per ply; if all fail, the
+    /// table move is searched a ply deeper, and if the search beats beta anyway, the node is cut. `None`: off.
     singular_depth / with_singular_depth: Option<i32> = None, solver None, lean Some(None), verify [None];
     /// Internal iterative reduction: a node `iir_depth` or more plies from the horizon with no move from the
     /// table is searched a ply shallower (its ordering is poor, and the next visit will have a table move).

@@ -401,7 +401,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         // searched a ply deeper; when that search beats beta anyway, several moves do, and the node is cut.
         let mut singular = false;
         if let (Some(min_depth), Some((_, Probe { hit: Some(e), .. }))) = (options.singular_depth, probe) {
-            let candidate = FULL && ply > 0 && !excluding && depth >= min_depth && table_code != NO_CODE;
+            // (At least a ply of search without the move: the horizon's quiescence would not leave it out.)
+            let candidate = FULL && ply > 0 && !excluding && depth >= min_depth.max(3) && table_code != NO_CODE;
             if candidate && e.bound != Bound::Upper && e.depth as i32 >= depth - 3 && !is_decisive(e.score) {
                 let singular_beta = e.score - options.singular_margin * depth;
                 let without = Kind { pv: false, excluded: table_code, ..kind };
@@ -623,7 +624,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             }
 
             // Losing moves (by the evaluator's hint) near the horizon, likewise.
-            if let (Some(limit), true) = (options.losing_move_pruning, prunable && !in_check && best_move.is_some()) {
+            if let (Some(limit), true) = (options.losing_move_pruning, prunable && best_move.is_some()) {
                 let losing = picker.score_of(i, frame.moves.len(), &frame.scores).is_some_and(|s| s <= -PRIORITY);
                 if losing && depth <= limit && !(is_decisive(best) && best < 0) {
                     self.cuts += 1;

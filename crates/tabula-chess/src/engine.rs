@@ -34,6 +34,9 @@ const LMR_HISTORY: i32 = 8192;
 /// horizon and closer.
 const LOSING_MOVE_DEPTH: i32 = 3;
 
+/// Singular extensions are tried this many plies from the horizon and further.
+const SINGULAR_DEPTH: i32 = 7;
+
 /// The positions `bench` searches: opening, middlegames with tactics, endings.
 pub const BENCH_POSITIONS: [&str; 8] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -70,6 +73,7 @@ impl Playable for Position {
             .with_losing_move_pruning(Some(LOSING_MOVE_DEPTH))
             .with_quiescence_table(true)
             .with_aspiration(Some(25))
+            .with_singular_depth(Some(SINGULAR_DEPTH))
     }
 
     fn history_keys(&self) -> Vec<Key> {

@@ -346,9 +346,10 @@ pub trait Evaluator<G: Game>: Sync {
     /// A hint for move ordering, for a legal move not yet played: higher is tried first.
     ///
     /// The searcher orders a node's moves as: the table's move; moves hinted at [`PRIORITY`] or more (good
-    /// captures, say), by hint; killer moves; the rest by hint plus the history heuristic (which lies within
-    /// ±16,384); moves hinted at `-PRIORITY` or less last. Equal scores keep the order of
-    /// [`legal_moves`](Game::legal_moves). The default hints nothing.
+    /// captures, say), by hint; killer moves; the counter move; the rest by hint plus the history heuristic
+    /// (which lies within ±16,384); moves hinted at `-PRIORITY` or less last, and near the horizon, with
+    /// [`losing_move_pruning`](crate::search::SearchOptions::losing_move_pruning), not at all. Equal scores
+    /// keep the order of [`legal_moves`](Game::legal_moves). The default hints nothing.
     #[inline(always)]
     fn move_order(&self, _game: &G, _mv: G::Move) -> i32 {
         0

@@ -3,9 +3,10 @@
 //!
 //! The order (documented for games on [`Evaluator::move_order`](crate::game::Evaluator::move_order)): the
 //! table's move; moves the evaluator hints at [`PRIORITY`] or more, by hint; the two killer moves of the ply;
-//! the counter move of the move before (with that option); every other move by its hint plus its history score; moves hinted at `-PRIORITY` or less. Moves with equal
-//! scores keep the order the game generated them in, and so do the moves after the table's move, which is
-//! rotated to the front rather than swapped.
+//! the counter move to the opponent's last move (with that option); every other move by its hint plus its
+//! history score; moves hinted at `-PRIORITY` or less. Moves with equal scores keep the order the game
+//! generated them in, and so do the moves after the table's move, which is rotated to the front rather than
+//! swapped.
 //!
 //! The picker scores lazily: a node whose table move cuts off (most nodes that have one) never scores the
 //! rest, and a node whose moves all score alike is searched in generation order without a selection pass.
@@ -99,6 +100,7 @@ impl MovePicker {
         self.next += 1;
         Some((i, moves[i]))
     }
+
     /// The ordering score of the move handed out as number `i` of `count` moves, if it was scored (the
     /// table's move is not).
     #[inline]

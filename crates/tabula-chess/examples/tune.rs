@@ -287,9 +287,7 @@ fn balanced_openings(out: &str, count: usize, nodes: u64, margin: i32, first: u6
         if r.score.abs() > margin || !seen.insert(start.key()) {
             continue;
         }
-        let fen = start.to_fen();
-        let epd: Vec<&str> = fen.split_whitespace().take(4).collect();
-        writeln!(w, "{}", epd.join(" ")).expect("writing openings");
+        writeln!(w, "{}", start.to_epd()).expect("writing openings");
     }
     w.flush().expect("writing openings");
     eprintln!("{} openings kept of {tried} starts", seen.len());

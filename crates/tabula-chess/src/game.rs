@@ -70,6 +70,18 @@ impl Game for Position {
 
     const MOVE_CODES: usize = Move::CODES;
 
+    /// The moving piece (colour and role, 0 to 11) times 64 plus the destination; a castling move is the
+    /// king's to the rook's square.
+    #[inline(always)]
+    fn piece_to(&self, mv: Move) -> u16 {
+        match self.board().piece_at(mv.from()) {
+            Some(p) => ((p.color.index() * 6 + p.role.index()) * 64 + mv.to().index()) as u16,
+            None => 0,
+        }
+    }
+
+    const PIECE_TO_CODES: usize = 12 * 64;
+
     fn in_check(&self) -> bool {
         self.is_check()
     }

@@ -272,6 +272,13 @@ impl Game for TicTacToe {
         cell as u16
     }
 
+    /// The mark (X 0, O 1) times 9 plus the cell.
+    fn piece_to(&self, cell: Cell) -> u16 {
+        self.side_to_move() as u16 * 9 + cell as u16
+    }
+
+    const PIECE_TO_CODES: usize = 18;
+
     fn winning_move(&self) -> WinningMove<Cell> {
         match self.threats(self.side_to_move()) {
             0 => WinningMove::NoneExists,

@@ -72,8 +72,8 @@ fn unlimited_search_stops_at_the_proved_draw() {
     assert_eq!((solved.score, solved.pv.len()), (0, 9), "{solved:?}");
 }
 
-/// The options that change values at a fixed depth (singular extensions, counter moves, reductions and
-/// pruning) still end, searching without a depth limit, at each position's proved value: a node that leaves
+/// The options that change values at a fixed depth (singular extensions, counter moves and continuation
+/// history steering reductions, pruning) still end, searching without a depth limit, at each position's proved value: a node that leaves
 /// the table move out to test it neither stores nor cuts off on the table, so nothing it finds poisons the
 /// proved entries.
 #[test]
@@ -81,6 +81,7 @@ fn heuristic_options_end_at_the_proved_value() {
     let options = SearchOptions::default()
         .with_killers(true)
         .with_counter_moves(true)
+        .with_continuation_history(true)
         .with_lmr(true)
         .with_lmr_history(Some(8192))
         .with_improving(true)

@@ -193,6 +193,20 @@ pub trait Game: Clone + Send {
     /// by it, so a game with few codes should say so.
     const MOVE_CODES: usize = 1 << 16;
 
+    /// Which piece `mv` (legal here) moves, whose it is and where it goes, as a code below
+    /// [`PIECE_TO_CODES`](Game::PIECE_TO_CODES): the same for every move taking the same piece to the same
+    /// square, whatever the position. The [continuation
+    /// history](crate::search::SearchOptions::continuation_history) learns which moves answer which by these
+    /// codes. The default, with `PIECE_TO_CODES` 0, leaves that option without effect.
+    #[inline(always)]
+    fn piece_to(&self, _mv: Self::Move) -> u16 {
+        0
+    }
+
+    /// An upper bound on [`piece_to`](Game::piece_to) codes (exclusive, at most 4,096; the continuation
+    /// history has this many squared entries). 0: the game has none.
+    const PIECE_TO_CODES: usize = 0;
+
     /// Whether the game implements any of the hooks of the full search: [`winning_move`](Game::winning_move),
     /// [`non_losing_moves`](Game::non_losing_moves), [`in_check`](Game::in_check) or
     /// [`null_move`](Game::null_move). A game that implements none of them says `false`: together with an
@@ -347,7 +361,7 @@ pub trait Evaluator<G: Game>: Sync {
     ///
     /// The searcher orders a node's moves as: the table's move; moves hinted at [`PRIORITY`] or more (good
     /// captures, say), by hint; killer moves; the counter move; the rest by hint plus the history heuristic
-    /// (which lies within ±16,384); moves hinted at `-PRIORITY` or less last, and near the horizon, with
+    /// (which lies within ±16,384, three times that with the continuation history); moves hinted at `-PRIORITY` or less last, and near the horizon, with
     /// [`losing_move_pruning`](crate::search::SearchOptions::losing_move_pruning), not at all. Equal scores
     /// keep the order of [`legal_moves`](Game::legal_moves). The default hints nothing.
     #[inline(always)]

@@ -173,7 +173,7 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
                         if options.history {
                             // The moves before it in the first pass count as tried.
                             let tried = if first_pass { i } else { frame.deferred[i - count].0 };
-                            self.reward(frame, tried, mv, depth, side, NO_CODE);
+                            self.reward(frame, tried, mv, depth, side, NO_CODE, None);
                         }
                         break;
                     }
@@ -242,7 +242,7 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
     /// in the game's order; does nothing if the scores are all alike.
     fn order_moves(&self, frame: &mut Frame<G::Move>, side: usize) {
         frame.scores.clear();
-        self.score_moves(&frame.moves, &mut frame.scores, &[NO_CODE; 2], NO_CODE, side);
+        self.score_moves(&frame.moves, &mut frame.scores, &[NO_CODE; 2], NO_CODE, side, None);
         let first = frame.scores[0];
         if frame.scores.iter().all(|&s| s == first) {
             return;

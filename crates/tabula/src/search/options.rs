@@ -131,6 +131,11 @@ declare_options! {
     /// Counter moves: the move that last cut off after the opponent's move before is tried after the
     /// killers. Off by default; chess turns it on.
     counter_moves / with_counter_moves: bool = false, solver false, lean Some(false), verify [false, true];
+    /// Continuation history: a quiet move's history also counts how often the same piece going to the same
+    /// square ([`Game::piece_to`](crate::game::Game::piece_to)) cut off after the moves one and two plies
+    /// before, in ordering and (with `lmr_history`) in reductions. Needs `history`, and a game with piece-to
+    /// codes. Off by default; chess turns it on.
+    continuation_history / with_continuation_history: bool = false, solver false, lean Some(false), verify [false, true];
 
     // ---- The game's tactics ----
     /// The game's tactical hooks ([`Game::winning_move`](crate::game::Game::winning_move),

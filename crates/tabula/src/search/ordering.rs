@@ -4,7 +4,7 @@
 //! The order (documented for games on [`Evaluator::move_order`](crate::game::Evaluator::move_order)): the
 //! table's move; moves the evaluator hints at [`PRIORITY`] or more, by hint; the two killer moves of the ply;
 //! the counter move to the opponent's last move (with that option); every other move by its hint plus its
-//! history score; moves hinted at `-PRIORITY` or less. Moves with equal scores keep the order the game
+//! history score (and its continuation history after the two moves before, with that option); moves hinted at `-PRIORITY` or less. Moves with equal scores keep the order the game
 //! generated them in, and so do the moves after the table's move, which is rotated to the front rather than
 //! swapped.
 //!
@@ -130,27 +130,82 @@ pub(super) fn pick_best<M>(moves: &mut [M], scores: &mut [i32], i: usize) {
 }
 
 /// What a thread learns about quiet moves: the history heuristic (for each side and move code, how often the
-/// move caused a cutoff lately) and the counter moves (for each side and code of the opponent's move before,
-/// the last move that cut off after it).
+/// move caused a cutoff lately), the counter moves (for each side and code of the opponent's move before,
+/// the last move that cut off after it) and the continuation history (the history of a move's
+/// [piece-to code](crate::game::Game::piece_to) after the piece-to code of the move one or two plies
+/// before).
 pub(super) struct History {
     scores: Vec<i32>,
     counters: Vec<u16>,
     codes: usize,
+    /// Indexed by the earlier move's piece-to code times `pieces_to` plus the later one's.
+    continuation: Vec<i16>,
+    pieces_to: usize,
 }
+
+/// The piece-to codes of the move that led to a node and of the one before it ([`NO_CODE`] where there is
+/// none, or the continuation history is off): what a move's continuation history is looked up after.
+pub(super) type Preceding = [u16; 2];
+
+/// No moves before: the root, or a node after a null move.
+pub(super) const NO_PRECEDING: Preceding = [NO_CODE; 2];
 
 impl History {
     /// An empty table.
     pub fn new() -> Self {
-        History { scores: Vec::new(), counters: Vec::new(), codes: 0 }
+        History { scores: Vec::new(), counters: Vec::new(), codes: 0, continuation: Vec::new(), pieces_to: 0 }
     }
 
-    /// Clears the tables for a game with `codes` move codes.
-    pub fn reset(&mut self, codes: usize) {
+    /// Clears the tables for a game with `codes` move codes and (0 for no continuation history) `pieces_to`
+    /// piece-to codes.
+    pub fn reset(&mut self, codes: usize, pieces_to: usize) {
         self.codes = codes;
         self.scores.clear();
         self.scores.resize(2 * codes, 0);
         self.counters.clear();
         self.counters.resize(2 * codes, NO_CODE);
+        self.pieces_to = pieces_to;
+        self.continuation.clear();
+        self.continuation.resize(pieces_to * pieces_to, 0);
+    }
+
+    /// The continuation history of a move with piece-to code `to` after `preceding`: the sum of its scores after
+    /// the move one ply and the move two plies before.
+    #[inline(always)]
+    pub fn continuation(&self, preceding: &Preceding, to: u16) -> i32 {
+        let mut sum = 0;
+        for &before in preceding {
+            if before != NO_CODE {
+                sum += self.continuation[before as usize * self.pieces_to + to as usize] as i32;
+            }
+        }
+        sum
+    }
+
+    /// Rewards the move with piece-to code `to` (which cut off at `depth`) after `preceding`, and penalizes
+    /// `tried` (the piece-to codes of the moves searched before it in vain).
+    pub fn reward_continuation(
+        &mut self,
+        preceding: &Preceding,
+        to: u16,
+        tried: impl Iterator<Item = u16>,
+        depth: i32,
+    ) {
+        let bonus = (depth * depth).min(HISTORY_MAX);
+        let pieces_to = self.pieces_to;
+        let table = &mut self.continuation;
+        let mut update = |to: u16, bonus: i32| {
+            for &before in preceding {
+                if before != NO_CODE {
+                    let h = &mut table[before as usize * pieces_to + to as usize];
+                    *h = gravity(*h as i32, bonus) as i16;
+                }
+            }
+        };
+        update(to, bonus);
+        for t in tried {
+            update(t, -bonus);
+        }
     }
 
     /// The counter move of `side` to the opponent's move `prev` ([`NO_CODE`] for none, or after no move).
@@ -182,14 +237,20 @@ impl History {
         let base = side * self.codes;
         let mut update = |code: u16, bonus: i32| {
             let h = &mut self.scores[base + code as usize];
-            // Gravity keeps values within ±HISTORY_MAX and lets new evidence outweigh old.
-            *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+            *h = gravity(*h, bonus);
         };
         update(code, bonus);
         for t in tried {
             update(t, -bonus);
         }
     }
+}
+
+/// A history score after a bonus (negative: a malus): gravity keeps scores within ±`HISTORY_MAX` and lets new
+/// evidence outweigh old.
+#[inline(always)]
+fn gravity(score: i32, bonus: i32) -> i32 {
+    score + bonus - score * bonus.abs() / HISTORY_MAX
 }
 
 /// Updates a ply's killers with `code`, which caused a cutoff.
@@ -248,12 +309,12 @@ mod tests {
     #[test]
     fn counter_moves_are_kept_per_side_and_previous_move() {
         let mut h = History::new();
-        h.reset(4);
+        h.reset(4, 0);
         assert_eq!(h.counter(0, 2), NO_CODE);
         h.set_counter(0, 2, 3);
         h.set_counter(1, NO_CODE, 1);
         assert_eq!((h.counter(0, 2), h.counter(1, 2), h.counter(0, NO_CODE)), (3, NO_CODE, NO_CODE));
-        h.reset(4);
+        h.reset(4, 0);
         assert_eq!(h.counter(0, 2), NO_CODE);
     }
 
@@ -286,7 +347,7 @@ mod tests {
     #[test]
     fn history_gravity_bounds_scores() {
         let mut h = History::new();
-        h.reset(4);
+        h.reset(4, 0);
         for _ in 0..1000 {
             h.reward(0, 1, [2u16].into_iter(), 40);
         }
@@ -295,6 +356,25 @@ mod tests {
         assert_eq!(h.get(1, 1), 0);
     }
 
+    #[test]
+    fn continuation_history_is_kept_per_preceding_move_and_summed_over_both() {
+        let mut h = History::new();
+        h.reset(4, 6);
+        // After piece-to 2 (the opponent's move; none before it), 3 cut off after 4 had failed.
+        h.reward_continuation(&[2, NO_CODE], 3, [4u16].into_iter(), 10);
+        let (good, bad) = (h.continuation(&[2, NO_CODE], 3), h.continuation(&[2, NO_CODE], 4));
+        assert!(good > 0 && bad < 0 && good == -bad, "{good} {bad}");
+        // Other preceding moves know nothing of it; two plies back it counts again, summed.
+        assert_eq!(h.continuation(&[5, NO_CODE], 3), 0);
+        assert_eq!(h.continuation(&NO_PRECEDING, 3), 0);
+        assert_eq!(h.continuation(&[5, 2], 3), good);
+        h.reward_continuation(&[5, 2], 3, std::iter::empty(), 10);
+        assert!(h.continuation(&[5, 2], 3) > 2 * good);
+        for _ in 0..1000 {
+            h.reward_continuation(&[5, 2], 3, std::iter::empty(), 40);
+        }
+        assert!(h.continuation(&[5, 2], 3) <= 2 * HISTORY_MAX);
+    }
     #[test]
     fn reductions_grow_with_depth_and_index() {
         assert_eq!(lmr_reduction(1, 1), 0);

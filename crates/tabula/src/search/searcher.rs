@@ -114,8 +114,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         // (The counter moves share the history's table.)
         let history = self.options.history || self.options.counter_moves;
+        let pieces_to = if self.options.history && self.options.continuation_history { G::PIECE_TO_CODES } else { 0 };
         for td in &mut self.threads[..count] {
-            td.prepare(history, G::MOVE_CODES, &self.history);
+            td.prepare(history, G::MOVE_CODES, pieces_to, &self.history);
         }
     }
 

@@ -38,11 +38,12 @@ impl<M> ThreadData<M> {
         ThreadData { stack: Stack::new(), history: History::new(), keys: Vec::new() }
     }
 
-    /// Ready for a search of a game with `move_codes` codes whose earlier positions have `keys`; the history
-    /// and counter-move tables are cleared only if `history` is set (they are sized on first use).
-    pub fn prepare(&mut self, history: bool, move_codes: usize, keys: &[Key]) {
+    /// Ready for a search of a game with `move_codes` codes (and `pieces_to` piece-to codes for the
+    /// continuation history, 0 for none) whose earlier positions have `keys`; the history, counter-move and
+    /// continuation tables are cleared only if `history` is set (they are sized on first use).
+    pub fn prepare(&mut self, history: bool, move_codes: usize, pieces_to: usize, keys: &[Key]) {
         if history {
-            self.history.reset(move_codes);
+            self.history.reset(move_codes, pieces_to);
         }
         self.keys.clear();
         self.keys.extend_from_slice(keys);

@@ -12,7 +12,7 @@
 
 use super::limits::Limits;
 use super::options::SearchOptions;
-use super::ordering::{add_killer, lmr_reduction, move_score, History, MovePicker};
+use super::ordering::{add_killer, lmr_reduction, move_score, History, MovePicker, Preceding, NO_PRECEDING};
 use super::result::Line;
 use super::shared::{Completed, Counts, Shared, CHECK_EVERY, DEFER_DEPTH};
 use super::stack::{split, update_pv, Frame, NO_CODE};
@@ -49,6 +49,8 @@ pub(super) struct Kind {
     pub safe: bool,
     /// The code of the move that led here ([`NO_CODE`] at the root and after a null move).
     pub prev: u16,
+    /// The piece-to codes of the move that led here and the one before it, with the continuation history on.
+    pub preceding: Preceding,
     /// The code of a move this node leaves out ([`NO_CODE`]: none): the search of the other moves that
     /// decides a [singular extension](SearchOptions::singular_depth).
     pub excluded: u16,
@@ -57,7 +59,7 @@ pub(super) struct Kind {
 impl Kind {
     /// A node of the kind given, after move `prev`, leaving nothing out.
     pub(super) fn new(pv: bool, safe: bool, prev: u16) -> Kind {
-        Kind { pv, safe, prev, excluded: NO_CODE }
+        Kind { pv, safe, prev, preceding: NO_PRECEDING, excluded: NO_CODE }
     }
 }
 
@@ -578,6 +580,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         let judges_quiet = FULL && (options.lmr || options.late_move_pruning || options.move_futility_margin.is_some());
         let child = Kind::new(false, safe_children, NO_CODE);
         let counter = if options.counter_moves { self.history.counter(side, kind.prev) } else { NO_CODE };
+        let continuation = FULL && options.history && options.continuation_history && G::PIECE_TO_CODES > 0;
         // With several threads, a move whose position another thread is searching comes after the others
         // (simplified ABDADA; see the lean search).
         let defer = SMP && depth >= DEFER_DEPTH;
@@ -589,7 +592,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             let killers = frame.killers;
             let (i, mv, first_pass) = if let Some((i, mv)) =
                 picker.next(&mut frame.moves, &mut frame.scores, |moves, scores| {
-                    self.score_moves(moves, scores, &killers, counter, side)
+                    self.score_moves(moves, scores, &killers, counter, side, continuation.then_some(&kind.preceding))
                 }) {
                 (i, mv, true)
             } else if defer && next_deferred < frame.deferred.len() {
@@ -603,7 +606,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             if excluding && code == kind.excluded {
                 continue;
             }
-            let child = Kind { prev: code, ..child };
+            let piece_to = if continuation { self.game.piece_to(mv) } else { NO_CODE };
+            let child = Kind { prev: code, preceding: [piece_to, kind.preceding[0]], ..child };
             let killer = options.killers && killers.contains(&code);
             let quiet = judges_quiet && !in_check && !killer && !self.cx.evaluator.is_tactical(&self.game, mv);
 
@@ -665,7 +669,11 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                 // About ln(depth)·ln(index)/2, one less at PV nodes, less for a good history.
                 let mut reduction = if reducible { lmr_reduction(depth, i) - kind.pv as i32 } else { 0 };
                 if let (true, true, Some(divisor)) = (reducible, options.history, options.lmr_history) {
-                    reduction -= self.history.get(side, code) / divisor.max(1);
+                    let mut history = self.history.get(side, code);
+                    if continuation {
+                        history += self.history.continuation(&kind.preceding, piece_to);
+                    }
+                    reduction -= history / divisor.max(1);
                 }
                 let reduction = reduction.min(new_depth - 1).max(0);
                 let mut s = -self.negamax(below, new_depth - reduction, ply + 1, -alpha - 1, -alpha, child);
@@ -700,7 +708,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                     }
                     if alpha >= beta {
                         if options.killers || options.history || options.counter_moves {
-                            self.reward(frame, i, mv, depth, side, kind.prev);
+                            let preceding = continuation.then_some(&kind.preceding);
+                            self.reward(frame, i, mv, depth, side, kind.prev, preceding);
                         }
                         break;
                     }
@@ -777,6 +786,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         killers: &[u16; 2],
         counter: u16,
         side: usize,
+        preceding: Option<&Preceding>,
     ) {
         let options = self.cx.options;
         let killers = if FULL && options.killers { *killers } else { [NO_CODE; 2] };
@@ -784,13 +794,17 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         for &mv in moves {
             let hint = self.cx.evaluator.move_order(&self.game, mv);
             let code = G::move_code(mv);
-            let h = if history { self.history.get(side, code) } else { 0 };
+            let mut h = if history { self.history.get(side, code) } else { 0 };
+            if let Some(preceding) = preceding {
+                h += self.history.continuation(preceding, self.game.piece_to(mv));
+            }
             scores.push(move_score(hint, code, &killers, counter, h));
         }
     }
 
-    /// Updates killers, history and counter moves after the `i`-th move `mv` caused a cutoff, the opponent's
-    /// move before being `prev`.
+    /// Updates killers, history, counter moves and (given the moves `preceding`) the continuation history
+    /// after the `i`-th move `mv` caused a cutoff, the opponent's move before being `prev`.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn reward(
         &mut self,
         frame: &mut Frame<G::Move>,
@@ -799,6 +813,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         depth: i32,
         side: usize,
         prev: u16,
+        preceding: Option<&Preceding>,
     ) {
         let code = G::move_code(mv);
         if self.cx.options.killers {
@@ -809,6 +824,11 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         }
         if self.cx.options.history {
             self.history.reward(side, code, frame.moves[..i].iter().map(|&m| G::move_code(m)), depth);
+        }
+        if let Some(preceding) = preceding {
+            let game = &self.game;
+            let tried = frame.moves[..i].iter().map(|&m| game.piece_to(m));
+            self.history.reward_continuation(preceding, game.piece_to(mv), tried, depth);
         }
     }
 

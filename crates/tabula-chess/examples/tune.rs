@@ -79,7 +79,7 @@ use tabula::score::is_decisive;
 use tabula::search::Limits;
 use tabula_chess::engine::Engine;
 use tabula_chess::eval::nnue::DEFAULT_SCALE;
-use tabula_chess::{Color, Position};
+use tabula_chess::{Color, Epd, Position};
 use tabula_protocol::lines::lines_of;
 use tabula_protocol::process::Process;
 
@@ -181,8 +181,8 @@ fn openings() -> Vec<Position> {
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {
-            let fen: Vec<&str> = l.split_whitespace().take(4).collect();
-            Position::from_fen(&format!("{} 0 1", fen.join(" "))).expect("opening positions are legal")
+            let epd = Epd::parse(l).expect("the opening book is EPD");
+            Position::from_setup(&epd.setup).expect("opening positions are legal")
         })
         .collect()
 }

@@ -57,9 +57,16 @@ pub(super) struct Kind {
 }
 
 impl Kind {
-    /// A node of the kind given, after move `prev`, leaving nothing out.
-    pub(super) fn new(pv: bool, safe: bool, prev: u16) -> Kind {
-        Kind { pv, safe, prev, preceding: NO_PRECEDING, excluded: NO_CODE }
+    /// The root: a PV node after no move.
+    pub(super) const ROOT: Kind = Kind { pv: true, ..Kind::AFTER_NULL };
+    /// A null-window node after a null move, which no move's history follows.
+    pub(super) const AFTER_NULL: Kind =
+        Kind { pv: false, safe: false, prev: NO_CODE, preceding: NO_PRECEDING, excluded: NO_CODE };
+
+    /// A null-window child, `safe` as the parent chose its moves; the move that leads to it is filled in
+    /// for each move.
+    pub(super) fn child(safe: bool) -> Kind {
+        Kind { safe, ..Kind::AFTER_NULL }
     }
 }
 
@@ -234,7 +241,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
 
     /// One iteration, inside a window around the last score that widens until the score falls inside it.
     fn aspiration(&mut self, stack: &mut [Frame<G::Move>], depth: i32, last: Option<Score>) -> Score {
-        let root = Kind::new(true, false, NO_CODE);
+        let root = Kind::ROOT;
         let width = self.cx.options.aspiration.filter(|_| depth >= 4);
         let (Some(width), Some(last)) = (width, last.filter(|&s| !is_decisive(s))) else {
             return self.negamax(stack, depth, 0, -INFINITY, INFINITY, root);
@@ -520,14 +527,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                 if *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game)) >= beta {
                     let reduction = options.null_move_reduction + depth / 4;
                     self.play(null);
-                    let score = -self.negamax(
-                        below,
-                        depth - 1 - reduction,
-                        ply + 1,
-                        -beta,
-                        -beta + 1,
-                        Kind::new(false, false, NO_CODE),
-                    );
+                    let score =
+                        -self.negamax(below, depth - 1 - reduction, ply + 1, -beta, -beta + 1, Kind::AFTER_NULL);
                     self.undo(null);
                     if self.stopped {
                         return 0;
@@ -578,7 +579,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         let mut best_move = None;
         // Whether a move's quietness matters (computing it costs a killer lookup and a hook call).
         let judges_quiet = FULL && (options.lmr || options.late_move_pruning || options.move_futility_margin.is_some());
-        let child = Kind::new(false, safe_children, NO_CODE);
+        let child = Kind::child(safe_children);
         let counter = if options.counter_moves { self.history.counter(side, kind.prev) } else { NO_CODE };
         let continuation = FULL && options.history && options.continuation_history && G::PIECE_TO_CODES > 0;
         // With several threads, a move whose position another thread is searching comes after the others

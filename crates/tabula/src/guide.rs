@@ -36,6 +36,10 @@
 //! the search tries moves in is, in turn, the table's move, hints at or above
 //! [`PRIORITY`](crate::game::PRIORITY) (captures, threats), killers, then the rest by hint plus history, and
 //! hints at or below `-PRIORITY` last. Othello's corner-first square weights halve the nodes of an exact solve.
+//! A game whose moves take a piece somewhere can also say which piece goes where
+//! ([`Game::piece_to`](crate::Game::piece_to)), and the
+//! [`continuation_history`](crate::search::SearchOptions::continuation_history) option then learns which
+//! moves answer which: in chess, +17 Elo in self-play.
 //!
 //! ## 3. Hooks: facts about the rules, each measured
 //!

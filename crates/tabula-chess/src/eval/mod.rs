@@ -560,7 +560,8 @@ impl Evaluator<Position> for Evaluation {
     }
 
     /// Queen promotions first, then captures by most valuable victim and least valuable attacker (those that
-    /// lose material by [`see`] after the quiet moves), under-promotions last.
+    /// lose material by [`see`] after the quiet moves), then the quiet moves that lose material by `see`,
+    /// under-promotions last.
     fn move_order(&self, pos: &Position, mv: Move) -> i32 {
         capture_order(pos, mv)
     }
@@ -583,7 +584,8 @@ impl Evaluator<Position> for Evaluation {
 
 /// The ordering hint of [`Evaluation`]'s `move_order`: beyond [`PRIORITY`] (before killer moves) for good
 /// captures and queen promotions, 0 for quiet moves (ordered by killers and history), below `-PRIORITY` (after
-/// every quiet move) for losing captures and under-promotions.
+/// every other quiet move) for losing captures, quiet moves that lose material by [`see`] and
+/// under-promotions.
 pub fn capture_order(pos: &Position, mv: Move) -> i32 {
     match capture_value(pos, mv) {
         0 => 0,
@@ -593,7 +595,7 @@ pub fn capture_order(pos: &Position, mv: Move) -> i32 {
 }
 
 /// Queen promotions 8,000 and more, good captures 2,000 and more by victim and attacker, losing captures from
-/// -2,000, under-promotions -4,000, quiet moves 0.
+/// -2,000, quiet moves that lose material by [`see`] from -3,000, under-promotions -4,000, other quiet moves 0.
 fn capture_value(pos: &Position, mv: Move) -> i32 {
     let b = pos.board();
     if mv.is_castling() {
@@ -611,6 +613,14 @@ fn capture_value(pos: &Position, mv: Move) -> i32 {
         None => 0,
     };
     match victim {
+        None if promotion == 0 => {
+            // A quiet move onto a square the opponent attacks may hand over the piece.
+            let attacked = (b.attackers_to(mv.to(), b.occupied()) & b.by_color(pos.turn().flip())).any();
+            match if attacked { see(pos, mv) } else { 0 } {
+                s if s < 0 => -3_000 + s.max(-999),
+                _ => 0,
+            }
+        }
         None => promotion,
         Some(v) => {
             let mvv_lva = SEE_VALUE[v.index()].min(1000) - attacker.index() as i32;
@@ -722,6 +732,25 @@ mod tests {
         assert_eq!(see_of("4k3/8/8/4p3/8/8/8/3QK3 w - - 0 1", "d1d4"), -900);
         // The king may not recapture on a defended square.
         assert_eq!(see_of("4k3/8/8/8/8/b7/3p4/2NK4 b - - 0 1", "d2c1q"), 320 + 800);
+    }
+
+    #[test]
+    fn move_order_bands() {
+        // White: queen d1, knight c3, rook h1, pawn a2; black pawns c6, d5 and e5 guard b5, d5 and d4.
+        let pos = Position::from_fen("4k3/8/2p5/3pp3/8/2N5/P7/3QK2R w K - 0 1").unwrap();
+        let order = |mv: &str| capture_order(&pos, pos.parse_uci(mv).unwrap());
+        // Quiet moves to safe squares, castling included, are left to killers and history.
+        for mv in ["d1d2", "c3e2", "a2a4", "e1g1"] {
+            assert_eq!(order(mv), 0, "{mv}");
+        }
+        // The pawn capture that wins nothing back comes first of the moves below every quiet move; then the
+        // knight and the queen put where a pawn takes them, the bigger loss later; an under-promotion last.
+        let losing_capture = order("d1d5");
+        let (knight, queen) = (order("c3b5"), order("d1d4"));
+        let promo = Position::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let under = capture_order(&promo, promo.parse_uci("a7a8n").unwrap());
+        assert!(-PRIORITY >= losing_capture, "{losing_capture}");
+        assert!(losing_capture > knight && knight > queen && queen > under, "{knight} {queen} {under}");
     }
 
     #[test]

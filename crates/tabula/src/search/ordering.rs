@@ -4,9 +4,9 @@
 //! The order (documented for games on [`Evaluator::move_order`](crate::game::Evaluator::move_order)): the
 //! table's move; moves the evaluator hints at [`PRIORITY`] or more, by hint; the two killer moves of the ply;
 //! the counter move to the opponent's last move (with that option); every other move by its hint plus its
-//! history score (and its continuation history after the two moves before, with that option); moves hinted at `-PRIORITY` or less. Moves with equal scores keep the order the game
-//! generated them in, and so do the moves after the table's move, which is rotated to the front rather than
-//! swapped.
+//! history score (and its continuation history after the two moves before, with that option); moves hinted
+//! at `-PRIORITY` or less. Moves with equal scores keep the order the game generated them in, and so do the
+//! moves after the table's move, which is rotated to the front rather than swapped.
 //!
 //! The picker scores lazily: a node whose table move cuts off (most nodes that have one) never scores the
 //! rest, and a node whose moves all score alike is searched in generation order without a selection pass.
@@ -191,21 +191,16 @@ impl History {
         tried: impl Iterator<Item = u16>,
         depth: i32,
     ) {
-        let bonus = (depth * depth).min(HISTORY_MAX);
         let pieces_to = self.pieces_to;
         let table = &mut self.continuation;
-        let mut update = |to: u16, bonus: i32| {
+        spread(depth, to, tried, |to, bonus| {
             for &before in preceding {
                 if before != NO_CODE {
                     let h = &mut table[before as usize * pieces_to + to as usize];
                     *h = gravity(*h as i32, bonus) as i16;
                 }
             }
-        };
-        update(to, bonus);
-        for t in tried {
-            update(t, -bonus);
-        }
+        });
     }
 
     /// The counter move of `side` to the opponent's move `prev` ([`NO_CODE`] for none, or after no move).
@@ -231,18 +226,32 @@ impl History {
         self.scores[side * self.codes + code as usize]
     }
 
+    /// The history of quiet move `code` for `side`, plus (given the piece-to codes of the moves before and
+    /// its own) its continuation history.
+    #[inline(always)]
+    pub fn quiet(&self, side: usize, code: u16, continuation: Option<(&Preceding, u16)>) -> i32 {
+        self.get(side, code) + continuation.map_or(0, |(preceding, to)| self.continuation(preceding, to))
+    }
+
     /// Rewards `code` (which cut off at `depth`) and penalizes `tried` (searched before it in vain).
     pub fn reward(&mut self, side: usize, code: u16, tried: impl Iterator<Item = u16>, depth: i32) {
-        let bonus = (depth * depth).min(HISTORY_MAX);
         let base = side * self.codes;
-        let mut update = |code: u16, bonus: i32| {
-            let h = &mut self.scores[base + code as usize];
+        let scores = &mut self.scores;
+        spread(depth, code, tried, |code, bonus| {
+            let h = &mut scores[base + code as usize];
             *h = gravity(*h, bonus);
-        };
-        update(code, bonus);
-        for t in tried {
-            update(t, -bonus);
-        }
+        });
+    }
+}
+
+/// Hands the bonus of a cutoff at `depth` to `update`: plus for the move `cut` that caused it, minus for each
+/// of `tried`, searched before it in vain.
+#[inline(always)]
+fn spread(depth: i32, cut: u16, tried: impl Iterator<Item = u16>, mut update: impl FnMut(u16, i32)) {
+    let bonus = (depth * depth).min(HISTORY_MAX);
+    update(cut, bonus);
+    for t in tried {
+        update(t, -bonus);
     }
 }
 

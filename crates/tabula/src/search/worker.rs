@@ -670,10 +670,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                 // About ln(depth)·ln(index)/2, one less at PV nodes, less for a good history.
                 let mut reduction = if reducible { lmr_reduction(depth, i) - kind.pv as i32 } else { 0 };
                 if let (true, true, Some(divisor)) = (reducible, options.history, options.lmr_history) {
-                    let mut history = self.history.get(side, code);
-                    if continuation {
-                        history += self.history.continuation(&kind.preceding, piece_to);
-                    }
+                    let history = self.history.quiet(side, code, continuation.then_some((&kind.preceding, piece_to)));
                     reduction -= history / divisor.max(1);
                 }
                 let reduction = reduction.min(new_depth - 1).max(0);
@@ -795,10 +792,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         for &mv in moves {
             let hint = self.cx.evaluator.move_order(&self.game, mv);
             let code = G::move_code(mv);
-            let mut h = if history { self.history.get(side, code) } else { 0 };
-            if let Some(preceding) = preceding {
-                h += self.history.continuation(preceding, self.game.piece_to(mv));
-            }
+            let continuation = preceding.map(|p| (p, self.game.piece_to(mv)));
+            let h = if history { self.history.quiet(side, code, continuation) } else { 0 };
             scores.push(move_score(hint, code, &killers, counter, h));
         }
     }

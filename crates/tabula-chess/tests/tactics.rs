@@ -9,10 +9,10 @@ use tabula_chess::Position;
 
 /// Nodes per position.
 const NODES: u64 = 200_000;
-/// The share of positions that must be solved, in percent. The engine solves 72 of the 80 (90 %) at this
+/// The share of positions that must be solved, in percent. The engine solves 74 of the 80 (92 %) at this
 /// budget: 77 with counter moves and losing-move pruning, then 72 with singular extensions, which spend
-/// nodes at a fixed budget and gain at a clock. A change that costs more than a few positions is a
-/// regression.
+/// nodes at a fixed budget and gain at a clock, 71 with continuation history, and 74 with losing quiet moves
+/// put last. A change that costs more than a few positions is a regression.
 const REQUIRED_PERCENT: usize = 85;
 
 #[test]

@@ -73,9 +73,9 @@ fn unlimited_search_stops_at_the_proved_draw() {
 }
 
 /// The options that change values at a fixed depth (singular extensions, counter moves and continuation
-/// history steering reductions, pruning) still end, searching without a depth limit, at each position's proved value: a node that leaves
-/// the table move out to test it neither stores nor cuts off on the table, so nothing it finds poisons the
-/// proved entries.
+/// history steering reductions, pruning) still end, searching without a depth limit, at each position's
+/// proved value: a node that leaves the table move out to test it neither stores nor cuts off on the table,
+/// so nothing it finds poisons the proved entries.
 #[test]
 fn heuristic_options_end_at_the_proved_value() {
     let options = SearchOptions::default()

@@ -13,6 +13,7 @@
 //! | symmetry | [`table_key`](Game::table_key), [`child_table_key`](Game::child_table_key), [`canonical_move_code`](Game::canonical_move_code), [`actual_move_code`](Game::actual_move_code) | symmetric positions share table entries; children's entries are prefetched |
 //! | repetition | [`reversible_plies`](Game::reversible_plies), [`repetition_outcome`](Game::repetition_outcome) | repeated positions scored by the rules |
 //! | end | [`remaining`](Game::remaining) | exact solving, with margins |
+//! | move order | [`piece_to`](Game::piece_to) | the continuation history |
 //!
 //! An [`Evaluator`] scores positions that are not over and sets the search's policy for the game: which
 //! moves to try first, which are noisy (for quiescence), which are tactical (never reduced), and moves its own
@@ -361,7 +362,8 @@ pub trait Evaluator<G: Game>: Sync {
     ///
     /// The searcher orders a node's moves as: the table's move; moves hinted at [`PRIORITY`] or more (good
     /// captures, say), by hint; killer moves; the counter move; the rest by hint plus the history heuristic
-    /// (which lies within ±16,384, three times that with the continuation history); moves hinted at `-PRIORITY` or less last, and near the horizon, with
+    /// (which lies within ±16,384, three times that with the continuation history); moves hinted at
+    /// `-PRIORITY` or less last, and near the horizon, with
     /// [`losing_move_pruning`](crate::search::SearchOptions::losing_move_pruning), not at all. Equal scores
     /// keep the order of [`legal_moves`](Game::legal_moves). The default hints nothing.
     #[inline(always)]

@@ -34,6 +34,9 @@ const LMR_HISTORY: i32 = 8192;
 /// horizon and closer.
 const LOSING_MOVE_DEPTH: i32 = 3;
 
+/// Null-move searches are a ply shallower for each this many centipawns the static evaluation beats beta by.
+const NULL_MOVE_EVAL_STEP: i32 = 200;
+
 /// Singular extensions are tried this many plies from the horizon and further.
 const SINGULAR_DEPTH: i32 = 7;
 
@@ -73,6 +76,7 @@ impl Playable for Position {
             .with_move_futility_margin(Some(MOVE_FUTILITY_MARGIN))
             .with_losing_move_pruning(Some(LOSING_MOVE_DEPTH))
             .with_quiescence_table(true)
+            .with_null_move_eval_step(Some(NULL_MOVE_EVAL_STEP))
             .with_aspiration(Some(25))
             .with_singular_depth(Some(SINGULAR_DEPTH))
     }

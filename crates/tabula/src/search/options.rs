@@ -214,6 +214,9 @@ declare_options! {
     singular_margin / with_singular_margin: Score = 2, solver 2, lean None, verify [2];
     /// Null-move searches are this many plies shallower than a normal child, plus one per four plies of depth.
     null_move_reduction / with_null_move_reduction: i32 = 2, solver 2, lean None, verify [2];
+    /// Null-move searches are a ply shallower still for each this much by which the static evaluation beats
+    /// beta, at most three plies more (a position far above beta needs a shallower proof). `None`: off.
+    null_move_eval_step / with_null_move_eval_step: Option<Score> = None, solver None, lean Some(None), verify [None];
     /// Enhanced transposition cutoffs are tried this many plies from the horizon and further.
     etc_depth / with_etc_depth: i32 = 4, solver 4, lean None, verify [4];
 

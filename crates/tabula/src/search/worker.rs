@@ -524,8 +524,10 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         // Step 6. Null move: if passing still fails high, a real move will too.
         if FULL && options.null_move && prunable && !excluding && depth >= 3 {
             if let Some(null) = self.game.null_move() {
-                if *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game)) >= beta {
-                    let reduction = options.null_move_reduction + depth / 4;
+                let eval = *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game));
+                if eval >= beta {
+                    let above = options.null_move_eval_step.map_or(0, |step| ((eval - beta) / step.max(1)).min(3));
+                    let reduction = options.null_move_reduction + depth / 4 + above;
                     self.play(null);
                     let score =
                         -self.negamax(below, depth - 1 - reduction, ply + 1, -beta, -beta + 1, Kind::AFTER_NULL);

@@ -69,6 +69,7 @@ impl Playable for Position {
             .with_table_depth(1)
             .with_lmr(true)
             .with_lmr_history(Some(LMR_HISTORY))
+            .with_lmr_improving(true)
             .with_check_extension(true)
             .with_futility_margin(Some(FUTILITY_MARGIN))
             .with_late_move_pruning(true)

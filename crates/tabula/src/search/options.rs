@@ -170,6 +170,9 @@ declare_options! {
     /// With late-move reductions and history on: a move's reduction shrinks by its history score divided by
     /// this (grows, for a negative score), so that moves that often cut off are searched deeper. `None`: off.
     lmr_history / with_lmr_history: Option<i32> = None, solver None, lean Some(None), verify [None];
+    /// With late-move reductions and `improving` on: at a node whose side to move stands no better than two
+    /// plies before, late moves are reduced a ply more.
+    lmr_improving / with_lmr_improving: bool = false, solver false, lean Some(false), verify [false];
     /// Reverse futility pruning with this margin per ply: a non-PV node up to `futility_depth` plies from
     /// the horizon, not in check, whose static evaluation beats beta by the margin times the depth, returns
     /// the evaluation. `None`: off.

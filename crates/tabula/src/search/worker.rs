@@ -671,6 +671,9 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                     && i >= options.lmr_moves + kind.pv as usize;
                 // About ln(depth)·ln(index)/2, one less at PV nodes, less for a good history.
                 let mut reduction = if reducible { lmr_reduction(depth, i) - kind.pv as i32 } else { 0 };
+                if reducible && options.lmr_improving && !improving {
+                    reduction += 1;
+                }
                 if let (true, true, Some(divisor)) = (reducible, options.history, options.lmr_history) {
                     let history = self.history.quiet(side, code, continuation.then_some((&kind.preceding, piece_to)));
                     reduction -= history / divisor.max(1);

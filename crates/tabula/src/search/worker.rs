@@ -500,8 +500,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         }
 
         // Step 5. Whether the side to move stands better than two plies before (unknown counts as better):
-        // where it does not, reverse futility asks a margin more. Reverse futility: far enough above beta
-        // near the horizon, assume a move keeps it there.
+        // where it does not, reverse futility asks a margin more (and late moves may be reduced more, step 9).
+        // Reverse futility: far enough above beta near the horizon, assume a move keeps it there.
         let mut improving = true;
         if FULL && options.improving {
             let eval = (!in_check).then(|| *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game)));

@@ -204,8 +204,8 @@ pub trait Game: Clone + Send {
         0
     }
 
-    /// An upper bound on [`piece_to`](Game::piece_to) codes (exclusive, at most 4,096; the continuation
-    /// history has this many squared entries). 0: the game has none.
+    /// An upper bound on [`piece_to`](Game::piece_to) codes (exclusive, at most 4,096, or a search of the game
+    /// does not build; the continuation history has this many squared entries). 0: the game has none.
     const PIECE_TO_CODES: usize = 0;
 
     /// Whether the game implements any of the hooks of the full search: [`winning_move`](Game::winning_move),

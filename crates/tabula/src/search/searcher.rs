@@ -114,6 +114,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         // (The counter moves share the history's table.)
         let history = self.options.history || self.options.counter_moves;
+        // A game that declares more piece-to codes than the continuation history allows does not build.
+        const { assert!(G::PIECE_TO_CODES <= 4096, "Game::PIECE_TO_CODES is at most 4,096") };
         let pieces_to = if self.options.history && self.options.continuation_history { G::PIECE_TO_CODES } else { 0 };
         for td in &mut self.threads[..count] {
             td.prepare(history, G::MOVE_CODES, pieces_to, &self.history);

@@ -186,8 +186,9 @@ declare_options! {
     move_futility_margin / with_move_futility_margin: Option<Score> = None, solver None, lean Some(None), verify [None];
     /// Improving: where the static evaluation is no better than two plies before (same side to move), reverse
     /// futility asks one margin more (and, with `lmr_improving`, late moves are reduced a ply more); where it
-    /// is better, it works as without this option. Needs the evaluation at every node not in check. (Late-move pruning of half the moves where the evaluation is
-    /// not improving, as some engines do, cost chess a won rook ending and two Win-at-Chess positions.)
+    /// is better, it works as without this option. Needs the evaluation at every node not in check.
+    /// (Late-move pruning of half the moves where the evaluation is not improving, as some engines do, cost
+    /// chess a won rook ending and two Win-at-Chess positions.)
     improving / with_improving: bool = false, solver false, lean Some(false), verify [false];
     /// Losing-move pruning: at non-PV nodes up to this many plies from the horizon, not in check, moves the
     /// evaluator hints at [`-PRIORITY`](crate::game::PRIORITY) or less (in chess captures that lose material

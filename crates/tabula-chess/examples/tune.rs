@@ -9,7 +9,7 @@
 //! cargo run --release -p tabula-chess --example tune -- nnue-gen OUT [games] [nodes] [threads] [first]
 //! cargo run --release -p tabula-chess --example tune -- nnue-label IN OUT [go] [threads] [stockfish]
 //! cargo run --release -p tabula-chess --example tune -- nnue-loss DATA share NET...
-//! cargo run --release -p tabula-chess --example tune -- nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror]
+//! cargo run --release -p tabula-chess --example tune -- nnue-fit DATA OUT [epochs] [share] [scale] [threads] [mirror|no-mirror] [START]
 //! cargo run --release -p tabula-chess --example tune -- openings OUT [count] [nodes] [margin] [first]
 //! ```
 //!
@@ -37,13 +37,15 @@
 //! - `nnue-label` replaces the score of each `FEN;score;result` line with Stockfish's after `go {go}`
 //!   (`depth 8` by default; one Stockfish of one thread per thread), white's point of view, a mate as ±3,000,
 //!   and drops the positions whose best move by Stockfish is a capture or a promotion.
-//! - `nnue-fit` trains the network of `tabula_chess::eval::nnue` on such data and writes its weights file:
-//!   Adam on minibatches of 4,096 positions, `epochs` passes (20 by default; the learning rate 10⁻³, a
-//!   tenth of it for the last fifth), minimising the squared error between `sigmoid(y)` and the target
-//!   `share · sigmoid(score / scale) + (1 − share) · result` for the side to move (`share` 0.75 by default,
-//!   `scale` 113 centipawns, the tapered evaluation's fitted scale; the network evaluates `y · scale`). The last twentieth of the file is held out and its loss reported per epoch;
-//!   the rest is trained on twice, as given and mirrored left to right, unless `no-mirror` is given. The
-//!   tapered evaluation's and the embedded network's losses on the held-out positions are reported first.
+//! - `nnue-fit` trains the network of `tabula_chess::eval::nnue` on such data and writes its weights file: Adam
+//!   on minibatches of 4,096 positions, `epochs` passes (20 by default; the learning rate 10⁻³, a tenth of it for
+//!   the last fifth), minimising the squared error between `sigmoid(y)` and the target `share · sigmoid(score /
+//!   scale) + (1 − share) · result` for the side to move (`share` 0.75 by default, `scale` 113 centipawns, the
+//!   tapered evaluation's fitted scale; the network evaluates `y · scale`). The last twentieth of the file is
+//!   held out and its loss reported per epoch; the rest is trained on twice, as given and mirrored left to right,
+//!   unless `no-mirror` is given. Given a `START` network (a file or `<embedded>`), training goes on from its
+//!   weights at a tenth of the learning rate instead of from random ones. The tapered evaluation's and the
+//!   embedded network's losses on the held-out positions are reported first.
 //! - `nnue-loss` reports the loss of the tapered evaluation and of each network file (`<embedded>` for the
 //!   crate's own) on all of `DATA`, with the targets of `nnue-fit` at that `share` and scale 113: data from
 //!   games no network was trained on compares networks fairly (a network has learnt its own training games'
@@ -122,6 +124,7 @@ fn main() {
             num(5, DEFAULT_SCALE as u64) as f32,
             num(6, 2) as usize,
             arg(7) != Some("no-mirror"),
+            arg(8),
         ),
         Some("nnue-label") => nnue_label(
             arg(1).expect("IN"),
@@ -150,7 +153,7 @@ fn main() {
             balanced_openings(arg(1).expect("OUT"), num(2, 1000) as usize, num(3, 20_000), num(4, 50) as i32, num(5, 0))
         }
         _ => {
-            eprintln!("usage: tune openings OUT [count] [nodes] [margin] [first] | gen OUT [games] [nodes] [threads] | nnue-gen OUT [games] [nodes] [threads] [first] | nnue-label IN OUT [go] [threads] [stockfish] | nnue-loss DATA share NET... | nnue-fit DATA OUT [epochs] [share] [scale] [threads] [no-mirror] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
+            eprintln!("usage: tune openings OUT [count] [nodes] [margin] [first] | gen OUT [games] [nodes] [threads] | nnue-gen OUT [games] [nodes] [threads] [first] | nnue-label IN OUT [go] [threads] [stockfish] | nnue-loss DATA share NET... | nnue-fit DATA OUT [epochs] [share] [scale] [threads] [mirror|no-mirror] [START] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
             std::process::exit(2);
         }
     }
@@ -695,7 +698,7 @@ mod nnue_fit {
     use tabula::game::Evaluator;
     use tabula::rng::Rng;
     use tabula_chess::eval::against_bare_king;
-    use tabula_chess::eval::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB};
+    use tabula_chess::eval::nnue::{feature, Column, Network, HIDDEN, INPUTS, QA, QB};
     use tabula_chess::{Color, Position};
 
     const H: usize = HIDDEN;
@@ -768,6 +771,21 @@ mod nnue_fit {
                 b1: (0..H).map(|_| uniform(0.1) + 0.1).collect(),
                 w2: (0..2 * H).map(|_| uniform(0.1)).collect(),
                 b2: 0.0,
+            }
+        }
+
+        /// The real-valued weights of a quantised network (the inverse of [`quantise`](Params::quantise) up
+        /// to rounding), to go on training it.
+        pub fn from_network(net: &Network) -> Params {
+            let (weights, bias, out_weights, out_bias) = net.layers();
+            let real = |columns: &[Column], q: i32| -> Vec<f32> {
+                columns.iter().flat_map(|c| c.0).map(|w| f32::from(w) / q as f32).collect()
+            };
+            Params {
+                w1: real(weights, QA),
+                b1: real(std::slice::from_ref(bias), QA),
+                w2: real(out_weights, QB),
+                b2: out_bias as f32 / (QA * QB) as f32,
             }
         }
 
@@ -920,22 +938,35 @@ mod nnue_fit {
         }
     }
 
+    /// The network file `name`, or the crate's own for `<embedded>`.
+    fn open_network(name: &str) -> Arc<Network> {
+        match name {
+            "<embedded>" => Network::embedded(),
+            _ => Arc::new(Network::open(name).unwrap_or_else(|e| panic!("{name}: {e}"))),
+        }
+    }
+
     /// `nnue-loss`: the loss of the tapered evaluation and of each network file (`<embedded>` for the one in
     /// the crate) on every position of `path`, with the targets of `nnue-fit`.
     pub fn losses(path: &str, nets: &[&str], share: f32, scale: f32) {
         let (data, fens) = read(path, share, scale);
-        let networks: Vec<(&str, Arc<Network>)> = nets
-            .iter()
-            .map(|&n| match n {
-                "<embedded>" => (n, Network::embedded()),
-                _ => (n, Arc::new(Network::open(n).unwrap_or_else(|e| panic!("{n}: {e}")))),
-            })
-            .collect();
+        let networks: Vec<(&str, Arc<Network>)> = nets.iter().map(|&n| (n, open_network(n))).collect();
         report_losses(&fens, &data.targets, scale, &networks, "");
     }
 
-    /// Trains on `path` for `epochs` and writes the weights file `out`.
-    pub fn run(path: &str, out: &str, epochs: usize, share: f32, scale: f32, threads: usize, mirror: bool) {
+    /// Trains on `path` for `epochs` and writes the weights file `out`: from random weights, or from the
+    /// network `start` (a file, or `<embedded>`) at a tenth of the learning rate.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(
+        path: &str,
+        out: &str,
+        epochs: usize,
+        share: f32,
+        scale: f32,
+        threads: usize,
+        mirror: bool,
+        start: Option<&str>,
+    ) {
         let started = Instant::now();
         let (all, fens) = read(path, share, scale);
         // The last twentieth of the file (the latest games) is held out.
@@ -963,13 +994,16 @@ mod nnue_fit {
         let embedded = [("the embedded network", Network::embedded())];
         report_losses(&fens[cut..], &all.targets[cut..], scale, &embedded, "held-out ");
         let mut rng = Rng::new(0x6e6e_7565);
-        let mut params = Params::random(&mut rng);
+        let (mut params, rate) = match start {
+            None => (Params::random(&mut rng), 1e-3),
+            Some(start) => (Params::from_network(&open_network(start)), 1e-4),
+        };
         let mut adam = Adam::new();
         let mut order: Vec<u32> = (0..train.len() as u32).collect();
         const BATCH: usize = 4_096;
         for epoch in 1..=epochs {
-            // Learning rate: 1e-3, a tenth of it for the last fifth of the epochs.
-            let lr = if epoch * 5 <= epochs * 4 { 1e-3 } else { 1e-4 };
+            // A tenth of the rate for the last fifth of the epochs.
+            let lr = if epoch * 5 <= epochs * 4 { rate } else { rate / 10.0 };
             rng.shuffle(&mut order);
             let mut train_loss = 0.0;
             for batch in order.chunks(BATCH) {
@@ -1063,6 +1097,17 @@ mod nnue_fit {
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        #[test]
+        fn a_network_read_back_quantises_to_itself() {
+            let params = Params::random(&mut Rng::new(3));
+            let net = params.quantise(113.0);
+            let back = Params::from_network(&net);
+            assert_eq!(back.quantise(113.0).to_bytes(), net.to_bytes());
+            let embedded = Network::embedded();
+            let scale = embedded.scale() as f32;
+            assert_eq!(Params::from_network(&embedded).quantise(scale).to_bytes(), embedded.to_bytes());
+        }
 
         #[test]
         fn gradient_matches_finite_differences() {

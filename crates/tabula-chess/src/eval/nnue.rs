@@ -368,6 +368,13 @@ impl Network {
         self
     }
 
+    /// The integer weights as [`new`](Network::new) takes them: the first layer's columns (input by input),
+    /// its bias, the output weights (side to move's, then the other's) and the output bias. A trainer starts
+    /// from them to refine a network.
+    pub fn layers(&self) -> (&[Column], &Column, &[Column; 2], i32) {
+        (&self.weights, &self.bias, &self.out_weights, self.out_bias)
+    }
+
     /// Centipawns per unit of output.
     pub fn scale(&self) -> i32 {
         self.scale

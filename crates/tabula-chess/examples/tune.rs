@@ -59,11 +59,14 @@
 //! 660,000 an hour on one niced core) and `nnue-gen d2.txt 27100 1000 1 2000000` (2,430,000 positions in 34
 //! minutes, about 4.2 million an hour) by the tapered engine, concatenated (`d2` first, so that the held-out
 //! tail is of the deeper searches), and `nnue-fit d12.txt default.tbnn 12 0.75 113 2` (6.7 minutes on two
-//! threads beside the generator; 33 s a pass over 5.2 million positions with their mirror images). The one in
-//! the crate (`src/eval/default.tbnn`) added `nnue-gen d4.txt 39100 1000 1 5000000` by the engine on the first
-//! network (3,620,000 positions in 37 minutes), `d4`, `d2` and `d1` concatenated in that order, and `nnue-fit
-//! d421.txt default.tbnn 12 0.75 113 1` (13.3 minutes on one thread; 5.46 million positions once the endings
-//! against a bare king are left out).
+//! threads beside the generator; 33 s a pass over 5.2 million positions with their mirror images). The
+//! second added `nnue-gen d4.txt 39100 1000 1 5000000` by the engine on the first network (3,620,000
+//! positions in 37 minutes), `d4`, `d2` and `d1` concatenated in that order, and `nnue-fit d421.txt
+//! second.tbnn 12 0.75 113 1` (13.3 minutes on one thread; 5.46 million positions once the endings against a
+//! bare king are left out). The third, in the crate (`src/eval/default.tbnn`), went on from the second:
+//! `nnue-gen d6.txt 100000 1000 1 11000000` stopped after about 20,800 games (1.88 million positions),
+//! `nnue-label d6.txt s6.txt "depth 8" 2` (1.75 million kept) and `nnue-fit s6.txt default.tbnn 12 1.0 113 1
+//! mirror second.tbnn` (3.7 minutes on one thread).
 //!
 //! The weights in the crate came from `gen games.txt 3800 6000`, `label games.txt labelled.txt 7` (Stockfish
 //! 15.1; 286,000 positions) and `fit labelled.txt 1000`: mean squared error 0.0368 -> 0.0293 on the fitted

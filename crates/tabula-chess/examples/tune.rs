@@ -999,7 +999,12 @@ mod nnue_fit {
         let mut rng = Rng::new(0x6e6e_7565);
         let (mut params, rate) = match start {
             None => (Params::random(&mut rng), 1e-3),
-            Some(start) => (Params::from_network(&open_network(start)), 1e-4),
+            Some(start) => {
+                let net = open_network(start);
+                // The weights mean `y · scale` centipawns: another scale would change every evaluation.
+                assert_eq!(net.scale() as f32, scale, "{start} has scale {}, training asks for {scale}", net.scale());
+                (Params::from_network(&net), 1e-4)
+            }
         };
         let mut adam = Adam::new();
         let mut order: Vec<u32> = (0..train.len() as u32).collect();

@@ -943,10 +943,7 @@ mod nnue_fit {
 
     /// The network file `name`, or the crate's own for `<embedded>`.
     fn open_network(name: &str) -> Arc<Network> {
-        match name {
-            "<embedded>" => Network::embedded(),
-            _ => Arc::new(Network::open(name).unwrap_or_else(|e| panic!("{name}: {e}"))),
-        }
+        Network::named(name).unwrap_or_else(|e| panic!("{name}: {e}"))
     }
 
     /// `nnue-loss`: the loss of the tapered evaluation and of each network file (`<embedded>` for the one in

@@ -63,7 +63,7 @@
 
 use crate::book::{Book, BookError};
 use crate::engine::Engine;
-use crate::eval::nnue::{NetError, Network};
+use crate::eval::nnue::{NetError, Network, EMBEDDED_NAME};
 use crate::eval::{EngineEvaluation, EvalKind};
 use crate::fen::FenError;
 use crate::moves::Move;
@@ -118,9 +118,6 @@ impl From<NetError> for CommandError {
         CommandError::File(Box::new(e))
     }
 }
-
-/// `EvalFile`'s value for the network built into the engine.
-const EMBEDDED_NET: &str = "<embedded>";
 
 /// A search for [`run_search`] to run: what `go` asked for.
 #[derive(Clone, Debug)]
@@ -309,7 +306,7 @@ impl UciSession {
                 EvalKind::Nnue.name(),
                 EvalKind::Tapered.name()
             ),
-            format!("option name EvalFile type string default {EMBEDDED_NET}"),
+            format!("option name EvalFile type string default {EMBEDDED_NAME}"),
             "uciok".to_owned(),
         ]
         .into()
@@ -362,13 +359,9 @@ impl UciSession {
             }
             "evalfile" => {
                 let file = value.unwrap_or_default();
-                self.network = if file.is_empty() || file == EMBEDDED_NET {
-                    Network::embedded()
-                } else {
-                    Arc::new(Network::open(&file)?)
-                };
+                self.network = Network::named(&file)?;
                 self.apply_evaluation();
-                if !file.is_empty() && file != EMBEDDED_NET {
+                if !file.is_empty() && file != EMBEDDED_NAME {
                     return Ok(vec![format!("info string network {file} loaded")]);
                 }
             }

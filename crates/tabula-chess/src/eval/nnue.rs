@@ -101,6 +101,8 @@ pub const DEFAULT_SCALE: i32 = 113;
 pub const SCALES: std::ops::RangeInclusive<i32> = 1..=10_000;
 /// The file format's version.
 pub const VERSION: u32 = 1;
+/// The name of the embedded network where a network is named ([`Network::named`]).
+pub const EMBEDDED_NAME: &str = "<embedded>";
 /// The most pieces a position has: the accumulators' bound on how many columns add up.
 const MAX_PIECES: i32 = 32;
 
@@ -287,6 +289,20 @@ impl Network {
     pub fn embedded() -> Arc<Network> {
         static NET: OnceLock<Arc<Network>> = OnceLock::new();
         NET.get_or_init(|| Arc::new(Network::from_bytes(EMBEDDED).expect("the embedded network is valid"))).clone()
+    }
+
+    /// The network `name` stands for: the embedded one for [`EMBEDDED_NAME`] or an empty name, else the weights
+    /// file of that path (as the engine's `EvalFile` option and the trainer name networks).
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Network::open).
+    pub fn named(name: &str) -> Result<Arc<Network>, NetError> {
+        if name.is_empty() || name == EMBEDDED_NAME {
+            Ok(Network::embedded())
+        } else {
+            Network::open(name).map(Arc::new)
+        }
     }
 
     /// Reads a weights file.

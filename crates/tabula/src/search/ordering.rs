@@ -143,6 +143,10 @@ pub(super) struct History {
     pieces_to: usize,
 }
 
+/// The most piece-to codes a game may declare ([`Game::PIECE_TO_CODES`](crate::game::Game::PIECE_TO_CODES)):
+/// the continuation history holds their square, 32 MiB a thread at this bound.
+pub(super) const MAX_PIECE_TO_CODES: usize = 4_096;
+
 /// The piece-to codes of the move that led to a node and of the one before it ([`NO_CODE`] where there is
 /// none, or the continuation history is off): what a move's continuation history is looked up after.
 pub(super) type Preceding = [u16; 2];

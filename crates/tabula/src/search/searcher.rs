@@ -2,6 +2,7 @@
 
 use super::limits::Limits;
 use super::options::SearchOptions;
+use super::ordering::MAX_PIECE_TO_CODES;
 use super::result::{Iteration, SearchResult, TableUse};
 use super::shared::Shared;
 use super::threads::{self, ThreadData};
@@ -115,7 +116,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         // (The counter moves share the history's table.)
         let history = self.options.history || self.options.counter_moves;
         // A game that declares more piece-to codes than the continuation history allows does not build.
-        const { assert!(G::PIECE_TO_CODES <= 4096, "Game::PIECE_TO_CODES is at most 4,096") };
+        const { assert!(G::PIECE_TO_CODES <= MAX_PIECE_TO_CODES, "Game::PIECE_TO_CODES is at most 4,096") };
         let pieces_to = if self.options.history && self.options.continuation_history { G::PIECE_TO_CODES } else { 0 };
         for td in &mut self.threads[..count] {
             td.prepare(history, G::MOVE_CODES, pieces_to, &self.history);

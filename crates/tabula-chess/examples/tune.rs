@@ -1,78 +1,81 @@
 //! Tunes the evaluation's weights on data (Texel's method), in three steps:
 //!
 //! ```text
-//! cargo run --release -p tabula-chess --example tune -- gen   OUT [games] [nodes] [threads]
-//! cargo run --release -p tabula-chess --example tune -- label IN OUT [depth] [threads] [stockfish]
-//! cargo run --release -p tabula-chess --example tune -- fit   LABELLED [epochs] [l2] > weights.rs
-//! cargo run --release -p tabula-chess --example tune -- wdl-gen OUT [games] [nodes] [threads]
-//! cargo run --release -p tabula-chess --example tune -- wdl-fit SAMPLES
-//! cargo run --release -p tabula-chess --example tune -- nnue-gen OUT [games] [nodes] [threads] [first]
-//! cargo run --release -p tabula-chess --example tune -- nnue-label IN OUT [go] [threads] [stockfish]
-//! cargo run --release -p tabula-chess --example tune -- nnue-loss DATA share NET...
-//! cargo run --release -p tabula-chess --example tune -- nnue-fit DATA OUT [epochs] [share] [scale] [threads] [mirror|no-mirror] [START]
-//! cargo run --release -p tabula-chess --example tune -- openings OUT [count] [nodes] [margin] [first]
+//! cargo run --release -p tabula-chess --example tune -- COMMAND ...
+//!
+//! tune gen OUT [--games N] [--nodes N] [--threads N]
+//! tune label IN OUT [--depth D] [--threads N] [--stockfish PATH]
+//! tune fit LABELLED [--epochs N] [--l2 X] > weights.rs
+//! tune wdl-gen OUT [--games N] [--nodes N] [--threads N]
+//! tune wdl-fit SAMPLES
+//! tune nnue-gen OUT [--games N] [--nodes N] [--threads N] [--first N]
+//! tune nnue-label IN OUT [--go GO] [--threads N] [--stockfish PATH]
+//! tune nnue-loss DATA NET... [--share X]
+//! tune nnue-fit DATA OUT [--epochs N] [--share X] [--scale CP] [--threads N] [--no-mirror] [--start NET] [--rate R]
+//! tune openings OUT [--count N] [--nodes N] [--margin CP] [--first N]
 //! ```
 //!
-//! - `gen` plays the engine against itself at a fixed node budget per move from varied starts (a few random
-//!   plies from the start position or from `tests/data/openings.epd`) and writes quiet positions (not in check,
-//!   the engine's move neither a capture nor a promotion, no decisive score) with the game's result:
-//!   `FEN;result` where the result is 1, 0.5 or 0 for white.
-//! - `label` asks Stockfish (`UCI_ShowWDL`) for the expected score of each position at a fixed depth and
-//!   appends it: `FEN;result;expected` (white's point of view), dropping positions whose best move is a capture
-//!   or a promotion.
-//! - `fit` minimises the mean squared error between `sigmoid(K * eval)` and the blend `3/4 expected + 1/4
-//!   result` over the evaluation's linear weights (Adam on the exact gradient of the traced features, with an L2
-//!   pull of strength `l2` towards the current weights), after fitting the scale `K` to the current weights, and
-//!   prints the new weights as the Rust source of `src/eval/weights.rs`. A twentieth of the positions, in
-//!   blocks of whole games, is held out and its error reported.
-//! - `wdl-gen` plays the same self-play games as `gen` and writes, for each quiet position, the search's score
-//!   for the side to move, the game phase and how the game ended for the side to move: `score;phase;result`.
-//! - `wdl-fit` fits the win/draw/loss model of `tabula_chess::wdl` to such samples by maximum likelihood
-//!   (coordinate descent, a golden-section search per constant) and prints its constants, the log-loss
-//!   against a model that ignores the score, and observed against predicted chances by score.
-//! - `nnue-gen` plays the same self-play games as `gen`, numbered from `first` (0 by default; each number
-//!   seeds its own random start, so runs with disjoint ranges add new games), and writes the training data of
-//!   the network (`nnue-fit` below): `FEN;score;result` per quiet position, where `score` is the search's
-//!   score in centipawns and `result` the game's result (1, 0.5 or 0), both from white's point of view.
-//! - `nnue-label` replaces the score of each `FEN;score;result` line with Stockfish's after `go {go}`
-//!   (`depth 8` by default; one Stockfish of one thread per thread), white's point of view, a mate as ±3,000,
-//!   and drops the positions whose best move by Stockfish is a capture or a promotion.
-//! - `nnue-fit` trains the network of `tabula_chess::eval::nnue` on such data and writes its weights file: Adam
-//!   on minibatches of 4,096 positions, `epochs` passes (20 by default; the learning rate 10⁻³, a tenth of it for
-//!   the last fifth), minimising the squared error between `sigmoid(y)` and the target `share · sigmoid(score /
-//!   scale) + (1 − share) · result` for the side to move (`share` 0.75 by default, `scale` 113 centipawns, the
-//!   tapered evaluation's fitted scale; the network evaluates `y · scale`). The last twentieth of the file is
-//!   held out and its loss reported per epoch; the rest is trained on twice, as given and mirrored left to right,
-//!   unless `no-mirror` is given. Given a `START` network (a file or `<embedded>`), training goes on from its
-//!   weights at a tenth of the learning rate instead of from random ones. The tapered evaluation's and the
-//!   embedded network's losses on the held-out positions are reported first.
-//! - `nnue-loss` reports the loss of the tapered evaluation and of each network file (`<embedded>` for the
-//!   crate's own) on all of `DATA`, with the targets of `nnue-fit` at that `share` and scale 113: data from
-//!   games no network was trained on compares networks fairly (a network has learnt its own training games'
-//!   results).
-//! - `openings` writes `count` (1,000 by default) distinct roughly balanced opening positions as EPD, for
-//!   self-play matches that need more openings than `tests/data/openings.epd` has (an SPRT runs to
-//!   thousands of games): the random starts of `gen`, numbered from `first`, kept when the engine's search of
-//!   `nodes` (20,000 by default) scores them within `margin` centipawns (50 by default) of even.
+//! `tune help COMMAND` gives each command's options and defaults.
 //!
-//! The first network came from `nnue-gen d1.txt 3200 5000 1 1000000` (288,000 positions in 26 minutes, about
-//! 660,000 an hour on one niced core) and `nnue-gen d2.txt 27100 1000 1 2000000` (2,430,000 positions in 34
-//! minutes, about 4.2 million an hour) by the tapered engine, concatenated (`d2` first, so that the held-out
-//! tail is of the deeper searches), and `nnue-fit d12.txt default.tbnn 12 0.75 113 2` (6.7 minutes on two
-//! threads beside the generator; 33 s a pass over 5.2 million positions with their mirror images). The
-//! second added `nnue-gen d4.txt 39100 1000 1 5000000` by the engine on the first network (3,620,000
-//! positions in 37 minutes), `d4`, `d2` and `d1` concatenated in that order, and `nnue-fit d421.txt
-//! second.tbnn 12 0.75 113 1` (13.3 minutes on one thread; 5.46 million positions once the endings against a
-//! bare king are left out). The third, in the crate (`src/eval/default.tbnn`), went on from the second:
-//! `nnue-gen d6.txt 100000 1000 1 11000000` stopped after about 20,800 games (1.88 million positions),
-//! `nnue-label d6.txt s6.txt "depth 8" 2` (1.75 million kept) and `nnue-fit s6.txt default.tbnn 12 1.0 113 1
-//! mirror second.tbnn` (3.7 minutes on one thread).
+//! - `gen` plays the engine against itself at a fixed node budget per move from varied starts (a few random plies from
+//!   the start position or from `tests/data/openings.epd`) and writes quiet positions (not in check, the engine's move
+//!   neither a capture nor a promotion, no decisive score) with the game's result: `FEN;result` where the result is 1,
+//!   0.5 or 0 for white.
+//! - `label` asks Stockfish (`UCI_ShowWDL`) for the expected score of each position at a fixed depth and appends it:
+//!   `FEN;result;expected` (white's point of view), dropping positions whose best move is a capture or a promotion.
+//! - `fit` minimises the mean squared error between `sigmoid(K * eval)` and the blend `3/4 expected + 1/4 result` over
+//!   the evaluation's linear weights (Adam on the exact gradient of the traced features, with an L2 pull of strength
+//!   `l2` towards the current weights), after fitting the scale `K` to the current weights, and prints the new weights
+//!   as the Rust source of `src/eval/weights.rs`. A twentieth of the positions, in blocks of whole games, is held out
+//!   and its error reported.
+//! - `wdl-gen` plays the same self-play games as `gen` and writes, for each quiet position, the search's score for the
+//!   side to move, the game phase and how the game ended for the side to move: `score;phase;result`.
+//! - `wdl-fit` fits the win/draw/loss model of `tabula_chess::wdl` to such samples by maximum likelihood (coordinate
+//!   descent, a golden-section search per constant) and prints its constants, the log-loss against a model that ignores
+//!   the score, and observed against predicted chances by score.
+//! - `nnue-gen` plays the same self-play games as `gen`, numbered from `--first` (0 by default; each number seeds its
+//!   own random start, so runs with disjoint ranges add new games), and writes the training data of the network
+//!   (`nnue-fit` below): `FEN;score;result` per quiet position, where `score` is the search's score in centipawns and
+//!   `result` the game's result (1, 0.5 or 0), both from white's point of view.
+//! - `nnue-label` replaces the score of each `FEN;score;result` line with Stockfish's after `go {go}` (`--go "depth 8"`
+//!   by default; one Stockfish of one thread per thread), white's point of view, a mate as ±3,000, and drops the
+//!   positions whose best move by Stockfish is a capture or a promotion.
+//! - `nnue-fit` trains the network of `tabula_chess::eval::nnue` on such data and writes its weights file: Adam on
+//!   minibatches of 4,096 positions, `--epochs` passes (20 by default; the learning rate 10⁻³, a tenth of it for the
+//!   last fifth), minimising the squared error between `sigmoid(y)` and the target `share · sigmoid(score / scale) + (1
+//!   − share) · result` for the side to move (`share` 0.75 by default, `scale` 113 centipawns, the tapered evaluation's
+//!   fitted scale; the network evaluates `y · scale`). The last twentieth of the file is held out and its loss reported
+//!   per epoch; the rest is trained on twice, as given and mirrored left to right, unless `--no-mirror` is given. Given
+//!   a `--start` network (a file or `<embedded>`), training goes on from its weights at a tenth of the learning rate
+//!   instead of from random ones; `--rate` sets the rate either way. The tapered evaluation's and the embedded
+//!   network's losses on the held-out positions are reported first.
+//! - `nnue-loss` reports the loss of the tapered evaluation and of each network file (`<embedded>` for the crate's own)
+//!   on all of `DATA`, with the targets of `nnue-fit` at that `--share` and scale 113: data from games no network was
+//!   trained on compares networks fairly (a network has learnt its own training games' results).
+//! - `openings` writes `--count` (1,000 by default) distinct roughly balanced opening positions as EPD, for self-play
+//!   matches that need more openings than `tests/data/openings.epd` has (an SPRT runs to thousands of games): the
+//!   random starts of `gen`, numbered from `--first`, kept when the engine's search of `--nodes` (20,000 by default)
+//!   scores them within `--margin` centipawns (50 by default) of even.
 //!
-//! The weights in the crate came from `gen games.txt 3800 6000`, `label games.txt labelled.txt 7` (Stockfish
-//! 15.1; 286,000 positions) and `fit labelled.txt 1000`: mean squared error 0.0368 -> 0.0293 on the fitted
-//! positions and 0.0369 -> 0.0308 on the held-out ones. Against the hand-set weights they replaced, the tuned
-//! evaluation scored +79 +/- 50 Elo in self-play (3 s + 0.03 s, 157 games from balanced openings).
+//! The first network came from `nnue-gen d1.txt --games 3200 --nodes 5000 --first 1000000` (288,000 positions in 26
+//! minutes, about 660,000 an hour on one niced core) and `nnue-gen d2.txt --games 27100 --nodes 1000 --first 2000000`
+//! (2,430,000 positions in 34 minutes, about 4.2 million an hour) by the tapered engine, concatenated (`d2` first, so
+//! that the held-out tail is of the deeper searches), and `nnue-fit d12.txt default.tbnn --epochs 12` (6.7 minutes on
+//! two threads beside the generator; 33 s a pass over 5.2 million positions with their mirror images). The second added
+//! `nnue-gen d4.txt --games 39100 --nodes 1000 --first 5000000` by the engine on the first network (3,620,000 positions
+//! in 37 minutes), `d4`, `d2` and `d1` concatenated in that order, and `nnue-fit d421.txt second.tbnn --epochs 12
+//! --threads 1` (13.3 minutes on one thread; 5.46 million positions once the endings against a bare king are left out).
+//! The third, in the crate (`src/eval/default.tbnn`), went on from the second: `nnue-gen d6.txt --games 100000 --nodes
+//! 1000 --first 11000000` stopped after about 20,800 games (1.88 million positions), `nnue-label d6.txt s6.txt` (1.75
+//! million kept) and `nnue-fit s6.txt default.tbnn --epochs 12 --share 1 --threads 1 --start second.tbnn` (3.7 minutes
+//! on one thread).
+//!
+//! The weights in the crate came from `gen games.txt --games 3800 --nodes 6000`, `label games.txt labelled.txt --depth
+//! 7` (Stockfish 15.1; 286,000 positions) and `fit labelled.txt --epochs 1000`: mean squared error 0.0368 -> 0.0293 on
+//! the fitted positions and 0.0369 -> 0.0308 on the held-out ones. Against the hand-set weights they replaced, the
+//! tuned evaluation scored +79 +/- 50 Elo in self-play (3 s + 0.03 s, 157 games from balanced openings).
 
+use clap::Parser;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -97,68 +100,150 @@ fn read_lines(path: &str) -> Vec<String> {
         .collect()
 }
 
+/// The tuning and training tools of the chess evaluation.
+#[derive(Parser)]
+#[command(name = "tune", about = "Data, tuning and training for the chess evaluation and its network")]
+enum Command {
+    /// Self-play games from varied starts; writes `FEN;result` per quiet position (for `label`).
+    Gen {
+        out: String,
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// The node budget of each move.
+        #[arg(long, default_value_t = 4000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
+    /// Appends Stockfish's expected score for white at `depth` to each `FEN;result` line.
+    Label {
+        input: String,
+        out: String,
+        #[arg(long, default_value_t = 8)]
+        depth: u64,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value = "/usr/games/stockfish")]
+        stockfish: String,
+    },
+    /// Fits the tapered evaluation's weights to labelled positions and prints them as Rust source.
+    Fit {
+        labelled: String,
+        #[arg(long, default_value_t = 400)]
+        epochs: usize,
+        /// The strength of the pull towards the current weights.
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
+    },
+    /// Self-play games; writes `score;phase;result` samples for the win/draw/loss model.
+    WdlGen {
+        out: String,
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        #[arg(long, default_value_t = 4000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
+    /// Fits the win/draw/loss model's constants to `wdl-gen` samples.
+    WdlFit { samples: String },
+    /// Self-play games numbered from `first`; writes the network's data, `FEN;score;result` per quiet position.
+    NnueGen {
+        out: String,
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// The number of the first game (each number seeds its own start).
+        #[arg(long, default_value_t = 0)]
+        first: u64,
+    },
+    /// Replaces each line's score by Stockfish's after `go GO`, dropping positions whose best move is a
+    /// capture or a promotion.
+    NnueLabel {
+        input: String,
+        out: String,
+        #[arg(long, default_value = "depth 8")]
+        go: String,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value = "/usr/games/stockfish")]
+        stockfish: String,
+    },
+    /// The loss of the tapered evaluation and of each network (a file, or `<embedded>`) on all of `DATA`.
+    NnueLoss {
+        data: String,
+        #[arg(required = true)]
+        nets: Vec<String>,
+        /// The share of the score in the target, the rest being the game's result.
+        #[arg(long, default_value_t = 0.75)]
+        share: f32,
+    },
+    /// Trains the network on `DATA` and writes its weights file `OUT`.
+    NnueFit {
+        data: String,
+        out: String,
+        #[arg(long, default_value_t = 20)]
+        epochs: usize,
+        /// The share of the score in the target, the rest being the game's result.
+        #[arg(long, default_value_t = 0.75)]
+        share: f32,
+        /// Centipawns per unit of the network's output.
+        #[arg(long, default_value_t = DEFAULT_SCALE as f32)]
+        scale: f32,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Train on the positions as given only, not also mirrored left to right.
+        #[arg(long)]
+        no_mirror: bool,
+        /// Go on from this network's weights (a file, or `<embedded>`) instead of random ones.
+        #[arg(long)]
+        start: Option<String>,
+        /// The learning rate (10⁻³ from random weights, 10⁻⁴ from a start network by default).
+        #[arg(long)]
+        rate: Option<f32>,
+    },
+    /// Writes `count` distinct roughly balanced opening positions as EPD.
+    Openings {
+        out: String,
+        #[arg(long, default_value_t = 1000)]
+        count: usize,
+        /// The search's node budget for judging a start.
+        #[arg(long, default_value_t = 20_000)]
+        nodes: u64,
+        /// How far from even, in centipawns, a start may be scored.
+        #[arg(long, default_value_t = 50)]
+        margin: i32,
+        #[arg(long, default_value_t = 0)]
+        first: u64,
+    },
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let arg = |i: usize| args.get(i).map(String::as_str);
-    let num = |i: usize, default: u64| arg(i).map_or(default, |s| s.parse().expect("a number"));
-    match arg(0) {
-        Some("gen") => gen(arg(1).expect("OUT"), num(2, 1000), num(3, 4000), num(4, 2) as usize, |q, result| {
-            format!("{};{result}", q.fen)
-        }),
-        Some("label") => label(
-            arg(1).expect("IN"),
-            arg(2).expect("OUT"),
-            num(3, 8),
-            num(4, 2) as usize,
-            arg(5).unwrap_or("/usr/games/stockfish"),
-        ),
-        Some("fit") => fit::run(
-            arg(1).expect("LABELLED"),
-            num(2, 400) as usize,
-            arg(3).map_or(0.0, |s| s.parse().expect("a number")),
-        ),
-        Some("wdl-gen") => gen(arg(1).expect("OUT"), num(2, 1000), num(3, 4000), num(4, 2) as usize, wdl::sample_line),
-        Some("wdl-fit") => wdl::fit(arg(1).expect("SAMPLES")),
-        Some("nnue-fit") => nnue_fit::run(
-            arg(1).expect("DATA"),
-            arg(2).expect("OUT"),
-            num(3, 20) as usize,
-            arg(4).map_or(0.75, |s| s.parse().expect("a number")),
-            num(5, DEFAULT_SCALE as u64) as f32,
-            num(6, 2) as usize,
-            arg(7) != Some("no-mirror"),
-            arg(8),
-        ),
-        Some("nnue-label") => nnue_label(
-            arg(1).expect("IN"),
-            arg(2).expect("OUT"),
-            arg(3).unwrap_or("depth 8"),
-            num(4, 2) as usize,
-            arg(5).unwrap_or("/usr/games/stockfish"),
-        ),
-        Some("nnue-loss") => nnue_fit::losses(
-            arg(1).expect("DATA"),
-            &args.iter().skip(3).map(String::as_str).collect::<Vec<_>>(),
-            arg(2).expect("share").parse().expect("a number"),
-            DEFAULT_SCALE as f32,
-        ),
-        Some("nnue-gen") => gen_from(
-            arg(1).expect("OUT"),
-            num(5, 0)..num(5, 0) + num(2, 1000),
-            num(3, 5000),
-            num(4, 1) as usize,
-            |q, result| {
+    match Command::parse() {
+        Command::Gen { out, games, nodes, threads } => {
+            gen(&out, games, nodes, threads, |q, result| format!("{};{result}", q.fen))
+        }
+        Command::Label { input, out, depth, threads, stockfish } => label(&input, &out, depth, threads, &stockfish),
+        Command::Fit { labelled, epochs, l2 } => fit::run(&labelled, epochs, l2),
+        Command::WdlGen { out, games, nodes, threads } => gen(&out, games, nodes, threads, wdl::sample_line),
+        Command::WdlFit { samples } => wdl::fit(&samples),
+        Command::NnueGen { out, games, nodes, threads, first } => {
+            gen_from(&out, first..first + games, nodes, threads, |q, result| {
                 let white_score = if q.white_to_move { q.score } else { -q.score };
                 format!("{};{white_score};{result}", q.fen)
-            },
-        ),
-        Some("openings") => {
-            balanced_openings(arg(1).expect("OUT"), num(2, 1000) as usize, num(3, 20_000), num(4, 50) as i32, num(5, 0))
+            })
         }
-        _ => {
-            eprintln!("usage: tune openings OUT [count] [nodes] [margin] [first] | gen OUT [games] [nodes] [threads] | nnue-gen OUT [games] [nodes] [threads] [first] | nnue-label IN OUT [go] [threads] [stockfish] | nnue-loss DATA share NET... | nnue-fit DATA OUT [epochs] [share] [scale] [threads] [mirror|no-mirror] [START] | label IN OUT [depth] [threads] [stockfish] | fit LABELLED [epochs] [l2] | wdl-gen OUT [games] [nodes] [threads] | wdl-fit SAMPLES");
-            std::process::exit(2);
+        Command::NnueLabel { input, out, go, threads, stockfish } => nnue_label(&input, &out, &go, threads, &stockfish),
+        Command::NnueLoss { data, nets, share } => {
+            nnue_fit::losses(&data, &nets.iter().map(String::as_str).collect::<Vec<_>>(), share, DEFAULT_SCALE as f32)
         }
+        Command::NnueFit { data, out, epochs, share, scale, threads, no_mirror, start, rate } => {
+            nnue_fit::run(&data, &out, epochs, share, scale, threads, !no_mirror, start.as_deref(), rate)
+        }
+        Command::Openings { out, count, nodes, margin, first } => balanced_openings(&out, count, nodes, margin, first),
     }
 }
 
@@ -955,7 +1040,7 @@ mod nnue_fit {
     }
 
     /// Trains on `path` for `epochs` and writes the weights file `out`: from random weights, or from the
-    /// network `start` (a file, or `<embedded>`) at a tenth of the learning rate.
+    /// network `start` (a file, or `<embedded>`) at a tenth of the learning rate, unless `rate` is given.
     #[allow(clippy::too_many_arguments)]
     pub fn run(
         path: &str,
@@ -966,6 +1051,7 @@ mod nnue_fit {
         threads: usize,
         mirror: bool,
         start: Option<&str>,
+        rate: Option<f32>,
     ) {
         let started = Instant::now();
         let (all, fens) = read(path, share, scale);
@@ -994,7 +1080,7 @@ mod nnue_fit {
         let embedded = [("the embedded network", Network::embedded())];
         report_losses(&fens[cut..], &all.targets[cut..], scale, &embedded, "held-out ");
         let mut rng = Rng::new(0x6e6e_7565);
-        let (mut params, rate) = match start {
+        let (mut params, default_rate) = match start {
             None => (Params::random(&mut rng), 1e-3),
             Some(start) => {
                 let net = open_network(start);
@@ -1003,6 +1089,7 @@ mod nnue_fit {
                 (Params::from_network(&net), 1e-4)
             }
         };
+        let rate = rate.unwrap_or(default_rate);
         let mut adam = Adam::new();
         let mut order: Vec<u32> = (0..train.len() as u32).collect();
         const BATCH: usize = 4_096;

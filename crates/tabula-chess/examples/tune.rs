@@ -105,16 +105,7 @@ fn read_lines(path: &str) -> Vec<String> {
 #[command(name = "tune", about = "Data, tuning and training for the chess evaluation and its network")]
 enum Command {
     /// Self-play games from varied starts; writes `FEN;result` per quiet position (for `label`).
-    Gen {
-        out: String,
-        #[arg(long, default_value_t = 1000)]
-        games: u64,
-        /// The node budget of each move.
-        #[arg(long, default_value_t = 4000)]
-        nodes: u64,
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-    },
+    Gen(SelfPlay),
     /// Appends Stockfish's expected score for white at `depth` to each `FEN;result` line.
     Label {
         input: String,
@@ -136,15 +127,7 @@ enum Command {
         l2: f64,
     },
     /// Self-play games; writes `score;phase;result` samples for the win/draw/loss model.
-    WdlGen {
-        out: String,
-        #[arg(long, default_value_t = 1000)]
-        games: u64,
-        #[arg(long, default_value_t = 4000)]
-        nodes: u64,
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-    },
+    WdlGen(SelfPlay),
     /// Fits the win/draw/loss model's constants to `wdl-gen` samples.
     WdlFit { samples: String },
     /// Self-play games numbered from `first`; writes the network's data, `FEN;score;result` per quiet position.
@@ -221,14 +204,25 @@ enum Command {
     },
 }
 
+/// The games of `gen` and `wdl-gen` and where their lines go.
+#[derive(clap::Args)]
+struct SelfPlay {
+    out: String,
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// The node budget of each move.
+    #[arg(long, default_value_t = 4000)]
+    nodes: u64,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+}
+
 fn main() {
     match Command::parse() {
-        Command::Gen { out, games, nodes, threads } => {
-            gen(&out, games, nodes, threads, |q, result| format!("{};{result}", q.fen))
-        }
+        Command::Gen(games) => gen(&games, |q, result| format!("{};{result}", q.fen)),
         Command::Label { input, out, depth, threads, stockfish } => label(&input, &out, depth, threads, &stockfish),
         Command::Fit { labelled, epochs, l2 } => fit::run(&labelled, epochs, l2),
-        Command::WdlGen { out, games, nodes, threads } => gen(&out, games, nodes, threads, wdl::sample_line),
+        Command::WdlGen(games) => gen(&games, wdl::sample_line),
         Command::WdlFit { samples } => wdl::fit(&samples),
         Command::NnueGen { out, games, nodes, threads, first } => {
             gen_from(&out, first..first + games, nodes, threads, |q, result| {
@@ -352,10 +346,10 @@ fn self_play(engine: &mut Engine, mut pos: Position, nodes: u64) -> (Vec<Quiet>,
     (quiet, result)
 }
 
-/// Plays `games` self-play games at `nodes` per move on `threads` threads and writes a line for each quiet
+/// Plays the self-play games `games` asks for (numbered from 0) and writes a line to its file for each quiet
 /// position, as `line` makes it from the position and the game's result for white.
-fn gen(out: &str, games: u64, nodes: u64, threads: usize, line: fn(&Quiet, f64) -> String) {
-    gen_from(out, 0..games, nodes, threads, line)
+fn gen(games: &SelfPlay, line: fn(&Quiet, f64) -> String) {
+    gen_from(&games.out, 0..games.games, games.nodes, games.threads, line)
 }
 
 /// Writes `count` distinct random starts (numbered from `first`) that a search of `nodes` scores within

@@ -112,7 +112,9 @@ enum Command {
     Gen(SelfPlay),
     /// Appends Stockfish's expected score for white at `depth` to each `FEN;result` line.
     Label {
+        /// `FEN;result` lines, as `gen` writes them.
         input: String,
+        /// The file to write: `FEN;result;expected`.
         out: String,
         #[arg(long, default_value_t = 8)]
         depth: u64,
@@ -123,6 +125,7 @@ enum Command {
     },
     /// Fits the tapered evaluation's weights to labelled positions and prints them as Rust source.
     Fit {
+        /// `FEN;result;expected` lines, as `label` writes them.
         labelled: String,
         #[arg(long, default_value_t = 400)]
         epochs: usize,
@@ -133,12 +136,18 @@ enum Command {
     /// Self-play games; writes `score;phase;result` samples for the win/draw/loss model.
     WdlGen(SelfPlay),
     /// Fits the win/draw/loss model's constants to `wdl-gen` samples.
-    WdlFit { samples: String },
+    WdlFit {
+        /// `score;phase;result` lines, as `wdl-gen` writes them.
+        samples: String,
+    },
     /// Self-play games numbered from `first`; writes the network's data, `FEN;score;result` per quiet position.
     NnueGen {
+        /// The file to write: `FEN;score;result`, white's point of view.
         out: String,
+        /// How many games to play.
         #[arg(long, default_value_t = 1000)]
         games: u64,
+        /// The node budget of each move.
         #[arg(long, default_value_t = 5000)]
         nodes: u64,
         #[arg(long, default_value_t = 1)]
@@ -150,7 +159,9 @@ enum Command {
     /// Replaces each line's score by Stockfish's after `go GO`, dropping positions whose best move is a
     /// capture or a promotion.
     NnueLabel {
+        /// `FEN;score;result` lines, as `nnue-gen` writes them.
         input: String,
+        /// The file to write, the same lines with Stockfish's scores.
         out: String,
         #[arg(long, default_value = "depth 8")]
         go: String,
@@ -161,7 +172,9 @@ enum Command {
     },
     /// The loss of the tapered evaluation and of each network (a file, or `<embedded>`) on all of `DATA`.
     NnueLoss {
+        /// `FEN;score;result` lines.
         data: String,
+        /// Network files, `<embedded>` for the crate's own.
         #[arg(required = true)]
         nets: Vec<String>,
         /// The share of the score in the target, the rest being the game's result.
@@ -169,31 +182,10 @@ enum Command {
         share: f32,
     },
     /// Trains the network on `DATA` and writes its weights file `OUT`.
-    NnueFit {
-        data: String,
-        out: String,
-        #[arg(long, default_value_t = 20)]
-        epochs: usize,
-        /// The share of the score in the target, the rest being the game's result.
-        #[arg(long, default_value_t = 0.75)]
-        share: f32,
-        /// Centipawns per unit of the network's output.
-        #[arg(long, default_value_t = DEFAULT_SCALE as f32)]
-        scale: f32,
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-        /// Train on the positions as given only, not also mirrored left to right.
-        #[arg(long)]
-        no_mirror: bool,
-        /// Go on from this network's weights (a file, or `<embedded>`) instead of random ones.
-        #[arg(long)]
-        start: Option<String>,
-        /// The learning rate (10⁻³ from random weights, 10⁻⁴ from a start network by default).
-        #[arg(long)]
-        rate: Option<f32>,
-    },
+    NnueFit(nnue_fit::Training),
     /// Writes `count` distinct roughly balanced opening positions as EPD.
     Openings {
+        /// The EPD file to write.
         out: String,
         #[arg(long, default_value_t = 1000)]
         count: usize,
@@ -211,7 +203,9 @@ enum Command {
 /// The games of `gen` and `wdl-gen` and where their lines go.
 #[derive(clap::Args)]
 struct SelfPlay {
+    /// The file to write.
     out: String,
+    /// How many games to play.
     #[arg(long, default_value_t = 1000)]
     games: u64,
     /// The node budget of each move.
@@ -229,7 +223,7 @@ fn main() {
         Command::WdlGen(games) => gen(&games, wdl::sample_line),
         Command::WdlFit { samples } => wdl::fit(&samples),
         Command::NnueGen { out, games, nodes, threads, first } => {
-            gen_from(&out, first..first + games, nodes, threads, |q, result| {
+            gen_from(&out, first..first.saturating_add(games), nodes, threads, |q, result| {
                 let white_score = if q.white_to_move { q.score } else { -q.score };
                 format!("{};{white_score};{result}", q.fen)
             })
@@ -238,9 +232,7 @@ fn main() {
         Command::NnueLoss { data, nets, share } => {
             nnue_fit::losses(&data, &nets.iter().map(String::as_str).collect::<Vec<_>>(), share, DEFAULT_SCALE as f32)
         }
-        Command::NnueFit { data, out, epochs, share, scale, threads, no_mirror, start, rate } => {
-            nnue_fit::run(&data, &out, epochs, share, scale, threads, !no_mirror, start.as_deref(), rate)
-        }
+        Command::NnueFit(training) => nnue_fit::run(&training),
         Command::Openings { out, count, nodes, margin, first } => balanced_openings(&out, count, nodes, margin, first),
     }
 }
@@ -784,7 +776,7 @@ mod nnue_fit {
     use tabula::game::Evaluator;
     use tabula::rng::Rng;
     use tabula_chess::eval::against_bare_king;
-    use tabula_chess::eval::nnue::{feature, Column, Network, HIDDEN, INPUTS, QA, QB};
+    use tabula_chess::eval::nnue::{feature, Column, Network, DEFAULT_SCALE, HIDDEN, INPUTS, QA, QB};
     use tabula_chess::{Color, Position};
 
     const H: usize = HIDDEN;
@@ -1037,20 +1029,39 @@ mod nnue_fit {
         report_losses(&fens, &data.targets, scale, &networks, "");
     }
 
-    /// Trains on `path` for `epochs` and writes the weights file `out`: from random weights, or from the
+    /// What `nnue-fit` trains on, how, and where it writes the network.
+    #[derive(clap::Args)]
+    pub struct Training {
+        /// `FEN;score;result` lines, as `nnue-gen` or `nnue-label` writes them.
+        pub data: String,
+        /// The network file to write.
+        pub out: String,
+        #[arg(long, default_value_t = 20)]
+        pub epochs: usize,
+        /// The share of the score in the target, the rest being the game's result.
+        #[arg(long, default_value_t = 0.75)]
+        pub share: f32,
+        /// Centipawns per unit of the network's output.
+        #[arg(long, default_value_t = DEFAULT_SCALE as f32)]
+        pub scale: f32,
+        #[arg(long, default_value_t = 2)]
+        pub threads: usize,
+        /// Train on the positions as given only, not also mirrored left to right.
+        #[arg(long)]
+        pub no_mirror: bool,
+        /// Go on from this network's weights (a file, or `<embedded>`) instead of random ones.
+        #[arg(long)]
+        pub start: Option<String>,
+        /// The learning rate (10⁻³ from random weights, 10⁻⁴ from a start network by default).
+        #[arg(long)]
+        pub rate: Option<f32>,
+    }
+
+    /// Trains on `data` for `epochs` and writes the weights file `out`: from random weights, or from the
     /// network `start` (a file, or `<embedded>`) at a tenth of the learning rate, unless `rate` is given.
-    #[allow(clippy::too_many_arguments)]
-    pub fn run(
-        path: &str,
-        out: &str,
-        epochs: usize,
-        share: f32,
-        scale: f32,
-        threads: usize,
-        mirror: bool,
-        start: Option<&str>,
-        rate: Option<f32>,
-    ) {
+    pub fn run(training: &Training) {
+        let Training { data: ref path, ref out, epochs, share, scale, threads, no_mirror, ref start, rate } = *training;
+        let mirror = !no_mirror;
         let started = Instant::now();
         let (all, fens) = read(path, share, scale);
         // The last twentieth of the file (the latest games) is held out.

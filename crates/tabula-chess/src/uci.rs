@@ -63,7 +63,7 @@
 
 use crate::book::{Book, BookError};
 use crate::engine::Engine;
-use crate::eval::nnue::{NetError, Network, EMBEDDED_NAME};
+use crate::eval::nnue::{names_embedded, NetError, Network, EMBEDDED_NAME};
 use crate::eval::{EngineEvaluation, EvalKind};
 use crate::fen::FenError;
 use crate::moves::Move;
@@ -361,7 +361,7 @@ impl UciSession {
                 let file = value.unwrap_or_default();
                 self.network = Network::named(&file)?;
                 self.apply_evaluation();
-                if !file.is_empty() && file != EMBEDDED_NAME {
+                if !names_embedded(&file) {
                     return Ok(vec![format!("info string network {file} loaded")]);
                 }
             }

@@ -106,6 +106,11 @@ pub const SCALES: std::ops::RangeInclusive<i32> = 1..=10_000;
 pub const VERSION: u32 = 1;
 /// The name of the embedded network where a network is named ([`Network::named`]).
 pub const EMBEDDED_NAME: &str = "<embedded>";
+
+/// Whether `name` stands for the embedded network rather than a file: [`EMBEDDED_NAME`] or an empty name.
+pub fn names_embedded(name: &str) -> bool {
+    name.is_empty() || name == EMBEDDED_NAME
+}
 /// The most pieces a position has: the accumulators' bound on how many columns add up.
 const MAX_PIECES: i32 = 32;
 
@@ -301,7 +306,7 @@ impl Network {
     ///
     /// As [`open`](Network::open).
     pub fn named(name: &str) -> Result<Arc<Network>, NetError> {
-        if name.is_empty() || name == EMBEDDED_NAME {
+        if names_embedded(name) {
             Ok(Network::embedded())
         } else {
             Network::open(name).map(Arc::new)

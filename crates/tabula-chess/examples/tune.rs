@@ -79,6 +79,7 @@
 //! the fitted positions and 0.0369 -> 0.0308 on the held-out ones. Against the hand-set weights they replaced, the
 //! tuned evaluation scored +79 +/- 50 Elo in self-play (3 s + 0.03 s, 157 games from balanced openings).
 
+use anyhow::Context;
 use clap::Parser;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -96,12 +97,28 @@ use tabula_protocol::lines::lines_of;
 use tabula_protocol::process::Process;
 
 /// The text lines of a data file; a line that is not text is reported and left out.
-fn read_lines(path: &str) -> Vec<String> {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
-    lines_of(&bytes)
+fn read_lines(path: &str) -> anyhow::Result<Vec<String>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
+    Ok(lines_of(&bytes)
         .filter_map(|line| line.map_err(|bad| eprintln!("{path}: {bad}; left out")).ok())
         .map(|(_, text)| text)
-        .collect()
+        .collect())
+}
+
+/// A buffered writer of the new file `path`.
+fn create(path: &str) -> anyhow::Result<BufWriter<File>> {
+    Ok(BufWriter::new(File::create(path).with_context(|| format!("cannot create {path}"))?))
+}
+
+/// Runs `work` on `threads` scoped threads (at least one) and returns the first error any of them met.
+fn on_threads<'env, F>(threads: usize, work: F) -> anyhow::Result<()>
+where
+    F: Fn() -> anyhow::Result<()> + Sync + 'env,
+{
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.max(1)).map(|_| s.spawn(&work)).collect();
+        handles.into_iter().try_for_each(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    })
 }
 
 /// The tuning and training tools of the chess evaluation.
@@ -215,7 +232,7 @@ struct SelfPlay {
     threads: usize,
 }
 
-fn main() {
+fn main() -> anyhow::Result<()> {
     match Command::parse() {
         Command::Gen(games) => gen(&games, |q, result| format!("{};{result}", q.fen)),
         Command::Label { input, out, depth, threads, stockfish } => label(&input, &out, depth, threads, &stockfish),
@@ -344,17 +361,17 @@ fn self_play(engine: &mut Engine, mut pos: Position, nodes: u64) -> (Vec<Quiet>,
 
 /// Plays the self-play games `games` asks for (numbered from 0) and writes a line to its file for each quiet
 /// position, as `line` makes it from the position and the game's result for white.
-fn gen(games: &SelfPlay, line: fn(&Quiet, f64) -> String) {
+fn gen(games: &SelfPlay, line: fn(&Quiet, f64) -> String) -> anyhow::Result<()> {
     gen_from(&games.out, 0..games.games, games.nodes, games.threads, line)
 }
 
 /// Writes `count` distinct random starts (numbered from `first`) that a search of `nodes` scores within
 /// `margin` centipawns of even, one EPD line each.
-fn balanced_openings(out: &str, count: usize, nodes: u64, margin: i32, first: u64) {
+fn balanced_openings(out: &str, count: usize, nodes: u64, margin: i32, first: u64) -> anyhow::Result<()> {
     let book = openings();
     let mut engine = Engine::new(16);
     let mut seen = std::collections::HashSet::new();
-    let mut w = BufWriter::new(File::create(out).expect("the output file"));
+    let mut w = create(out)?;
     let mut tried = 0;
     for n in first.. {
         if seen.len() >= count {
@@ -368,43 +385,49 @@ fn balanced_openings(out: &str, count: usize, nodes: u64, margin: i32, first: u6
         if r.score.abs() > margin || !seen.insert(start.key()) {
             continue;
         }
-        writeln!(w, "{}", start.to_epd()).expect("writing openings");
+        writeln!(w, "{}", start.to_epd()).with_context(|| format!("cannot write {out}"))?;
     }
-    w.flush().expect("writing openings");
+    w.flush().with_context(|| format!("cannot write {out}"))?;
     eprintln!("{} openings kept of {tried} starts", seen.len());
+    Ok(())
 }
 
 /// [`gen`] for the games numbered in `games`.
-fn gen_from(out: &str, games: std::ops::Range<u64>, nodes: u64, threads: usize, line: fn(&Quiet, f64) -> String) {
-    let out = Mutex::new(BufWriter::new(File::create(out).expect("the output file")));
+fn gen_from(
+    out: &str,
+    games: std::ops::Range<u64>,
+    nodes: u64,
+    threads: usize,
+    line: fn(&Quiet, f64) -> String,
+) -> anyhow::Result<()> {
+    let path = out;
+    let out = Mutex::new(create(path)?);
     let next = AtomicUsize::new(games.start as usize);
     let book = openings();
     let positions = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            s.spawn(|| {
-                let mut engine = Engine::new(8);
-                loop {
-                    let game = next.fetch_add(1, Ordering::Relaxed);
-                    if game as u64 >= games.end {
-                        break;
-                    }
-                    let mut rng = Rng::new(0x7ab1_0000 + game as u64);
-                    let Some(start) = random_start(&mut rng, &book) else { continue };
-                    let (quiet, result) = self_play(&mut engine, start, nodes);
-                    let mut w = out.lock().expect("no panics while writing");
-                    for q in &quiet {
-                        writeln!(w, "{}", line(q, result)).expect("writing positions");
-                    }
-                    let total = positions.fetch_add(quiet.len(), Ordering::Relaxed) + quiet.len();
-                    if game % 100 == 99 {
-                        eprintln!("{} games, {total} positions", game + 1);
-                        w.flush().expect("writing positions");
-                    }
-                }
-            });
+    on_threads(threads, || {
+        let mut engine = Engine::new(8);
+        loop {
+            let game = next.fetch_add(1, Ordering::Relaxed);
+            if game as u64 >= games.end {
+                break;
+            }
+            let mut rng = Rng::new(0x7ab1_0000 + game as u64);
+            let Some(start) = random_start(&mut rng, &book) else { continue };
+            let (quiet, result) = self_play(&mut engine, start, nodes);
+            let mut w = out.lock().expect("no panics while writing");
+            for q in &quiet {
+                writeln!(w, "{}", line(q, result)).with_context(|| format!("cannot write {path}"))?;
+            }
+            let total = positions.fetch_add(quiet.len(), Ordering::Relaxed) + quiet.len();
+            if game % 100 == 99 {
+                eprintln!("{} games, {total} positions", game + 1);
+                w.flush().with_context(|| format!("cannot write {path}"))?;
+            }
         }
-    });
+        Ok(())
+    })?;
+    out.into_inner().expect("no panics while writing").flush().with_context(|| format!("cannot write {path}"))
 }
 
 /// What Stockfish made of a position: its best move, its last reported score for the side to move (a mate
@@ -449,55 +472,54 @@ fn ask_stockfish(
     threads: usize,
     stockfish: &str,
     line: impl Fn(&str, &Position, &Verdict) -> Option<String> + Sync,
-) {
+) -> anyhow::Result<()> {
     const BLOCK: usize = 1000;
-    let lines = read_lines(input);
-    let out = Mutex::new(BufWriter::new(File::create(out).expect("the output file")));
+    let lines = read_lines(input)?;
+    let path = out;
+    let out = Mutex::new(create(path)?);
     let next = AtomicUsize::new(0);
     let kept = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            s.spawn(|| {
-                let mut engine = Process::spawn(&[stockfish.to_string()]).unwrap_or_else(|e| panic!("{e}"));
-                let patience = Duration::from_secs(600);
-                engine.ask("uci", patience, |l| l == "uciok").expect("stockfish speaks UCI");
-                for option in ["Threads value 1", "Hash value 16", "UCI_ShowWDL value true"] {
-                    engine.send(&format!("setoption name {option}")).expect("stockfish reads");
-                }
-                loop {
-                    let first = next.fetch_add(BLOCK, Ordering::Relaxed);
-                    let Some(block) = lines.get(first..(first + BLOCK).min(lines.len())).filter(|b| !b.is_empty())
-                    else {
-                        break;
-                    };
-                    let mut written = Vec::new();
-                    for entry in block {
-                        let fen = entry.split_once(';').map_or(entry.as_str(), |(fen, _)| fen);
-                        let Ok(pos) = Position::from_fen(fen) else { continue };
-                        let question = format!("position fen {fen}\ngo {go}");
-                        let answer = engine.ask(&question, patience, |l| l.starts_with("bestmove")).expect("stockfish");
-                        let Some(v) = verdict(&pos, &answer) else { continue };
-                        if pos.is_capture(v.best) || v.best.promotion().is_some() {
-                            continue;
-                        }
-                        written.extend(line(entry, &pos, &v));
-                    }
-                    let mut w = out.lock().expect("no panics while writing");
-                    for l in &written {
-                        writeln!(w, "{l}").expect("writing");
-                    }
-                    w.flush().expect("writing");
-                    let k = kept.fetch_add(written.len(), Ordering::Relaxed) + written.len();
-                    eprintln!("{k} labelled ({} read)", (first + BLOCK).min(lines.len()));
-                }
-                let _ = engine.send("quit");
-            });
+    on_threads(threads, || {
+        let mut engine = Process::spawn(&[stockfish.to_string()])?;
+        let patience = Duration::from_secs(600);
+        engine.ask("uci", patience, |l| l == "uciok").context("Stockfish does not speak UCI")?;
+        for option in ["Threads value 1", "Hash value 16", "UCI_ShowWDL value true"] {
+            engine.send(&format!("setoption name {option}"))?;
         }
-    });
+        loop {
+            let first = next.fetch_add(BLOCK, Ordering::Relaxed);
+            let Some(block) = lines.get(first..(first + BLOCK).min(lines.len())).filter(|b| !b.is_empty()) else {
+                break;
+            };
+            let mut written = Vec::new();
+            for entry in block {
+                let fen = entry.split_once(';').map_or(entry.as_str(), |(fen, _)| fen);
+                let Ok(pos) = Position::from_fen(fen) else { continue };
+                let question = format!("position fen {fen}\ngo {go}");
+                let answer = engine
+                    .ask(&question, patience, |l| l.starts_with("bestmove"))
+                    .with_context(|| format!("Stockfish gave no best move for {fen}"))?;
+                let Some(v) = verdict(&pos, &answer) else { continue };
+                if pos.is_capture(v.best) || v.best.promotion().is_some() {
+                    continue;
+                }
+                written.extend(line(entry, &pos, &v));
+            }
+            let mut w = out.lock().expect("no panics while writing");
+            for l in &written {
+                writeln!(w, "{l}").with_context(|| format!("cannot write {path}"))?;
+            }
+            w.flush().with_context(|| format!("cannot write {path}"))?;
+            let k = kept.fetch_add(written.len(), Ordering::Relaxed) + written.len();
+            eprintln!("{k} labelled ({} read)", (first + BLOCK).min(lines.len()));
+        }
+        let _ = engine.send("quit");
+        Ok(())
+    })
 }
 
 /// `label`: Stockfish's expected score for white at `depth` after each `FEN;result` line.
-fn label(input: &str, out: &str, depth: u64, threads: usize, stockfish: &str) {
+fn label(input: &str, out: &str, depth: u64, threads: usize, stockfish: &str) -> anyhow::Result<()> {
     ask_stockfish(input, out, &format!("depth {depth}"), threads, stockfish, |entry, pos, v| {
         let (w, d, l) = v.wdl.filter(|(w, d, l)| w + d + l > 0.0)?;
         let mut expected = (w + d / 2.0) / (w + d + l);
@@ -510,7 +532,7 @@ fn label(input: &str, out: &str, depth: u64, threads: usize, stockfish: &str) {
 
 /// `nnue-label`: each `FEN;score;result` line of the network's data with the score replaced by Stockfish's
 /// (white's point of view, centipawns) after `go {go}`.
-fn nnue_label(input: &str, out: &str, go: &str, threads: usize, stockfish: &str) {
+fn nnue_label(input: &str, out: &str, go: &str, threads: usize, stockfish: &str) -> anyhow::Result<()> {
     ask_stockfish(input, out, go, threads, stockfish, |entry, pos, v| {
         let fields: Vec<&str> = entry.split(';').collect();
         let [fen, _, result] = fields[..] else { return None };
@@ -568,10 +590,10 @@ mod fit {
             .collect()
     }
 
-    pub fn run(path: &str, epochs: usize, regularisation: f64) {
+    pub fn run(path: &str, epochs: usize, regularisation: f64) -> anyhow::Result<()> {
         let eval = Evaluation;
         let mut samples = Vec::new();
-        for line in super::read_lines(path) {
+        for line in super::read_lines(path)? {
             let fields: Vec<&str> = line.split(';').collect();
             let [fen, result, expected] = fields[..] else { continue };
             let (Ok(pos), Ok(result), Ok(expected)) =
@@ -629,6 +651,7 @@ mod fit {
             }
         }
         print_weights(&weights, path, k);
+        Ok(())
     }
 
     fn print_weights(weights: &[[f64; 2]], data: &str, k: f64) {
@@ -684,10 +707,10 @@ mod wdl {
         sum / n
     }
 
-    pub fn fit(path: &str) {
+    pub fn fit(path: &str) -> anyhow::Result<()> {
         let mut counts = Counts::new();
         let mut total = [0.0; 3];
-        for line in super::read_lines(path) {
+        for line in super::read_lines(path)? {
             let fields: Vec<&str> = line.split(';').collect();
             let [score, phase, result] = fields[..] else { continue };
             let (Ok(score), Ok(phase), Ok(result)) =
@@ -760,6 +783,7 @@ mod wdl {
                 println!("{lo:>5}..{:<5} {m:>8}   {}      {}", lo + 100, pc(seen), pc(predicted));
             }
         }
+        Ok(())
     }
 }
 
@@ -771,6 +795,7 @@ mod wdl {
 /// of 768 active per side), so forward and backward passes touch only the active columns, a few dozen lines
 /// each; a dense framework would multiply zeros, and this loop is checked against finite differences below.
 mod nnue_fit {
+    use anyhow::{bail, Context};
     use std::sync::Arc;
     use std::time::Instant;
     use tabula::game::Evaluator;
@@ -972,11 +997,11 @@ mod nnue_fit {
     /// `share * sigmoid(score / scale) + (1 - share) * result` for the side to move, leaving out the endings
     /// against a bare king, which the engine never asks the network about.
     /// Also returns the FEN of each position kept.
-    fn read(path: &str, share: f32, scale: f32) -> (Data, Vec<String>) {
+    fn read(path: &str, share: f32, scale: f32) -> anyhow::Result<(Data, Vec<String>)> {
         let mut data = Data::default();
         let mut fens = Vec::new();
         let mut bare = 0;
-        for line in super::read_lines(path) {
+        for line in super::read_lines(path)? {
             let fields: Vec<&str> = line.split(';').collect();
             let [fen, score, result] = fields[..] else { continue };
             let (Ok(pos), Ok(score), Ok(result)) =
@@ -994,7 +1019,7 @@ mod nnue_fit {
             fens.push(fen.to_owned());
         }
         eprintln!("{path}: {} positions, {bare} against a bare king left out", fens.len());
-        (data, fens)
+        Ok((data, fens))
     }
 
     /// Prints the loss of the tapered evaluation and of each network on the positions `fens` with their
@@ -1017,16 +1042,17 @@ mod nnue_fit {
     }
 
     /// The network file `name`, or the crate's own for `<embedded>`.
-    fn open_network(name: &str) -> Arc<Network> {
-        Network::named(name).unwrap_or_else(|e| panic!("{name}: {e}"))
+    fn open_network(name: &str) -> anyhow::Result<Arc<Network>> {
+        Network::named(name).with_context(|| format!("cannot read the network {name}"))
     }
 
     /// `nnue-loss`: the loss of the tapered evaluation and of each network file (`<embedded>` for the one in
     /// the crate) on every position of `path`, with the targets of `nnue-fit`.
-    pub fn losses(path: &str, nets: &[&str], share: f32, scale: f32) {
-        let (data, fens) = read(path, share, scale);
-        let networks: Vec<(&str, Arc<Network>)> = nets.iter().map(|&n| (n, open_network(n))).collect();
+    pub fn losses(path: &str, nets: &[&str], share: f32, scale: f32) -> anyhow::Result<()> {
+        let (data, fens) = read(path, share, scale)?;
+        let networks = nets.iter().map(|&n| Ok((n, open_network(n)?))).collect::<anyhow::Result<Vec<_>>>()?;
         report_losses(&fens, &data.targets, scale, &networks, "");
+        Ok(())
     }
 
     /// What `nnue-fit` trains on, how, and where it writes the network.
@@ -1059,11 +1085,14 @@ mod nnue_fit {
 
     /// Trains on `data` for `epochs` and writes the weights file `out`: from random weights, or from the
     /// network `start` (a file, or `<embedded>`) at a tenth of the learning rate, unless `rate` is given.
-    pub fn run(training: &Training) {
+    pub fn run(training: &Training) -> anyhow::Result<()> {
         let Training { data: ref path, ref out, epochs, share, scale, threads, no_mirror, ref start, rate } = *training;
         let mirror = !no_mirror;
         let started = Instant::now();
-        let (all, fens) = read(path, share, scale);
+        let (all, fens) = read(path, share, scale)?;
+        if all.len() < 20 {
+            bail!("{path}: {} positions are too few to train on and hold out a twentieth", all.len());
+        }
         // The last twentieth of the file (the latest games) is held out.
         let cut = all.len() - all.len() / 20;
         let (mut train, mut valid) = (Data::default(), Data::default());
@@ -1092,9 +1121,11 @@ mod nnue_fit {
         let (mut params, default_rate) = match start {
             None => (Params::random(&mut rng), 1e-3),
             Some(start) => {
-                let net = open_network(start);
+                let net = open_network(start)?;
                 // The weights mean `y · scale` centipawns: another scale would change every evaluation.
-                assert_eq!(net.scale() as f32, scale, "{start} has scale {}, training asks for {scale}", net.scale());
+                if net.scale() as f32 != scale {
+                    bail!("{start} has scale {}, training asks for {scale}", net.scale());
+                }
                 (Params::from_network(&net), 1e-4)
             }
         };
@@ -1120,7 +1151,7 @@ mod nnue_fit {
             );
         }
         let net = params.quantise(scale);
-        std::fs::write(out, net.to_bytes()).unwrap_or_else(|e| panic!("cannot write {out}: {e}"));
+        std::fs::write(out, net.to_bytes()).with_context(|| format!("cannot write {out}"))?;
         // How far quantisation moves the evaluations, on held-out positions.
         let (mut diff, mut n) = (0.0, 0);
         let mut acc = [[0.0; H]; 2];
@@ -1131,6 +1162,7 @@ mod nnue_fit {
             n += 1;
         }
         eprintln!("wrote {out}; quantised evaluations differ by {:.2} cp on average", diff / n.max(1) as f32);
+        Ok(())
     }
 
     /// The summed gradient and loss of the positions `batch` of `data`, split over `threads`.

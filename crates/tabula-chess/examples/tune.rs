@@ -67,12 +67,16 @@
 //! --threads 1` (13.3 minutes on one thread; 5.46 million positions once the endings against a bare king are left out).
 //! The third went on from the second: `nnue-gen d6.txt --games 100000 --nodes 1000 --first 11000000` stopped after
 //! about 20,800 games (1.88 million positions), `nnue-label d6.txt s6.txt` (1.75 million kept) and `nnue-fit s6.txt
-//! third.tbnn --epochs 12 --share 1 --threads 1 --start second.tbnn` (3.7 minutes on one thread). The fourth, in the
-//! crate (`src/eval/default.tbnn`), went on from the third: `nnue-gen d7.txt --games 100000 --nodes 1000 --first
-//! 12000000` by the engine on the third, stopped after about 10,700 games (970,000 positions), `nnue-label d7.txt
-//! s7.txt` (912,000 kept, 32 minutes), `s6.txt` and `s7.txt` concatenated in that order and `nnue-fit s67.txt
-//! default.tbnn --epochs 12 --share 1 --threads 1 --start third.tbnn` (5 minutes on one thread for 2.37 million
-//! positions).
+//! third.tbnn --epochs 12 --share 1 --threads 1 --start second.tbnn` (3.7 minutes on one thread). The fourth went
+//! on from the third: `nnue-gen d7.txt --games 100000 --nodes 1000 --first 12000000` by the engine on the third,
+//! stopped after about 10,700 games (970,000 positions), `nnue-label d7.txt s7.txt` (912,000 kept, 32 minutes),
+//! `s6.txt` and `s7.txt` concatenated in that order and `nnue-fit s67.txt fourth.tbnn --epochs 12 --share 1 --threads
+//! 1 --start third.tbnn` (5 minutes on one thread for 2.37 million positions). The fifth, in the crate
+//! (`src/eval/default.tbnn`), went on from the fourth: `nnue-gen d8.txt --games 100000 --nodes 1000 --threads 1
+//! --first 13000000` and the same from 13,500,000 beside it, both stopped (about 18,200 games, 1.66 million
+//! positions), `nnue-label` over both (1.56 million kept, 52 minutes), `s6.txt`, `s7.txt` and `s8.txt` concatenated
+//! in that order and `nnue-fit s678.txt default.tbnn --epochs 12 --share 1 --threads 2 --start fourth.tbnn` (6
+//! minutes on two threads for 3.76 million positions).
 //!
 //! The weights in the crate came from `gen games.txt --games 3800 --nodes 6000`, `label games.txt labelled.txt --depth
 //! 7` (Stockfish 15.1; 286,000 positions) and `fit labelled.txt --epochs 1000`: mean squared error 0.0368 -> 0.0293 on

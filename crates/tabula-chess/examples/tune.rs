@@ -114,11 +114,9 @@ fn create(path: &str) -> anyhow::Result<BufWriter<File>> {
     Ok(BufWriter::new(File::create(path).with_context(|| format!("cannot create {path}"))?))
 }
 
-/// Runs `work` on `threads` scoped threads (at least one) and returns the first error any of them met.
-fn on_threads<'env, F>(threads: usize, work: F) -> anyhow::Result<()>
-where
-    F: Fn() -> anyhow::Result<()> + Sync + 'env,
-{
+/// Runs `work` on `threads` scoped threads (at least one) and returns the first error any of them met (the
+/// others run to their end first).
+fn on_threads(threads: usize, work: impl Fn() -> anyhow::Result<()> + Sync) -> anyhow::Result<()> {
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads.max(1)).map(|_| s.spawn(&work)).collect();
         handles.into_iter().try_for_each(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))

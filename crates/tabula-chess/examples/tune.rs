@@ -109,9 +109,28 @@ fn read_lines(path: &str) -> anyhow::Result<Vec<String>> {
         .collect())
 }
 
-/// A buffered writer of the new file `path`.
-fn create(path: &str) -> anyhow::Result<BufWriter<File>> {
-    Ok(BufWriter::new(File::create(path).with_context(|| format!("cannot create {path}"))?))
+/// A new output file written line by line through a buffer; its errors name the file.
+struct Output {
+    path: String,
+    file: BufWriter<File>,
+}
+
+impl Output {
+    /// Creates (or truncates) the file `path`.
+    fn create(path: &str) -> anyhow::Result<Output> {
+        let file = File::create(path).with_context(|| format!("cannot create {path}"))?;
+        Ok(Output { path: path.to_owned(), file: BufWriter::new(file) })
+    }
+
+    /// Writes `text` and a newline.
+    fn line(&mut self, text: impl std::fmt::Display) -> anyhow::Result<()> {
+        writeln!(self.file, "{text}").with_context(|| format!("cannot write {}", self.path))
+    }
+
+    /// Writes out what the buffer holds.
+    fn flush(&mut self) -> anyhow::Result<()> {
+        self.file.flush().with_context(|| format!("cannot write {}", self.path))
+    }
 }
 
 /// Runs `work` on `threads` scoped threads (at least one) and returns the first error any of them met (the
@@ -373,7 +392,7 @@ fn balanced_openings(out: &str, count: usize, nodes: u64, margin: i32, first: u6
     let book = openings();
     let mut engine = Engine::new(16);
     let mut seen = std::collections::HashSet::new();
-    let mut w = create(out)?;
+    let mut w = Output::create(out)?;
     let mut tried = 0;
     for n in first.. {
         if seen.len() >= count {
@@ -387,9 +406,9 @@ fn balanced_openings(out: &str, count: usize, nodes: u64, margin: i32, first: u6
         if r.score.abs() > margin || !seen.insert(start.key()) {
             continue;
         }
-        writeln!(w, "{}", start.to_epd()).with_context(|| format!("cannot write {out}"))?;
+        w.line(start.to_epd())?;
     }
-    w.flush().with_context(|| format!("cannot write {out}"))?;
+    w.flush()?;
     eprintln!("{} openings kept of {tried} starts", seen.len());
     Ok(())
 }
@@ -402,8 +421,7 @@ fn gen_from(
     threads: usize,
     line: fn(&Quiet, f64) -> String,
 ) -> anyhow::Result<()> {
-    let path = out;
-    let out = Mutex::new(create(path)?);
+    let out = Mutex::new(Output::create(out)?);
     let next = AtomicUsize::new(games.start as usize);
     let book = openings();
     let positions = AtomicUsize::new(0);
@@ -419,17 +437,17 @@ fn gen_from(
             let (quiet, result) = self_play(&mut engine, start, nodes);
             let mut w = out.lock().expect("no panics while writing");
             for q in &quiet {
-                writeln!(w, "{}", line(q, result)).with_context(|| format!("cannot write {path}"))?;
+                w.line(line(q, result))?;
             }
             let total = positions.fetch_add(quiet.len(), Ordering::Relaxed) + quiet.len();
             if game % 100 == 99 {
                 eprintln!("{} games, {total} positions", game + 1);
-                w.flush().with_context(|| format!("cannot write {path}"))?;
+                w.flush()?;
             }
         }
         Ok(())
     })?;
-    out.into_inner().expect("no panics while writing").flush().with_context(|| format!("cannot write {path}"))
+    out.into_inner().expect("no panics while writing").flush()
 }
 
 /// What Stockfish made of a position: its best move, its last reported score for the side to move (a mate
@@ -477,8 +495,7 @@ fn ask_stockfish(
 ) -> anyhow::Result<()> {
     const BLOCK: usize = 1000;
     let lines = read_lines(input)?;
-    let path = out;
-    let out = Mutex::new(create(path)?);
+    let out = Mutex::new(Output::create(out)?);
     let next = AtomicUsize::new(0);
     let kept = AtomicUsize::new(0);
     on_threads(threads, || {
@@ -509,9 +526,9 @@ fn ask_stockfish(
             }
             let mut w = out.lock().expect("no panics while writing");
             for l in &written {
-                writeln!(w, "{l}").with_context(|| format!("cannot write {path}"))?;
+                w.line(l)?;
             }
-            w.flush().with_context(|| format!("cannot write {path}"))?;
+            w.flush()?;
             let k = kept.fetch_add(written.len(), Ordering::Relaxed) + written.len();
             eprintln!("{k} labelled ({} read)", (first + BLOCK).min(lines.len()));
         }

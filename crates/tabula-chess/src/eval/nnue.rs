@@ -112,6 +112,7 @@ pub const EMBEDDED_NAME: &str = "<embedded>";
 pub fn names_embedded(name: &str) -> bool {
     name.is_empty() || name == EMBEDDED_NAME
 }
+
 /// The most pieces a position has: the accumulators' bound on how many columns add up.
 const MAX_PIECES: i32 = 32;
 

@@ -7,8 +7,9 @@
 //!
 //! What the levels mean differs from game to game: a game sets the node budgets of the lowest and the
 //! highest limited level and the noise of the lowest ([`SkillScale`]); between them the budget grows
-//! geometrically and the noise falls linearly with the level, which may be fractional (a protocol's Elo
-//! setting maps to one).
+//! geometrically and the noise falls with the square of the distance to full strength, so that level 10
+//! chooses within a quarter of level 0's noise (in chess a wide noise costs more strength than a small
+//! budget does). Levels may be fractional: a protocol's Elo setting maps to one.
 //!
 //! # Examples
 //!
@@ -21,7 +22,7 @@
 //! let weakest = scale.at(0.0).unwrap();
 //! assert_eq!((weakest.nodes, weakest.noise, weakest.lines), (1_000, 200, 4));
 //! let middle = scale.at(10.0).unwrap();
-//! assert!(middle.nodes > 10_000 && middle.nodes < 100_000 && middle.noise == 100);
+//! assert!(middle.nodes > 10_000 && middle.nodes < 100_000 && middle.noise == 50);
 //!
 //! // Two moves a tenth of a pawn apart and one a rook worse: the rook-losing move is never chosen.
 //! let lines = [Line { score: 30, pv: vec!['a'] }, Line { score: 20, pv: vec!['b'] }, Line { score: -470, pv: vec!['c'] }];
@@ -40,7 +41,8 @@ pub const MAX_LEVEL: u32 = 20;
 pub const SKILL_LINES: usize = 4;
 
 /// A game's scale of levels: the node budgets of level 0 and of the level just below [`MAX_LEVEL`], and the
-/// noise of level 0 in the game's score units (centipawns in chess), which falls to none at [`MAX_LEVEL`].
+/// noise of level 0 in the game's score units (centipawns in chess), which falls with the square of the
+/// distance to [`MAX_LEVEL`], where it is none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SkillScale {
     /// Nodes per move at level 0 and at level `MAX_LEVEL - 1`.
@@ -60,7 +62,7 @@ impl SkillScale {
         let [low, high] = self.nodes.map(|n| n.max(1) as f64);
         let t = (level / (top - 1.0)).min(1.0);
         let nodes = (low * (high / low).powf(t)).round() as u64;
-        let noise = (self.noise as f64 * (1.0 - level / top)).round() as Score;
+        let noise = (self.noise as f64 * (1.0 - level / top).powi(2)).round() as Score;
         Some(Skill { nodes, noise, lines: SKILL_LINES })
     }
 }

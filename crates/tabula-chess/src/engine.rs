@@ -74,6 +74,8 @@ impl Playable for Position {
             .with_futility_margin(Some(FUTILITY_MARGIN))
             .with_late_move_pruning(true)
             .with_improving(true)
+            .with_correction_history(true)
+            .with_table_eval(true)
             .with_move_futility_margin(Some(MOVE_FUTILITY_MARGIN))
             .with_losing_move_pruning(Some(LOSING_MOVE_DEPTH))
             .with_quiescence_table(true)

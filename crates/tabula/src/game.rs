@@ -403,6 +403,16 @@ pub trait Evaluator<G: Game>: Sync {
     fn threat_replies(&self, _game: &G, _moves: &mut Vec<G::Move>) -> Option<usize> {
         None
     }
+
+    /// A key of the part of the position (with the side to move) the evaluation's errors follow, in chess
+    /// the pawns: with the [`correction_history`](crate::search::SearchOptions::correction_history) option
+    /// the search learns, per key, how far its searched scores fall from [`evaluate`](Evaluator::evaluate)
+    /// and corrects the evaluation by that. Any 64-bit value; positions that share it share a correction.
+    /// `None` (the default): no correction.
+    #[inline(always)]
+    fn correction_key(&self, _game: &G) -> Option<u64> {
+        None
+    }
 }
 
 /// Move-order hints at or beyond `±PRIORITY` rank before killer moves (or after everything, if negative);

@@ -255,6 +255,23 @@ impl Evaluator<Position> for EngineEvaluation {
     fn is_tactical(&self, pos: &Position, mv: Move) -> bool {
         Evaluation.is_tactical(pos, mv)
     }
+
+    #[inline]
+    fn correction_key(&self, pos: &Position) -> Option<u64> {
+        Some(pawn_key(pos))
+    }
+}
+
+/// A key of the pawns of both sides and the side to move: the [correction
+/// key](tabula::game::Evaluator::correction_key) of both evaluations (the pawn structure is what their
+/// errors follow longest: a weak pawn stays weak).
+#[inline]
+pub fn pawn_key(pos: &Position) -> u64 {
+    let b = pos.board();
+    let pawns = |c: Color| b.by_piece(Piece { color: c, role: Role::Pawn }).0;
+    // (Odd multipliers keep each side's squares apart; the search mixes the key again.)
+    let key = pawns(Color::White).wrapping_mul(0x9FB2_1C65_1E98_DF25) ^ pawns(Color::Black).rotate_left(29);
+    key ^ ((pos.turn() == Color::Black) as u64 * 0xD6E8_FEB8_6659_FD93)
 }
 
 /// Whether one side has its king alone and the other a piece besides pawns: the endings the network leaves to
@@ -580,6 +597,11 @@ impl Evaluator<Position> for Evaluation {
     fn is_tactical(&self, pos: &Position, mv: Move) -> bool {
         mv.promotion().is_some() || pos.is_capture(mv)
     }
+
+    /// The [`pawn_key`].
+    fn correction_key(&self, pos: &Position) -> Option<u64> {
+        Some(pawn_key(pos))
+    }
 }
 
 /// The ordering hint of [`Evaluation`]'s `move_order`: beyond [`PRIORITY`] (before killer moves) for good
@@ -777,5 +799,21 @@ mod tests {
     fn drawish_endings_are_scaled() {
         assert!(eval("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1").abs() < 100);
         assert!(eval("4k3/8/8/8/8/8/8/R3K3 w - - 0 1") > 400);
+    }
+
+    #[test]
+    fn the_pawn_key_follows_pawns_and_the_side_to_move_only() {
+        let key = |fen: &str| pawn_key(&Position::from_fen(fen).unwrap());
+        let start = key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        // A knight move keeps it; the side to move, a pawn move or a pawn's colour changes it.
+        assert_eq!(start, key("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1"));
+        assert_ne!(start, key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"));
+        assert_ne!(start, key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1"));
+        let (white, black) = (key("4k3/8/8/8/8/4P3/8/4K3 w - - 0 1"), key("4k3/8/8/8/8/4p3/8/4K3 w - - 0 1"));
+        assert_ne!(white, black);
+        // Both evaluations offer it as their correction key.
+        let pos = Position::startpos();
+        assert_eq!(Evaluation.correction_key(&pos), Some(start));
+        assert_eq!(EngineEvaluation::Tapered.correction_key(&pos), Some(start));
     }
 }

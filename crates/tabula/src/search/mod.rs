@@ -1,15 +1,17 @@
 //! The search family: plain [`minimax`] (the oracle), [`alphabeta`] without a table, and the [`Searcher`]:
 //! negamax alpha-beta with the transposition table, iterative deepening, principal variation search,
 //! aspiration windows, killers and history, quiescence, null move, check extension, late-move reductions,
-//! late-move pruning, futility pruning (of nodes and of quiet moves) and internal iterative reduction through
-//! the game's hooks, repetition through the key history, limits, per-iteration reports, Lazy SMP threads, and
-//! exact solving by null-window bisection for games that always end.
+//! late-move pruning, futility pruning (of nodes and of quiet moves), internal iterative reduction and a
+//! correction history of the static evaluation through the game's hooks, repetition through the key
+//! history, limits, per-iteration reports, Lazy SMP threads, and exact solving by null-window bisection for
+//! games that always end.
 //!
 //! Every search returns the same root value as [`minimax`] at the same fixed depth (decisive scores included),
 //! as long as the game gives the same position the same number of remaining plies and the options that
 //! change values (null move, late-move reductions and pruning, futility pruning, check extension, internal
-//! iterative reduction, quiescence where the evaluator has noisy moves) are off; [`verify::check_all`] checks
-//! exactly that for a game, on every option set of [`SearchOptions::verification`].
+//! iterative reduction, the correction history, quiescence where the evaluator has noisy moves) are off;
+//! [`verify::check_all`] checks exactly that for a game, on every option set of
+//! [`SearchOptions::verification`].
 //!
 //! A search knows when its value is exact: an iteration that cut no line short (no leaf evaluated at the
 //! horizon, no pruning that guesses) has the game's own value, and iterative deepening stops there

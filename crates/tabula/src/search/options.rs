@@ -190,6 +190,17 @@ declare_options! {
     /// (Late-move pruning of half the moves where the evaluation is not improving, as some engines do, cost
     /// chess a won rook ending and two Win-at-Chess positions.)
     improving / with_improving: bool = false, solver false, lean Some(false), verify [false];
+    /// Reverse futility and the null move judge a node by the table's score instead of the static
+    /// evaluation where the stored bound says the searched score lies beyond the evaluation (above it, for a
+    /// lower bound; below, for an upper one). Changes values at a fixed depth.
+    table_eval / with_table_eval: bool = false, solver false, lean Some(false), verify [false];
+    /// Correction history: the static evaluation (at every node and at quiescence's stand-pat) is corrected by
+    /// how far searched scores of positions with the same [correction
+    /// key](crate::game::Evaluator::correction_key) (in chess, the pawns and the side to move) lately fell
+    /// from it. Each node not in check whose score is not decisive and whose best move is quiet teaches it,
+    /// deeper searches more, where its bound says which way the evaluation erred. Needs an evaluator with
+    /// correction keys. Changes values at a fixed depth.
+    correction_history / with_correction_history: bool = false, solver false, lean Some(false), verify [false];
     /// Losing-move pruning: at non-PV nodes up to this many plies from the horizon, not in check, moves the
     /// evaluator hints at [`-PRIORITY`](crate::game::PRIORITY) or less (in chess captures that lose material
     /// and under-promotions) are not searched once a move has saved the node from a loss. `None`: off.

@@ -133,7 +133,9 @@ pub(super) fn pick_best<M>(moves: &mut [M], scores: &mut [i32], i: usize) {
 /// move caused a cutoff lately), the counter moves (for each side and code of the opponent's move before,
 /// the last move that cut off after it) and the continuation history (the history of a move's
 /// [piece-to code](crate::game::Game::piece_to) after the piece-to code of the move one or two plies
-/// before).
+/// before), and the correction history (for each [correction
+/// key](crate::game::Evaluator::correction_key), how far searched scores lately fell from the static
+/// evaluation).
 pub(super) struct History {
     scores: Vec<i32>,
     counters: Vec<u16>,
@@ -141,7 +143,21 @@ pub(super) struct History {
     /// Indexed by the earlier move's piece-to code times `pieces_to` plus the later one's.
     continuation: Vec<i16>,
     pieces_to: usize,
+    /// The correction history, [`CORRECTION_ENTRIES`] entries (or none, with that option off) in
+    /// 1/[`CORRECTION_GRAIN`] of the evaluation's unit.
+    corrections: Vec<i32>,
 }
+
+/// Entries of the correction history (a power of two): 64 KiB a thread.
+const CORRECTION_ENTRIES: usize = 1 << 14;
+/// The correction history keeps its averages in this fraction of the evaluation's unit ...
+const CORRECTION_GRAIN: i32 = 256;
+/// ... and corrects by at most this much (in the evaluation's unit).
+const CORRECTION_MAX: i32 = 64;
+/// A search at depth `d` moves an entry `min(d + 1, CORRECTION_WEIGHT_MAX)` / [`CORRECTION_WEIGHT_SCALE`] of
+/// the way to its error.
+const CORRECTION_WEIGHT_MAX: i32 = 16;
+const CORRECTION_WEIGHT_SCALE: i32 = 256;
 
 /// The most piece-to codes a game may declare ([`Game::PIECE_TO_CODES`](crate::game::Game::PIECE_TO_CODES)):
 /// the continuation history holds their square, 32 MiB a thread at this bound.
@@ -157,12 +173,19 @@ pub(super) const NO_PRECEDING: Preceding = [NO_CODE; 2];
 impl History {
     /// An empty table.
     pub fn new() -> Self {
-        History { scores: Vec::new(), counters: Vec::new(), codes: 0, continuation: Vec::new(), pieces_to: 0 }
+        History {
+            scores: Vec::new(),
+            counters: Vec::new(),
+            codes: 0,
+            continuation: Vec::new(),
+            pieces_to: 0,
+            corrections: Vec::new(),
+        }
     }
 
-    /// Clears the tables for a game with `codes` move codes and (0 for no continuation history) `pieces_to`
-    /// piece-to codes.
-    pub fn reset(&mut self, codes: usize, pieces_to: usize) {
+    /// Clears the tables for a game with `codes` move codes, (0 for no continuation history) `pieces_to`
+    /// piece-to codes and (if `corrections`) a correction history.
+    pub fn reset(&mut self, codes: usize, pieces_to: usize, corrections: bool) {
         self.codes = codes;
         self.scores.clear();
         self.scores.resize(2 * codes, 0);
@@ -171,6 +194,38 @@ impl History {
         self.pieces_to = pieces_to;
         self.continuation.clear();
         self.continuation.resize(pieces_to * pieces_to, 0);
+        self.corrections.clear();
+        self.corrections.resize(if corrections { CORRECTION_ENTRIES } else { 0 }, 0);
+    }
+
+    /// The entry of the correction history for correction key `key` (a table with entries).
+    #[inline(always)]
+    fn correction_slot(&self, key: u64) -> usize {
+        // (The key's high bits, mixed: a game's key need not be uniform in its low bits.)
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CORRECTION_ENTRIES.trailing_zeros())) as usize
+    }
+
+    /// What to add to the static evaluation of a position with correction key `key`: the recent average of
+    /// searched score less static evaluation there, within ±[`CORRECTION_MAX`]. 0 without a correction history.
+    #[inline(always)]
+    pub fn correction(&self, key: u64) -> i32 {
+        if self.corrections.is_empty() {
+            return 0;
+        }
+        self.corrections[self.correction_slot(key)] / CORRECTION_GRAIN
+    }
+
+    /// Learns that a search `depth` plies deep scored a position with correction key `key` `error` above its
+    /// static evaluation (below, if negative); deeper searches weigh more.
+    pub fn learn_correction(&mut self, key: u64, error: i32, depth: i32) {
+        if self.corrections.is_empty() {
+            return;
+        }
+        let slot = self.correction_slot(key);
+        let weight = (depth + 1).clamp(1, CORRECTION_WEIGHT_MAX);
+        let target = error.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+        let entry = &mut self.corrections[slot];
+        *entry = (*entry * (CORRECTION_WEIGHT_SCALE - weight) + target * weight) / CORRECTION_WEIGHT_SCALE;
     }
 
     /// The continuation history of a move with piece-to code `to` after `preceding`: the sum of its scores after
@@ -322,13 +377,40 @@ mod tests {
     #[test]
     fn counter_moves_are_kept_per_side_and_previous_move() {
         let mut h = History::new();
-        h.reset(4, 0);
+        h.reset(4, 0, false);
         assert_eq!(h.counter(0, 2), NO_CODE);
         h.set_counter(0, 2, 3);
         h.set_counter(1, NO_CODE, 1);
         assert_eq!((h.counter(0, 2), h.counter(1, 2), h.counter(0, NO_CODE)), (3, NO_CODE, NO_CODE));
-        h.reset(4, 0);
+        h.reset(4, 0, false);
         assert_eq!(h.counter(0, 2), NO_CODE);
+    }
+
+    #[test]
+    fn corrections_follow_the_errors_of_their_key_within_bounds() {
+        let mut h = History::new();
+        h.reset(4, 0, false);
+        h.learn_correction(1, 30, 10);
+        assert_eq!(h.correction(1), 0, "no correction history: nothing learned");
+        h.reset(4, 0, true);
+        // Deep searches move an entry further than shallow ones.
+        h.learn_correction(1, 40, 20);
+        h.learn_correction(2, 40, 1);
+        assert!(h.correction(1) > h.correction(2) && h.correction(2) >= 0);
+        // Repeated evidence converges on the error; a key learns apart from the others.
+        for _ in 0..200 {
+            h.learn_correction(1, 40, 20);
+            h.learn_correction(3, -25, 20);
+        }
+        assert!((38..=40).contains(&h.correction(1)), "{}", h.correction(1));
+        assert!((-25..=-23).contains(&h.correction(3)), "{}", h.correction(3));
+        // However large the errors, the correction stays within its bound.
+        for _ in 0..500 {
+            h.learn_correction(1, 10_000, 20);
+        }
+        assert!((CORRECTION_MAX - 1..=CORRECTION_MAX).contains(&h.correction(1)));
+        h.reset(4, 0, true);
+        assert_eq!(h.correction(1), 0);
     }
 
     #[test]
@@ -360,7 +442,7 @@ mod tests {
     #[test]
     fn history_gravity_bounds_scores() {
         let mut h = History::new();
-        h.reset(4, 0);
+        h.reset(4, 0, false);
         for _ in 0..1000 {
             h.reward(0, 1, [2u16].into_iter(), 40);
         }
@@ -372,7 +454,7 @@ mod tests {
     #[test]
     fn continuation_history_is_kept_per_preceding_move_and_summed_over_both() {
         let mut h = History::new();
-        h.reset(4, 6);
+        h.reset(4, 6, false);
         // After piece-to 2 (the opponent's move; none before it), 3 cut off after 4 had failed.
         h.reward_continuation(&[2, NO_CODE], 3, [4u16].into_iter(), 10);
         let (good, bad) = (h.continuation(&[2, NO_CODE], 3), h.continuation(&[2, NO_CODE], 4));

@@ -118,8 +118,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         // A game that declares more piece-to codes than the continuation history allows does not build.
         const { assert!(G::PIECE_TO_CODES <= MAX_PIECE_TO_CODES, "Game::PIECE_TO_CODES is at most 4,096") };
         let pieces_to = if self.options.history && self.options.continuation_history { G::PIECE_TO_CODES } else { 0 };
+        let corrections = self.options.correction_history;
         for td in &mut self.threads[..count] {
-            td.prepare(history, G::MOVE_CODES, pieces_to, &self.history);
+            td.prepare(history, G::MOVE_CODES, pieces_to, corrections, &self.history);
         }
     }
 

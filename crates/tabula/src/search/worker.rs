@@ -504,7 +504,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         // Reverse futility: far enough above beta near the horizon, assume a move keeps it there.
         let mut improving = true;
         if FULL && options.improving {
-            let eval = (!in_check).then(|| *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game)));
+            let eval = (!in_check).then(|| self.static_eval(&mut static_eval));
             if let (Some(eval), Some(before)) = (eval, frame.eval_before) {
                 improving = eval > before;
             }
@@ -513,8 +513,15 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             }
         }
         let prunable = FULL && !kind.pv && ply > 0 && !in_check && !is_decisive(beta);
+        // (A node leaving a move out is not the position whose score the table holds.)
+        let table_bound = match probe {
+            Some((_, Probe { hit: Some(e), .. })) if options.table_eval && !excluding && !is_decisive(e.score) => {
+                Some((e.score, e.bound))
+            }
+            _ => None,
+        };
         if let Some(margin) = options.futility_margin.filter(|_| prunable && depth <= options.futility_depth) {
-            let eval = *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game));
+            let eval = beyond(self.static_eval(&mut static_eval), table_bound);
             if eval - margin * (depth + !improving as i32) >= beta {
                 self.cuts += 1;
                 return eval;
@@ -524,7 +531,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         // Step 6. Null move: if passing still fails high, a real move will too.
         if FULL && options.null_move && prunable && !excluding && depth >= 3 {
             if let Some(null) = self.game.null_move() {
-                let eval = *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game));
+                let eval = beyond(self.static_eval(&mut static_eval), table_bound);
                 if eval >= beta {
                     let above = options.null_move_eval_step.map_or(0, |step| ((eval - beta) / step.max(1)).min(3));
                     let reduction = options.null_move_reduction + depth / 4 + above;
@@ -622,7 +629,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                     continue;
                 }
                 if let Some(margin) = options.move_futility_margin.filter(|_| depth <= options.futility_depth) {
-                    let eval = *static_eval.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game));
+                    let eval = self.static_eval(&mut static_eval);
                     if eval + margin * (depth + 1) <= alpha {
                         self.cuts += 1;
                         continue;
@@ -730,8 +737,21 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             return 0;
         }
 
-        // Step 10. Store the result with its bound, unless it rests on a repetition ruling or is a restricted
-        // root's, which is not the position's.
+        // Step 10. Teach the correction history how far the static evaluation was off, where the bound says
+        // which way (a node cut off above the evaluation, or failing low under it, says nothing). Store the
+        // result with its bound, unless it rests on a repetition ruling or is a restricted root's, which is
+        // not the position's.
+        if let (true, Some(raw)) = (FULL && options.correction_history && !in_check && !excluding, static_eval) {
+            let quiet = best_move.map_or(true, |mv| !self.cx.evaluator.is_tactical(&self.game, mv));
+            if let (true, Some(key)) = (quiet && !is_decisive(best), self.cx.evaluator.correction_key(&self.game)) {
+                let eval = raw + self.history.correction(key);
+                let (upper, lower) = (best <= alpha_orig, best >= beta);
+                let says_nothing = (lower && best <= eval) || (upper && best >= eval);
+                if !says_nothing {
+                    self.history.learn_correction(key, best - raw, depth);
+                }
+            }
+        }
         let storable = self.rulings == rulings_at_entry && !excluding && !(ply == 0 && self.root_is_restricted());
         if let (Some((tk, probe)), true) = (probe, storable) {
             // (Exact only strictly inside the window, possible only when it is wider than a null window.)
@@ -742,6 +762,26 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             self.cx.table.store(probe.slot, tk.key, ply, record);
         }
         best
+    }
+
+    /// The node's static evaluation, corrected (see [`corrected`](Self::corrected)): `raw` holds the
+    /// evaluator's, from the table or computed here once (and then kept for the table).
+    #[inline]
+    fn static_eval(&self, raw: &mut Option<Score>) -> Score {
+        let eval = *raw.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game));
+        self.corrected(eval)
+    }
+
+    /// The evaluator's `eval` of the position, with the correction history's correction (with that option).
+    #[inline]
+    fn corrected(&self, eval: Score) -> Score {
+        if !FULL || !self.cx.options.correction_history {
+            return eval;
+        }
+        match self.cx.evaluator.correction_key(&self.game) {
+            Some(key) => (eval + self.history.correction(key)).clamp(1 - score::DECISIVE, score::DECISIVE - 1),
+            None => eval,
+        }
     }
 
     /// Enhanced transposition cutoff: a child already known to be bad enough for the opponent refutes this node
@@ -874,7 +914,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         }
         let static_eval =
             if in_check { None } else { Some(tt_eval.unwrap_or_else(|| self.cx.evaluator.evaluate(&self.game))) };
-        let stand_pat = static_eval.unwrap_or(-INFINITY);
+        let stand_pat = static_eval.map_or(-INFINITY, |eval| self.corrected(eval));
         if !options.quiescence || stand_pat >= beta || ply >= MAX_PLY - 1 {
             self.cuts += 1;
             if let (Some((tk, probe)), true) = (probe, stand_pat >= beta && stand_pat > -INFINITY) {
@@ -941,6 +981,18 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             self.cx.table.store(probe.slot, tk.key, ply, record);
         }
         best
+    }
+}
+
+/// The evaluation `eval`, or the table's score where its bound (`table_bound`: score and bound) says the
+/// searched score lies beyond it.
+#[inline]
+fn beyond(eval: Score, table_bound: Option<(Score, Bound)>) -> Score {
+    match table_bound {
+        Some((score, bound)) if (bound != Bound::Upper && score > eval) || (bound != Bound::Lower && score < eval) => {
+            score
+        }
+        _ => eval,
     }
 }
 

@@ -166,4 +166,18 @@ mod tests {
         let r = Engine::new(8).search(&pos, &Limits::depth(4), &[only], |_| {});
         assert_eq!(r.best_move, Some(only));
     }
+
+    #[test]
+    fn a_new_game_starts_as_a_fresh_engine_would() {
+        let middlegame = Position::from_fen(BENCH_POSITIONS[2]).unwrap();
+        let ending = Position::from_fen(BENCH_POSITIONS[3]).unwrap();
+        let fresh = Engine::new(8).search(&ending, &Limits::depth(8), &[], |_| {});
+        let mut engine = Engine::new(8);
+        engine.search(&middlegame, &Limits::depth(8), &[], |_| {});
+        engine.search(&ending, &Limits::depth(6), &[], |_| {});
+        // What the searches learned (the table, the correction history) is forgotten by a new game.
+        engine.clear_hash();
+        let again = engine.search(&ending, &Limits::depth(8), &[], |_| {});
+        assert_eq!((again.nodes, again.best_move, again.score), (fresh.nodes, fresh.best_move, fresh.score));
+    }
 }

@@ -133,9 +133,11 @@ impl<G: Playable> Engine<G> {
         self.searcher.set_evaluator(evaluation);
     }
 
-    /// Empties the table (a new one: see [`table`](Engine::table)).
+    /// Empties the table (a new one: see [`table`](Engine::table)) and forgets the correction history: a new
+    /// game starts as a fresh engine would.
     pub fn clear_hash(&mut self) {
         self.set_hash(self.hash_mib);
+        self.searcher.clear_corrections();
     }
 
     /// The table, to look positions up while a search runs. A new one after

@@ -198,8 +198,9 @@ declare_options! {
     /// how far searched scores of positions with the same [correction
     /// key](crate::game::Evaluator::correction_key) (in chess, the pawns and the side to move) lately fell
     /// from it. Each node not in check whose score is not decisive and whose best move is quiet teaches it,
-    /// deeper searches more, where its bound says which way the evaluation erred. Needs an evaluator with
-    /// correction keys. Changes values at a fixed depth.
+    /// deeper searches more, where its bound says which way the evaluation erred. It carries over from search
+    /// to search until [`Searcher::clear`](super::Searcher::clear). Needs an evaluator with correction keys.
+    /// Changes values at a fixed depth.
     correction_history / with_correction_history: bool = false, solver false, lean Some(false), verify [false];
     /// Losing-move pruning: at non-PV nodes up to this many plies from the horizon, not in check, moves the
     /// evaluator hints at [`-PRIORITY`](crate::game::PRIORITY) or less (in chess captures that lose material

@@ -183,8 +183,9 @@ impl History {
         }
     }
 
-    /// Clears the tables for a game with `codes` move codes, (0 for no continuation history) `pieces_to`
-    /// piece-to codes and (if `corrections`) a correction history.
+    /// Clears the tables for a game with `codes` move codes and (0 for no continuation history) `pieces_to`
+    /// piece-to codes; keeps the correction history if `corrections`, else drops it. (Moves that cut off
+    /// under one root are soon stale under the next; an evaluation's errors in a pawn structure are not.)
     pub fn reset(&mut self, codes: usize, pieces_to: usize, corrections: bool) {
         self.codes = codes;
         self.scores.clear();
@@ -194,8 +195,15 @@ impl History {
         self.pieces_to = pieces_to;
         self.continuation.clear();
         self.continuation.resize(pieces_to * pieces_to, 0);
-        self.corrections.clear();
+        if !corrections {
+            self.corrections.clear();
+        }
         self.corrections.resize(if corrections { CORRECTION_ENTRIES } else { 0 }, 0);
+    }
+
+    /// Forgets the correction history (a new game, another evaluator).
+    pub fn clear_corrections(&mut self) {
+        self.corrections.fill(0);
     }
 
     /// The entry of the correction history for correction key `key` (a table with entries).
@@ -409,7 +417,10 @@ mod tests {
             h.learn_correction(1, 10_000, 20);
         }
         assert!((CORRECTION_MAX - 1..=CORRECTION_MAX).contains(&h.correction(1)));
+        // A new search keeps them; only clearing forgets them.
         h.reset(4, 0, true);
+        assert!(h.correction(1) > 0);
+        h.clear_corrections();
         assert_eq!(h.correction(1), 0);
     }
 

@@ -76,9 +76,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         &self.evaluator
     }
 
-    /// Replaces the evaluator (to change its policy, say).
+    /// Replaces the evaluator (to change its policy, say); the correction history learned for the old one is
+    /// forgotten.
     pub fn set_evaluator(&mut self, evaluator: E) {
         self.evaluator = evaluator;
+        self.clear_corrections();
     }
 
     /// The table.
@@ -91,9 +93,19 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.table = table;
     }
 
-    /// Forgets everything learned: empties the table (the next search starts as a fresh searcher would).
+    /// Forgets everything learned: empties the table and the correction history (the next search starts as a
+    /// fresh searcher would).
     pub fn clear(&mut self) {
         self.table.clear();
+        self.clear_corrections();
+    }
+
+    /// Forgets the [correction history](SearchOptions::correction_history), which otherwise carries over from
+    /// search to search.
+    pub fn clear_corrections(&mut self) {
+        for td in &mut self.threads {
+            td.history.clear_corrections();
+        }
     }
 
     /// The keys of the positions before the root, oldest first: a search scores a return to one of them

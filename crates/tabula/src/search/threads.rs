@@ -39,9 +39,9 @@ impl<M> ThreadData<M> {
     }
 
     /// Ready for a search of a game with `move_codes` codes (and `pieces_to` piece-to codes for the
-    /// continuation history, 0 for none) whose earlier positions have `keys`; the history, counter-move,
-    /// continuation and (if `corrections`) correction tables are cleared only if `history` or `corrections` is
-    /// set (they are sized on first use).
+    /// continuation history, 0 for none) whose earlier positions have `keys`; the history, counter-move
+    /// and continuation tables are cleared only if `history` or `corrections` is set (they are sized on first
+    /// use); the correction history, kept if `corrections` is set, is made ready.
     pub fn prepare(&mut self, history: bool, move_codes: usize, pieces_to: usize, corrections: bool, keys: &[Key]) {
         if history || corrections {
             self.history.reset(move_codes, pieces_to, corrections);

@@ -195,9 +195,7 @@ impl History {
         self.pieces_to = pieces_to;
         self.continuation.clear();
         self.continuation.resize(pieces_to * pieces_to, 0);
-        if !corrections {
-            self.corrections.clear();
-        }
+        // (Kept if wanted, else dropped.)
         self.corrections.resize(if corrections { CORRECTION_ENTRIES } else { 0 }, 0);
     }
 

@@ -738,7 +738,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         }
 
         // Step 10. Teach the correction history how far the static evaluation was off, where the bound says
-        // which way (a node cut off above the evaluation, or failing low under it, says nothing). Store the
+        // which way (a cutoff at or below the evaluation, or a fail-low at or above it, says nothing). Store the
         // result with its bound, unless it rests on a repetition ruling or is a restricted root's, which is
         // not the position's.
         if let (true, Some(raw)) = (FULL && options.correction_history && !in_check && !excluding, static_eval) {

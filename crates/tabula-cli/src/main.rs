@@ -408,9 +408,23 @@ enum PotentialName {
 
 fn main() {
     if let Err(e) = run(Cli::parse()) {
-        eprintln!("error: {e:#}");
+        eprintln!("error: {}", report(&e));
         std::process::exit(1);
     }
+}
+
+/// An error and its causes in one line, each cause once: a cause whose text its error's message already
+/// holds (`cannot read FILE: REASON`, where REASON is the cause) is not repeated.
+fn report(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain().map(ToString::to_string) {
+        if line.is_empty() {
+            line = cause;
+        } else if !line.contains(&cause) {
+            line = format!("{line}: {cause}");
+        }
+    }
+    line
 }
 
 /// The position text: the argument, or the contents of the file it names (SGF games, FEN files).
@@ -472,8 +486,11 @@ fn run(cli: Cli) -> Result<()> {
         Command::Ucci => Ok(tabula_xiangqi::ucci::run_stdio()?),
         Command::Serve { port, host, open } => serve(std::net::SocketAddr::new(host, port), open),
         Command::Book { file, fen } => {
-            let book = tabula_chess::book::Book::open(&file)
-                .with_context(|| format!("cannot open book {}", file.display()))?;
+            // (A file that cannot be read is named by the error itself.)
+            let book = tabula_chess::book::Book::open(&file).map_err(|e| match e {
+                tabula_chess::book::BookError::Io { .. } => anyhow::Error::from(e),
+                e => anyhow::Error::from(e).context(format!("cannot open book {}", file.display())),
+            })?;
             let lines = book.describe(&position::<tabula_chess::Position>(&fen, &SetupArgs::none())?);
             if lines.is_empty() {
                 println!("no book moves");

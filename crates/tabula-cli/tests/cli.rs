@@ -234,6 +234,23 @@ fn kmc_config_with_bad_bytes_names_the_line() {
 }
 
 #[test]
+fn a_file_that_cannot_be_read_is_named_with_the_reason_once() {
+    let missing = std::env::temp_dir().join(format!("tabula-cli-missing-{}", std::process::id()));
+    let potential = format!("{}.eam.alloy", missing.display());
+    let book = format!("{}.bin", missing.display());
+    let runs =
+        [tabula(&["kmc", "energy", "--potential", &potential, "x.xyz"], ""), tabula(&["book", &book, "startpos"], "")];
+    for (out, file) in runs.iter().zip([&potential, &book]) {
+        assert!(!out.status.success());
+        let stderr = text(&out.stderr);
+        assert!(stderr.starts_with("error: ") && stderr.contains(file.as_str()), "{stderr}");
+        // The operating system's reason, once: not again as the cause of a message that already holds it.
+        let reason = std::fs::read(file).unwrap_err().to_string();
+        assert_eq!(stderr.matches(&reason).count(), 1, "{stderr}");
+    }
+}
+
+#[test]
 fn chess_is_played_and_analyzed_in_the_terminal() {
     // The human opens in SAN, the engine answers, the human goes on in UCI coordinates, then quits.
     let out = tabula(&["play", "chess", "--depth", "2"], "e4\nbogus\ng1f3\nquit\n");

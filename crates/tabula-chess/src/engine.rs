@@ -27,7 +27,9 @@ const FUTILITY_MARGIN: i32 = 90;
 /// Futility margin per ply for pruning quiet moves, in centipawns.
 const MOVE_FUTILITY_MARGIN: i32 = 100;
 
-/// Late-move reductions shrink by a move's history score over this (history lies within ±16,384).
+/// Late-move reductions shrink by a move's history score over this (history lies within ±16,384; in a search
+/// of a second, a tenth of the moves reduced lie below −600 and a tenth above 1,800, so this moves few; a ply
+/// per 1,024 lost in self-play).
 const LMR_HISTORY: i32 = 8192;
 
 /// Captures that lose material by exchange (and under-promotions) are pruned this many plies from the

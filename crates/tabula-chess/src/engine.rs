@@ -68,6 +68,7 @@ impl Playable for Position {
             .with_killers(true)
             .with_counter_moves(true)
             .with_continuation_history(true)
+            .with_quiet_rewards(true)
             .with_table_depth(1)
             .with_lmr(true)
             .with_lmr_history(Some(LMR_HISTORY))

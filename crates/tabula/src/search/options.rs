@@ -136,6 +136,11 @@ declare_options! {
     /// before, in ordering and (with `lmr_history`) in reductions. Needs `history`, and a game with piece-to
     /// codes. Off by default; chess turns it on.
     continuation_history / with_continuation_history: bool = false, solver false, lean Some(false), verify [false, true];
+    /// Quiet rewards: only a quiet move (one the evaluator does not call
+    /// [tactical](crate::game::Evaluator::is_tactical)) that cuts off becomes a killer or counter move and
+    /// gains history, and only the quiet moves tried before it lose history (they are what the histories
+    /// order). Off: every move that cuts off counts, and every move tried before it. Chess turns it on.
+    quiet_rewards / with_quiet_rewards: bool = false, solver false, lean Some(false), verify [false, true];
 
     // ---- The game's tactics ----
     /// The game's tactical hooks ([`Game::winning_move`](crate::game::Game::winning_move),

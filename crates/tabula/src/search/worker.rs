@@ -845,7 +845,9 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
     }
 
     /// Updates killers, history, counter moves and (given the moves `preceding`) the continuation history
-    /// after the `i`-th move `mv` caused a cutoff, the opponent's move before being `prev`.
+    /// after the `i`-th move `mv` caused a cutoff, the opponent's move before being `prev`; the moves before it
+    /// lose history. With [`quiet_rewards`](SearchOptions::quiet_rewards), only a quiet `mv` counts, and only
+    /// the quiet moves before it lose.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn reward(
         &mut self,
@@ -857,20 +859,25 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         prev: u16,
         preceding: Option<&Preceding>,
     ) {
+        let (evaluator, game) = (self.cx.evaluator, &self.game);
+        let quiet_only = self.cx.options.quiet_rewards;
+        if quiet_only && evaluator.is_tactical(game, mv) {
+            return;
+        }
+        let tried =
+            || frame.moves[..i].iter().copied().filter(move |&m| !quiet_only || !evaluator.is_tactical(game, m));
         let code = G::move_code(mv);
+        if self.cx.options.history {
+            self.history.reward(side, code, tried().map(G::move_code), depth);
+        }
+        if let Some(preceding) = preceding {
+            self.history.reward_continuation(preceding, game.piece_to(mv), tried().map(|m| game.piece_to(m)), depth);
+        }
         if self.cx.options.killers {
             add_killer(&mut frame.killers, code);
         }
         if self.cx.options.counter_moves {
             self.history.set_counter(side, prev, code);
-        }
-        if self.cx.options.history {
-            self.history.reward(side, code, frame.moves[..i].iter().map(|&m| G::move_code(m)), depth);
-        }
-        if let Some(preceding) = preceding {
-            let game = &self.game;
-            let tried = frame.moves[..i].iter().map(|&m| game.piece_to(m));
-            self.history.reward_continuation(preceding, game.piece_to(mv), tried, depth);
         }
     }
 

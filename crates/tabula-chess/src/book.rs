@@ -47,6 +47,14 @@ pub enum BookError {
     /// The size is not a multiple of 16 bytes.
     #[error("a Polyglot book is a sequence of 16-byte entries, but this one has {0} bytes")]
     Size(usize),
+    /// The file was read but is not a book.
+    #[error("cannot read book {path}: {error}")]
+    Content {
+        /// The file.
+        path: String,
+        /// What is wrong with its bytes.
+        error: Box<BookError>,
+    },
 }
 
 /// One book entry as stored.
@@ -130,11 +138,13 @@ impl Book {
     ///
     /// # Errors
     ///
-    /// [`BookError::Io`] if the file cannot be read, [`BookError::Size`] if it is not made of 16-byte entries.
+    /// [`BookError::Io`] if the file cannot be read, [`BookError::Content`] if it is not made of 16-byte
+    /// entries; both name the file.
     pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|source| BookError::Io { path: path.display().to_string(), source })?;
         Book::from_bytes(&bytes)
+            .map_err(|error| BookError::Content { path: path.display().to_string(), error: Box::new(error) })
     }
 
     /// Reads a book from its bytes. Entries out of order are sorted.
@@ -228,6 +238,14 @@ mod tests {
     fn bad_sizes_and_unknown_positions() {
         assert!(matches!(Book::from_bytes(&[0; 17]), Err(BookError::Size(17))));
         assert!(Book::open("/nonexistent/book.bin").is_err());
+        // A file of the wrong size is named with what is wrong with it.
+        let file = std::env::temp_dir().join(format!("tabula-book-size-{}.bin", std::process::id()));
+        std::fs::write(&file, [0; 17]).unwrap();
+        let error = Book::open(&file).unwrap_err();
+        std::fs::remove_file(&file).unwrap();
+        assert!(matches!(&error, BookError::Content { error, .. } if matches!(**error, BookError::Size(17))));
+        let message = error.to_string();
+        assert!(message.contains(&file.display().to_string()) && message.contains("17 bytes"), "{message}");
         let book = Book::from_bytes(&[]).unwrap();
         assert!(book.is_empty());
         assert_eq!(book.pick(&Position::startpos(), 7), None);

@@ -486,11 +486,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Ucci => Ok(tabula_xiangqi::ucci::run_stdio()?),
         Command::Serve { port, host, open } => serve(std::net::SocketAddr::new(host, port), open),
         Command::Book { file, fen } => {
-            // (A file that cannot be read is named by the error itself.)
-            let book = tabula_chess::book::Book::open(&file).map_err(|e| match e {
-                tabula_chess::book::BookError::Io { .. } => anyhow::Error::from(e),
-                e => anyhow::Error::from(e).context(format!("cannot open book {}", file.display())),
-            })?;
+            let book = tabula_chess::book::Book::open(&file)?;
             let lines = book.describe(&position::<tabula_chess::Position>(&fen, &SetupArgs::none())?);
             if lines.is_empty() {
                 println!("no book moves");

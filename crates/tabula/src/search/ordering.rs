@@ -247,27 +247,6 @@ impl History {
         sum
     }
 
-    /// Rewards the move with piece-to code `to` (which cut off at `depth`) after `preceding`, and penalizes
-    /// `tried` (the piece-to codes of the moves searched before it in vain).
-    pub fn reward_continuation(
-        &mut self,
-        preceding: &Preceding,
-        to: u16,
-        tried: impl Iterator<Item = u16>,
-        depth: i32,
-    ) {
-        let pieces_to = self.pieces_to;
-        let table = &mut self.continuation;
-        spread(depth, to, tried, |to, bonus| {
-            for &before in preceding {
-                if before != NO_CODE {
-                    let h = &mut table[before as usize * pieces_to + to as usize];
-                    *h = gravity(*h as i32, bonus) as i16;
-                }
-            }
-        });
-    }
-
     /// The counter move of `side` to the opponent's move `prev` ([`NO_CODE`] for none, or after no move).
     #[inline(always)]
     pub fn counter(&self, side: usize, prev: u16) -> u16 {
@@ -298,25 +277,35 @@ impl History {
         self.get(side, code) + continuation.map_or(0, |(preceding, to)| self.continuation(preceding, to))
     }
 
-    /// Rewards `code` (which cut off at `depth`) and penalizes `tried` (searched before it in vain).
-    pub fn reward(&mut self, side: usize, code: u16, tried: impl Iterator<Item = u16>, depth: i32) {
-        let base = side * self.codes;
-        let scores = &mut self.scores;
-        spread(depth, code, tried, |code, bonus| {
-            let h = &mut scores[base + code as usize];
-            *h = gravity(*h, bonus);
-        });
+    /// Rewards the move that cut off at `depth` and penalizes each of `tried` (searched before it in vain),
+    /// each given as its code and piece-to code: its history for `side` and, given the moves `preceding`, its
+    /// continuation history (the piece-to codes are read only then).
+    pub fn reward(
+        &mut self,
+        side: usize,
+        preceding: Option<&Preceding>,
+        cut: (u16, u16),
+        tried: impl Iterator<Item = (u16, u16)>,
+        depth: i32,
+    ) {
+        let bonus = (depth * depth).min(HISTORY_MAX);
+        self.update(side, preceding, cut, bonus);
+        for t in tried {
+            self.update(side, preceding, t, -bonus);
+        }
     }
-}
 
-/// Hands the bonus of a cutoff at `depth` to `update`: plus for the move `cut` that caused it, minus for each
-/// of `tried`, searched before it in vain.
-#[inline(always)]
-fn spread(depth: i32, cut: u16, tried: impl Iterator<Item = u16>, mut update: impl FnMut(u16, i32)) {
-    let bonus = (depth * depth).min(HISTORY_MAX);
-    update(cut, bonus);
-    for t in tried {
-        update(t, -bonus);
+    /// Moves the history of one move (its code and piece-to code) by `bonus` (negative: a malus).
+    #[inline(always)]
+    fn update(&mut self, side: usize, preceding: Option<&Preceding>, (code, to): (u16, u16), bonus: i32) {
+        let h = &mut self.scores[side * self.codes + code as usize];
+        *h = gravity(*h, bonus);
+        for &before in preceding.into_iter().flatten() {
+            if before != NO_CODE {
+                let h = &mut self.continuation[before as usize * self.pieces_to + to as usize];
+                *h = gravity(*h as i32, bonus) as i16;
+            }
+        }
     }
 }
 
@@ -453,7 +442,7 @@ mod tests {
         let mut h = History::new();
         h.reset(4, 0, false);
         for _ in 0..1000 {
-            h.reward(0, 1, [2u16].into_iter(), 40);
+            h.reward(0, None, (1, NO_CODE), [(2, NO_CODE)].into_iter(), 40);
         }
         assert!(h.get(0, 1) <= HISTORY_MAX && h.get(0, 1) > HISTORY_MAX / 2);
         assert!(h.get(0, 2) >= -HISTORY_MAX && h.get(0, 2) < -HISTORY_MAX / 2);
@@ -465,17 +454,17 @@ mod tests {
         let mut h = History::new();
         h.reset(4, 6, false);
         // After piece-to 2 (the opponent's move; none before it), 3 cut off after 4 had failed.
-        h.reward_continuation(&[2, NO_CODE], 3, [4u16].into_iter(), 10);
+        h.reward(0, Some(&[2, NO_CODE]), (0, 3), [(1, 4)].into_iter(), 10);
         let (good, bad) = (h.continuation(&[2, NO_CODE], 3), h.continuation(&[2, NO_CODE], 4));
         assert!(good > 0 && bad < 0 && good == -bad, "{good} {bad}");
         // Other preceding moves know nothing of it; two plies back it counts again, summed.
         assert_eq!(h.continuation(&[5, NO_CODE], 3), 0);
         assert_eq!(h.continuation(&NO_PRECEDING, 3), 0);
         assert_eq!(h.continuation(&[5, 2], 3), good);
-        h.reward_continuation(&[5, 2], 3, std::iter::empty(), 10);
+        h.reward(0, Some(&[5, 2]), (0, 3), std::iter::empty(), 10);
         assert!(h.continuation(&[5, 2], 3) > 2 * good);
         for _ in 0..1000 {
-            h.reward_continuation(&[5, 2], 3, std::iter::empty(), 40);
+            h.reward(0, Some(&[5, 2]), (0, 3), std::iter::empty(), 40);
         }
         assert!(h.continuation(&[5, 2], 3) <= 2 * HISTORY_MAX);
     }

@@ -864,14 +864,12 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         if quiet_only && evaluator.is_tactical(game, mv) {
             return;
         }
-        let tried =
-            || frame.moves[..i].iter().copied().filter(move |&m| !quiet_only || !evaluator.is_tactical(game, m));
+        // A move's code and, for the continuation history only, its piece-to code.
+        let entry = |m| (G::move_code(m), if preceding.is_some() { game.piece_to(m) } else { NO_CODE });
+        let tried = frame.moves[..i].iter().filter(|&&m| !quiet_only || !evaluator.is_tactical(game, m));
         let code = G::move_code(mv);
         if self.cx.options.history {
-            self.history.reward(side, code, tried().map(G::move_code), depth);
-        }
-        if let Some(preceding) = preceding {
-            self.history.reward_continuation(preceding, game.piece_to(mv), tried().map(|m| game.piece_to(m)), depth);
+            self.history.reward(side, preceding, entry(mv), tried.map(|&m| entry(m)), depth);
         }
         if self.cx.options.killers {
             add_killer(&mut frame.killers, code);

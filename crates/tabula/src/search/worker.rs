@@ -867,9 +867,10 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         // A move's code and, for the continuation history only, its piece-to code.
         let entry = |m| (G::move_code(m), if preceding.is_some() { game.piece_to(m) } else { NO_CODE });
         let tried = frame.moves[..i].iter().filter(|&&m| !quiet_only || !evaluator.is_tactical(game, m));
-        let code = G::move_code(mv);
+        let cut = entry(mv);
+        let code = cut.0;
         if self.cx.options.history {
-            self.history.reward(side, preceding, entry(mv), tried.map(|&m| entry(m)), depth);
+            self.history.reward(side, preceding, cut, tried.map(|&m| entry(m)), depth);
         }
         if self.cx.options.killers {
             add_killer(&mut frame.killers, code);

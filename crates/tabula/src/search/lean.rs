@@ -172,8 +172,9 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
                     if alpha >= beta {
                         if options.history {
                             // The moves before it in the first pass count as tried.
-                            let tried = if first_pass { i } else { frame.deferred[i - count].0 };
-                            self.reward(frame, tried, mv, depth, side, NO_CODE, None);
+                            let index = if first_pass { i } else { frame.deferred[i - count].0 };
+                            debug_assert!(frame.moves[index] == mv);
+                            self.reward(frame, index, depth, side, NO_CODE, None);
                         }
                         break;
                     }

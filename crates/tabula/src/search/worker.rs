@@ -720,7 +720,9 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                     if alpha >= beta {
                         if options.killers || options.history || options.counter_moves {
                             let preceding = continuation.then_some(&kind.preceding);
-                            self.reward(frame, i, mv, depth, side, kind.prev, preceding);
+                            // (The picker leaves each move where it handed it out.)
+                            debug_assert!(frame.moves[i] == mv);
+                            self.reward(frame, i, depth, side, kind.prev, preceding);
                         }
                         break;
                     }
@@ -845,21 +847,20 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
     }
 
     /// Updates killers, history, counter moves and (given the moves `preceding`) the continuation history
-    /// after the `i`-th move `mv` caused a cutoff, the opponent's move before being `prev`; the moves before it
-    /// lose history. With [`quiet_rewards`](SearchOptions::quiet_rewards), only a quiet `mv` counts, and only
-    /// the quiet moves before it lose.
-    #[allow(clippy::too_many_arguments)]
+    /// after the move at `frame.moves[i]` caused a cutoff, the opponent's move before being `prev`; the moves
+    /// before it lose history. With [`quiet_rewards`](SearchOptions::quiet_rewards), only a quiet move counts,
+    /// and only the quiet moves before it lose.
     pub(super) fn reward(
         &mut self,
         frame: &mut Frame<G::Move>,
         i: usize,
-        mv: G::Move,
         depth: i32,
         side: usize,
         prev: u16,
         preceding: Option<&Preceding>,
     ) {
         let (evaluator, game) = (self.cx.evaluator, &self.game);
+        let mv = frame.moves[i];
         let quiet_only = self.cx.options.quiet_rewards;
         if quiet_only && evaluator.is_tactical(game, mv) {
             return;

@@ -20,7 +20,9 @@
 //! - `gen` plays the engine against itself at a fixed node budget per move from varied starts (a few random plies from
 //!   the start position or from `tests/data/openings.epd`) and writes quiet positions (not in check, the engine's move
 //!   neither a capture nor a promotion, no decisive score) with the game's result: `FEN;result` where the result is 1,
-//!   0.5 or 0 for white.
+//!   0.5 or 0 for white. A game ends at a draw by the rules, after 400 plies, when the search scores it decisive or
+//!   beyond ±1,500 centipawns for six plies running, and on reaching an ending against a bare king (won for the
+//!   stronger side, drawn if it has knights alone), whose positions the network leaves to the tapered evaluation.
 //! - `label` asks Stockfish (`UCI_ShowWDL`) for the expected score of each position at a fixed depth and appends it:
 //!   `FEN;result;expected` (white's point of view), dropping positions whose best move is a capture or a promotion.
 //! - `fit` minimises the mean squared error between `sigmoid(K * eval)` and the blend `3/4 expected + 1/4 result` over
@@ -67,16 +69,19 @@
 //! --threads 1` (13.3 minutes on one thread; 5.46 million positions once the endings against a bare king are left out).
 //! The third went on from the second: `nnue-gen d6.txt --games 100000 --nodes 1000 --first 11000000` stopped after
 //! about 20,800 games (1.88 million positions), `nnue-label d6.txt s6.txt` (1.75 million kept) and `nnue-fit s6.txt
-//! third.tbnn --epochs 12 --share 1 --threads 1 --start second.tbnn` (3.7 minutes on one thread). The fourth went
-//! on from the third: `nnue-gen d7.txt --games 100000 --nodes 1000 --first 12000000` by the engine on the third,
-//! stopped after about 10,700 games (970,000 positions), `nnue-label d7.txt s7.txt` (912,000 kept, 32 minutes),
-//! `s6.txt` and `s7.txt` concatenated in that order and `nnue-fit s67.txt fourth.tbnn --epochs 12 --share 1 --threads
-//! 1 --start third.tbnn` (5 minutes on one thread for 2.37 million positions). The fifth, in the crate
-//! (`src/eval/default.tbnn`), went on from the fourth: `nnue-gen d8.txt --games 100000 --nodes 1000 --threads 1
-//! --first 13000000` and the same from 13,500,000 beside it, both stopped (about 18,200 games, 1.66 million
-//! positions), `nnue-label` over both (1.56 million kept, 52 minutes), `s6.txt`, `s7.txt` and `s8.txt` concatenated
-//! in that order and `nnue-fit s678.txt default.tbnn --epochs 12 --share 1 --threads 2 --start fourth.tbnn` (6
-//! minutes on two threads for 3.76 million positions).
+//! third.tbnn --epochs 12 --share 1 --threads 1 --start second.tbnn` (3.7 minutes on one thread). The fourth went on
+//! from the third: `nnue-gen d7.txt --games 100000 --nodes 1000 --first 12000000` by the engine on the third, stopped
+//! after about 10,700 games (970,000 positions), `nnue-label d7.txt s7.txt` (912,000 kept, 32 minutes), `s6.txt` and
+//! `s7.txt` concatenated in that order and `nnue-fit s67.txt fourth.tbnn --epochs 12 --share 1 --threads 1 --start
+//! third.tbnn` (5 minutes on one thread for 2.37 million positions). The fifth went on from the fourth: `nnue-gen
+//! d8.txt --games 100000 --nodes 1000 --threads 1 --first 13000000` and the same from 13,500,000 beside it, both
+//! stopped (about 18,200 games, 1.66 million positions), `nnue-label` over both (1.56 million kept, 52 minutes),
+//! `s6.txt`, `s7.txt` and `s8.txt` concatenated in that order and `nnue-fit s678.txt fifth.tbnn --epochs 12 --share 1
+//! --threads 2 --start fourth.tbnn` (6 minutes on two threads for 3.76 million positions). The sixth, in the crate
+//! (`src/eval/default.tbnn`), went on from the fifth on its own self-play alone (the older labelled files were not
+//! kept): the same two generators from 14,000,000 and 14,500,000, stopped at 2.18 million positions, `nnue-label` (2.05
+//! million kept, 70 minutes) and `nnue-fit s9.txt sixth.tbnn --epochs 12 --share 1 --threads 2 --start '<embedded>'` (3
+//! minutes for 1.82 million positions).
 //!
 //! The weights in the crate came from `gen games.txt --games 3800 --nodes 6000`, `label games.txt labelled.txt --depth
 //! 7` (Stockfish 15.1; 286,000 positions) and `fit labelled.txt --epochs 1000`: mean squared error 0.0368 -> 0.0293 on
@@ -95,8 +100,9 @@ use tabula::rng::Rng;
 use tabula::score::is_decisive;
 use tabula::search::Limits;
 use tabula_chess::engine::Engine;
+use tabula_chess::eval::against_bare_king;
 use tabula_chess::eval::nnue::DEFAULT_SCALE;
-use tabula_chess::{Color, Epd, Position};
+use tabula_chess::{Color, Epd, Position, Role};
 use tabula_protocol::lines::lines_of;
 use tabula_protocol::process::Process;
 
@@ -362,6 +368,15 @@ fn self_play(engine: &mut Engine, mut pos: Position, nodes: u64) -> (Vec<Quiet>,
         }
         if repeated_three_times(&pos) || pos.history_len() > 400 {
             break 0.5;
+        }
+        // An ending against a bare king is the tapered evaluation's (the network's trainer leaves it out), and
+        // its result is as good as known: won, unless the stronger side has knights alone, which cannot force
+        // mate. (At a thousand nodes a game could spend its last hundred plies there.)
+        if against_bare_king(&pos) {
+            let b = pos.board();
+            let knights_only = (b.by_role(Role::Pawn) | b.by_role(Role::Bishop) | b.orthogonal_sliders()).is_empty();
+            let won = if b.by_color(Color::Black).count() == 1 { 1.0 } else { 0.0 };
+            break if knights_only { 0.5 } else { won };
         }
         let r = engine.search(&pos, &Limits::nodes(nodes), &[], |_| {});
         let Some(mv) = r.best_move else { break 0.5 };

@@ -45,6 +45,12 @@ impl Game for Position {
         None
     }
 
+    /// Only checkmate and stalemate end play: a draw by the fifty-move rule is claimed, and a dead position
+    /// declared, by the players or their GUI, so an engine asked for a move there still gives one.
+    fn is_over(&self) -> bool {
+        !self.has_legal_move()
+    }
+
     /// The generator alone: it has no moves in a mated or stalemated position, and perft counts on through
     /// the draws by the move counters, as the published counts do.
     #[inline]

@@ -4,6 +4,7 @@
 use std::time::Duration;
 use tabula_chess::strength::ELO_RANGE;
 use tabula_chess::uci::UciSession;
+use tabula_chess::Position;
 use tabula_protocol::server::Connection;
 
 mod common;
@@ -118,6 +119,16 @@ fn go_variants_end_with_bestmove() {
     // No legal move: `bestmove (none)`.
     s.handle("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     assert_eq!(last(&s.handle("go depth 3")), "bestmove (none)");
+    // Drawn by rule but not over: the fifty-move rule is claimed and a dead position declared by the players or
+    // their GUI, so the engine still answers with a legal move (as Stockfish does), scored a draw.
+    for fen in ["8/K7/8/4Q3/8/8/3k4/8 b - - 100 51", "8/8/8/4k3/8/8/3K4/8 w - - 0 51"] {
+        s.handle(&format!("position fen {fen}"));
+        let reply = s.handle("go nodes 1000");
+        let best = last(&reply).strip_prefix("bestmove ").unwrap_or_else(|| panic!("{fen}: {reply:?}"));
+        let legal: Vec<String> = Position::from_fen(fen).unwrap().legal_moves().iter().map(|m| m.to_uci()).collect();
+        assert!(legal.iter().any(|m| m == best), "{fen}: {best} not among {legal:?}");
+        assert!(reply.iter().any(|l| l.contains(" score cp 0 ")), "{fen}: {reply:?}");
+    }
 }
 
 /// The words after `key` in an `info` line.

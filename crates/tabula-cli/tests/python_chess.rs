@@ -87,6 +87,13 @@ with chess.engine.SimpleEngine.popen_uci([sys.argv[1], "uci"], timeout=60) as en
     # (`bestmove (none)`, which python-chess reads as no move.)
     for over in ["7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"]:
         assert engine.play(chess.Board(over), chess.engine.Limit(depth=3)).move is None, over
+    # Drawn by rule with moves left (the fifty-move rule, which python-chess's board grants when claimed, and a
+    # dead position): the engine still plays a legal move, for the GUI to declare the draw or play on.
+    for drawn in ["8/K7/8/4Q3/8/8/3k4/8 b - - 100 51", "8/8/8/4k3/8/8/3K4/8 w - - 0 51"]:
+        board = chess.Board(drawn)
+        assert board.can_claim_fifty_moves() or board.is_insufficient_material(), drawn
+        move = engine.play(board, chess.engine.Limit(nodes=1000)).move
+        assert move in board.legal_moves, (drawn, move)
 
     # One answer per search (the last ponder search of the game was stopped by the next command): as many
     # bestmoves as go commands.

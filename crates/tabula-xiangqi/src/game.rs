@@ -71,6 +71,12 @@ impl Game for Position {
         (self.halfmove_clock() >= MOVE_LIMIT_PLIES).then_some(Outcome::Draw)
     }
 
+    /// Only a side without a move ends play: a draw by the move limit is the referee's or GUI's to declare, so
+    /// an engine asked for a move there still gives one.
+    fn is_over(&self) -> bool {
+        !self.has_legal_move()
+    }
+
     /// The generator alone: it has no moves in a mated or stalemated position, and perft counts on through
     /// the draws by the move counters, as the published counts do.
     #[inline]

@@ -4,6 +4,7 @@
 use std::time::Duration;
 use tabula_protocol::server::Connection;
 use tabula_xiangqi::ucci::UcciSession;
+use tabula_xiangqi::Position;
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -73,6 +74,14 @@ fn go_modes_and_answers() {
     // No legal move: nobestmove.
     s.handle("position fen 4k4/3R5/9/9/9/9/9/9/9/3K1R3 b - - 0 1");
     assert_eq!(last(&s.handle("go depth 3")), "nobestmove");
+    // Drawn by the move limit (120 plies without a capture) but not over: a referee or GUI declares that
+    // draw, so the engine still answers with a legal move.
+    let fen = "3k5/9/9/9/9/9/9/9/9/4K4 b - - 120 80";
+    s.handle(&format!("position fen {fen}"));
+    let reply = s.handle("go depth 3");
+    let best = last(&reply).split_whitespace().nth(1).unwrap_or_else(|| panic!("{reply:?}"));
+    let legal: Vec<String> = Position::from_fen(fen).unwrap().legal_moves().iter().map(|m| m.to_string()).collect();
+    assert!(legal.iter().any(|m| m == best), "{best} not among {legal:?}: {reply:?}");
     // A mate found is scored 10000 minus its plies.
     s.handle("position fen 4k4/R8/9/9/9/9/9/9/9/3K1R3 w - - 0 1");
     let reply = s.handle("go depth 3");

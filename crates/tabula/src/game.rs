@@ -183,6 +183,14 @@ pub trait Game: Clone + Send {
     /// The result if the game is over, from the side to move's point of view.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// Whether play has ended here: by default whenever [`outcome`](Game::outcome) gives a result. A game whose
+    /// rules draw a position that play may still go on from (a draw a player claims, such as chess's
+    /// fifty-move rule, or one an arbiter declares) answers `false` there while it has legal moves: a search
+    /// asked at such a position still chooses a move, scoring the rule's result only below the root.
+    fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
     /// The Zobrist key of the position (side to move included where it matters).
     fn key(&self) -> Key;
 

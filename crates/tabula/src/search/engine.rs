@@ -173,7 +173,7 @@ impl<G: Playable> Engine<G> {
 
     /// The move the table holds for `game`, if it holds one and the move is legal there.
     pub fn table_move(&self, game: &G) -> Option<G::Move> {
-        if game.outcome().is_some() {
+        if game.is_over() {
             return None;
         }
         let tk = game.table_key();

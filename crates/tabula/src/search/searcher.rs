@@ -162,7 +162,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             table: TableUse::default(),
             elapsed: Duration::ZERO,
         };
-        if let Some(outcome) = game.outcome() {
+        if let Some(outcome) = game.outcome().filter(|_| game.is_over()) {
             result.score = outcome.score_at(0);
             result.exact = true;
             return result;

@@ -69,7 +69,8 @@ pub struct Iteration<M> {
 /// The outcome of [`Searcher::search`](super::Searcher::search).
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {
-    /// The best move found (`None` only if the game is over).
+    /// The best move found (`None` only if [the game is over](crate::game::Game::is_over): a position a rule
+    /// has drawn that play may go on from still gets a move, its score the rule's).
     pub best_move: Option<M>,
     /// Its score for the side to move.
     pub score: Score,

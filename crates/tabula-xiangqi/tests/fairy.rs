@@ -2,6 +2,7 @@
 //! start position and from the perft suite's positions, the same legal moves, the same perft 3 below each of
 //! them, and the same position after each move.
 
+#[allow(dead_code)] // the protocol tests use more of it
 mod common;
 
 use tabula_xiangqi::perft::divide;

@@ -4,7 +4,9 @@
 use std::time::Duration;
 use tabula_protocol::server::Connection;
 use tabula_xiangqi::ucci::UcciSession;
-use tabula_xiangqi::Position;
+
+#[allow(dead_code)] // the other tests use more of it
+mod common;
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -78,10 +80,7 @@ fn go_modes_and_answers() {
     // draw, so the engine still answers with a legal move.
     let fen = "3k5/9/9/9/9/9/9/9/9/4K4 b - - 120 80";
     s.handle(&format!("position fen {fen}"));
-    let reply = s.handle("go depth 3");
-    let best = last(&reply).split_whitespace().nth(1).unwrap_or_else(|| panic!("{reply:?}"));
-    let legal: Vec<String> = Position::from_fen(fen).unwrap().legal_moves().iter().map(|m| m.to_string()).collect();
-    assert!(legal.iter().any(|m| m == best), "{best} not among {legal:?}: {reply:?}");
+    common::assert_legal_answer(&s.handle("go depth 3"), fen);
     // A mate found is scored 10000 minus its plies.
     s.handle("position fen 4k4/R8/9/9/9/9/9/9/9/3K1R3 w - - 0 1");
     let reply = s.handle("go depth 3");

@@ -1,8 +1,10 @@
-//! Fairy-Stockfish as a peer for the tests (and the perft example) that run where it is installed: the Debian
-//! package `fairy-stockfish`, speaking UCI with `UCI_Variant` set to xiangqi. It writes squares with ranks 1–10.
+//! Helpers for the tests: a check that a protocol session answered with a legal move, and Fairy-Stockfish as a
+//! peer for the tests (and the perft example) that run where it is installed: the Debian package
+//! `fairy-stockfish`, speaking UCI with `UCI_Variant` set to xiangqi. It writes squares with ranks 1–10.
 
 use std::time::Duration;
 use tabula_protocol::process::Process;
+use tabula_xiangqi::Position;
 
 /// Where the Debian package installs it, then the name to find on `PATH`.
 const CANDIDATES: [&str; 2] = ["/usr/games/fairy-stockfish", "fairy-stockfish"];
@@ -64,4 +66,12 @@ impl Drop for Fairy {
     fn drop(&mut self) {
         let _ = self.0.send("quit");
     }
+}
+
+/// The move a protocol session's last line (`bestmove MOVE ...`) names, asserted legal at `fen` by our own
+/// generator.
+pub fn assert_legal_answer(reply: &[String], fen: &str) {
+    let best = reply.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_else(|| panic!("{reply:?}"));
+    let legal: Vec<String> = Position::from_fen(fen).unwrap().legal_moves().iter().map(|m| m.to_string()).collect();
+    assert!(legal.iter().any(|m| m == best), "{best} not among {legal:?}: {reply:?}");
 }

@@ -111,3 +111,20 @@ proptest! {
         }
     }
 }
+
+/// At a root the fifty-move rule has drawn, with moves left, every search of the core (and minimax, their
+/// oracle) searches the moves: a capture, which resets the clock, is worth what it wins, every other move a draw.
+#[test]
+fn a_root_drawn_by_the_fifty_move_rule_is_searched_alike() {
+    use tabula::game::Game;
+    use tabula::search::verify;
+    // White's queen takes the rook; Black has no capture.
+    for (fen, wins) in [("7r/K7/8/4Q3/8/8/3k4/8 w - - 100 51", true), ("7r/K7/8/4Q3/8/8/3k4/8 b - - 100 51", false)] {
+        let pos = Position::from_fen(fen).unwrap();
+        assert!(pos.outcome().is_some() && !pos.is_over(), "{fen}");
+        let value =
+            verify::check_all(&pos, &tabula_chess::eval::Evaluation, 2).unwrap_or_else(|m| panic!("{fen}: {m}"));
+        assert_eq!(value > 0, wins, "{fen}: {value}");
+        assert!(value >= 0, "{fen}: {value}");
+    }
+}

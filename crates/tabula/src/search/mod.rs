@@ -86,7 +86,8 @@ use crate::score::INFINITY;
 
 /// Plain minimax in negamax form: every move searched to `depth` plies, no pruning, no table.
 /// The oracle the other searches are tested against. Terminal positions score by
-/// [`Outcome::score_at`](crate::game::Outcome::score_at) at their ply, leaves at depth 0 by the evaluator.
+/// [`Outcome::score_at`](crate::game::Outcome::score_at) at their ply, leaves at depth 0 by the evaluator; a
+/// root that a rule has drawn but [is not over](Game::is_over) is searched like any other, as every search does.
 pub fn minimax<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32) -> Counted {
     let mut nodes = 0;
     let score = minimax_node(game, evaluator, depth, 0, &mut nodes);
@@ -103,7 +104,7 @@ pub fn minimax<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32
 pub fn minimax_moves<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32) -> Vec<(G::Move, Counted)> {
     assert!(depth > 0, "a move's value needs a depth of at least one ply");
     let mut moves = Vec::new();
-    if game.outcome().is_none() {
+    if !game.is_over() {
         game.legal_moves(&mut moves);
     }
     moves
@@ -121,7 +122,7 @@ pub fn minimax_moves<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, dept
 /// Minimax of the node at `ply`, `depth` plies deep.
 fn minimax_node<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32, ply: u32, nodes: &mut u64) -> i32 {
     *nodes += 1;
-    if let Some(outcome) = game.outcome() {
+    if let Some(outcome) = game.outcome().filter(|_| ply > 0 || game.is_over()) {
         return outcome.score_at(ply);
     }
     if depth == 0 {
@@ -152,7 +153,7 @@ pub fn alphabeta<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u
             E: Evaluator<G>,
         {
             self.nodes += 1;
-            if let Some(outcome) = game.outcome() {
+            if let Some(outcome) = game.outcome().filter(|_| ply > 0 || game.is_over()) {
                 return outcome.score_at(ply);
             }
             if depth == 0 {

@@ -77,7 +77,7 @@ impl std::error::Error for Mismatch {}
 /// The first configuration that disagrees.
 pub fn check_all<G: Game, E: Evaluator<G> + Clone>(game: &G, evaluator: &E, depth: u32) -> Result<Score, Mismatch> {
     // Each root move's value, which the lines are checked against; the root's is the best of them.
-    let move_values: Vec<(u16, Score)> = if depth > 0 && game.outcome().is_none() {
+    let move_values: Vec<(u16, Score)> = if depth > 0 && !game.is_over() {
         let values = minimax_moves(&mut game.clone(), evaluator, depth);
         values.into_iter().map(|(mv, v)| (G::move_code(mv), v.score)).collect()
     } else {

@@ -115,6 +115,7 @@ proptest! {
 /// At a root the fifty-move rule has drawn, with moves left, every search of the core (and minimax, their
 /// oracle) searches the moves: a capture, which resets the clock, is worth what it wins, every other move a draw.
 #[test]
+#[cfg(feature = "engine")] // the evaluation
 fn a_root_drawn_by_the_fifty_move_rule_is_searched_alike() {
     use tabula::game::Game;
     use tabula::search::verify;

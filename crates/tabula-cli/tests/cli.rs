@@ -102,6 +102,10 @@ fn chess_hash_and_perft() {
     assert_eq!(stdout.lines().filter(|l| l.contains(": ")).count(), 48);
     let out = tabula(&["perft", kiwipete, "3", "--hash", "1"], "");
     assert!(text(&out.stdout).ends_with("nodes 97862\n"));
+    // Perft counts on through the fifty-move rule, at the root as below it, as the published counts do.
+    let drawn = kiwipete.replace(" 0 1", " 100 51");
+    let out = tabula(&["perft", &drawn, "3", "--divide"], "");
+    assert!(text(&out.stdout).ends_with("nodes 97862\n"), "{}", text(&out.stdout));
     // Chess960 (Shredder-FEN), castling written as the king taking its rook.
     let out = tabula(&["perft", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", "3"], "");
     assert!(text(&out.stdout).ends_with("nodes 12189\n"));

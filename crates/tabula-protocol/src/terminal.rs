@@ -224,10 +224,9 @@ pub fn perft_divide<G: Front>(
         return PerftCount { total: 1, divide: Vec::new() };
     }
     let mut divide = Vec::new();
+    // (The root's moves as perft counts them below it: through draws by the move counters where the game says so.)
     let mut moves = Vec::new();
-    if root.outcome().is_none() {
-        root.legal_moves(&mut moves);
-    }
+    root.perft_moves(&mut moves);
     for mv in moves {
         let text = root.coordinate_text(mv);
         root.play(mv);

@@ -835,7 +835,7 @@ mod nnue_fit {
     use tabula::game::Evaluator;
     use tabula::rng::Rng;
     use tabula_chess::eval::against_bare_king;
-    use tabula_chess::eval::nnue::{feature, Column, Network, DEFAULT_SCALE, HIDDEN, INPUTS, QA, QB};
+    use tabula_chess::eval::nnue::{feature, Column, Network, DEFAULT_SCALE, HIDDEN, INPUTS, MAX_BUCKETS, QA, QB};
     use tabula_chess::{Color, Position};
 
     const H: usize = HIDDEN;
@@ -881,6 +881,11 @@ mod nnue_fit {
             self.targets.push(target_for_side_to_move);
         }
 
+        /// The number of pieces of position `i`.
+        fn pieces(&self, i: usize) -> u32 {
+            self.starts[i + 1] - self.starts[i]
+        }
+
         /// The features of position `i` from the side to move's point of view and the other's.
         fn views(&self, i: usize) -> (impl Iterator<Item = usize> + '_, impl Iterator<Item = usize> + '_) {
             let span = &self.features[self.starts[i] as usize..self.starts[i + 1] as usize];
@@ -895,39 +900,62 @@ mod nnue_fit {
         /// Input by input, `H` each.
         pub w1: Vec<f32>,
         pub b1: Vec<f32>,
-        /// Side to move's `H`, then the other's.
+        /// Output bucket by bucket, `2 * H` each: side to move's `H`, then the other's.
         pub w2: Vec<f32>,
-        pub b2: f32,
+        /// One per output bucket.
+        pub b2: Vec<f32>,
     }
 
     impl Params {
-        pub fn random(rng: &mut Rng) -> Params {
+        pub fn random(rng: &mut Rng, buckets: usize) -> Params {
             let mut uniform = |scale: f64| ((rng.unit() * 2.0 - 1.0) * scale) as f32;
             Params {
                 w1: (0..INPUTS * H).map(|_| uniform(0.15)).collect(),
                 b1: (0..H).map(|_| uniform(0.1) + 0.1).collect(),
-                w2: (0..2 * H).map(|_| uniform(0.1)).collect(),
-                b2: 0.0,
+                w2: (0..2 * H * buckets).map(|_| uniform(0.1)).collect(),
+                b2: vec![0.0; buckets],
             }
         }
 
         /// The real-valued weights of a quantised network (the inverse of [`quantise`](Params::quantise) up
-        /// to rounding), to go on training it.
-        pub fn from_network(net: &Network) -> Params {
-            let (weights, bias, out_weights, out_bias) = net.layers();
+        /// to rounding), to go on training it, with `buckets` output buckets: the network's own, or copies of
+        /// the output neuron of a network with one bucket (which evaluate as it does).
+        pub fn from_network(net: &Network, buckets: usize) -> anyhow::Result<Params> {
+            let (weights, bias, outputs) = net.layers();
+            if outputs.len() != buckets && outputs.len() != 1 {
+                bail!("a network of {} output buckets cannot start one of {buckets}", outputs.len());
+            }
             let real = |columns: &[Column], q: i32| -> Vec<f32> {
                 columns.iter().flat_map(|c| c.0).map(|w| f32::from(w) / q as f32).collect()
             };
-            Params {
+            let copies = buckets / outputs.len();
+            let w2: Vec<f32> = outputs.iter().flat_map(|o| real(&o.weights, QB)).collect();
+            let b2: Vec<f32> = outputs.iter().map(|o| o.bias as f32 / (QA * QB) as f32).collect();
+            Ok(Params {
                 w1: real(weights, QA),
                 b1: real(std::slice::from_ref(bias), QA),
-                w2: real(out_weights, QB),
-                b2: out_bias as f32 / (QA * QB) as f32,
+                w2: w2.repeat(copies),
+                b2: b2.repeat(copies),
+            })
+        }
+
+        pub fn buckets(&self) -> usize {
+            self.b2.len()
+        }
+
+        fn zeros(buckets: usize) -> Params {
+            Params {
+                w1: vec![0.0; INPUTS * H],
+                b1: vec![0.0; H],
+                w2: vec![0.0; 2 * H * buckets],
+                b2: vec![0.0; buckets],
             }
         }
 
-        fn zeros() -> Params {
-            Params { w1: vec![0.0; INPUTS * H], b1: vec![0.0; H], w2: vec![0.0; 2 * H], b2: 0.0 }
+        /// Where position `i`'s output neuron's weights start in `w2`, and its bucket.
+        fn output_of(&self, data: &Data, i: usize) -> (usize, usize) {
+            let bucket = Network::bucket_of(data.pieces(i), self.buckets());
+            (bucket * 2 * H, bucket)
         }
 
         fn accumulate(&self, features: impl Iterator<Item = usize>, acc: &mut [f32; H]) {
@@ -944,9 +972,10 @@ mod nnue_fit {
             let (us, them) = data.views(i);
             self.accumulate(us, &mut acc[0]);
             self.accumulate(them, &mut acc[1]);
-            let mut y = self.b2;
+            let (at, bucket) = self.output_of(data, i);
+            let mut y = self.b2[bucket];
             for (side, a) in acc.iter().enumerate() {
-                for (x, w) in a.iter().zip(&self.w2[side * H..(side + 1) * H]) {
+                for (x, w) in a.iter().zip(&self.w2[at + side * H..at + (side + 1) * H]) {
                     y += x.clamp(0.0, 1.0) * w;
                 }
             }
@@ -959,12 +988,13 @@ mod nnue_fit {
             let p = sigmoid(y);
             let error = p - data.targets[i];
             let dy = 2.0 * error * p * (1.0 - p);
-            grad.b2 += dy;
+            let (at, bucket) = self.output_of(data, i);
+            grad.b2[bucket] += dy;
             let (us, them) = data.views(i);
             let mut dacc = [0.0f32; H];
             for (side, features) in [(0, Box::new(us) as Box<dyn Iterator<Item = usize>>), (1, Box::new(them))] {
-                let w2 = &self.w2[side * H..(side + 1) * H];
-                let g2 = &mut grad.w2[side * H..(side + 1) * H];
+                let w2 = &self.w2[at + side * H..at + (side + 1) * H];
+                let g2 = &mut grad.w2[at + side * H..at + (side + 1) * H];
                 for j in 0..H {
                     let a = acc[side][j];
                     g2[j] += dy * a.clamp(0.0, 1.0);
@@ -984,11 +1014,11 @@ mod nnue_fit {
             let w1 = self.w1.iter_mut().map(|w| (w, FIRST_LAYER_CLIP));
             let b1 = self.b1.iter_mut().map(|w| (w, BIAS_CLIP));
             let w2 = self.w2.iter_mut().map(|w| (w, OUTPUT_CLIP));
-            w1.chain(b1).chain(w2).chain(std::iter::once((&mut self.b2, 100.0)))
+            w1.chain(b1).chain(w2).chain(self.b2.iter_mut().map(|b| (b, 100.0)))
         }
 
         fn values(&self) -> impl Iterator<Item = f32> + '_ {
-            self.w1.iter().chain(&self.b1).chain(&self.w2).chain(std::iter::once(&self.b2)).copied()
+            self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2).copied()
         }
 
         /// The quantised network with `scale` centipawns per unit (see the module documentation of
@@ -997,8 +1027,8 @@ mod nnue_fit {
             let q = |xs: &[f32], scale: i32| -> Vec<i16> {
                 xs.iter().map(|&w| (w * scale as f32).round() as i16).collect()
             };
-            let out_bias = (self.b2 * (QA * QB) as f32).round() as i32;
-            Network::new(&q(&self.w1, QA), &q(&self.b1, QA), &q(&self.w2, QB), out_bias, scale as i32)
+            let out_bias: Vec<i32> = self.b2.iter().map(|b| (b * (QA * QB) as f32).round() as i32).collect();
+            Network::new(&q(&self.w1, QA), &q(&self.b1, QA), &q(&self.w2, QB), &out_bias, scale as i32)
                 .expect("the clipped weights are in range")
         }
     }
@@ -1115,12 +1145,17 @@ mod nnue_fit {
         /// The learning rate (10⁻³ from random weights, 10⁻⁴ from a start network by default).
         #[arg(long)]
         pub rate: Option<f32>,
+        /// Output buckets (by the number of pieces): by default the start network's, or 8 from random weights.
+        /// A network of one bucket starts each of more buckets.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_BUCKETS as i64))]
+        pub buckets: Option<u32>,
     }
 
     /// Trains on `data` for `epochs` and writes the weights file `out`: from random weights, or from the
     /// network `start` (a file, or `<embedded>`) at a tenth of the learning rate, unless `rate` is given.
     pub fn run(training: &Training) -> anyhow::Result<()> {
-        let Training { data: ref path, ref out, epochs, share, scale, threads, no_mirror, ref start, rate } = *training;
+        let Training { data: ref path, ref out, epochs, share, scale, threads, no_mirror, ref start, rate, buckets } =
+            *training;
         let mirror = !no_mirror;
         let started = Instant::now();
         let (all, fens) = read(path, share, scale)?;
@@ -1153,18 +1188,19 @@ mod nnue_fit {
         report_losses(&fens[cut..], &all.targets[cut..], scale, &embedded, "held-out ");
         let mut rng = Rng::new(0x6e6e_7565);
         let (mut params, default_rate) = match start {
-            None => (Params::random(&mut rng), 1e-3),
+            None => (Params::random(&mut rng, buckets.map_or(8, |b| b as usize)), 1e-3),
             Some(start) => {
                 let net = open_network(start)?;
                 // The weights mean `y · scale` centipawns: another scale would change every evaluation.
                 if net.scale() as f32 != scale {
                     bail!("{start} has scale {}, training asks for {scale}", net.scale());
                 }
-                (Params::from_network(&net), 1e-4)
+                (Params::from_network(&net, buckets.map_or(net.buckets(), |b| b as usize))?, 1e-4)
             }
         };
+        eprintln!("{} output buckets", params.buckets());
         let rate = rate.unwrap_or(default_rate);
-        let mut adam = Adam::new();
+        let mut adam = Adam::new(&params);
         let mut order: Vec<u32> = (0..train.len() as u32).collect();
         const BATCH: usize = 4_096;
         for epoch in 1..=epochs {
@@ -1207,7 +1243,7 @@ mod nnue_fit {
                 .chunks(chunk)
                 .map(|part| {
                     s.spawn(move || {
-                        let mut grad = Params::zeros();
+                        let mut grad = Params::zeros(params.buckets());
                         let mut acc = [[0.0; H]; 2];
                         let loss: f64 = part
                             .iter()
@@ -1220,7 +1256,7 @@ mod nnue_fit {
             handles.into_iter().map(|h| h.join().expect("no panic")).collect()
         });
         let mut parts = parts.into_iter();
-        let (mut total, mut loss) = parts.next().unwrap_or_else(|| (Params::zeros(), 0.0));
+        let (mut total, mut loss) = parts.next().unwrap_or_else(|| (Params::zeros(params.buckets()), 0.0));
         for (grad, l) in parts {
             for ((t, _), g) in total.values_mut().zip(grad.values()) {
                 *t += g;
@@ -1238,8 +1274,8 @@ mod nnue_fit {
     }
 
     impl Adam {
-        fn new() -> Adam {
-            let n = INPUTS * H + H + 2 * H + 1;
+        fn new(params: &Params) -> Adam {
+            let n = params.values().count();
             Adam { m: vec![0.0; n], v: vec![0.0; n], t: 0 }
         }
 
@@ -1267,13 +1303,28 @@ mod nnue_fit {
 
         #[test]
         fn a_network_read_back_quantises_to_itself() {
-            let params = Params::random(&mut Rng::new(3));
-            let net = params.quantise(113.0);
-            let back = Params::from_network(&net);
-            assert_eq!(back.quantise(113.0).to_bytes(), net.to_bytes());
+            for buckets in [1, 8] {
+                let params = Params::random(&mut Rng::new(3), buckets);
+                let net = params.quantise(113.0);
+                assert_eq!(net.buckets(), buckets);
+                let back = Params::from_network(&net, buckets).unwrap();
+                assert_eq!(back.quantise(113.0).to_bytes(), net.to_bytes());
+            }
             let embedded = Network::embedded();
             let scale = embedded.scale() as f32;
-            assert_eq!(Params::from_network(&embedded).quantise(scale).to_bytes(), embedded.to_bytes());
+            let back = Params::from_network(&embedded, embedded.buckets()).unwrap();
+            assert_eq!(back.quantise(scale).to_bytes(), embedded.to_bytes());
+            // One bucket starts eight that evaluate alike; eight cannot start three.
+            let one = Params::random(&mut Rng::new(4), 1).quantise(113.0);
+            let eight = Params::from_network(&one, 8).unwrap().quantise(113.0);
+            for fen in [
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            ] {
+                let pos = Position::from_fen(fen).unwrap();
+                assert_eq!(eight.evaluate(&pos), one.evaluate(&pos), "{fen}");
+            }
+            assert!(Params::from_network(&eight, 3).is_err());
         }
 
         #[test]
@@ -1287,7 +1338,10 @@ mod nnue_fit {
                 data.push(&Position::from_fen(fen).unwrap(), target);
             }
             let mut rng = Rng::new(5);
-            let params = Params::random(&mut rng);
+            let params = Params::random(&mut rng, 8);
+            // The first two positions (32 pieces) are read by the last bucket, the third (10) by the third.
+            assert_eq!(data.pieces(2), 10);
+            let (top, third) = (7 * 2 * H, 2 * 2 * H);
             let batch: Vec<u32> = (0..data.len() as u32).collect();
             let (grad, _) = gradient(&params, &data, &batch, 2);
             let total = |p: &Params| loss(p, &data, 1) * data.len() as f64;
@@ -1298,15 +1352,24 @@ mod nnue_fit {
                 tabula_chess::Piece::new(Color::White, tabula_chess::Role::Pawn),
                 "e2".parse::<tabula_chess::Square>().unwrap(),
             );
-            let probes: Vec<(&str, usize)> =
-                vec![("w1", e2 * H + 3), ("w1", e2 * H + 100), ("b1", 7), ("w2", 11), ("w2", H + 20), ("b2", 0)];
+            let probes: Vec<(&str, usize)> = vec![
+                ("w1", e2 * H + 3),
+                ("w1", e2 * H + 100),
+                ("b1", 7),
+                ("w2", top + 11),
+                ("w2", top + H + 20),
+                ("w2", third + 5),
+                ("w2", third + H + 30),
+                ("b2", 7),
+                ("b2", 2),
+            ];
             for (name, i) in probes {
                 let get = |p: &mut Params| -> *mut f32 {
                     match name {
                         "w1" => &mut p.w1[i],
                         "b1" => &mut p.b1[i],
                         "w2" => &mut p.w2[i],
-                        _ => &mut p.b2,
+                        _ => &mut p.b2[i],
                     }
                 };
                 let h = 1e-3f32;
@@ -1332,7 +1395,7 @@ mod nnue_fit {
             let pos =
                 Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8").unwrap();
             data.push(&pos, 0.5);
-            let params = Params::random(&mut Rng::new(9));
+            let params = Params::random(&mut Rng::new(9), 8);
             let real = params.forward(&data, 0, &mut [[0.0; H]; 2]) * 113.0;
             let quantised = params.quantise(113.0).evaluate(&pos) as f32;
             // Rounding each of ~200,000 weights moves the output by a few centipawns at most.

@@ -9,7 +9,10 @@
 //! colours swap and the board flips top to bottom (`s ^ 56`). Each side's features feed a layer of
 //! [`HIDDEN`] neurons (the *accumulator*: the layer's bias plus the weight columns of the pieces on the
 //! board, both sides sharing one set of weights). The two accumulators, the side to move's first, pass a
-//! clipped ReLU and meet the output neuron.
+//! clipped ReLU and meet an output neuron. A network has one output neuron or several, the *output buckets*
+//! (at most [`MAX_BUCKETS`]): a position is evaluated by the neuron of its bucket, chosen by the number of
+//! pieces on the board ([`Network::bucket`]), so that the same accumulators are read one way in the
+//! middlegame and another in the ending. The buckets cost nothing to update, since the first layer is shared.
 //!
 //! Because a move changes at most four features, the accumulators are updated as the Zobrist key is: by
 //! adding and subtracting the weight columns of the features the move changes ([`Position::placement_change`]).
@@ -28,25 +31,27 @@
 //! the expected score and `sigmoid(cp / scale)` is how the trainer reads the search's scores. All inference is integer arithmetic, so the SIMD kernel and
 //! the scalar one give the same results exactly.
 //!
-//! # The weights file (version 1)
+//! # The weights file (version 2)
 //!
 //! Little-endian throughout:
 //!
 //! | bytes | content |
 //! | --- | --- |
 //! | 4 | magic `TBNN` |
-//! | 4 | version, `u32` (1) |
+//! | 4 | version, `u32` (2) |
 //! | 4 | inputs, `u32` (768) |
 //! | 4 | hidden neurons per side, `u32` ([`HIDDEN`]) |
+//! | 4 | output buckets, `u32` (1 to [`MAX_BUCKETS`]) |
 //! | 12 | `QA`, `QB` and the scale (centipawns per unit of output), `u32` each |
 //! | 2 × 768 × hidden | first layer weights, `i16`, input by input (each input's column of `hidden`) |
 //! | 2 × hidden | first layer biases, `i16` |
-//! | 2 × 2 × hidden | output weights, `i16`: the side to move's accumulator's, then the other's |
-//! | 4 | output bias, `i32` |
+//! | 2 × 2 × hidden × buckets | output weights, `i16`, bucket by bucket: the side to move's accumulator's, then the other's |
+//! | 4 × buckets | output biases, `i32`, bucket by bucket |
 //! | 8 | checksum, `u64`: FNV-1a of every byte before it |
 //!
-//! [`Network::from_bytes`] checks each field and the sizes that keep the integer arithmetic from
-//! overflowing (see [`NetError`]).
+//! Version 1 is the same without the buckets' field: one output neuron. [`Network::from_bytes`] reads both
+//! and checks each field and the sizes that keep the integer arithmetic from overflowing (see [`NetError`]);
+//! [`Network::to_bytes`] writes version 2.
 //!
 //! # The embedded network
 //!
@@ -105,8 +110,10 @@ pub const QB: i32 = 512;
 pub const DEFAULT_SCALE: i32 = 113;
 /// The scales a file may state.
 pub const SCALES: std::ops::RangeInclusive<i32> = 1..=10_000;
-/// The file format's version.
-pub const VERSION: u32 = 1;
+/// The file format's version that [`Network::to_bytes`] writes; [`Network::from_bytes`] also reads version 1.
+pub const VERSION: u32 = 2;
+/// The most output buckets a network may have.
+pub const MAX_BUCKETS: usize = 16;
 /// The name of the embedded network where a network is named ([`Network::named`]).
 pub const EMBEDDED_NAME: &str = "<embedded>";
 
@@ -119,10 +126,23 @@ pub fn names_embedded(name: &str) -> bool {
 const MAX_PIECES: i32 = 32;
 
 const MAGIC: &[u8; 4] = b"TBNN";
-const HEADER_LEN: usize = 28;
-const BODY_LEN: usize = 2 * INPUTS * HIDDEN + 2 * HIDDEN + 4 * HIDDEN + 4;
-/// The length of a version-1 file with [`HIDDEN`] neurons.
-pub const FILE_LEN: usize = HEADER_LEN + BODY_LEN + 8;
+
+/// The length of a version-2 file with [`HIDDEN`] neurons and `buckets` output buckets.
+pub const fn file_len(buckets: usize) -> usize {
+    header_len(VERSION) + body_len(buckets) + 8
+}
+
+const fn header_len(version: u32) -> usize {
+    if version == 1 {
+        28
+    } else {
+        32
+    }
+}
+
+const fn body_len(buckets: usize) -> usize {
+    2 * INPUTS * HIDDEN + 2 * HIDDEN + buckets * (4 * HIDDEN + 4)
+}
 
 /// The network the engine embeds (trained by `examples/tune.rs`, `nnue-fit`).
 static EMBEDDED: &[u8] = include_bytes!("default.tbnn");
@@ -142,8 +162,11 @@ pub enum NetError {
     #[error("not a network file: it starts with {0:?}, not \"TBNN\"")]
     Magic(Vec<u8>),
     /// A format version this build does not read.
-    #[error("network file version {0}, this build reads version {VERSION}")]
+    #[error("network file version {0}, this build reads versions 1 and {VERSION}")]
     Version(u32),
+    /// An output bucket count outside `1..=`[`MAX_BUCKETS`].
+    #[error("network has {0} output buckets, this build reads 1 to {MAX_BUCKETS}")]
+    Buckets(u32),
     /// The layer sizes differ from this build's.
     #[error("network has {inputs} inputs and {hidden} hidden neurons, this build expects {INPUTS} and {HIDDEN}")]
     Shape {
@@ -218,15 +241,23 @@ impl Kernel {
     }
 }
 
+/// One output neuron: its weights for the side to move's accumulator, then the other's, and its bias.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Output {
+    /// The weights, side to move's first.
+    pub weights: [Column; 2],
+    /// The bias.
+    pub bias: i32,
+}
+
 /// A network with integer weights; see the [module documentation](self).
 #[derive(Clone, Debug)]
 pub struct Network {
     /// The first layer's weight column of each input.
     weights: Box<[Column]>,
     bias: Column,
-    /// Output weights for the side to move's accumulator, then the other's.
-    out_weights: [Column; 2],
-    out_bias: i32,
+    /// The output neuron of each bucket.
+    outputs: Box<[Output]>,
     /// Centipawns per unit of output.
     scale: i32,
     kernel: Kernel,
@@ -255,21 +286,27 @@ fn next_id() -> u64 {
 
 impl Network {
     /// A network from its integer weights: `weights` holds [`INPUTS`] columns of [`HIDDEN`] (input by input),
-    /// `bias` and each of `out_weights` (side to move's, then the other's) [`HIDDEN`] values; `scale` is the
-    /// centipawns per unit of output.
+    /// `bias` [`HIDDEN`] values, `out_weights` each output bucket's `2 ×` [`HIDDEN`] (bucket by bucket, the
+    /// side to move's then the other's) and `out_bias` each bucket's bias; `scale` is the centipawns per unit
+    /// of output.
     ///
     /// # Errors
     ///
-    /// [`NetError::Shape`] if a slice has the wrong length, [`NetError::Quantisation`] for a scale outside
-    /// [`SCALES`], [`NetError::Range`] if the weights could overflow the integer arithmetic.
+    /// [`NetError::Shape`] if a slice has the wrong length, [`NetError::Buckets`] for no bucket or more than
+    /// [`MAX_BUCKETS`], [`NetError::Quantisation`] for a scale outside [`SCALES`], [`NetError::Range`] if the
+    /// weights could overflow the integer arithmetic.
     pub fn new(
         weights: &[i16],
         bias: &[i16],
         out_weights: &[i16],
-        out_bias: i32,
+        out_bias: &[i32],
         scale: i32,
     ) -> Result<Network, NetError> {
-        if weights.len() != INPUTS * HIDDEN || bias.len() != HIDDEN || out_weights.len() != 2 * HIDDEN {
+        let buckets = out_bias.len();
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(NetError::Buckets(buckets as u32));
+        }
+        if weights.len() != INPUTS * HIDDEN || bias.len() != HIDDEN || out_weights.len() != 2 * HIDDEN * buckets {
             return Err(NetError::Shape { inputs: (weights.len() / HIDDEN.max(1)) as u32, hidden: bias.len() as u32 });
         }
         if !SCALES.contains(&scale) {
@@ -281,16 +318,21 @@ impl Network {
             return Err(NetError::Range("a bias plus 32 first-layer weights may leave the 16-bit range"));
         }
         // The output sum stays within i32.
-        let bound = 2 * HIDDEN as i64 * i64::from(QA) * i64::from(largest(out_weights)) + i64::from(out_bias).abs();
+        let largest_bias = out_bias.iter().map(|b| i64::from(*b).abs()).max().unwrap_or(0);
+        let bound = 2 * HIDDEN as i64 * i64::from(QA) * i64::from(largest(out_weights)) + largest_bias;
         if bound > i64::from(i32::MAX) {
             return Err(NetError::Range("the output sum may leave the 32-bit range"));
         }
         let column = |xs: &[i16]| Column(xs.try_into().expect("HIDDEN values"));
+        let outputs = out_weights
+            .chunks_exact(2 * HIDDEN)
+            .zip(out_bias)
+            .map(|(w, &bias)| Output { weights: [column(&w[..HIDDEN]), column(&w[HIDDEN..])], bias })
+            .collect();
         Ok(Network {
             weights: weights.chunks_exact(HIDDEN).map(column).collect(),
             bias: column(bias),
-            out_weights: [column(&out_weights[..HIDDEN]), column(&out_weights[HIDDEN..])],
-            out_bias,
+            outputs,
             scale,
             kernel: Kernel::detect(),
             id: next_id(),
@@ -340,47 +382,62 @@ impl Network {
         }
         let u32_at = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")));
         let version = u32_at(4).expect("checked length");
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetError::Version(version));
         }
-        let too_short = NetError::Length { expected: FILE_LEN, found: bytes.len() };
-        let (Some(inputs), Some(hidden)) = (u32_at(8), u32_at(12)) else { return Err(too_short) };
+        let too_short = |expected| NetError::Length { expected, found: bytes.len() };
+        let header = header_len(version);
+        let (Some(inputs), Some(hidden)) = (u32_at(8), u32_at(12)) else { return Err(too_short(header)) };
         if (inputs as usize, hidden as usize) != (INPUTS, HIDDEN) {
             return Err(NetError::Shape { inputs, hidden });
         }
-        let (Some(qa), Some(qb), Some(scale)) = (u32_at(16), u32_at(20), u32_at(24)) else { return Err(too_short) };
+        let buckets = if version == 1 { Some(1) } else { u32_at(16) };
+        let Some(buckets) = buckets else { return Err(too_short(header)) };
+        if !(1..=MAX_BUCKETS as u32).contains(&buckets) {
+            return Err(NetError::Buckets(buckets));
+        }
+        let buckets = buckets as usize;
+        let at = header - 12;
+        let (Some(qa), Some(qb), Some(scale)) = (u32_at(at), u32_at(at + 4), u32_at(at + 8)) else {
+            return Err(too_short(header));
+        };
         if (qa as i32, qb as i32) != (QA, QB) || !SCALES.contains(&(scale as i32)) {
             return Err(NetError::Quantisation { qa, qb, scale });
         }
-        if bytes.len() != FILE_LEN {
-            return Err(too_short);
+        let expected = header + body_len(buckets) + 8;
+        if bytes.len() != expected {
+            return Err(too_short(expected));
         }
-        let (contents, stored) = bytes.split_at(FILE_LEN - 8);
+        let (contents, stored) = bytes.split_at(expected - 8);
         let stored = u64::from_le_bytes(stored.try_into().expect("8 bytes"));
         let computed = fnv1a(contents);
         if stored != computed {
             return Err(NetError::Checksum { stored, computed });
         }
-        let body = &contents[HEADER_LEN..];
-        let values: Vec<i16> = body[..BODY_LEN - 4].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+        let (body, biases) = contents[header..].split_at(body_len(buckets) - 4 * buckets);
+        let values: Vec<i16> = body.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
         let (weights, rest) = values.split_at(INPUTS * HIDDEN);
         let (bias, out_weights) = rest.split_at(HIDDEN);
-        let out_bias = i32::from_le_bytes(body[BODY_LEN - 4..].try_into().expect("4 bytes"));
-        Network::new(weights, bias, out_weights, out_bias, scale as i32)
+        let out_bias: Vec<i32> =
+            biases.chunks_exact(4).map(|b| i32::from_le_bytes(b.try_into().expect("4 bytes"))).collect();
+        Network::new(weights, bias, out_weights, &out_bias, scale as i32)
     }
 
     /// The weights file of this network.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_LEN);
+        let buckets = self.outputs.len();
+        let mut out = Vec::with_capacity(file_len(buckets));
         out.extend_from_slice(MAGIC);
-        for n in [VERSION, INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32, self.scale as u32] {
+        for n in [VERSION, INPUTS as u32, HIDDEN as u32, buckets as u32, QA as u32, QB as u32, self.scale as u32] {
             out.extend_from_slice(&n.to_le_bytes());
         }
-        let columns = self.weights.iter().chain([&self.bias]).chain(&self.out_weights);
+        let columns = self.weights.iter().chain([&self.bias]).chain(self.outputs.iter().flat_map(|o| &o.weights));
         for w in columns.flat_map(|c| c.0) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for output in &self.outputs {
+            out.extend_from_slice(&output.bias.to_le_bytes());
+        }
         let checksum = fnv1a(&out);
         out.extend_from_slice(&checksum.to_le_bytes());
         out
@@ -397,11 +454,27 @@ impl Network {
         self
     }
 
-    /// The integer weights as [`new`](Network::new) takes them: the first layer's columns (input by input),
-    /// its bias, the output weights (side to move's, then the other's) and the output bias. A trainer starts
-    /// from them to refine a network.
-    pub fn layers(&self) -> (&[Column], &Column, &[Column; 2], i32) {
-        (&self.weights, &self.bias, &self.out_weights, self.out_bias)
+    /// The integer weights: the first layer's columns (input by input), its bias and each output bucket's
+    /// neuron. A trainer starts from them to refine a network.
+    pub fn layers(&self) -> (&[Column], &Column, &[Output]) {
+        (&self.weights, &self.bias, &self.outputs)
+    }
+
+    /// The number of output buckets.
+    pub fn buckets(&self) -> usize {
+        self.outputs.len()
+    }
+
+    /// The output bucket of a position with `pieces` pieces on the board (kings included), for a network of
+    /// `buckets` buckets: the counts from 2 to 32 split into `buckets` runs of (nearly) equal length, fewest
+    /// pieces first.
+    pub fn bucket_of(pieces: u32, buckets: usize) -> usize {
+        (pieces.saturating_sub(2) as usize * buckets / 31).min(buckets - 1)
+    }
+
+    /// The output bucket of `pos`: [`bucket_of`](Network::bucket_of) its number of pieces.
+    pub fn bucket(&self, pos: &Position) -> usize {
+        Network::bucket_of(pos.board().occupied().count(), self.outputs.len())
     }
 
     /// Centipawns per unit of output.
@@ -429,16 +502,18 @@ impl Network {
         acc
     }
 
-    /// The evaluation of the accumulators `acc` with `turn` to move, in centipawns for the side to move.
-    pub fn output(&self, acc: &Accumulator, turn: Color) -> i32 {
+    /// The evaluation of the accumulators `acc` with `turn` to move by the output neuron of `bucket` (below
+    /// [`buckets`](Network::buckets)), in centipawns for the side to move.
+    pub fn output(&self, acc: &Accumulator, turn: Color, bucket: usize) -> i32 {
         let (us, them) = (&acc.0[turn.index()], &acc.0[turn.flip().index()]);
+        let Output { weights: [w_us, w_them], bias } = &self.outputs[bucket];
         let sum = match self.kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the kernel is AVX2 only where `Kernel::detect` found it (`with_kernel` checks the same).
-            Kernel::Avx2 => unsafe { simd::crelu_dot_avx2(us, &self.out_weights[0], them, &self.out_weights[1]) },
-            _ => simd::crelu_dot_scalar(us, &self.out_weights[0], them, &self.out_weights[1]),
+            Kernel::Avx2 => unsafe { simd::crelu_dot_avx2(us, w_us, them, w_them) },
+            _ => simd::crelu_dot_scalar(us, w_us, them, w_them),
         };
-        ((i64::from(sum) + i64::from(self.out_bias)) * i64::from(self.scale) / i64::from(QA * QB)) as i32
+        ((i64::from(sum) + i64::from(*bias)) * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
 
     /// The evaluation of `pos` in centipawns for the side to move, with the accumulators `pos` carries
@@ -447,7 +522,7 @@ impl Network {
         // Uncontended: a position is searched by one thread (the lock only makes sharing one safe).
         let mut stack = pos.accumulators().0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let acc = stack.update(self, pos);
-        self.output(acc, pos.turn())
+        self.output(acc, pos.turn(), self.bucket(pos))
     }
 
     /// `to = from` with the features of `change` taken off and put on, from both points of view.
@@ -644,7 +719,7 @@ mod tests {
                     pos.play_unchecked(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
                 }
                 if rng.next_u64() % 3 == 0 {
-                    let fresh = net.output(&net.accumulator(&pos), pos.turn());
+                    let fresh = net.output(&net.accumulator(&pos), pos.turn(), net.bucket(&pos));
                     assert_eq!(net.evaluate(&pos), fresh, "{}", pos.to_fen());
                     let stack = pos.accumulators().0.lock().unwrap();
                     assert_eq!(stack.entries[pos.history_len()], net.accumulator(&pos), "{}", pos.to_fen());
@@ -662,41 +737,58 @@ mod tests {
         for game in 0..200 {
             let pos = random_game(&mut rng, game % 80);
             let acc = net.accumulator(&pos);
-            assert_eq!(scalar.output(&acc, pos.turn()), fast.output(&acc, pos.turn()), "{}", pos.to_fen());
+            let bucket = net.bucket(&pos);
+            assert_eq!(
+                scalar.output(&acc, pos.turn(), bucket),
+                fast.output(&acc, pos.turn(), bucket),
+                "{}",
+                pos.to_fen()
+            );
         }
         // Extreme accumulators and weights within the loader's bounds: clipping at both ends.
         let mut acc = Accumulator::default();
         for (i, v) in acc.0.iter_mut().flat_map(|c| c.0.iter_mut()).enumerate() {
             *v = [i16::MIN, -1, 0, 1, 254, 255, 256, i16::MAX][i % 8];
         }
-        assert_eq!(scalar.output(&acc, Color::White), fast.output(&acc, Color::White));
-        assert_eq!(scalar.output(&acc, Color::Black), fast.output(&acc, Color::Black));
+        for bucket in 0..net.buckets() {
+            assert_eq!(scalar.output(&acc, Color::White, bucket), fast.output(&acc, Color::White, bucket));
+            assert_eq!(scalar.output(&acc, Color::Black, bucket), fast.output(&acc, Color::Black, bucket));
+        }
     }
 
     #[test]
     fn files_round_trip_and_bad_files_are_named() {
         let net = Network::embedded();
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), FILE_LEN);
+        assert_eq!(bytes.len(), file_len(net.buckets()));
         assert_eq!(bytes, EMBEDDED);
         assert!(matches!(Network::from_bytes(b"PK\x03\x04rest"), Err(NetError::Magic(m)) if m == b"PK\x03\x04"));
         assert!(matches!(Network::from_bytes(b"TB"), Err(NetError::Magic(_))));
         let mut bad = bytes.clone();
-        bad[4] = 2;
-        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Version(2))));
+        bad[4] = 3;
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Version(3))));
         let mut bad = bytes.clone();
         bad[12..16].copy_from_slice(&128u32.to_le_bytes());
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Shape { inputs: 768, hidden: 128 })));
+        for buckets in [0u32, 17] {
+            let mut bad = bytes.clone();
+            bad[16..20].copy_from_slice(&buckets.to_le_bytes());
+            assert!(matches!(Network::from_bytes(&bad), Err(NetError::Buckets(b)) if b == buckets));
+        }
         let mut bad = bytes.clone();
-        bad[20..24].copy_from_slice(&100u32.to_le_bytes());
+        bad[24..28].copy_from_slice(&100u32.to_le_bytes());
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Quantisation { qb: 100, .. })));
         let mut bad = bytes.clone();
-        bad[24..28].copy_from_slice(&0u32.to_le_bytes());
+        bad[28..32].copy_from_slice(&0u32.to_le_bytes());
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Quantisation { scale: 0, .. })));
-        assert!(matches!(
-            Network::from_bytes(&bytes[..1000]),
-            Err(NetError::Length { expected: FILE_LEN, found: 1000 })
-        ));
+        let expected = file_len(net.buckets());
+        assert!(
+            matches!(Network::from_bytes(&bytes[..1000]), Err(NetError::Length { expected: e, found: 1000 }) if e == expected)
+        );
+        // Another bucket count asks for another length.
+        let mut bad = bytes.clone();
+        bad[16..20].copy_from_slice(&(net.buckets() as u32 % 8 + 1).to_le_bytes());
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Length { .. })));
         let mut bad = bytes.clone();
         bad[5000] ^= 1;
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Checksum { .. })));
@@ -706,10 +798,134 @@ mod tests {
         let mut weights = vec![0i16; INPUTS * HIDDEN];
         weights[3] = 2000;
         assert!(matches!(
-            Network::new(&weights, &[0; HIDDEN], &[0; 2 * HIDDEN], 0, DEFAULT_SCALE),
+            Network::new(&weights, &[0; HIDDEN], &[0; 2 * HIDDEN], &[0], DEFAULT_SCALE),
             Err(NetError::Range(_))
         ));
-        assert!(Network::new(&weights[1..], &[0; HIDDEN], &[0; 2 * HIDDEN], 0, DEFAULT_SCALE).is_err());
+        assert!(Network::new(&weights[1..], &[0; HIDDEN], &[0; 2 * HIDDEN], &[0], DEFAULT_SCALE).is_err());
+        weights[3] = 0;
+        assert!(matches!(
+            Network::new(&weights, &[0; HIDDEN], &[0; 2 * HIDDEN], &[0, 0], DEFAULT_SCALE),
+            Err(NetError::Shape { .. })
+        ));
+        assert!(matches!(Network::new(&weights, &[0; HIDDEN], &[], &[], DEFAULT_SCALE), Err(NetError::Buckets(0))));
+    }
+
+    /// A version-1 file: the version-2 layout of a one-bucket network without the buckets' field.
+    fn version_one(net: &Network) -> Vec<u8> {
+        assert_eq!(net.buckets(), 1);
+        let v2 = net.to_bytes();
+        let mut v1 = v2[..16].to_vec();
+        v1[4] = 1;
+        v1.extend_from_slice(&v2[20..v2.len() - 8]);
+        let checksum = fnv1a(&v1);
+        v1.extend_from_slice(&checksum.to_le_bytes());
+        v1
+    }
+
+    #[test]
+    fn version_one_files_read_as_one_bucket() {
+        let mut rng = Rng::new(11);
+        let small = |rng: &mut Rng, n: usize, range: u64| -> Vec<i16> {
+            (0..n).map(|_| (rng.next_u64() % (2 * range + 1)) as i16 - range as i16).collect()
+        };
+        let one = Network::new(
+            &small(&mut rng, INPUTS * HIDDEN, 500),
+            &small(&mut rng, HIDDEN, 500),
+            &small(&mut rng, 2 * HIDDEN, 200),
+            &[1234],
+            DEFAULT_SCALE,
+        )
+        .unwrap();
+        let old = version_one(&one);
+        assert_eq!(old.len(), file_len(1) - 4);
+        let read = Network::from_bytes(&old).unwrap();
+        assert_eq!(read.to_bytes(), one.to_bytes());
+        assert!(matches!(Network::from_bytes(&old[..old.len() - 1]), Err(NetError::Length { .. })));
+        // Eight buckets: each position is read by its own bucket's neuron; a network whose buckets are all the
+        // first one's evaluates as the one-bucket network does.
+        let (weights, bias, outputs) = one.layers();
+        let flat = |cs: &[Column]| -> Vec<i16> { cs.iter().flat_map(|c| c.0).collect() };
+        let same = Network::new(
+            &flat(weights),
+            &bias.0,
+            &flat(&outputs[0].weights).repeat(8),
+            &[outputs[0].bias; 8],
+            DEFAULT_SCALE,
+        )
+        .unwrap();
+        let mut other_biases = [outputs[0].bias; 8];
+        other_biases[7] += 5 * QA * QB;
+        let shifted =
+            Network::new(&flat(weights), &bias.0, &flat(&outputs[0].weights).repeat(8), &other_biases, DEFAULT_SCALE)
+                .unwrap();
+        assert_eq!(Network::from_bytes(&shifted.to_bytes()).unwrap().to_bytes(), shifted.to_bytes());
+        for plies in [0, 10, 60, 200] {
+            let pos = random_game(&mut rng, plies);
+            assert_eq!(same.evaluate(&pos), one.evaluate(&pos));
+            let pieces = pos.board().occupied().count();
+            let moved = shifted.evaluate(&pos) - one.evaluate(&pos);
+            // The top bucket (30 to 32 pieces) is 5 units of output higher: 5 × scale centipawns, give or take
+            // the rounding towards zero.
+            if pieces >= 30 {
+                assert!((moved - 5 * DEFAULT_SCALE).abs() <= 1, "{moved} at {pieces} pieces");
+            } else {
+                assert_eq!(moved, 0, "{pieces} pieces");
+            }
+        }
+    }
+
+    #[test]
+    fn damaged_files_are_refused_without_a_panic() {
+        let good = Network::embedded().to_bytes();
+        let mut rng = Rng::new(23);
+        let below = |rng: &mut Rng, n: usize| (rng.next_u64() % n as u64) as usize;
+        for round in 0..1_000 {
+            let mut bytes = good.clone();
+            match round % 4 {
+                // Cut anywhere.
+                0 => bytes.truncate(below(&mut rng, good.len())),
+                // Any header field, the checksum mended so that the field itself is judged.
+                1 | 2 => {
+                    let at = below(&mut rng, 32);
+                    bytes[at] = rng.next_u64() as u8;
+                    if round % 4 == 2 {
+                        bytes[16..20].copy_from_slice(&(below(&mut rng, 20) as u32).to_le_bytes());
+                        let extra = 2 * 2 * HIDDEN + 4;
+                        bytes.resize(bytes.len() + extra * below(&mut rng, 12), 0);
+                    }
+                    let end = bytes.len().saturating_sub(8);
+                    let checksum = fnv1a(&bytes[..end]);
+                    if end > 0 {
+                        bytes[end..].copy_from_slice(&checksum.to_le_bytes());
+                    }
+                }
+                // Large weights with a mended checksum: refused for their range or read.
+                _ => {
+                    for _ in 0..8 {
+                        let at = 32 + below(&mut rng, good.len() - 40);
+                        bytes[at] = rng.next_u64() as u8;
+                    }
+                    let end = bytes.len() - 8;
+                    let checksum = fnv1a(&bytes[..end]);
+                    bytes[end..].copy_from_slice(&checksum.to_le_bytes());
+                }
+            }
+            if let Ok(net) = Network::from_bytes(&bytes) {
+                let pos = random_game(&mut rng, round % 50);
+                net.evaluate(&pos);
+            }
+        }
+    }
+
+    #[test]
+    fn buckets_split_the_piece_counts_evenly() {
+        assert!((2..=32).all(|pieces| Network::bucket_of(pieces, 1) == 0));
+        let counts: Vec<usize> =
+            (0..8).map(|b| (2..=32).filter(|&pieces| Network::bucket_of(pieces, 8) == b).count()).collect();
+        assert_eq!(counts.iter().sum::<usize>(), 31);
+        assert!(counts.iter().all(|&c| (3..=5).contains(&c)), "{counts:?}");
+        assert_eq!((Network::bucket_of(2, 8), Network::bucket_of(32, 8)), (0, 7));
+        assert!((2..32).all(|p| Network::bucket_of(p + 1, 8) >= Network::bucket_of(p, 8)));
     }
 
     #[test]

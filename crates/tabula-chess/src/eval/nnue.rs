@@ -470,9 +470,9 @@ impl Network {
 
     /// The output bucket of a position with `pieces` pieces on the board (kings included), for a network of
     /// `buckets` buckets: the counts from 2 to 32 split into `buckets` runs of (nearly) equal length, fewest
-    /// pieces first.
+    /// pieces first (more than 32 count as 32; no buckets gives 0).
     pub fn bucket_of(pieces: u32, buckets: usize) -> usize {
-        (pieces.saturating_sub(2) as usize * buckets / 31).min(buckets - 1)
+        (pieces.saturating_sub(2) as usize * buckets / 31).min(buckets.saturating_sub(1))
     }
 
     /// The output bucket of `pos`: [`bucket_of`](Network::bucket_of) its number of pieces.
@@ -505,8 +505,12 @@ impl Network {
         acc
     }
 
-    /// The evaluation of the accumulators `acc` with `turn` to move by the output neuron of `bucket` (below
-    /// [`buckets`](Network::buckets)), in centipawns for the side to move.
+    /// The evaluation of the accumulators `acc` with `turn` to move by the output neuron of `bucket`, in
+    /// centipawns for the side to move.
+    ///
+    /// # Panics
+    ///
+    /// If `bucket` is not below [`buckets`](Network::buckets).
     pub fn output(&self, acc: &Accumulator, turn: Color, bucket: usize) -> i32 {
         let (us, them) = (&acc.0[turn.index()], &acc.0[turn.flip().index()]);
         let Output { weights: [w_us, w_them], bias } = &self.outputs[bucket];
@@ -927,7 +931,8 @@ mod tests {
             (0..8).map(|b| (2..=32).filter(|&pieces| Network::bucket_of(pieces, 8) == b).count()).collect();
         assert_eq!(counts.iter().sum::<usize>(), 31);
         assert!(counts.iter().all(|&c| (3..=5).contains(&c)), "{counts:?}");
-        assert_eq!((Network::bucket_of(2, 8), Network::bucket_of(32, 8)), (0, 7));
+        assert_eq!((Network::bucket_of(2, 8), Network::bucket_of(32, 8), Network::bucket_of(40, 8)), (0, 7, 7));
+        assert_eq!((Network::bucket_of(0, 8), Network::bucket_of(20, 0)), (0, 0));
         assert!((2..32).all(|p| Network::bucket_of(p + 1, 8) >= Network::bucket_of(p, 8)));
     }
 

@@ -81,8 +81,15 @@ pub use result::{Counted, Iteration, Line, SearchResult, Solution, TableUse};
 pub use searcher::{Searcher, DEFAULT_TABLE_MIB};
 pub use solve::PARALLEL_AFTER;
 
-use crate::game::{Evaluator, Game};
+use crate::game::{Evaluator, Game, Outcome};
 use crate::score::INFINITY;
+
+/// The outcome that ends a line of search at `ply`: the game's, except at the root of a position that a rule
+/// has drawn but play may go on from ([`Game::is_over`] false), whose moves every search still searches.
+#[inline(always)]
+pub(crate) fn line_outcome<G: Game>(game: &G, ply: u32) -> Option<Outcome> {
+    game.outcome().filter(|_| ply > 0 || game.is_over())
+}
 
 /// Plain minimax in negamax form: every move searched to `depth` plies, no pruning, no table.
 /// The oracle the other searches are tested against. Terminal positions score by
@@ -122,7 +129,7 @@ pub fn minimax_moves<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, dept
 /// Minimax of the node at `ply`, `depth` plies deep.
 fn minimax_node<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32, ply: u32, nodes: &mut u64) -> i32 {
     *nodes += 1;
-    if let Some(outcome) = game.outcome().filter(|_| ply > 0 || game.is_over()) {
+    if let Some(outcome) = line_outcome(game, ply) {
         return outcome.score_at(ply);
     }
     if depth == 0 {
@@ -153,7 +160,7 @@ pub fn alphabeta<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u
             E: Evaluator<G>,
         {
             self.nodes += 1;
-            if let Some(outcome) = game.outcome().filter(|_| ply > 0 || game.is_over()) {
+            if let Some(outcome) = line_outcome(game, ply) {
                 return outcome.score_at(ply);
             }
             if depth == 0 {

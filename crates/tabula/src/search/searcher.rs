@@ -162,7 +162,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             table: TableUse::default(),
             elapsed: Duration::ZERO,
         };
-        if let Some(outcome) = game.outcome().filter(|_| game.is_over()) {
+        if let Some(outcome) = super::line_outcome(game, 0) {
             result.score = outcome.score_at(0);
             result.exact = true;
             return result;

@@ -327,11 +327,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             return Some(0);
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = self.game.outcome() {
-            // (At the root of a position ruled drawn that play may go on from, the search still picks a move.)
-            if ply > 0 || self.game.is_over() {
-                return Some(outcome.score_at(ply));
-            }
+        if let Some(outcome) = super::line_outcome(&self.game, ply) {
+            return Some(outcome.score_at(ply));
         }
         if ply > 0 && self.track_keys {
             if let Some(ruling) = self.repetition() {

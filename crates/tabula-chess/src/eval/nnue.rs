@@ -823,10 +823,16 @@ mod tests {
         let v2 = net.to_bytes();
         let mut v1 = v2[..16].to_vec();
         v1[4] = 1;
-        v1.extend_from_slice(&v2[20..v2.len() - 8]);
-        let checksum = fnv1a(&v1);
-        v1.extend_from_slice(&checksum.to_le_bytes());
+        v1.extend_from_slice(&v2[20..]);
+        mend_checksum(&mut v1);
         v1
+    }
+
+    /// Rewrites a file's last eight bytes as the checksum of the rest.
+    fn mend_checksum(bytes: &mut [u8]) {
+        let end = bytes.len() - 8;
+        let checksum = fnv1a(&bytes[..end]);
+        bytes[end..].copy_from_slice(&checksum.to_le_bytes());
     }
 
     #[test]
@@ -900,11 +906,7 @@ mod tests {
                         let extra = 2 * 2 * HIDDEN + 4;
                         bytes.resize(bytes.len() + extra * below(&mut rng, 12), 0);
                     }
-                    let end = bytes.len().saturating_sub(8);
-                    let checksum = fnv1a(&bytes[..end]);
-                    if end > 0 {
-                        bytes[end..].copy_from_slice(&checksum.to_le_bytes());
-                    }
+                    mend_checksum(&mut bytes);
                 }
                 // Large weights with a mended checksum: refused for their range or read.
                 _ => {
@@ -912,9 +914,7 @@ mod tests {
                         let at = 32 + below(&mut rng, good.len() - 40);
                         bytes[at] = rng.next_u64() as u8;
                     }
-                    let end = bytes.len() - 8;
-                    let checksum = fnv1a(&bytes[..end]);
-                    bytes[end..].copy_from_slice(&checksum.to_le_bytes());
+                    mend_checksum(&mut bytes);
                 }
             }
             if let Ok(net) = Network::from_bytes(&bytes) {

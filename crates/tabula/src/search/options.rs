@@ -246,6 +246,14 @@ declare_options! {
     /// searched once per line, with the moves of the lines before excluded. At least one.
     multi_pv / with_multi_pv: usize = 1, solver 1, lean None, verify [1, 3];
 
+    // ---- Time ----
+    /// Time scaling: under a clock, the soft limit (past which no new iteration starts) follows the search.
+    /// It grows while the best root move is new and shrinks while it stays the same (1.8 times the limit
+    /// after a change, 0.7 times once six iterations in a row have kept the move), and it grows as the
+    /// score falls from one iteration to the next, by half for a fall of this much (at most 1.5 times;
+    /// at least 0.85 times as the score rises). Never past the hard limit. `None`: a fixed soft limit.
+    time_scaling / with_time_scaling: Option<Score> = None, solver None, lean None, verify [None];
+
     // ---- Threads ----
     /// Search threads sharing the table (Lazy SMP; a parallel solve defers positions another thread is
     /// searching). At least one.

@@ -167,7 +167,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             result.exact = true;
             return result;
         }
-        let mut shared = Shared::new(limits, start, max_depth(limits));
+        let mut shared = Shared::new(limits, start, max_depth(limits)).with_time_scaling(self.options.time_scaling);
         if count > 1 {
             shared = shared.with_busy_slots();
         }

@@ -7,7 +7,7 @@
 
 use super::limits::Limits;
 use super::result::{Line, TableUse};
-use crate::score::Score;
+use crate::score::{is_decisive, Score};
 use crate::zobrist::Key;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -105,8 +105,12 @@ pub(super) struct Shared<M> {
     probes: AtomicU64,
     hits: AtomicU64,
     cutoffs: AtomicU64,
-    /// The deepest iteration completed by any thread.
-    best: Mutex<Option<Completed<M>>>,
+    /// The deepest iteration completed by any thread, and how many before it had the same best move.
+    best: Mutex<(Option<Completed<M>>, u32)>,
+    /// With time scaling, its score unit (see [`SearchOptions::time_scaling`](super::SearchOptions)).
+    time_scaling: Option<Score>,
+    /// The soft limit's scale in thousandths, set as iterations complete.
+    soft_scale: AtomicU32,
     /// Its depth, for the threads to look at without the lock.
     completed_depth: AtomicU32,
     /// Keys of the positions some thread is searching now, in a search or solve of several threads (empty
@@ -114,7 +118,22 @@ pub(super) struct Shared<M> {
     busy: Box<[AtomicU64]>,
 }
 
-impl<M: Clone> Shared<M> {
+/// A soft limit scale of one, in the thousandths [`Shared`] keeps it in.
+const SCALE_ONE: u32 = 1000;
+
+/// The soft limit's scale after an iteration whose best move the `stable` iterations before it also had,
+/// whose score is `now` after `before` (see [`SearchOptions::time_scaling`](super::SearchOptions)).
+fn time_scale(stable: u32, before: Score, now: Score, unit: Score) -> f64 {
+    // A new best move wants the time to see it confirmed; one that has stood for long needs little more.
+    const STABILITY: [f64; 7] = [1.8, 1.4, 1.15, 1.0, 0.9, 0.8, 0.7];
+    let stability = STABILITY[(stable as usize).min(STABILITY.len() - 1)];
+    // A falling score may be a threat the search is just seeing; a won or lost game needs no more time.
+    let fall = if is_decisive(before) || is_decisive(now) { 0 } else { before.saturating_sub(now) };
+    let falling = (1.0 + f64::from(fall) / (2.0 * f64::from(unit))).clamp(0.85, 1.5);
+    stability * falling
+}
+
+impl<M: Clone + PartialEq> Shared<M> {
     /// The shared state of a search within `limits` that started at `start` and may go `max_depth` deep.
     pub fn new(limits: &Limits, start: Instant, max_depth: u32) -> Self {
         Shared {
@@ -133,7 +152,9 @@ impl<M: Clone> Shared<M> {
             probes: AtomicU64::new(0),
             hits: AtomicU64::new(0),
             cutoffs: AtomicU64::new(0),
-            best: Mutex::new(None),
+            best: Mutex::new((None, 0)),
+            time_scaling: None,
+            soft_scale: AtomicU32::new(SCALE_ONE),
             completed_depth: AtomicU32::new(0),
             busy: Box::new([]),
         }
@@ -142,6 +163,13 @@ impl<M: Clone> Shared<M> {
     /// The same with a table of the positions being searched, for a search or solve of several threads.
     pub fn with_busy_slots(mut self) -> Self {
         self.busy = (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect();
+        self
+    }
+
+    /// The same with the soft limit scaled by the search's course, `unit` being the score's fall that adds
+    /// half to it (see [`SearchOptions::time_scaling`](super::SearchOptions)); `None` keeps it fixed.
+    pub fn with_time_scaling(mut self, unit: Option<Score>) -> Self {
+        self.time_scaling = unit.filter(|&u| u > 0);
         self
     }
 
@@ -198,9 +226,11 @@ impl<M: Clone> Shared<M> {
         false
     }
 
-    /// Whether the soft time limit has passed: no new iteration should start.
+    /// Whether the soft time limit (scaled, with time scaling) has passed: no new iteration should start.
     pub fn soft_time_passed(&self) -> bool {
-        self.clock.passed(self.clock.soft)
+        let scale = f64::from(self.soft_scale.load(Relaxed)) / f64::from(SCALE_ONE);
+        let soft = self.clock.soft.map(|soft| soft.mul_f64(scale));
+        self.clock.passed(soft.map(|soft| self.clock.hard.map_or(soft, |hard| soft.min(hard))))
     }
 
     /// Nodes reported so far.
@@ -217,19 +247,27 @@ impl<M: Clone> Shared<M> {
         }
     }
 
-    /// Records a completed iteration if it is deeper than every other so far (or as deep and proved).
+    /// Records a completed iteration if it is deeper than every other so far (or as deep and proved), and
+    /// with time scaling rescales the soft limit.
     pub fn publish(&self, completed: Completed<M>) {
-        let mut best = self.best.lock().expect("no thread panics holding it");
+        let mut guard = self.best.lock().expect("no thread panics holding it");
+        let (best, stable) = &mut *guard;
         let deeper = best.as_ref().map_or(true, |b| (completed.depth, completed.exact) > (b.depth, b.exact));
-        if deeper {
-            self.completed_depth.fetch_max(completed.depth, Relaxed);
-            *best = Some(completed);
+        if !deeper {
+            return;
         }
+        self.completed_depth.fetch_max(completed.depth, Relaxed);
+        if let (Some(unit), Some(before)) = (self.time_scaling, best.as_ref()) {
+            *stable = if before.best_move == completed.best_move { *stable + 1 } else { 0 };
+            let scale = time_scale(*stable, before.score, completed.score, unit);
+            self.soft_scale.store((scale * f64::from(SCALE_ONE)).round() as u32, Relaxed);
+        }
+        *best = Some(completed);
     }
 
     /// The deepest completed iteration of any thread.
     pub fn best(&self) -> Option<Completed<M>> {
-        self.best.lock().expect("no thread panics holding it").clone()
+        self.best.lock().expect("no thread panics holding it").0.clone()
     }
 
     /// Depth of the deepest completed iteration (0: none).
@@ -276,6 +314,76 @@ mod tests {
         assert!(!shared.must_stop());
         ponder.store(false, Relaxed);
         assert!(shared.clock.released_late() && shared.must_stop());
+    }
+
+    /// An iteration at `depth` with best move `best` and `score`.
+    fn iteration(depth: u32, best: u8, score: Score) -> Completed<u8> {
+        Completed { depth, seldepth: depth, score, exact: false, best_move: Some(best), pv: vec![best], lines: vec![] }
+    }
+
+    fn scale(shared: &Shared<u8>) -> f64 {
+        f64::from(shared.soft_scale.load(Relaxed)) / f64::from(SCALE_ONE)
+    }
+
+    /// The soft limit's scale is `expected`, to the thousandth it is kept in.
+    fn assert_scale(shared: &Shared<u8>, expected: f64) {
+        assert!(
+            (scale(shared) - expected).abs() < 1e-9 + 0.5 / f64::from(SCALE_ONE),
+            "{} != {expected}",
+            scale(shared)
+        );
+    }
+
+    #[test]
+    fn time_scaling_follows_the_best_move_and_the_score() {
+        let hour = Duration::from_secs(3600);
+        let limits = Limits::default().with_time(Duration::from_millis(100), hour);
+        let shared: Shared<u8> = Shared::new(&limits, Instant::now(), 64).with_time_scaling(Some(20));
+        shared.publish(iteration(1, 7, 0));
+        assert_scale(&shared, 1.0); // One iteration says nothing yet.
+                                    // The same move iteration after iteration, the score steady: less and less time.
+        let mut last = f64::INFINITY;
+        for depth in 2..=8 {
+            shared.publish(iteration(depth, 7, 0));
+            assert!(scale(&shared) <= last);
+            last = scale(&shared);
+        }
+        assert_scale(&shared, 0.7);
+        // A new best move: the most time.
+        shared.publish(iteration(9, 3, 0));
+        assert_scale(&shared, 1.8);
+        // Kept once, the score falling by twice the unit: the falling factor's most.
+        shared.publish(iteration(10, 3, -40));
+        assert_scale(&shared, 1.4 * 1.5);
+        // Rising by the unit: a little less.
+        shared.publish(iteration(11, 3, -20));
+        assert_scale(&shared, 1.15 * 0.85);
+        // A shallower iteration of another thread changes nothing.
+        shared.publish(iteration(5, 9, -500));
+        assert_scale(&shared, 1.15 * 0.85);
+        // Decisive scores are not falls.
+        shared.publish(iteration(12, 3, -crate::score::win_by(3)));
+        assert_scale(&shared, 1.0);
+    }
+
+    #[test]
+    fn the_scaled_soft_limit_stops_at_the_hard_one() {
+        let limits = Limits::default().with_time(Duration::from_millis(30), Duration::from_millis(40));
+        let start = Instant::now();
+        let shared: Shared<u8> = Shared::new(&limits, start, 64).with_time_scaling(Some(20));
+        shared.publish(iteration(1, 1, 0));
+        shared.publish(iteration(2, 2, 0));
+        assert_scale(&shared, 1.8);
+        std::thread::sleep(Duration::from_millis(35));
+        // 1.8 times 30 ms would be 54 ms; the hard limit of 40 ms bounds it.
+        assert!(!shared.soft_time_passed() || start.elapsed() >= Duration::from_millis(40));
+        std::thread::sleep(Duration::from_millis(10));
+        assert!(shared.soft_time_passed());
+        // Without time scaling the limit is fixed whatever the iterations say.
+        let shared: Shared<u8> = Shared::new(&limits, start, 64);
+        shared.publish(iteration(1, 1, 0));
+        shared.publish(iteration(2, 2, 0));
+        assert_scale(&shared, 1.0);
     }
 
     #[test]

@@ -39,6 +39,10 @@ const LOSING_MOVE_DEPTH: i32 = 3;
 /// Null-move searches are a ply shallower for each this many centipawns the static evaluation beats beta by.
 const NULL_MOVE_EVAL_STEP: i32 = 200;
 
+/// Under a clock, the soft time limit grows by half when the score falls this many centipawns in one
+/// iteration (and with the best move's changes; see the core's time scaling).
+const TIME_FALL: i32 = 30;
+
 /// Singular extensions are tried this many plies from the horizon and further.
 const SINGULAR_DEPTH: i32 = 7;
 
@@ -85,6 +89,7 @@ impl Playable for Position {
             .with_null_move_eval_step(Some(NULL_MOVE_EVAL_STEP))
             .with_aspiration(Some(25))
             .with_singular_depth(Some(SINGULAR_DEPTH))
+            .with_time_scaling(Some(TIME_FALL))
     }
 
     fn history_keys(&self) -> Vec<Key> {

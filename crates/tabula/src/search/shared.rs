@@ -228,9 +228,13 @@ impl<M: Clone + PartialEq> Shared<M> {
 
     /// Whether the soft time limit (scaled, with time scaling) has passed: no new iteration should start.
     pub fn soft_time_passed(&self) -> bool {
-        let scale = f64::from(self.soft_scale.load(Relaxed)) / f64::from(SCALE_ONE);
-        let soft = self.clock.soft.map(|soft| soft.mul_f64(scale));
+        let soft = self.clock.soft.map(|soft| soft.mul_f64(self.soft_scale()));
         self.clock.passed(soft.map(|soft| self.clock.hard.map_or(soft, |hard| soft.min(hard))))
+    }
+
+    /// The soft limit's scale: 1 without time scaling.
+    fn soft_scale(&self) -> f64 {
+        f64::from(self.soft_scale.load(Relaxed)) / f64::from(SCALE_ONE)
     }
 
     /// Nodes reported so far.
@@ -321,16 +325,12 @@ mod tests {
         Completed { depth, seldepth: depth, score, exact: false, best_move: Some(best), pv: vec![best], lines: vec![] }
     }
 
-    fn scale(shared: &Shared<u8>) -> f64 {
-        f64::from(shared.soft_scale.load(Relaxed)) / f64::from(SCALE_ONE)
-    }
-
     /// The soft limit's scale is `expected`, to the thousandth it is kept in.
     fn assert_scale(shared: &Shared<u8>, expected: f64) {
         assert!(
-            (scale(shared) - expected).abs() < 1e-9 + 0.5 / f64::from(SCALE_ONE),
+            (shared.soft_scale() - expected).abs() < 1e-9 + 0.5 / f64::from(SCALE_ONE),
             "{} != {expected}",
-            scale(shared)
+            shared.soft_scale()
         );
     }
 
@@ -340,13 +340,14 @@ mod tests {
         let limits = Limits::default().with_time(Duration::from_millis(100), hour);
         let shared: Shared<u8> = Shared::new(&limits, Instant::now(), 64).with_time_scaling(Some(20));
         shared.publish(iteration(1, 7, 0));
-        assert_scale(&shared, 1.0); // One iteration says nothing yet.
-                                    // The same move iteration after iteration, the score steady: less and less time.
+        // One iteration says nothing yet.
+        assert_scale(&shared, 1.0);
+        // The same move iteration after iteration, the score steady: less and less time.
         let mut last = f64::INFINITY;
         for depth in 2..=8 {
             shared.publish(iteration(depth, 7, 0));
-            assert!(scale(&shared) <= last);
-            last = scale(&shared);
+            assert!(shared.soft_scale() <= last);
+            last = shared.soft_scale();
         }
         assert_scale(&shared, 0.7);
         // A new best move: the most time.

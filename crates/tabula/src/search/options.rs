@@ -251,7 +251,8 @@ declare_options! {
     /// It grows while the best root move is new and shrinks while it stays the same (1.8 times the limit
     /// after a change, 0.7 times once six iterations in a row have kept the move), and it grows as the
     /// score falls from one iteration to the next, by half for a fall of this much (at most 1.5 times;
-    /// at least 0.85 times as the score rises). Never past the hard limit. `None`: a fixed soft limit.
+    /// at least 0.85 times as the score rises). Never past the hard limit. A unit of zero or below, like
+    /// `None`, keeps the soft limit fixed.
     time_scaling / with_time_scaling: Option<Score> = None, solver None, lean None, verify [None];
 
     // ---- Threads ----

@@ -106,7 +106,7 @@ pub(super) struct Shared<M> {
     hits: AtomicU64,
     cutoffs: AtomicU64,
     /// The deepest iteration completed by any thread, and how many before it had the same best move.
-    best: Mutex<(Option<Completed<M>>, u32)>,
+    best: Mutex<Deepest<M>>,
     /// With time scaling, its score unit (see [`SearchOptions::time_scaling`](super::SearchOptions)).
     time_scaling: Option<Score>,
     /// The soft limit's scale in thousandths, set as iterations complete.
@@ -116,6 +116,14 @@ pub(super) struct Shared<M> {
     /// Keys of the positions some thread is searching now, in a search or solve of several threads (empty
     /// with one): another thread defers them and works elsewhere (simplified ABDADA).
     busy: Box<[AtomicU64]>,
+}
+
+/// The deepest completed iteration so far and the count time scaling keeps beside it, under one lock so
+/// that no thread sees them disagree.
+struct Deepest<M> {
+    iteration: Option<Completed<M>>,
+    /// How many iterations before it in a row had the same best move.
+    stable: u32,
 }
 
 /// A soft limit scale of one, in the thousandths [`Shared`] keeps it in.
@@ -152,7 +160,7 @@ impl<M: Clone + PartialEq> Shared<M> {
             probes: AtomicU64::new(0),
             hits: AtomicU64::new(0),
             cutoffs: AtomicU64::new(0),
-            best: Mutex::new((None, 0)),
+            best: Mutex::new(Deepest { iteration: None, stable: 0 }),
             time_scaling: None,
             soft_scale: AtomicU32::new(SCALE_ONE),
             completed_depth: AtomicU32::new(0),
@@ -255,7 +263,7 @@ impl<M: Clone + PartialEq> Shared<M> {
     /// with time scaling rescales the soft limit.
     pub fn publish(&self, completed: Completed<M>) {
         let mut guard = self.best.lock().expect("no thread panics holding it");
-        let (best, stable) = &mut *guard;
+        let Deepest { iteration: best, stable } = &mut *guard;
         let deeper = best.as_ref().map_or(true, |b| (completed.depth, completed.exact) > (b.depth, b.exact));
         if !deeper {
             return;
@@ -271,7 +279,7 @@ impl<M: Clone + PartialEq> Shared<M> {
 
     /// The deepest completed iteration of any thread.
     pub fn best(&self) -> Option<Completed<M>> {
-        self.best.lock().expect("no thread panics holding it").0.clone()
+        self.best.lock().expect("no thread panics holding it").iteration.clone()
     }
 
     /// Depth of the deepest completed iteration (0: none).

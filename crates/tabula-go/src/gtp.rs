@@ -81,6 +81,7 @@ pub const COMMANDS: &[&str] = &[
     "loadsgf",
     "reg_genmove",
     "kgs-genmove_cleanup",
+    "tabula-set-param",
 ];
 
 /// Reads the file `loadsgf` names.
@@ -357,6 +358,10 @@ impl<P: MovePicker> GtpSession<P> {
                 let record = GameRecord::parse(&text).map_err(|_| "cannot load file")?;
                 self.game = record.replay(self.rules, upto).map_err(|_| "cannot load file")?;
                 Ok(String::new())
+            }
+            ("tabula-set-param", [name, value]) => {
+                let mut picker = self.picker.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                picker.set_param(name, value).map(|()| String::new())
             }
             _ if COMMANDS.contains(&command) => Err("syntax error"),
             _ => Err("unknown command"),

@@ -9,6 +9,7 @@
 //! - [`picker`]: the [`MovePicker`](picker::MovePicker) trait behind `genmove`, and a random player.
 //! - [`playout`]: a light board for fast random playouts.
 //! - [`patterns`]: MoGo's 3×3 shape patterns for playouts and priors.
+//! - [`predictor`]: a move predictor fitted to game records (Bradley–Terry strengths of move features).
 //! - [`mcts`]: the Monte Carlo tree search player (UCT with RAVE, transpositions, threads, time control).
 //! - [`time`]: the clock settings a controller gives.
 //! - [`gtp`]: the Go Text Protocol session.
@@ -45,6 +46,8 @@ pub mod picker;
 #[cfg(feature = "engine")]
 pub mod playout;
 pub mod position;
+#[cfg(feature = "engine")]
+pub mod predictor;
 pub mod scoring;
 pub mod sgf;
 #[cfg(feature = "engine")]

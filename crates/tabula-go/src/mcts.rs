@@ -18,7 +18,9 @@
 //!   or an escape from atari with extra wins, a self-atari or an escape into a ladder that captures with
 //!   extra losses, an atari that starts such a ladder with extra wins, and moves next to the last
 //!   one with a small bonus. Where no stone stands within two points, a move on the first or second line
-//!   gets extra losses and one higher up extra wins: light playouts alone rate the edge too well.
+//!   gets extra losses and one higher up extra wins: light playouts alone rate the edge too well. On top
+//!   of these the [move predictor](crate::predictor) adds [`Config::predictor_games`] virtual games, won
+//!   more often the likelier a strong player is to choose the move: `0.5 + slope · ln(γ / mean γ)`.
 //! - **Pass** is a tree move only when no other move exists or the opponent has just passed; two passes end
 //!   the game and the board is scored as it stands (Tromp–Taylor area).
 //! - **Tree reuse**: the table survives between moves, so the root of the next search usually has
@@ -48,6 +50,7 @@ use crate::patterns::Patterns;
 use crate::picker::{Decision, MovePicker, Request};
 use crate::playout::{PlayoutBoard, NO_POINT};
 use crate::position::{search_key, KeyHasher, Position};
+use crate::predictor::{Features, Predictor};
 use crate::scoring::area_score;
 use crate::time::thinking_time;
 use std::collections::HashMap;
@@ -82,6 +85,14 @@ pub struct Config {
     pub rave_equivalence: f64,
     /// Weight of the UCB exploration term `exploration · sqrt(ln N / n)` (0: none, the default).
     pub exploration: f64,
+    /// The hand-set priors (captures, escapes, ataris, ladders, shape, lines, nearness to the last move).
+    pub hand_priors: bool,
+    /// Virtual games the [move predictor](crate::predictor)'s prior adds to each edge (0: none; 20 by
+    /// default).
+    pub predictor_games: f32,
+    /// Win rate the predictor's prior adds per unit of `ln(γ / mean γ)` (the move's strength against the
+    /// mean of the node's moves), around one half, within 0.02 to 0.98.
+    pub predictor_slope: f32,
 }
 
 impl Default for Config {
@@ -98,6 +109,9 @@ impl Default for Config {
             max_edges: 4 << 20,
             rave_equivalence: 3000.0,
             exploration: 0.0,
+            hand_priors: true,
+            predictor_games: 20.0,
+            predictor_slope: 0.1,
         }
     }
 }
@@ -208,6 +222,7 @@ pub struct Mcts {
     context: (usize, u64),
     searches: u64,
     patterns: Patterns,
+    predictor: Predictor,
 }
 
 /// What every search thread shares.
@@ -227,6 +242,7 @@ struct Shared<'a> {
     done: AtomicU64,
     stop: AtomicBool,
     patterns: &'a Patterns,
+    predictor: &'a Predictor,
     /// Whether a pass may be chosen at the root (not in cleanup).
     root_pass: bool,
     /// Per padded index: playouts that ended with black owning the point (cleanup only; else empty).
@@ -244,6 +260,7 @@ impl Mcts {
             context: (0, 0),
             searches: 0,
             patterns: Patterns::new(),
+            predictor: Predictor::default(),
         }
     }
 
@@ -304,7 +321,11 @@ impl Mcts {
                 tree.edges = tree.nodes.values().map(|n| n.edges.len()).sum();
             }
         }
-        let root_board = PlayoutBoard::from_board(root.board(), color);
+        let mut root_board = PlayoutBoard::from_board(root.board(), color);
+        // The last two moves, which the priors and the playouts answer.
+        let recent: Vec<u16> = root.moves().map(|(_, mv)| root_board.move_index(mv)).collect();
+        let recent_move = |back: usize| recent.len().checked_sub(back).map_or(NO_POINT, |k| recent[k]);
+        root_board.set_recent_moves(recent_move(1), recent_move(2));
         let shared = Shared {
             config: &config,
             tree: &self.tree,
@@ -316,6 +337,7 @@ impl Mcts {
             budget,
             start: Instant::now(),
             patterns: &self.patterns,
+            predictor: &self.predictor,
             claimed: AtomicU64::new(0),
             done: AtomicU64::new(0),
             stop: AtomicBool::new(false),
@@ -438,10 +460,10 @@ fn summarize(tree: &Tree, root: &Position, pb: &PlayoutBoard, color: Color, pass
 
 /// The edges of a new node: every legal move (superko aside) that fills no own eye, with priors; the pass
 /// when there is nothing else or the opponent has just passed.
-fn expand(board: &Board, pb: &PlayoutBoard, patterns: &Patterns, color: Color, passes: u8, last: u16) -> Box<[Edge]> {
+fn expand(board: &Board, pb: &PlayoutBoard, shared: &Shared, color: Color, passes: u8) -> Box<[Edge]> {
+    let config = shared.config;
     let mut edges = Vec::with_capacity(board.size() * board.size() + 1);
-    let last_point = (last != NO_POINT).then(|| pb.point(last as usize));
-    let near = near_stones(board);
+    let mut gammas = Vec::with_capacity(if config.predictor_games > 0.0 { edges.capacity() } else { 0 });
     for p in board.points() {
         if board.get(p).is_some() {
             continue;
@@ -450,82 +472,101 @@ fn expand(board: &Board, pb: &PlayoutBoard, patterns: &Patterns, color: Color, p
         if pb.is_own_eye(i, color) || board.effect(p, color, false).is_err() {
             continue;
         }
-        // Step 1. Even prior.
-        let (mut n, mut w) = (10.0f32, 5.0f32);
-        // Step 2. Tactics: captures and escapes are urgent, self-atari and running into a ladder rarely
-        // good, starting a ladder that captures is.
-        let captures = pb.capture_size(i, color);
-        if captures > 0 {
-            n += 20.0;
-            w += 20.0;
+        let features = Features::of(pb, i, color);
+        if config.predictor_games > 0.0 {
+            gammas.push(shared.predictor.gamma(&features));
         }
-        let (self_atari, laddered) = (pb.is_self_atari(i, color), pb.escape_dies_in_ladder(i, color));
-        if pb.saves_size(i, color) > 0 && !self_atari && !laddered {
-            n += 20.0;
-            w += 20.0;
-        }
-        if self_atari || laddered {
-            n += 20.0;
-        }
-        if pb.gives_atari(i, color) {
-            if pb.starts_ladder(i, color) {
-                n += 20.0;
-                w += 20.0;
-            } else {
-                n += 5.0;
-                w += 4.0;
-            }
-        }
-        // Step 3. Shape: in an empty area the first two lines are slow and the third and above are
-        // the natural moves (light playouts alone favour the edge); moves near the last one are local
-        // answers.
-        let line = p.column().min(p.row()).min(board.size() - 1 - p.column()).min(board.size() - 1 - p.row());
-        let code = pb.neighborhood(i, color);
-        if !near[p.row() * board.size() + p.column()] {
-            match line {
-                0 => n += 20.0,
-                1 => n += 10.0,
-                _ => {
-                    n += 10.0;
-                    w += 10.0;
-                }
-            }
-        }
-        if patterns.matches(code) {
-            n += 10.0;
-            w += 10.0;
-        }
-        if let Some(q) = last_point {
-            if q.column().abs_diff(p.column()) <= 1 && q.row().abs_diff(p.row()) <= 1 {
-                n += 6.0;
-                w += 6.0;
-            }
-        }
+        let (n, w) = if config.hand_priors {
+            hand_prior(&features, shared.patterns.matches(pb.neighborhood(i, color)))
+        } else {
+            (10.0, 5.0)
+        };
         edges.push(Edge { index: i as u16, visits: 0, n, w, rave_n: 0.0, rave_w: 0.0 });
     }
+    // The move predictor: virtual games won as often as the move is stronger than the mean.
+    if !gammas.is_empty() {
+        let mean = gammas.iter().sum::<f32>() / gammas.len() as f32;
+        for (e, &gamma) in edges.iter_mut().zip(&gammas) {
+            let value = (0.5 + config.predictor_slope * (gamma / mean).ln()).clamp(0.02, 0.98);
+            e.n += config.predictor_games;
+            e.w += config.predictor_games * value;
+        }
+    }
     if edges.is_empty() || passes == 1 {
-        edges.push(Edge { index: NO_POINT, visits: 0, n: 10.0, w: 5.0, rave_n: 0.0, rave_w: 0.0 });
+        // After the opponent's pass a pass ends the game, and its result is known: a pass that wins starts
+        // as a win, one that loses as a loss (so that it is tried at once, or last).
+        let w = if passes == 1 {
+            let margin = area_score(board).margin(shared.komi);
+            let black = if margin > 0.0 {
+                1.0
+            } else if margin < 0.0 {
+                0.0
+            } else {
+                0.5
+            };
+            if color == Color::Black {
+                10.0 * black
+            } else {
+                10.0 * (1.0 - black)
+            }
+        } else {
+            5.0
+        };
+        edges.push(Edge { index: NO_POINT, visits: 0, n: 10.0, w, rave_n: 0.0, rave_w: 0.0 });
     }
     edges.into_boxed_slice()
 }
 
-/// For each point (row-major), whether a stone stands within Manhattan distance 2 of it.
-fn near_stones(board: &Board) -> Vec<bool> {
-    let size = board.size();
-    let mut near = vec![false; size * size];
-    for p in board.points().filter(|&p| board.get(p).is_some()) {
-        let (c, r) = (p.column() as isize, p.row() as isize);
-        for dr in -2isize..=2 {
-            let reach = 2 - dr.abs();
-            for dc in -reach..=reach {
-                let (c, r) = (c + dc, r + dr);
-                if (0..size as isize).contains(&c) && (0..size as isize).contains(&r) {
-                    near[r as usize * size + c as usize] = true;
-                }
+/// The hand-set prior of a move, virtual games and wins, from its features and whether a MoGo pattern
+/// matches around it.
+fn hand_prior(features: &Features, mogo_shape: bool) -> (f32, f32) {
+    // Step 1. Even prior.
+    let (mut n, mut w) = (10.0f32, 5.0f32);
+    // Step 2. Tactics: captures and escapes are urgent, self-atari and running into a ladder rarely good,
+    // starting a ladder that captures is.
+    if features.captures() {
+        n += 20.0;
+        w += 20.0;
+    }
+    if features.escapes() {
+        n += 20.0;
+        w += 20.0;
+    }
+    if features.self_atari_of_chain() || features.escape_fails() {
+        n += 20.0;
+    }
+    match features.atari() {
+        Some(true) => {
+            n += 20.0;
+            w += 20.0;
+        }
+        Some(false) => {
+            n += 5.0;
+            w += 4.0;
+        }
+        None => {}
+    }
+    // Step 3. Shape: in an empty area the first two lines are slow and the third and above are the natural
+    // moves (light playouts alone favour the edge); moves near the last one are local answers.
+    if !features.has_stones_near() {
+        match features.line() {
+            0 => n += 20.0,
+            1 => n += 10.0,
+            _ => {
+                n += 10.0;
+                w += 10.0;
             }
         }
     }
-    near
+    if mogo_shape {
+        n += 10.0;
+        w += 10.0;
+    }
+    if features.next_to_last() {
+        n += 6.0;
+        w += 6.0;
+    }
+    (n, w)
 }
 
 /// The index of the edge to follow among those `legal` allows.
@@ -638,7 +679,6 @@ fn worker(shared: &Shared, mut rng: Rng) {
         path.clear();
         keys.clear();
         let (mut color, mut passes) = (shared.color, shared.passes);
-        let mut last = NO_POINT;
         let mut terminal = None;
         {
             let mut tree = shared.tree.lock().expect("no thread panicked holding the tree");
@@ -658,7 +698,7 @@ fn worker(shared: &Shared, mut rng: Rng) {
                     if parent_visits < config.expand_after || tree.edges >= config.max_edges {
                         break;
                     }
-                    let edges = expand(&board, &pb, shared.patterns, color, passes, last);
+                    let edges = expand(&board, &pb, shared, color, passes);
                     tree.edges += edges.len();
                     tree.nodes.insert(key, Node { edges, visits: 0, stamp });
                 }
@@ -700,7 +740,6 @@ fn worker(shared: &Shared, mut rng: Rng) {
                 pb.play(index as usize, color);
                 color = color.opponent();
                 keys.push(root.superko_key(board.key(), color));
-                last = index;
             }
         }
         // Step 3. The playout.
@@ -796,6 +835,38 @@ impl MovePicker for Mcts {
             }
         };
         self.decide_with(position, color, budget, request.cleanup)
+    }
+
+    /// `exploration`, `rave_equivalence`, `expand_after`, `hand_priors` (0 or 1), `predictor_games`,
+    /// `predictor_slope`, `resign_below` and `threads` (see [`Config`]), and `predictor_file`, a
+    /// strengths file for the [move predictor](crate::predictor) in place of the embedded one; the tree is
+    /// kept.
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), &'static str> {
+        if name == "playout_shapes" {
+            let threshold = value.parse::<f32>().ok().filter(|v| v.is_finite() && *v >= 0.0).ok_or("bad value")?;
+            self.patterns =
+                if threshold > 0.0 { Patterns::weighted(&self.predictor, threshold) } else { Patterns::new() };
+            return Ok(());
+        }
+        if name == "predictor_file" {
+            let text = std::fs::read_to_string(value).map_err(|_| "cannot read the file")?;
+            self.predictor = Predictor::from_text(&text).map_err(|_| "not a strengths file")?;
+            return Ok(());
+        }
+        let number = || value.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0).ok_or("bad value");
+        let c = &mut self.config;
+        match name {
+            "exploration" => c.exploration = number()?,
+            "rave_equivalence" => c.rave_equivalence = number()?.max(1.0),
+            "expand_after" => c.expand_after = number()? as u32,
+            "hand_priors" => c.hand_priors = number()? != 0.0,
+            "predictor_games" => c.predictor_games = number()? as f32,
+            "predictor_slope" => c.predictor_slope = number()? as f32,
+            "resign_below" => c.resign_below = number()?.min(1.0),
+            "threads" => c.threads = (number()? as usize).max(1),
+            _ => return Err("unknown parameter"),
+        }
+        Ok(())
     }
 }
 
@@ -977,20 +1048,10 @@ mod tests {
     #[test]
     fn opens_away_from_the_edge() {
         let g = game(9, 7.0, &[]);
-        assert!(near_stones(g.board()).iter().all(|&near| !near));
         let a = one_thread(11).search(&g, Color::Black, Budget::playouts(2000));
         let Move::Play(p) = a.best else { panic!("{a:?}") };
         let line = p.column().min(p.row()).min(8 - p.column()).min(8 - p.row());
         assert!(line >= 2, "{a:?}");
-        let g = game(9, 7.0, &[("C3", Color::Black)]);
-        let near = near_stones(g.board());
-        let at = |s: &str| {
-            let p = Point::from_gtp(s, 9).unwrap();
-            near[p.row() * 9 + p.column()]
-        };
-        assert!(at("A3") && at("C5") && at("E3") && at("C1"));
-        assert!(!at("A4") && !at("D5") && !at("F3") && !at("E1"));
-        assert_eq!(near.iter().filter(|&&n| n).count(), 13);
     }
 
     #[test]

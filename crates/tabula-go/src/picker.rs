@@ -33,6 +33,17 @@ pub trait MovePicker {
         let _ = request;
         Decision::Play(self.pick(position, color))
     }
+
+    /// Sets one of the player's parameters by name, for GTP's `tabula-set-param` (tuning by matches).
+    ///
+    /// # Errors
+    ///
+    /// A short message when the name is unknown (the default: the player has none) or the value does not
+    /// fit.
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), &'static str> {
+        let _ = (name, value);
+        Err("unknown parameter")
+    }
 }
 
 /// What a `genmove` knows besides the position.

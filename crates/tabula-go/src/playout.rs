@@ -230,9 +230,39 @@ impl PlayoutBoard {
         }
     }
 
+    /// The last move's padded index, [`NO_POINT`] for a pass or none known.
+    pub fn last_move(&self) -> u16 {
+        self.last
+    }
+
+    /// The move before the last (the side to move's own previous move), [`NO_POINT`] for a pass or none
+    /// known.
+    pub fn previous_move(&self) -> u16 {
+        self.previous
+    }
+
+    /// Sets the last two moves (padded indices, [`NO_POINT`] for a pass or none), which a board copied from
+    /// a [`Board`] does not know: the playout policy and the move features answer them.
+    pub fn set_recent_moves(&mut self, last: u16, previous: u16) {
+        self.last = last;
+        self.previous = previous;
+    }
+
+    /// The head of the chain of the stone on padded index `i`.
+    #[inline(always)]
+    pub(crate) fn head_of(&self, i: usize) -> usize {
+        self.head[i] as usize
+    }
+
+    /// The number of stones of the chain headed by `h`.
+    #[inline(always)]
+    pub(crate) fn chain_size(&self, h: usize) -> usize {
+        self.chains[h].stones as usize
+    }
+
     /// The stones of the chain headed by `h`.
     #[inline(always)]
-    fn stones(&self, h: usize) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn stones(&self, h: usize) -> impl Iterator<Item = usize> + '_ {
         let (mut s, mut done) = (h, false);
         std::iter::from_fn(move || {
             if done {
@@ -246,7 +276,7 @@ impl PlayoutBoard {
     }
 
     #[inline(always)]
-    fn neighbors(&self, i: usize) -> [usize; 4] {
+    pub(crate) fn neighbors(&self, i: usize) -> [usize; 4] {
         [i - 1, i + 1, i - self.width, i + self.width]
     }
 
@@ -268,7 +298,7 @@ impl PlayoutBoard {
 
     /// Whether the chain headed by `h` has exactly one liberty.
     #[inline(always)]
-    fn in_atari(&self, h: usize) -> bool {
+    pub(crate) fn in_atari(&self, h: usize) -> bool {
         let c = &self.chains[h];
         let (n, s) = (c.plibs as u64, c.lib_sum as u64);
         n > 0 && s * s == n * c.lib_squares as u64
@@ -276,7 +306,7 @@ impl PlayoutBoard {
 
     /// The single liberty of a chain in atari.
     #[inline(always)]
-    fn atari_liberty(&self, h: usize) -> usize {
+    pub(crate) fn atari_liberty(&self, h: usize) -> usize {
         let c = &self.chains[h];
         (c.lib_sum / c.plibs as u32) as usize
     }
@@ -519,6 +549,39 @@ impl PlayoutBoard {
         let w = self.width;
         let mut found = [0usize; 8];
         let mut count = 0;
+        if patterns.weight(0).is_some() {
+            // By strength: a point in proportion to its shape's, among those strong enough.
+            let mut strengths = [0f32; 8];
+            let mut total = 0.0;
+            for i in [last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1] {
+                if self.cells[i] != EMPTY {
+                    continue;
+                }
+                let g = patterns.weight(self.neighborhood(i, color)).unwrap_or(0.0);
+                if g > 0.0
+                    && self.is_legal(i, color)
+                    && !self.is_own_eye(i, color)
+                    && !self.is_self_atari(i, color)
+                    && !self.escape_dies_in_ladder(i, color)
+                {
+                    found[count] = i;
+                    strengths[count] = g;
+                    total += g;
+                    count += 1;
+                }
+            }
+            if count == 0 {
+                return None;
+            }
+            let mut x = rng.unit() as f32 * total;
+            for k in 0..count {
+                x -= strengths[k];
+                if x <= 0.0 {
+                    return Some(found[k]);
+                }
+            }
+            return Some(found[count - 1]);
+        }
         for i in [last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1] {
             // The table holds every pattern in both colours, so black's view of the cells does for either
             // player.
@@ -799,7 +862,7 @@ impl PlayoutBoard {
 
     /// The liberties (up to `libs.len()`, in `libs`) of the chain `color` would make by playing the empty
     /// point `i`, counted without playing it; a capture counts as `libs.len()`.
-    fn liberties_after(&self, i: usize, color: Color, libs: &mut [usize]) -> usize {
+    pub(crate) fn liberties_after(&self, i: usize, color: Color, libs: &mut [usize]) -> usize {
         let s = stone(color);
         let mut count = 0;
         for n in self.neighbors(i) {
@@ -876,6 +939,31 @@ impl PlayoutBoard {
             // Swap the two bits of every cell: 1 (black) and 2 (white) trade places, 0 and 3 stay.
             Color::White => ((code & 0x5555) << 1) | ((code >> 1) & 0x5555),
         }
+    }
+
+    /// The 3×3 neighbourhood of `i` with the ataris around it, as a 24-bit code: three bits per
+    /// surrounding cell in the order of [`neighborhood`](Self::neighborhood), the low two its colour seen
+    /// from `color` and the third set for a stone directly beside `i` whose chain is in atari.
+    pub fn neighborhood_with_ataris(&self, i: usize, color: Color) -> u32 {
+        let w = self.width;
+        let swap = color == Color::White;
+        [i - w - 1, i - w, i - w + 1, i - 1, i + 1, i + w - 1, i + w, i + w + 1].into_iter().enumerate().fold(
+            0u32,
+            |code, (k, n)| {
+                let mut v = u32::from(self.cells[n]);
+                if swap && (v == 1 || v == 2) {
+                    v = 3 - v;
+                }
+                // The orthogonal cells are the second, fourth, fifth and seventh.
+                if matches!(k, 1 | 3 | 4 | 6)
+                    && matches!(self.cells[n], BLACK | WHITE)
+                    && self.in_atari(self.head[n] as usize)
+                {
+                    v |= 4;
+                }
+                code << 3 | v
+            },
+        )
     }
 
     /// The neighbourhood code seen from black, which is the cells' own encoding: no branch per cell.

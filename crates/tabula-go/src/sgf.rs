@@ -123,6 +123,89 @@ pub struct GameRecord {
     pub moves: Vec<RecordMove>,
 }
 
+/// One game tree of an SGF collection: its text, where it starts, and whether it has a `KM` property.
+pub struct GameTree<'a> {
+    /// The tree's text, parentheses included: what [`GameRecord::parse`] reads.
+    pub text: &'a str,
+    /// Its byte offset in the collection.
+    pub start: usize,
+    /// Whether it has a `KM` property (a reader may then keep its own komi).
+    pub has_komi: bool,
+}
+
+/// The game trees of an SGF collection, found by matching parentheses outside property values; the byte
+/// offset of text that starts no tree is an error. An unclosed tree runs to the end (the SGF reader then
+/// says what is missing).
+///
+/// # Examples
+///
+/// ```
+/// use tabula_go::sgf::{game_trees, GameRecord};
+///
+/// let collection = "(;SZ[9];B[ee])\n(;SZ[9]KM[7];B[cc](;W[gg])(;W[gc]))";
+/// let trees: Vec<_> = game_trees(collection).map(|t| t.unwrap()).collect();
+/// assert_eq!(trees.len(), 2);
+/// assert!(!trees[0].has_komi && trees[1].has_komi);
+/// assert_eq!(GameRecord::parse(trees[1].text).unwrap().moves.len(), 2);
+/// assert_eq!(game_trees("x").next().unwrap().err(), Some(0));
+/// ```
+pub fn game_trees(text: &str) -> impl Iterator<Item = Result<GameTree<'_>, usize>> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let rest = &text[at..];
+        let skipped = rest.len() - rest.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}').len();
+        at += skipped;
+        let start = at;
+        match text[at..].chars().next() {
+            None => return None,
+            Some('(') => {}
+            Some(_) => {
+                at = text.len();
+                return Some(Err(start));
+            }
+        }
+        let (mut depth, mut in_value, mut escaped) = (0usize, false, false);
+        let (mut ident, mut has_komi) = (String::new(), false);
+        for (i, c) in text[start..].char_indices() {
+            if in_value {
+                match (escaped, c) {
+                    (true, _) => escaped = false,
+                    (false, '\\') => escaped = true,
+                    (false, ']') => {
+                        in_value = false;
+                        ident.clear();
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                '[' => {
+                    in_value = true;
+                    has_komi |= ident == "KM";
+                }
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        at = start + i + 1;
+                        return Some(Ok(GameTree { text: &text[start..at], start, has_komi }));
+                    }
+                }
+                _ => {}
+            }
+            // An identifier is upper-case letters; space may stand between it and its value.
+            if c.is_ascii_uppercase() {
+                ident.push(c);
+            } else if !c.is_whitespace() && c != '[' {
+                ident.clear();
+            }
+        }
+        at = text.len();
+        Some(Ok(GameTree { text: &text[start..], start, has_komi }))
+    })
+}
+
 /// One property of a parsed node.
 type Property = (String, Vec<String>);
 

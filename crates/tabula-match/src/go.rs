@@ -41,7 +41,7 @@ use crate::{
 };
 use std::time::{Duration, Instant};
 use tabula_go::scoring::area_score;
-use tabula_go::sgf::{GameRecord, SgfError};
+use tabula_go::sgf::{game_trees, GameRecord, GameTree, SgfError};
 use tabula_go::{Color, Move, Position, Rules};
 use tabula_protocol::process::{EngineError, Process};
 use thiserror::Error;
@@ -179,73 +179,6 @@ enum SgfOpeningError {
     Sgf(SgfError),
     #[error("the record is {0}×{0} (SZ, 19 when absent) but the match is played on another size")]
     Size(usize),
-}
-
-/// One game tree of an SGF collection: its text, where it starts, and whether it has a `KM` property.
-struct GameTree<'a> {
-    text: &'a str,
-    start: usize,
-    has_komi: bool,
-}
-
-/// The game trees of an SGF collection, found by matching parentheses outside property values; the byte
-/// offset of text that starts no tree is an error. An unclosed tree runs to the end (the SGF reader then
-/// says what is missing).
-fn game_trees(text: &str) -> impl Iterator<Item = Result<GameTree<'_>, usize>> + '_ {
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        let rest = &text[at..];
-        let skipped = rest.len() - rest.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}').len();
-        at += skipped;
-        let start = at;
-        match text[at..].chars().next() {
-            None => return None,
-            Some('(') => {}
-            Some(_) => {
-                at = text.len();
-                return Some(Err(start));
-            }
-        }
-        let (mut depth, mut in_value, mut escaped) = (0usize, false, false);
-        let (mut ident, mut has_komi) = (String::new(), false);
-        for (i, c) in text[start..].char_indices() {
-            if in_value {
-                match (escaped, c) {
-                    (true, _) => escaped = false,
-                    (false, '\\') => escaped = true,
-                    (false, ']') => {
-                        in_value = false;
-                        ident.clear();
-                    }
-                    _ => {}
-                }
-                continue;
-            }
-            match c {
-                '[' => {
-                    in_value = true;
-                    has_komi |= ident == "KM";
-                }
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        at = start + i + 1;
-                        return Some(Ok(GameTree { text: &text[start..at], start, has_komi }));
-                    }
-                }
-                _ => {}
-            }
-            // An identifier is upper-case letters; space may stand between it and its value.
-            if c.is_ascii_uppercase() {
-                ident.push(c);
-            } else if !c.is_whitespace() && c != '[' {
-                ident.clear();
-            }
-        }
-        at = text.len();
-        Some(Ok(GameTree { text: &text[start..], start, has_komi }))
-    })
 }
 
 /// The line (from 1) of byte `offset` of `text`.

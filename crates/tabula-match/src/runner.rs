@@ -361,8 +361,10 @@ pub fn run<G: MatchGame>(
                 }
             }
             if output.is_ok() {
+                // Flushed game by game, so that a match cut short keeps every finished game.
                 output = records
                     .write_all(played.finished.record.as_bytes())
+                    .and_then(|()| records.flush())
                     .and_then(|()| writeln!(live, "{}", summary.live_line(total)))
                     .map_err(MatchError::from);
                 if output.is_err() {

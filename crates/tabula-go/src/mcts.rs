@@ -842,12 +842,6 @@ impl MovePicker for Mcts {
     /// strengths file for the [move predictor](crate::predictor) in place of the embedded one; the tree is
     /// kept.
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), &'static str> {
-        if name == "playout_shapes" {
-            let threshold = value.parse::<f32>().ok().filter(|v| v.is_finite() && *v >= 0.0).ok_or("bad value")?;
-            self.patterns =
-                if threshold > 0.0 { Patterns::weighted(&self.predictor, threshold) } else { Patterns::new() };
-            return Ok(());
-        }
         if name == "predictor_file" {
             let text = std::fs::read_to_string(value).map_err(|_| "cannot read the file")?;
             self.predictor = Predictor::from_text(&text).map_err(|_| "not a strengths file")?;

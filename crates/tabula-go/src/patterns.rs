@@ -58,9 +58,6 @@ pub fn code_of(rows: [&str; 3]) -> u16 {
 #[derive(Clone)]
 pub struct Patterns {
     table: Box<[bool]>,
-    /// For the playouts, a strength per code seen from the player to move, when they choose among the
-    /// shapes by strength instead of uniformly among the MoGo ones.
-    weights: Option<Box<[f32]>>,
 }
 
 impl Default for Patterns {
@@ -101,31 +98,7 @@ impl Patterns {
                 }
             }
         }
-        Patterns { table, weights: None }
-    }
-
-    /// The MoGo patterns for the priors, and for the playouts the move predictor's shape strengths of the
-    /// codes whose strength reaches `threshold` (the atari marks left clear).
-    pub fn weighted(predictor: &crate::predictor::Predictor, threshold: f32) -> Patterns {
-        let weights = (0..=u16::MAX)
-            .map(|code| {
-                // Two bits a cell to three, the order kept.
-                let wide = (0..8).fold(0u32, |acc, k| acc | u32::from((code >> (2 * k)) & 3) << (3 * k));
-                let gamma = predictor.shape_gamma(wide);
-                if gamma >= threshold {
-                    gamma
-                } else {
-                    0.0
-                }
-            })
-            .collect();
-        Patterns { weights: Some(weights), ..Patterns::new() }
-    }
-
-    /// The playouts' strength of a code seen from the player to move, if the patterns are weighted.
-    #[inline(always)]
-    pub fn weight(&self, code: u16) -> Option<f32> {
-        self.weights.as_ref().map(|w| w[code as usize])
+        Patterns { table }
     }
 
     /// Whether the neighbourhood `code` matches a pattern.

@@ -306,7 +306,7 @@ impl PlayoutBoard {
 
     /// The single liberty of a chain in atari.
     #[inline(always)]
-    pub(crate) fn atari_liberty(&self, h: usize) -> usize {
+    fn atari_liberty(&self, h: usize) -> usize {
         let c = &self.chains[h];
         (c.lib_sum / c.plibs as u32) as usize
     }
@@ -549,39 +549,6 @@ impl PlayoutBoard {
         let w = self.width;
         let mut found = [0usize; 8];
         let mut count = 0;
-        if patterns.weight(0).is_some() {
-            // By strength: a point in proportion to its shape's, among those strong enough.
-            let mut strengths = [0f32; 8];
-            let mut total = 0.0;
-            for i in [last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1] {
-                if self.cells[i] != EMPTY {
-                    continue;
-                }
-                let g = patterns.weight(self.neighborhood(i, color)).unwrap_or(0.0);
-                if g > 0.0
-                    && self.is_legal(i, color)
-                    && !self.is_own_eye(i, color)
-                    && !self.is_self_atari(i, color)
-                    && !self.escape_dies_in_ladder(i, color)
-                {
-                    found[count] = i;
-                    strengths[count] = g;
-                    total += g;
-                    count += 1;
-                }
-            }
-            if count == 0 {
-                return None;
-            }
-            let mut x = rng.unit() as f32 * total;
-            for k in 0..count {
-                x -= strengths[k];
-                if x <= 0.0 {
-                    return Some(found[k]);
-                }
-            }
-            return Some(found[count - 1]);
-        }
         for i in [last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1] {
             // The table holds every pattern in both colours, so black's view of the cells does for either
             // player.

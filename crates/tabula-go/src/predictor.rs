@@ -334,11 +334,6 @@ impl Predictor {
         fixed * self.shapes.get(&features.shape).copied().unwrap_or(self.other_shape)
     }
 
-    /// The strength of a 24-bit shape code (as [`PlayoutBoard::neighborhood_with_ataris`] gives it).
-    pub fn shape_gamma(&self, code: u32) -> f32 {
-        self.shapes.get(&canonical_shape(code)).copied().unwrap_or(self.other_shape)
-    }
-
     /// Reads a strengths file: `group value gamma` lines (`shape` with a hexadecimal code, `shape other`
     /// for the rest), `#` comments and blank lines. A value the file does not give has strength 1.
     ///

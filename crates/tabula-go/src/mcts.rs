@@ -1041,11 +1041,15 @@ mod tests {
 
     #[test]
     fn opens_away_from_the_edge() {
+        // Light playouts rate the edge too well (their all-moves-as-first values above all): the priors
+        // keep the first move on the third line or above, given a few thousand playouts to settle.
         let g = game(9, 7.0, &[]);
-        let a = one_thread(11).search(&g, Color::Black, Budget::playouts(2000));
-        let Move::Play(p) = a.best else { panic!("{a:?}") };
-        let line = p.column().min(p.row()).min(8 - p.column()).min(8 - p.row());
-        assert!(line >= 2, "{a:?}");
+        for seed in [11, 12] {
+            let a = one_thread(seed).search(&g, Color::Black, Budget::playouts(5000));
+            let Move::Play(p) = a.best else { panic!("{a:?}") };
+            let line = p.column().min(p.row()).min(8 - p.column()).min(8 - p.row());
+            assert!(line >= 2, "{a:?}");
+        }
     }
 
     #[test]

@@ -176,6 +176,22 @@ mod tests {
     }
 
     #[test]
+    fn a_forced_move_under_a_clock_is_played_quickly() {
+        use std::time::Duration;
+        // In check from the queen, the king's only move is to take it.
+        let forced = Position::from_fen("k7/pp6/8/8/8/8/6q1/4R2K w - - 0 1").unwrap();
+        let clock = Limits::default().with_time(Duration::from_secs(4), Duration::from_secs(20));
+        let r = Engine::new(8).search(&forced, &clock, &[], |_| {});
+        assert_eq!(r.best_move.unwrap().to_string(), "h1g2");
+        // A twentieth of the soft limit, times at most 1.8 for a new best move: well under a second.
+        assert!(r.elapsed < Duration::from_millis(1500), "{:?}", r.elapsed);
+        assert!(r.depth >= 2 && r.pv.len() >= 2, "depth {} pv {:?}", r.depth, r.pv);
+        // A fixed move time is spent as asked.
+        let r = Engine::new(8).search(&forced, &Limits::time(Duration::from_millis(300)), &[], |_| {});
+        assert!(r.elapsed >= Duration::from_millis(290), "{:?}", r.elapsed);
+    }
+
+    #[test]
     fn a_new_game_starts_as_a_fresh_engine_would() {
         let middlegame = Position::from_fen(BENCH_POSITIONS[2]).unwrap();
         let ending = Position::from_fen(BENCH_POSITIONS[3]).unwrap();

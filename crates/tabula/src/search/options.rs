@@ -252,7 +252,9 @@ declare_options! {
     /// after a change, 0.7 times once six iterations in a row have kept the move), and it grows as the
     /// score falls from one iteration to the next, by half for a fall of this much (at most 1.5 times;
     /// at least 0.85 times as the score rises). Never past the hard limit. A unit of zero or below, like
-    /// `None`, keeps the soft limit fixed.
+    /// `None`, keeps the soft limit fixed; so does a fixed time for the move (soft and hard limits equal,
+    /// UCI's `movetime`), which is spent whole. (Under a clock, whatever this option, a root with a single
+    /// legal move takes a twentieth of its soft limit.)
     time_scaling / with_time_scaling: Option<Score> = None, solver None, lean None, verify [None];
 
     // ---- Threads ----

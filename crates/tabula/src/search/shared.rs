@@ -111,6 +111,8 @@ pub(super) struct Shared<M> {
     time_scaling: Option<Score>,
     /// The soft limit's scale in thousandths, set as iterations complete.
     soft_scale: AtomicU32,
+    /// The root has a single move to choose: the soft limit is [`SINGLE_REPLY_SHARE`] of itself.
+    single_reply: bool,
     /// Its depth, for the threads to look at without the lock.
     completed_depth: AtomicU32,
     /// Keys of the positions some thread is searching now, in a search or solve of several threads (empty
@@ -128,6 +130,10 @@ struct Deepest<M> {
 
 /// A soft limit scale of one, in the thousandths [`Shared`] keeps it in.
 const SCALE_ONE: u32 = 1000;
+
+/// The share of its soft limit a search with a single root move takes: enough for a few iterations (a
+/// score and an expected reply to show), not the time of a real choice.
+const SINGLE_REPLY_SHARE: f64 = 0.05;
 
 /// The soft limit's scale after an iteration whose best move the `stable` iterations before it also had,
 /// whose score is `now` after `before` (see [`SearchOptions::time_scaling`](super::SearchOptions)).
@@ -163,6 +169,7 @@ impl<M: Clone + PartialEq> Shared<M> {
             best: Mutex::new(Deepest { iteration: None, stable: 0 }),
             time_scaling: None,
             soft_scale: AtomicU32::new(SCALE_ONE),
+            single_reply: false,
             completed_depth: AtomicU32::new(0),
             busy: Box::new([]),
         }
@@ -178,6 +185,13 @@ impl<M: Clone + PartialEq> Shared<M> {
     /// half to it (see [`SearchOptions::time_scaling`](super::SearchOptions)); `None` keeps it fixed.
     pub fn with_time_scaling(mut self, unit: Option<Score>) -> Self {
         self.time_scaling = unit.filter(|&u| u > 0);
+        self
+    }
+
+    /// The same for a root with a single move to choose (`single`): its soft limit shrinks to a small
+    /// share, so that a forced move does not take the time of a choice. The hard limit stays.
+    pub fn with_single_reply(mut self, single: bool) -> Self {
+        self.single_reply = single;
         self
     }
 
@@ -240,9 +254,10 @@ impl<M: Clone + PartialEq> Shared<M> {
         self.clock.passed(soft.map(|soft| self.clock.hard.map_or(soft, |hard| soft.min(hard))))
     }
 
-    /// The soft limit's scale: 1 without time scaling.
+    /// The soft limit's scale: 1 without time scaling, a small share for a single root move.
     fn soft_scale(&self) -> f64 {
-        f64::from(self.soft_scale.load(Relaxed)) / f64::from(SCALE_ONE)
+        let share = if self.single_reply { SINGLE_REPLY_SHARE } else { 1.0 };
+        share * f64::from(self.soft_scale.load(Relaxed)) / f64::from(SCALE_ONE)
     }
 
     /// Nodes reported so far.
@@ -393,6 +408,22 @@ mod tests {
         shared.publish(iteration(1, 1, 0));
         shared.publish(iteration(2, 2, 0));
         assert_scale(&shared, 1.0);
+    }
+
+    #[test]
+    fn a_single_reply_takes_a_small_share_of_the_soft_limit() {
+        let limits = Limits::default().with_time(Duration::from_millis(400), Duration::from_secs(3600));
+        let start = Instant::now();
+        let single: Shared<u8> = Shared::new(&limits, start, 64).with_time_scaling(Some(20)).with_single_reply(true);
+        let choice: Shared<u8> = Shared::new(&limits, start, 64).with_time_scaling(Some(20));
+        for shared in [&single, &choice] {
+            shared.publish(iteration(1, 1, 0));
+            shared.publish(iteration(2, 1, 0));
+        }
+        // 5 % of 400 ms, times the stability factor after one stable iteration (1.4): 28 ms.
+        std::thread::sleep(Duration::from_millis(40));
+        assert!(single.soft_time_passed() && !single.must_stop());
+        assert!(!choice.soft_time_passed() || start.elapsed() >= Duration::from_millis(560));
     }
 
     #[test]

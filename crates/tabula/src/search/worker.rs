@@ -70,6 +70,13 @@ impl Kind {
     }
 }
 
+/// Keeps the moves whose [codes](Game::move_code) are `allowed` (UCI's `searchmoves`), unless none of them is.
+pub(super) fn keep_allowed<G: Game>(moves: &mut Vec<G::Move>, allowed: &[u16]) {
+    if moves.iter().any(|&m| allowed.contains(&G::move_code(m))) {
+        moves.retain(|&m| allowed.contains(&G::move_code(m)));
+    }
+}
+
 /// One thread's search: the full search or (`FULL` false) only the lean one compiled in, and (`SMP`) the
 /// deferral of moves other threads are searching compiled in or not.
 pub(super) struct Worker<'a, G: Game, E, const FULL: bool, const SMP: bool> {
@@ -230,10 +237,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
     /// Keeps the root moves the search may play: those asked for (if any of them is legal), less the ones
     /// excluded.
     pub(super) fn restrict_root(&self, moves: &mut Vec<G::Move>) {
-        let root = self.cx.root_moves;
-        if moves.iter().any(|&m| root.contains(&G::move_code(m))) {
-            moves.retain(|&m| root.contains(&G::move_code(m)));
-        }
+        keep_allowed::<G>(moves, self.cx.root_moves);
         if !self.root_excluded.is_empty() {
             moves.retain(|&m| !self.root_excluded.contains(&G::move_code(m)));
         }

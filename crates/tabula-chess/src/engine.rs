@@ -19,6 +19,8 @@
 
 use crate::eval::EngineEvaluation;
 use crate::position::Position;
+use std::time::Duration;
+use tabula::clock::Policy;
 use tabula::search::{Playable, SearchOptions};
 use tabula::Key;
 
@@ -42,6 +44,11 @@ const NULL_MOVE_EVAL_STEP: i32 = 200;
 /// Under a clock, the soft time limit grows by half when the score falls this many centipawns in one
 /// iteration (and with the best move's changes; see the core's time scaling).
 const TIME_FALL: i32 = 30;
+
+/// How the engine spends its clock: the core's policy for an iterative-deepening search (soft limit 0.6 and
+/// hard limit 3 times the move's share). In self-play at 2 s + 0.02 s a soft share of 0.75 lost about 44 Elo
+/// and 0.5 was even (the README's SPRT table). The move overhead is the session's (`Move Overhead`).
+pub const CLOCK_POLICY: Policy = Policy::new(Duration::ZERO).with_shares(0.6, 3.0);
 
 /// Singular extensions are tried this many plies from the horizon and further.
 const SINGULAR_DEPTH: i32 = 7;
@@ -177,7 +184,6 @@ mod tests {
 
     #[test]
     fn a_forced_move_under_a_clock_is_played_quickly() {
-        use std::time::Duration;
         // In check from the queen, the king's only move is to take it.
         let forced = Position::from_fen("k7/pp6/8/8/8/8/6q1/4R2K w - - 0 1").unwrap();
         let clock = Limits::default().with_time(Duration::from_secs(4), Duration::from_secs(20));

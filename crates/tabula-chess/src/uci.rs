@@ -422,7 +422,7 @@ impl UciSession {
 
     fn go(&mut self, args: &[&str]) -> Parsed {
         let side = if self.position.turn() == Color::White { 0 } else { 1 };
-        let go = shared::parse_go(args, side, self.overhead);
+        let go = shared::parse_go(args, side, crate::engine::CLOCK_POLICY.with_overhead(self.overhead));
         if let Some(perft) = go.perft {
             return Parsed::Reply(match perft {
                 Ok(depth) => self.perft(depth),

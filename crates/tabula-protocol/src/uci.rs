@@ -13,19 +13,21 @@
 //!
 //! ```
 //! use std::time::Duration;
+//! use tabula::clock::Policy;
 //! use tabula_protocol::uci::{parse_go, Clock};
 //!
+//! let policy = Policy::new(Duration::from_millis(30));
 //! let clock = Clock { time: Some(Duration::from_secs(60)), increment: Duration::from_millis(500), ..Clock::default() };
-//! let plan = clock.plan(Duration::from_millis(30));
+//! let plan = clock.plan(policy);
 //! let (soft, hard) = (plan.soft.unwrap(), plan.hard.unwrap());
 //! assert!(soft <= hard && hard < Duration::from_secs(20));
 //!
 //! // A fixed time per move is used whole, minus the overhead.
-//! let plan = Clock { movetime: Some(Duration::from_millis(1000)), ..Clock::default() }.plan(Duration::from_millis(30));
+//! let plan = Clock { movetime: Some(Duration::from_millis(1000)), ..Clock::default() }.plan(policy);
 //! assert_eq!(plan.hard, Some(Duration::from_millis(970)));
 //!
 //! // `go` for the second player (Black) with a bad value: the rest is read, the error reported.
-//! let go = parse_go(&["btime", "5000", "depth", "x", "searchmoves", "h9g7", "b9c7"], 1, Duration::ZERO);
+//! let go = parse_go(&["btime", "5000", "depth", "x", "searchmoves", "h9g7", "b9c7"], 1, Policy::new(Duration::ZERO));
 //! assert_eq!(go.limits.plan.hard.is_some(), true);
 //! assert_eq!(go.search_moves, ["h9g7", "b9c7"]);
 //! assert_eq!(go.errors[0].to_string(), "'depth' expects a depth, got 'x'");
@@ -62,9 +64,9 @@ pub struct TimePlan {
 }
 
 impl Clock {
-    /// The plan for this clock with `overhead` kept in reserve per move, by the one clock policy of
-    /// [`tabula::clock`]. No clock and no movetime: no limit.
-    pub fn plan(&self, overhead: Duration) -> TimePlan {
+    /// The plan for this clock by the game's `policy` (with its move overhead), through the one clock
+    /// rule of [`tabula::clock`]. No clock and no movetime: no limit.
+    pub fn plan(&self, policy: tabula::clock::Policy) -> TimePlan {
         let clock = tabula::clock::Clock {
             remaining: self.time,
             increment: self.increment,
@@ -72,7 +74,7 @@ impl Clock {
             move_time: self.movetime,
             overtime: None,
         };
-        match tabula::clock::Policy::new(overhead).budget(&clock) {
+        match policy.budget(&clock) {
             Some(budget) => TimePlan { soft: Some(budget.soft), hard: Some(budget.hard) },
             None => TimePlan::default(),
         }
@@ -220,8 +222,8 @@ pub const GO_KEYWORDS: [&str; 13] = [
 ];
 
 /// Reads the words after UCI `go` for the player `side` (0: the first player, White or Red, whose clock is
-/// `wtime`/`winc`; 1: the second), planning the time with `overhead` kept in reserve.
-pub fn parse_go(args: &[&str], side: usize, overhead: Duration) -> Go {
+/// `wtime`/`winc`; 1: the second), planning the time by the game's clock `policy`.
+pub fn parse_go(args: &[&str], side: usize, policy: tabula::clock::Policy) -> Go {
     let mut go = Go::default();
     let mut clocks = [Clock::default(), Clock::default()];
     let (mut movestogo, mut movetime) = (None, None);
@@ -279,7 +281,7 @@ pub fn parse_go(args: &[&str], side: usize, overhead: Duration) -> Go {
     let mut clock = clocks[side.min(1)];
     clock.moves_to_go = movestogo;
     clock.movetime = movetime;
-    go.limits.plan = clock.plan(overhead);
+    go.limits.plan = clock.plan(policy);
     if let Some(m) = go.limits.mate {
         go.limits.depth = Some(go.limits.depth.unwrap_or(u32::MAX).min(2 * m));
     }
@@ -473,6 +475,7 @@ pub fn run_timed<M>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula::clock::Policy;
 
     #[test]
     fn never_more_than_the_clock() {
@@ -485,7 +488,7 @@ mod tests {
                         moves_to_go: mtg,
                         movetime: None,
                     };
-                    let plan = clock.plan(Duration::from_millis(30));
+                    let plan = clock.plan(Policy::new(Duration::from_millis(30)));
                     let hard = plan.hard.unwrap();
                     assert!(plan.soft.unwrap() <= hard);
                     let minimum = tabula::clock::Policy::new(Duration::ZERO).minimum;
@@ -493,14 +496,18 @@ mod tests {
                 }
             }
         }
-        assert_eq!(Clock::default().plan(Duration::ZERO), TimePlan::default());
+        assert_eq!(Clock::default().plan(Policy::new(Duration::ZERO)), TimePlan::default());
     }
 
     #[test]
     fn go_words() {
-        let go = parse_go(&["wtime", "1000", "btime", "2000", "winc", "10", "movestogo", "5"], 0, Duration::ZERO);
+        let go = parse_go(
+            &["wtime", "1000", "btime", "2000", "winc", "10", "movestogo", "5"],
+            0,
+            Policy::new(Duration::ZERO),
+        );
         assert!(go.errors.is_empty() && go.limits.plan.hard.unwrap() <= Duration::from_millis(1000));
-        let go = parse_go(&["mate", "2", "perft", "11", "bogus", "infinite"], 0, Duration::ZERO);
+        let go = parse_go(&["mate", "2", "perft", "11", "bogus", "infinite"], 0, Policy::new(Duration::ZERO));
         assert_eq!((go.limits.depth, go.limits.infinite), (Some(4), true));
         assert!(matches!(go.perft, Some(Err(_))));
         assert_eq!(go.errors.len(), 1);

@@ -335,7 +335,7 @@ fn parse_go(args: &[&str], millis: bool) -> (shared::GoLimits, bool, Vec<String>
         }
         i += step;
     }
-    limits.plan = clock.plan(Duration::from_millis(OVERHEAD_MS));
+    limits.plan = clock.plan(tabula::clock::Policy::new(Duration::from_millis(OVERHEAD_MS)));
     (limits, draw, notes)
 }
 

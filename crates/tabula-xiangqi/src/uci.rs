@@ -310,7 +310,7 @@ impl UciSession {
 
     fn go(&mut self, args: &[&str]) -> Parsed {
         let side = self.core.position.turn().index();
-        let go = shared::parse_go(args, side, self.overhead);
+        let go = shared::parse_go(args, side, tabula::clock::Policy::new(self.overhead));
         if let Some(perft) = go.perft {
             return Parsed::Reply(match perft {
                 Ok(depth) => self.core.perft(depth),

@@ -155,6 +155,13 @@ impl Policy {
         Policy { overhead, moves_left: 30, soft: 0.6, hard: 3.0, fixed: 1.0, minimum: Duration::from_millis(1) }
     }
 
+    /// This policy with `overhead` kept back per move (UCI's `Move Overhead`).
+    #[must_use]
+    pub const fn with_overhead(mut self, overhead: Duration) -> Policy {
+        self.overhead = overhead;
+        self
+    }
+
     /// This policy with `moves` as the estimate of moves to go.
     #[must_use]
     pub const fn with_moves_left(mut self, moves: u32) -> Policy {

@@ -45,10 +45,10 @@ const NULL_MOVE_EVAL_STEP: i32 = 200;
 /// iteration (and with the best move's changes; see the core's time scaling).
 const TIME_FALL: i32 = 30;
 
-/// How the engine spends its clock: the core's policy for an iterative-deepening search (soft limit 0.6 and
-/// hard limit 3 times the move's share). In self-play at 2 s + 0.02 s a soft share of 0.75 lost about 44 Elo
-/// and 0.5 was even (the README's SPRT table). The move overhead is the session's (`Move Overhead`).
-pub const CLOCK_POLICY: Policy = Policy::new(Duration::ZERO).with_shares(0.6, 3.0);
+/// How the engine spends its clock: the core's defaults for an iterative-deepening search (`Policy::new`).
+/// In self-play at 2 s + 0.02 s a soft share of 0.75 instead of 0.6 lost about 44 Elo and 0.5 was even (the
+/// README's SPRT table). The move overhead is the session's (`Move Overhead`).
+pub const CLOCK_POLICY: Policy = Policy::new(Duration::ZERO);
 
 /// Singular extensions are tried this many plies from the horizon and further.
 const SINGULAR_DEPTH: i32 = 7;

@@ -167,13 +167,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             result.exact = true;
             return result;
         }
-        // Under a clock (a soft limit short of the hard one), the soft limit follows the search's course and
-        // a forced move is played quickly; a fixed time for the move (soft and hard alike) is spent whole.
-        let clock = limits.soft_time.is_some_and(|soft| limits.hard_time.map_or(true, |hard| soft < hard));
-        let single_reply = clock && self.root_moves(game).len() == 1;
-        let mut shared = Shared::new(limits, start, max_depth(limits))
-            .with_time_scaling(self.options.time_scaling.filter(|_| clock))
-            .with_single_reply(single_reply);
+        let mut shared = Shared::new(limits, start, max_depth(limits)).with_time_scaling(self.options.time_scaling);
+        // On a clock a forced move is played quickly.
+        if shared.runs_a_clock() && self.allowed_root_moves(game).len() == 1 {
+            shared = shared.with_single_reply();
+        }
         if count > 1 {
             shared = shared.with_busy_slots();
         }
@@ -217,7 +215,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         if result.best_move.is_none() {
             // Stopped before the first iteration ended: any move allowed at the root, rather than none.
-            result.best_move = self.root_moves(game).first().copied();
+            result.best_move = self.allowed_root_moves(game).first().copied();
         }
         result.nodes = shared.nodes();
         result.table = shared.table_use();
@@ -227,7 +225,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
 
     /// The moves the root may choose from: the legal moves [restricted](Self::set_root_moves) to the
     /// allowed ones, or all of them where the restriction matches none.
-    fn root_moves(&self, game: &G) -> Vec<G::Move> {
+    fn allowed_root_moves(&self, game: &G) -> Vec<G::Move> {
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
         super::worker::keep_allowed::<G>(&mut moves, &self.root_moves);

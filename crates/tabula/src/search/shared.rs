@@ -60,6 +60,12 @@ struct Clock {
 }
 
 impl Clock {
+    /// Whether the limits are a clock's, a soft limit short of the hard one, rather than a fixed time for
+    /// the move (soft and hard alike, UCI's `movetime`), which is spent whole.
+    fn is_managed(&self) -> bool {
+        self.soft.is_some_and(|soft| self.hard.map_or(true, |hard| soft < hard))
+    }
+
     /// How long after the start the search was released from pondering: zero for a search that never
     /// pondered, `None` while it ponders.
     fn released(&self) -> Option<Duration> {
@@ -182,16 +188,24 @@ impl<M: Clone + PartialEq> Shared<M> {
     }
 
     /// The same with the soft limit scaled by the search's course, `unit` being the score's fall that adds
-    /// half to it (see [`SearchOptions::time_scaling`](super::SearchOptions)); `None` keeps it fixed.
+    /// half to it (see [`SearchOptions::time_scaling`](super::SearchOptions)); `None`, or a fixed time for
+    /// the move, keeps it fixed.
     pub fn with_time_scaling(mut self, unit: Option<Score>) -> Self {
-        self.time_scaling = unit.filter(|&u| u > 0);
+        self.time_scaling = unit.filter(|&u| u > 0 && self.clock.is_managed());
         self
     }
 
-    /// The same for a root with a single move to choose (`single`): its soft limit shrinks to a small
-    /// share, so that a forced move does not take the time of a choice. The hard limit stays.
-    pub fn with_single_reply(mut self, single: bool) -> Self {
-        self.single_reply = single;
+    /// Whether the search runs on a clock (a soft limit short of the hard one), whose soft limit may follow
+    /// the search, rather than on a fixed time for the move.
+    pub fn runs_a_clock(&self) -> bool {
+        self.clock.is_managed()
+    }
+
+    /// The same for a root with a single move to choose, on a clock: its soft limit shrinks to a small
+    /// share, so that a forced move does not take the time of a choice. The hard limit stays; a fixed
+    /// time for the move is spent whole.
+    pub fn with_single_reply(mut self) -> Self {
+        self.single_reply = self.clock.is_managed();
         self
     }
 
@@ -414,7 +428,7 @@ mod tests {
     fn a_single_reply_takes_a_small_share_of_the_soft_limit() {
         let limits = Limits::default().with_time(Duration::from_millis(400), Duration::from_secs(3600));
         let start = Instant::now();
-        let single: Shared<u8> = Shared::new(&limits, start, 64).with_time_scaling(Some(20)).with_single_reply(true);
+        let single: Shared<u8> = Shared::new(&limits, start, 64).with_time_scaling(Some(20)).with_single_reply();
         let choice: Shared<u8> = Shared::new(&limits, start, 64).with_time_scaling(Some(20));
         for shared in [&single, &choice] {
             shared.publish(iteration(1, 1, 0));

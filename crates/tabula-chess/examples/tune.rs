@@ -49,7 +49,9 @@
 //!   fitted scale; the network evaluates `y · scale`). The last twentieth of the file is held out and its loss reported
 //!   per epoch; the rest is trained on twice, as given and mirrored left to right, unless `--no-mirror` is given. Given
 //!   a `--start` network (a file or `<embedded>`), training goes on from its weights at a tenth of the learning rate
-//!   instead of from random ones; `--rate` sets the rate either way. The tapered evaluation's and the embedded
+//!   instead of from random ones; `--rate` sets the rate either way. The start network may be narrower than this
+//!   build's (`HIDDEN`): the neurons it lacks start with random input weights and no output weight, so that training
+//!   begins from its evaluations. The tapered evaluation's and the embedded
 //!   network's losses on the held-out positions are reported first.
 //! - `nnue-loss` reports the loss of the tapered evaluation and of each network file (`<embedded>` for the crate's own)
 //!   on all of `DATA`, with the targets of `nnue-fit` at that `--share` and scale 113: data from games no network was
@@ -835,7 +837,9 @@ mod nnue_fit {
     use tabula::game::Evaluator;
     use tabula::rng::Rng;
     use tabula_chess::eval::against_bare_king;
-    use tabula_chess::eval::nnue::{feature, Column, Network, DEFAULT_SCALE, HIDDEN, INPUTS, MAX_BUCKETS, QA, QB};
+    use tabula_chess::eval::nnue::{
+        feature, names_embedded, Layers, Network, DEFAULT_SCALE, HIDDEN, INPUTS, MAX_BUCKETS, QA, QB,
+    };
     use tabula_chess::{Color, Position};
 
     const H: usize = HIDDEN;
@@ -917,26 +921,43 @@ mod nnue_fit {
             }
         }
 
-        /// The real-valued weights of a quantised network (the inverse of [`quantise`](Params::quantise) up
-        /// to rounding), to go on training it, with `buckets` output buckets: the network's own, or copies of
-        /// the output neuron of a network with one bucket (which evaluate as it does).
-        pub fn from_network(net: &Network, buckets: usize) -> anyhow::Result<Params> {
-            let (weights, bias, outputs) = net.layers();
-            if outputs.len() != buckets && outputs.len() != 1 {
-                bail!("a network of {} output buckets cannot start one of {buckets}", outputs.len());
+        /// The real-valued weights of a quantised network's layers (the inverse of
+        /// [`quantise`](Params::quantise) up to rounding), to go on training it, with `buckets` output buckets:
+        /// the network's own, or copies of the output neuron of a network with one bucket (which evaluate as
+        /// it does). A network may have fewer hidden neurons than `H`: those it lacks start with random input
+        /// weights (drawn from `rng`) and no output weight, so that the wider network evaluates as the narrower
+        /// one until it learns.
+        pub fn from_layers(layers: &Layers, buckets: usize, rng: &mut Rng) -> anyhow::Result<Params> {
+            let (h, given) = (layers.hidden, layers.out_bias.len());
+            if h > H {
+                bail!("a network of {h} hidden neurons cannot start one of {H}");
             }
-            let real = |columns: &[Column], q: i32| -> Vec<f32> {
-                columns.iter().flat_map(|c| c.0).map(|w| f32::from(w) / q as f32).collect()
-            };
-            let copies = buckets / outputs.len();
-            let w2: Vec<f32> = outputs.iter().flat_map(|o| real(&o.weights, QB)).collect();
-            let b2: Vec<f32> = outputs.iter().map(|o| o.bias as f32 / (QA * QB) as f32).collect();
-            Ok(Params {
-                w1: real(weights, QA),
-                b1: real(std::slice::from_ref(bias), QA),
-                w2: w2.repeat(copies),
-                b2: b2.repeat(copies),
-            })
+            if given != buckets && given != 1 {
+                bail!("a network of {given} output buckets cannot start one of {buckets}");
+            }
+            let real = |w: i16, q: i32| f32::from(w) / q as f32;
+            let random = Params::random(rng, 1);
+            // Neuron j of input i: the file's where j < h, a fresh one beyond.
+            let w1 = (0..INPUTS * H)
+                .map(|at| {
+                    let (i, j) = (at / H, at % H);
+                    if j < h {
+                        real(layers.weights[i * h + j], QA)
+                    } else {
+                        random.w1[at]
+                    }
+                })
+                .collect();
+            let b1 = (0..H).map(|j| if j < h { real(layers.bias[j], QA) } else { random.b1[j] }).collect();
+            // Each bucket's two halves (side to move, other side), each widened with zeros.
+            let w2: Vec<f32> = layers
+                .out_weights
+                .chunks_exact(h)
+                .flat_map(|half| half.iter().map(|&w| real(w, QB)).chain(std::iter::repeat(0.0)).take(H))
+                .collect();
+            let b2: Vec<f32> = layers.out_bias.iter().map(|&b| b as f32 / (QA * QB) as f32).collect();
+            let copies = buckets / given;
+            Ok(Params { w1, b1, w2: w2.repeat(copies), b2: b2.repeat(copies) })
         }
 
         pub fn buckets(&self) -> usize {
@@ -1139,7 +1160,8 @@ mod nnue_fit {
         /// Train on the positions as given only, not also mirrored left to right.
         #[arg(long)]
         pub no_mirror: bool,
-        /// Go on from this network's weights (a file, or `<embedded>`) instead of random ones.
+        /// Go on from this network's weights (a file, or `<embedded>`) instead of random ones; a narrower
+        /// network's missing neurons start with random input weights and no output weight.
         #[arg(long)]
         pub start: Option<String>,
         /// The learning rate (10⁻³ from random weights, 10⁻⁴ from a start network by default).
@@ -1190,12 +1212,26 @@ mod nnue_fit {
         let (mut params, default_rate) = match start {
             None => (Params::random(&mut rng, buckets.map_or(8, |b| b as usize)), 1e-3),
             Some(start) => {
-                let net = open_network(start)?;
+                // A file may be narrower than this build's networks: the trainer widens it.
+                let layers = if names_embedded(start) {
+                    Layers::from_bytes(&Network::embedded().to_bytes())?
+                } else {
+                    let bytes = std::fs::read(start).with_context(|| format!("cannot read {start}"))?;
+                    Layers::from_bytes(&bytes).with_context(|| format!("cannot read the network {start}"))?
+                };
                 // The weights mean `y · scale` centipawns: another scale would change every evaluation.
-                if net.scale() as f32 != scale {
-                    bail!("{start} has scale {}, training asks for {scale}", net.scale());
+                if layers.scale as f32 != scale {
+                    bail!("{start} has scale {}, training asks for {scale}", layers.scale);
                 }
-                (Params::from_network(&net, buckets.map_or(net.buckets(), |b| b as usize))?, 1e-4)
+                if layers.hidden < H {
+                    eprintln!(
+                        "{start} has {} hidden neurons: the other {} start afresh",
+                        layers.hidden,
+                        H - layers.hidden
+                    );
+                }
+                let buckets = buckets.map_or(layers.out_bias.len(), |b| b as usize);
+                (Params::from_layers(&layers, buckets, &mut rng)?, 1e-4)
             }
         };
         eprintln!("{} output buckets", params.buckets());
@@ -1301,22 +1337,75 @@ mod nnue_fit {
     mod tests {
         use super::*;
 
+        fn from_network(net: &Network, buckets: usize) -> anyhow::Result<Params> {
+            Params::from_layers(&Layers::from_bytes(&net.to_bytes())?, buckets, &mut Rng::new(0))
+        }
+
+        /// A network of half the width starts a full one that evaluates as it does: checked against the
+        /// narrow network's output computed here from its layers in floating point.
+        #[test]
+        fn a_narrower_network_starts_a_wider_one_that_evaluates_alike() {
+            let full = Params::random(&mut Rng::new(5), 8).quantise(113.0);
+            let wide = Layers::from_bytes(&full.to_bytes()).unwrap();
+            // Keep the first half of the neurons of each layer.
+            let h = H / 2;
+            let narrow = Layers {
+                hidden: h,
+                weights: wide.weights.chunks_exact(H).flat_map(|c| c[..h].to_vec()).collect(),
+                bias: wide.bias[..h].to_vec(),
+                out_weights: wide.out_weights.chunks_exact(H).flat_map(|c| c[..h].to_vec()).collect(),
+                ..wide.clone()
+            };
+            let widened = Params::from_layers(&narrow, 8, &mut Rng::new(6)).unwrap().quantise(113.0);
+            for fen in [
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            ] {
+                let pos = Position::from_fen(fen).unwrap();
+                let views = [pos.turn(), pos.turn().flip()].map(|side| {
+                    let board = pos.board();
+                    let mut acc: Vec<f32> = narrow.bias.iter().map(|&b| f32::from(b) / QA as f32).collect();
+                    for sq in board.occupied() {
+                        let f = feature(side, board.piece_at(sq).unwrap(), sq);
+                        for (a, &w) in acc.iter_mut().zip(&narrow.weights[f * h..(f + 1) * h]) {
+                            *a += f32::from(w) / QA as f32;
+                        }
+                    }
+                    acc
+                });
+                let bucket = Network::bucket_of(pos.board().occupied().count(), 8);
+                let out = &narrow.out_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
+                let mut y = narrow.out_bias[bucket] as f32 / (QA * QB) as f32;
+                for (x, &w) in views.concat().iter().zip(out) {
+                    y += x.clamp(0.0, 1.0) * f32::from(w) / QB as f32;
+                }
+                let expected = y * 113.0;
+                let got = widened.evaluate(&pos) as f32;
+                assert!((got - expected).abs() <= 2.0, "{fen}: {got} against {expected}");
+            }
+            // A wider network cannot start a narrower one.
+            let mut too_wide = narrow.clone();
+            too_wide.hidden = H + 1;
+            assert!(Params::from_layers(&too_wide, 8, &mut Rng::new(6)).is_err());
+        }
+
         #[test]
         fn a_network_read_back_quantises_to_itself() {
             for buckets in [1, 8] {
                 let params = Params::random(&mut Rng::new(3), buckets);
                 let net = params.quantise(113.0);
                 assert_eq!(net.buckets(), buckets);
-                let back = Params::from_network(&net, buckets).unwrap();
+                let back = from_network(&net, buckets).unwrap();
                 assert_eq!(back.quantise(113.0).to_bytes(), net.to_bytes());
             }
             let embedded = Network::embedded();
             let scale = embedded.scale() as f32;
-            let back = Params::from_network(&embedded, embedded.buckets()).unwrap();
+            let back = from_network(&embedded, embedded.buckets()).unwrap();
             assert_eq!(back.quantise(scale).to_bytes(), embedded.to_bytes());
             // One bucket starts eight that evaluate alike; eight cannot start three.
             let one = Params::random(&mut Rng::new(4), 1).quantise(113.0);
-            let eight = Params::from_network(&one, 8).unwrap().quantise(113.0);
+            let eight = from_network(&one, 8).unwrap().quantise(113.0);
             for fen in [
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                 "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -1324,7 +1413,7 @@ mod nnue_fit {
                 let pos = Position::from_fen(fen).unwrap();
                 assert_eq!(eight.evaluate(&pos), one.evaluate(&pos), "{fen}");
             }
-            assert!(Params::from_network(&eight, 3).is_err());
+            assert!(from_network(&eight, 3).is_err());
         }
 
         #[test]

@@ -132,8 +132,12 @@ const MAGIC: &[u8; 4] = b"TBNN";
 
 /// The length of a version-2 file with [`HIDDEN`] neurons and `buckets` output buckets.
 pub const fn file_len(buckets: usize) -> usize {
-    header_len(VERSION) + body_len(buckets) + 8
+    header_len(VERSION) + body_len(HIDDEN, buckets) + 8
 }
+
+/// The most hidden neurons per side a file may state (files of other widths than [`HIDDEN`] are read as
+/// [`Layers`], to start a wider network from).
+pub const MAX_HIDDEN: usize = 4_096;
 
 const fn header_len(version: u32) -> usize {
     if version == 1 {
@@ -143,8 +147,8 @@ const fn header_len(version: u32) -> usize {
     }
 }
 
-const fn body_len(buckets: usize) -> usize {
-    2 * INPUTS * HIDDEN + 2 * HIDDEN + buckets * (4 * HIDDEN + 4)
+const fn body_len(hidden: usize, buckets: usize) -> usize {
+    2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4)
 }
 
 /// The network the engine embeds (trained by `examples/tune.rs`, `nnue-fit`).
@@ -170,7 +174,7 @@ pub enum NetError {
     /// An output bucket count outside `1..=`[`MAX_BUCKETS`].
     #[error("network has {0} output buckets, this build reads 1 to {MAX_BUCKETS}")]
     Buckets(u32),
-    /// The layer sizes differ from this build's.
+    /// The layer sizes differ from this build's (or, for [`Layers`], exceed [`MAX_HIDDEN`]).
     #[error("network has {inputs} inputs and {hidden} hidden neurons, this build expects {INPUTS} and {HIDDEN}")]
     Shape {
         /// Inputs in the file.
@@ -207,6 +211,120 @@ pub enum NetError {
     /// Weights so large that the accumulators or the output sum could overflow.
     #[error("network weights out of range: {0}")]
     Range(&'static str),
+}
+
+/// The integer contents of a weights file of any width up to [`MAX_HIDDEN`], laid out as in the file: what a
+/// [`Network`] is made from ([`Network::from_bytes`] takes only this build's [`HIDDEN`]), and what a trainer
+/// reads to start a network, a wider one among them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layers {
+    /// Hidden neurons per side.
+    pub hidden: usize,
+    /// The first layer: [`INPUTS`] columns of `hidden` weights, input by input.
+    pub weights: Vec<i16>,
+    /// The first layer's `hidden` biases.
+    pub bias: Vec<i16>,
+    /// Each output bucket's `2 × hidden` weights, bucket by bucket (the side to move's, then the other's).
+    pub out_weights: Vec<i16>,
+    /// Each output bucket's bias.
+    pub out_bias: Vec<i32>,
+    /// Centipawns per unit of output.
+    pub scale: i32,
+}
+
+impl Layers {
+    /// Parses a weights file (see the [module documentation](self) for the format) of any width.
+    ///
+    /// # Errors
+    ///
+    /// A [`NetError`] naming the first field that is wrong: magic, version, sizes, quantisation, length,
+    /// checksum. The weights' range is [`Network::new`]'s to check.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Layers, NetError> {
+        Layers::parse(bytes, None)
+    }
+
+    /// The weights file (version 2) of these layers.
+    ///
+    /// # Panics
+    ///
+    /// If the vectors' lengths do not agree with `hidden` and [`INPUTS`].
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let (hidden, buckets) = (self.hidden, self.out_bias.len());
+        assert_eq!(
+            (self.weights.len(), self.bias.len(), self.out_weights.len()),
+            (INPUTS * hidden, hidden, 2 * hidden * buckets),
+            "layers of {hidden} hidden neurons and {buckets} buckets"
+        );
+        let mut out = Vec::with_capacity(header_len(VERSION) + body_len(hidden, buckets) + 8);
+        out.extend_from_slice(MAGIC);
+        for n in [VERSION, INPUTS as u32, hidden as u32, buckets as u32, QA as u32, QB as u32, self.scale as u32] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        for w in self.weights.iter().chain(&self.bias).chain(&self.out_weights) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        for b in &self.out_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        let checksum = fnv1a(&out);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out
+    }
+
+    /// Parses a weights file; a width other than `hidden`, if given, is a [`NetError::Shape`].
+    fn parse(bytes: &[u8], hidden: Option<usize>) -> Result<Layers, NetError> {
+        let want = hidden;
+        if bytes.len() < 8 || &bytes[..4] != MAGIC {
+            return Err(NetError::Magic(bytes[..bytes.len().min(4)].to_vec()));
+        }
+        let u32_at = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")));
+        let version = u32_at(4).expect("checked length");
+        if !(1..=VERSION).contains(&version) {
+            return Err(NetError::Version(version));
+        }
+        let too_short = |expected| NetError::Length { expected, found: bytes.len() };
+        let header = header_len(version);
+        let (Some(inputs), Some(hidden)) = (u32_at(8), u32_at(12)) else { return Err(too_short(header)) };
+        let width = hidden as usize;
+        if inputs as usize != INPUTS || !(1..=MAX_HIDDEN).contains(&width) || want.is_some_and(|w| w != width) {
+            return Err(NetError::Shape { inputs, hidden });
+        }
+        let hidden = hidden as usize;
+        let buckets = if version == 1 { Some(1) } else { u32_at(16) };
+        let Some(buckets) = buckets else { return Err(too_short(header)) };
+        if !(1..=MAX_BUCKETS as u32).contains(&buckets) {
+            return Err(NetError::Buckets(buckets));
+        }
+        let buckets = buckets as usize;
+        let at = header - 12;
+        let (Some(qa), Some(qb), Some(scale)) = (u32_at(at), u32_at(at + 4), u32_at(at + 8)) else {
+            return Err(too_short(header));
+        };
+        if (qa as i32, qb as i32) != (QA, QB) || !SCALES.contains(&(scale as i32)) {
+            return Err(NetError::Quantisation { qa, qb, scale });
+        }
+        let expected = header + body_len(hidden, buckets) + 8;
+        if bytes.len() != expected {
+            return Err(too_short(expected));
+        }
+        let (contents, stored) = bytes.split_at(expected - 8);
+        let stored = u64::from_le_bytes(stored.try_into().expect("8 bytes"));
+        let computed = fnv1a(contents);
+        if stored != computed {
+            return Err(NetError::Checksum { stored, computed });
+        }
+        let (body, biases) = contents[header..].split_at(body_len(hidden, buckets) - 4 * buckets);
+        let mut values = body.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]]));
+        let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
+        Ok(Layers {
+            hidden,
+            weights: take(INPUTS * hidden),
+            bias: take(hidden),
+            out_weights: take(2 * hidden * buckets),
+            out_bias: biases.chunks_exact(4).map(|b| i32::from_le_bytes(b.try_into().expect("4 bytes"))).collect(),
+            scale: scale as i32,
+        })
+    }
 }
 
 /// One side's weights or accumulator, aligned for SIMD loads.
@@ -380,70 +498,22 @@ impl Network {
     /// A [`NetError`] naming the first field that is wrong: magic, version, sizes, quantisation, length,
     /// checksum, then the weights' range.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if bytes.len() < 8 || &bytes[..4] != MAGIC {
-            return Err(NetError::Magic(bytes[..bytes.len().min(4)].to_vec()));
-        }
-        let u32_at = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")));
-        let version = u32_at(4).expect("checked length");
-        if !(1..=VERSION).contains(&version) {
-            return Err(NetError::Version(version));
-        }
-        let too_short = |expected| NetError::Length { expected, found: bytes.len() };
-        let header = header_len(version);
-        let (Some(inputs), Some(hidden)) = (u32_at(8), u32_at(12)) else { return Err(too_short(header)) };
-        if (inputs as usize, hidden as usize) != (INPUTS, HIDDEN) {
-            return Err(NetError::Shape { inputs, hidden });
-        }
-        let buckets = if version == 1 { Some(1) } else { u32_at(16) };
-        let Some(buckets) = buckets else { return Err(too_short(header)) };
-        if !(1..=MAX_BUCKETS as u32).contains(&buckets) {
-            return Err(NetError::Buckets(buckets));
-        }
-        let buckets = buckets as usize;
-        let at = header - 12;
-        let (Some(qa), Some(qb), Some(scale)) = (u32_at(at), u32_at(at + 4), u32_at(at + 8)) else {
-            return Err(too_short(header));
-        };
-        if (qa as i32, qb as i32) != (QA, QB) || !SCALES.contains(&(scale as i32)) {
-            return Err(NetError::Quantisation { qa, qb, scale });
-        }
-        let expected = header + body_len(buckets) + 8;
-        if bytes.len() != expected {
-            return Err(too_short(expected));
-        }
-        let (contents, stored) = bytes.split_at(expected - 8);
-        let stored = u64::from_le_bytes(stored.try_into().expect("8 bytes"));
-        let computed = fnv1a(contents);
-        if stored != computed {
-            return Err(NetError::Checksum { stored, computed });
-        }
-        let (body, biases) = contents[header..].split_at(body_len(buckets) - 4 * buckets);
-        let values: Vec<i16> = body.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
-        let (weights, rest) = values.split_at(INPUTS * HIDDEN);
-        let (bias, out_weights) = rest.split_at(HIDDEN);
-        let out_bias: Vec<i32> =
-            biases.chunks_exact(4).map(|b| i32::from_le_bytes(b.try_into().expect("4 bytes"))).collect();
-        Network::new(weights, bias, out_weights, &out_bias, scale as i32)
+        let layers = Layers::parse(bytes, Some(HIDDEN))?;
+        Network::new(&layers.weights, &layers.bias, &layers.out_weights, &layers.out_bias, layers.scale)
     }
 
     /// The weights file of this network.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let buckets = self.outputs.len();
-        let mut out = Vec::with_capacity(file_len(buckets));
-        out.extend_from_slice(MAGIC);
-        for n in [VERSION, INPUTS as u32, HIDDEN as u32, buckets as u32, QA as u32, QB as u32, self.scale as u32] {
-            out.extend_from_slice(&n.to_le_bytes());
+        let flat = |columns: &mut dyn Iterator<Item = &Column>| columns.flat_map(|c| c.0).collect::<Vec<i16>>();
+        Layers {
+            hidden: HIDDEN,
+            weights: flat(&mut self.weights.iter()),
+            bias: self.bias.0.to_vec(),
+            out_weights: flat(&mut self.outputs.iter().flat_map(|o| &o.weights)),
+            out_bias: self.outputs.iter().map(|o| o.bias).collect(),
+            scale: self.scale,
         }
-        let columns = self.weights.iter().chain([&self.bias]).chain(self.outputs.iter().flat_map(|o| &o.weights));
-        for w in columns.flat_map(|c| c.0) {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        for output in &self.outputs {
-            out.extend_from_slice(&output.bias.to_le_bytes());
-        }
-        let checksum = fnv1a(&out);
-        out.extend_from_slice(&checksum.to_le_bytes());
-        out
+        .to_bytes()
     }
 
     /// The same network computing its output with `kernel` (to compare kernels).
@@ -777,6 +847,24 @@ mod tests {
         let mut bad = bytes.clone();
         bad[12..16].copy_from_slice(&128u32.to_le_bytes());
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Shape { inputs: 768, hidden: 128 })));
+        // A file of another width is read as layers (to start a wider network from), not as a network.
+        let wide = Layers::from_bytes(&bytes).unwrap();
+        let h = HIDDEN / 2;
+        let narrow = Layers {
+            hidden: h,
+            weights: wide.weights.chunks_exact(HIDDEN).flat_map(|c| c[..h].to_vec()).collect(),
+            bias: wide.bias[..h].to_vec(),
+            out_weights: wide.out_weights.chunks_exact(HIDDEN).flat_map(|c| c[..h].to_vec()).collect(),
+            ..wide.clone()
+        };
+        let narrow_file = narrow.to_bytes();
+        assert_eq!(Layers::from_bytes(&narrow_file).unwrap(), narrow);
+        assert!(
+            matches!(Network::from_bytes(&narrow_file), Err(NetError::Shape { inputs: 768, hidden }) if hidden as usize == h)
+        );
+        let mut bad = bytes.clone();
+        bad[12..16].copy_from_slice(&(MAX_HIDDEN as u32 + 1).to_le_bytes());
+        assert!(matches!(Layers::from_bytes(&bad), Err(NetError::Shape { .. })));
         for buckets in [0u32, 17] {
             let mut bad = bytes.clone();
             bad[16..20].copy_from_slice(&buckets.to_le_bytes());

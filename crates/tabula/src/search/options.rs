@@ -216,6 +216,12 @@ declare_options! {
     /// moves are searched half as deep against that bound less `singular_margin` per ply; if all fail, the
     /// table move is searched a ply deeper, and if the search beats beta anyway, the node is cut. `None`: off.
     singular_depth / with_singular_depth: Option<i32> = None, solver None, lean Some(None), verify [None];
+    /// ProbCut with this margin: at non-PV nodes `probcut_depth` or more plies from the horizon, not in check,
+    /// each noisy move (the evaluator's [`noisy_moves`](crate::game::Evaluator::noisy_moves)) is searched, first
+    /// by quiescence, then four plies shallower, with a null window at beta plus the margin; the first to beat
+    /// it ends the node with its score less the margin. Not where the table holds a score below beta plus the
+    /// margin from a search at most three plies shallower. `None`: off.
+    probcut_margin / with_probcut_margin: Option<Score> = None, solver None, lean Some(None), verify [None];
     /// Internal iterative reduction: a node `iir_depth` or more plies from the horizon with no move from the
     /// table is searched a ply shallower (its ordering is poor, and the next visit will have a table move).
     iir / with_iir: bool = false, solver false, lean Some(false), verify [false];
@@ -225,6 +231,9 @@ declare_options! {
     futility_depth / with_futility_depth: i32 = 6, solver 6, lean None, verify [6];
     /// Late-move pruning applies this many plies from the horizon and closer.
     lmp_depth / with_lmp_depth: i32 = 6, solver 6, lean None, verify [6];
+    /// ProbCut applies this many plies from the horizon and further (at least 5 makes sense: its searches are
+    /// four plies shallower).
+    probcut_depth / with_probcut_depth: i32 = 5, solver 5, lean None, verify [5];
     /// Internal iterative reduction applies this many plies from the horizon and further.
     iir_depth / with_iir_depth: i32 = 4, solver 4, lean None, verify [4];
     /// Late-move reductions apply this many plies from the horizon and further ...

@@ -554,6 +554,26 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             }
         }
 
+        // Step 6b. ProbCut: a noisy move whose search four plies shallower beats beta by a margin would very
+        // likely beat beta at full depth too. (Not where the game's tactics chose the moves, nor where the table
+        // holds a score below that bar from a search nearly as deep.)
+        let probcut = options.probcut_margin.filter(|_| prunable && !excluding && !generated);
+        if let Some(margin) = probcut.filter(|_| depth >= options.probcut_depth) {
+            let probcut_beta = beta + margin;
+            let table_below = matches!(probe, Some((_, Probe { hit: Some(e), .. }))
+                if e.depth as i32 >= depth - 3 && e.score < probcut_beta);
+            if !is_decisive(probcut_beta) && !table_below {
+                if let Some(score) = self.probcut(frame, below, depth, ply, probcut_beta, kind) {
+                    self.cuts += 1;
+                    // (A win found on the way keeps its distance.)
+                    return if is_decisive(score) { score } else { score - margin };
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
+        }
+
         // Step 7. No table move this far from the horizon: search a ply shallower.
         if FULL && options.iir && depth >= options.iir_depth && table_code == NO_CODE && ply > 0 {
             depth -= 1;
@@ -883,6 +903,47 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         if self.cx.options.counter_moves {
             self.history.set_counter(side, prev, code);
         }
+    }
+
+    /// ProbCut's searches (step 6b of [`negamax`](Self::negamax)): the noisy moves, best first, each through
+    /// quiescence and then, if that beats `probcut_beta`, four plies shallower than the node with a null window
+    /// at `probcut_beta`. The first score at or above it, if any. Leaves `frame.moves` empty.
+    fn probcut(
+        &mut self,
+        frame: &mut Frame<G::Move>,
+        below: &mut [Frame<G::Move>],
+        depth: i32,
+        ply: u32,
+        probcut_beta: Score,
+        kind: Kind,
+    ) -> Option<Score> {
+        frame.moves.clear();
+        self.cx.evaluator.noisy_moves(&self.game, &mut frame.moves);
+        frame.scores.clear();
+        frame.scores.extend(frame.moves.iter().map(|&m| self.cx.evaluator.move_order(&self.game, m)));
+        let continuation = self.cx.options.history && self.cx.options.continuation_history && G::PIECE_TO_CODES > 0;
+        let mut found = None;
+        for i in 0..frame.moves.len() {
+            super::ordering::pick_best(&mut frame.moves, &mut frame.scores, i);
+            let mv = frame.moves[i];
+            let piece_to = if continuation { self.game.piece_to(mv) } else { NO_CODE };
+            let child = Kind { prev: G::move_code(mv), preceding: [piece_to, kind.preceding[0]], ..Kind::child(false) };
+            self.play(mv);
+            let mut score = -self.quiescence(below, ply + 1, -probcut_beta, -probcut_beta + 1);
+            if score >= probcut_beta && !self.stopped {
+                score = -self.negamax(below, depth - 4, ply + 1, -probcut_beta, -probcut_beta + 1, child);
+            }
+            self.undo(mv);
+            if self.stopped {
+                break;
+            }
+            if score >= probcut_beta {
+                found = Some(score);
+                break;
+            }
+        }
+        frame.moves.clear();
+        found
     }
 
     /// A node at the horizon: the lean search evaluates it, the full one runs quiescence.

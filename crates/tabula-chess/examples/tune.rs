@@ -1214,7 +1214,7 @@ mod nnue_fit {
             Some(start) => {
                 // A file may be narrower than this build's networks: the trainer widens it.
                 let layers = if names_embedded(start) {
-                    Layers::from_bytes(&Network::embedded().to_bytes())?
+                    Network::embedded().to_layers()
                 } else {
                     let bytes = std::fs::read(start).with_context(|| format!("cannot read {start}"))?;
                     Layers::from_bytes(&bytes).with_context(|| format!("cannot read the network {start}"))?
@@ -1338,15 +1338,14 @@ mod nnue_fit {
         use super::*;
 
         fn from_network(net: &Network, buckets: usize) -> anyhow::Result<Params> {
-            Params::from_layers(&Layers::from_bytes(&net.to_bytes())?, buckets, &mut Rng::new(0))
+            Params::from_layers(&net.to_layers(), buckets, &mut Rng::new(0))
         }
 
         /// A network of half the width starts a full one that evaluates as it does: checked against the
         /// narrow network's output computed here from its layers in floating point.
         #[test]
         fn a_narrower_network_starts_a_wider_one_that_evaluates_alike() {
-            let full = Params::random(&mut Rng::new(5), 8).quantise(113.0);
-            let wide = Layers::from_bytes(&full.to_bytes()).unwrap();
+            let wide = Params::random(&mut Rng::new(5), 8).quantise(113.0).to_layers();
             // Keep the first half of the neurons of each layer.
             let h = H / 2;
             let narrow = Layers {

@@ -504,16 +504,7 @@ impl Network {
 
     /// The weights file of this network.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let flat = |columns: &mut dyn Iterator<Item = &Column>| columns.flat_map(|c| c.0).collect::<Vec<i16>>();
-        Layers {
-            hidden: HIDDEN,
-            weights: flat(&mut self.weights.iter()),
-            bias: self.bias.0.to_vec(),
-            out_weights: flat(&mut self.outputs.iter().flat_map(|o| &o.weights)),
-            out_bias: self.outputs.iter().map(|o| o.bias).collect(),
-            scale: self.scale,
-        }
-        .to_bytes()
+        self.to_layers().to_bytes()
     }
 
     /// The same network computing its output with `kernel` (to compare kernels).
@@ -527,10 +518,17 @@ impl Network {
         self
     }
 
-    /// The integer weights: the first layer's columns (input by input), its bias and each output bucket's
-    /// neuron. A trainer starts from them to refine a network.
-    pub fn layers(&self) -> (&[Column], &Column, &[Output]) {
-        (&self.weights, &self.bias, &self.outputs)
+    /// The integer weights, laid out as in the weights file: what a trainer starts from to refine a network.
+    pub fn to_layers(&self) -> Layers {
+        let flat = |columns: &mut dyn Iterator<Item = &Column>| columns.flat_map(|c| c.0).collect::<Vec<i16>>();
+        Layers {
+            hidden: HIDDEN,
+            weights: flat(&mut self.weights.iter()),
+            bias: self.bias.0.to_vec(),
+            out_weights: flat(&mut self.outputs.iter().flat_map(|o| &o.weights)),
+            out_bias: self.outputs.iter().map(|o| o.bias).collect(),
+            scale: self.scale,
+        }
     }
 
     /// The number of output buckets.
@@ -944,21 +942,13 @@ mod tests {
         assert!(matches!(Network::from_bytes(&old[..old.len() - 1]), Err(NetError::Length { .. })));
         // Eight buckets: each position is read by its own bucket's neuron; a network whose buckets are all the
         // first one's evaluates as the one-bucket network does.
-        let (weights, bias, outputs) = one.layers();
-        let flat = |cs: &[Column]| -> Vec<i16> { cs.iter().flat_map(|c| c.0).collect() };
-        let same = Network::new(
-            &flat(weights),
-            &bias.0,
-            &flat(&outputs[0].weights).repeat(8),
-            &[outputs[0].bias; 8],
-            DEFAULT_SCALE,
-        )
-        .unwrap();
-        let mut other_biases = [outputs[0].bias; 8];
+        let layers = one.to_layers();
+        let out_weights = layers.out_weights.repeat(8);
+        let same =
+            Network::new(&layers.weights, &layers.bias, &out_weights, &[layers.out_bias[0]; 8], DEFAULT_SCALE).unwrap();
+        let mut other_biases = [layers.out_bias[0]; 8];
         other_biases[7] += 5 * QA * QB;
-        let shifted =
-            Network::new(&flat(weights), &bias.0, &flat(&outputs[0].weights).repeat(8), &other_biases, DEFAULT_SCALE)
-                .unwrap();
+        let shifted = Network::new(&layers.weights, &layers.bias, &out_weights, &other_biases, DEFAULT_SCALE).unwrap();
         assert_eq!(Network::from_bytes(&shifted.to_bytes()).unwrap().to_bytes(), shifted.to_bytes());
         for plies in [0, 10, 60, 200] {
             let pos = random_game(&mut rng, plies);

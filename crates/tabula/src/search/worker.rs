@@ -68,6 +68,11 @@ impl Kind {
     pub(super) fn child(safe: bool) -> Kind {
         Kind { safe, ..Kind::AFTER_NULL }
     }
+
+    /// This child kind reached from `parent` by the move of code `code` and piece-to code `piece_to`.
+    pub(super) fn after(self, code: u16, piece_to: u16, parent: &Kind) -> Kind {
+        Kind { prev: code, preceding: [piece_to, parent.preceding[0]], ..self }
+    }
 }
 
 /// Keeps the moves whose [codes](Game::move_code) are `allowed` (UCI's `searchmoves`), unless none of them is.
@@ -557,8 +562,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         // Step 6b. ProbCut: a noisy move whose search four plies shallower beats beta by a margin would very
         // likely beat beta at full depth too. (Not where the game's tactics chose the moves, nor where the table
         // holds a score below that bar from a search nearly as deep.)
-        let probcut = options.probcut_margin.filter(|_| prunable && !excluding && !generated);
-        if let Some(margin) = probcut.filter(|_| depth >= options.probcut_depth) {
+        let probcut = prunable && !excluding && !generated && depth >= options.probcut_depth;
+        if let Some(margin) = options.probcut_margin.filter(|_| probcut) {
             let probcut_beta = beta + margin;
             let table_below = matches!(probe, Some((_, Probe { hit: Some(e), .. }))
                 if e.depth as i32 >= depth - 3 && e.score < probcut_beta);
@@ -614,7 +619,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         let judges_quiet = FULL && (options.lmr || options.late_move_pruning || options.move_futility_margin.is_some());
         let child = Kind::child(safe_children);
         let counter = if options.counter_moves { self.history.counter(side, kind.prev) } else { NO_CODE };
-        let continuation = FULL && options.history && options.continuation_history && G::PIECE_TO_CODES > 0;
+        let continuation = FULL && self.follows_continuations();
         // With several threads, a move whose position another thread is searching comes after the others
         // (simplified ABDADA; see the lean search).
         let defer = SMP && depth >= DEFER_DEPTH;
@@ -641,7 +646,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                 continue;
             }
             let piece_to = if continuation { self.game.piece_to(mv) } else { NO_CODE };
-            let child = Kind { prev: code, preceding: [piece_to, kind.preceding[0]], ..child };
+            let child = child.after(code, piece_to, &kind);
             let killer = options.killers && killers.contains(&code);
             let quiet = judges_quiet && !in_check && !killer && !self.cx.evaluator.is_tactical(&self.game, mv);
 
@@ -905,6 +910,12 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         }
     }
 
+    /// Whether the continuation history is on and the game names its moves' piece and destination.
+    fn follows_continuations(&self) -> bool {
+        let options = self.cx.options;
+        options.history && options.continuation_history && G::PIECE_TO_CODES > 0
+    }
+
     /// ProbCut's searches (step 6b of [`negamax`](Self::negamax)): the noisy moves, best first, each through
     /// quiescence and then, if that beats `probcut_beta`, four plies shallower than the node with a null window
     /// at `probcut_beta`. The first score at or above it, if any. Leaves `frame.moves` empty.
@@ -921,13 +932,13 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         self.cx.evaluator.noisy_moves(&self.game, &mut frame.moves);
         frame.scores.clear();
         frame.scores.extend(frame.moves.iter().map(|&m| self.cx.evaluator.move_order(&self.game, m)));
-        let continuation = self.cx.options.history && self.cx.options.continuation_history && G::PIECE_TO_CODES > 0;
+        let continuation = self.follows_continuations();
         let mut found = None;
         for i in 0..frame.moves.len() {
             super::ordering::pick_best(&mut frame.moves, &mut frame.scores, i);
             let mv = frame.moves[i];
             let piece_to = if continuation { self.game.piece_to(mv) } else { NO_CODE };
-            let child = Kind { prev: G::move_code(mv), preceding: [piece_to, kind.preceding[0]], ..Kind::child(false) };
+            let child = Kind::child(false).after(G::move_code(mv), piece_to, &kind);
             self.play(mv);
             let mut score = -self.quiescence(below, ply + 1, -probcut_beta, -probcut_beta + 1);
             if score >= probcut_beta && !self.stopped {

@@ -101,20 +101,16 @@ use tabula::game::{Game, Outcome};
 use tabula::rng::Rng;
 use tabula::score::is_decisive;
 use tabula::search::Limits;
+use tabula::tune::{golden_min, next_block, on_threads};
 use tabula_chess::engine::Engine;
 use tabula_chess::eval::against_bare_king;
 use tabula_chess::eval::nnue::DEFAULT_SCALE;
 use tabula_chess::{Color, Epd, Position, Role};
-use tabula_protocol::lines::lines_of;
 use tabula_protocol::process::Process;
 
 /// The text lines of a data file; a line that is not text is reported and left out.
 fn read_lines(path: &str) -> anyhow::Result<Vec<String>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
-    Ok(lines_of(&bytes)
-        .filter_map(|line| line.map_err(|bad| eprintln!("{path}: {bad}; left out")).ok())
-        .map(|(_, text)| text)
-        .collect())
+    Ok(tabula_protocol::lines::read_lines(path, |bad| eprintln!("{path}: {bad}; left out"))?)
 }
 
 /// A new output file written line by line through a buffer; its errors name the file.
@@ -139,15 +135,6 @@ impl Output {
     fn flush(&mut self) -> anyhow::Result<()> {
         self.file.flush().with_context(|| format!("cannot write {}", self.path))
     }
-}
-
-/// Runs `work` on `threads` scoped threads (at least one) and returns the first error any of them met (the
-/// others run to their end first).
-fn on_threads(threads: usize, work: impl Fn() -> anyhow::Result<()> + Sync) -> anyhow::Result<()> {
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads.max(1)).map(|_| s.spawn(&work)).collect();
-        handles.into_iter().try_for_each(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-    })
 }
 
 /// The tuning and training tools of the chess evaluation.
@@ -289,20 +276,6 @@ fn below(rng: &mut Rng, n: usize) -> usize {
     (rng.next_u64() % n as u64) as usize
 }
 
-/// The `x` in `lo..hi` where `f`, assumed to have one minimum there, is least (golden-section search).
-fn golden_min(mut lo: f64, mut hi: f64, f: impl Fn(f64) -> f64) -> f64 {
-    for _ in 0..40 {
-        let a = hi - (hi - lo) * 0.618;
-        let b = lo + (hi - lo) * 0.618;
-        if f(a) < f(b) {
-            hi = b
-        } else {
-            lo = a
-        }
-    }
-    (lo + hi) / 2.0
-}
-
 fn openings() -> Vec<Position> {
     let text = include_str!("../tests/data/openings.epd");
     text.lines()
@@ -442,7 +415,7 @@ fn gen_from(
     let next = AtomicUsize::new(games.start as usize);
     let book = openings();
     let positions = AtomicUsize::new(0);
-    on_threads(threads, || {
+    on_threads(threads, || -> anyhow::Result<()> {
         let mut engine = Engine::new(8);
         loop {
             let game = next.fetch_add(1, Ordering::Relaxed);
@@ -515,18 +488,14 @@ fn ask_stockfish(
     let out = Mutex::new(Output::create(out)?);
     let next = AtomicUsize::new(0);
     let kept = AtomicUsize::new(0);
-    on_threads(threads, || {
+    on_threads(threads, || -> anyhow::Result<()> {
         let mut engine = Process::spawn(&[stockfish.to_string()])?;
         let patience = Duration::from_secs(600);
         engine.ask("uci", patience, |l| l == "uciok").context("Stockfish does not speak UCI")?;
         for option in ["Threads value 1", "Hash value 16", "UCI_ShowWDL value true"] {
             engine.send(&format!("setoption name {option}"))?;
         }
-        loop {
-            let first = next.fetch_add(BLOCK, Ordering::Relaxed);
-            let Some(block) = lines.get(first..(first + BLOCK).min(lines.len())).filter(|b| !b.is_empty()) else {
-                break;
-            };
+        while let Some((first, block)) = next_block(&lines, &next, BLOCK) {
             let mut written = Vec::new();
             for entry in block {
                 let fen = entry.split_once(';').map_or(entry.as_str(), |(fen, _)| fen);

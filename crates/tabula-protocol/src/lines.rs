@@ -268,6 +268,32 @@ pub fn read_text_file(path: impl AsRef<std::path::Path>) -> Result<String, FileE
     text_of(&bytes).map_err(|bad| FileError::Bad { path: name(), bad })
 }
 
+/// The lines of a data file read in bulk (training positions, labelled data), where one bad line should not
+/// cost the rest: each bad line is handed to `bad` and left out.
+///
+/// # Errors
+///
+/// [`FileError::Io`] if the file cannot be read.
+///
+/// # Examples
+///
+/// ```
+/// use tabula_protocol::lines::read_lines;
+///
+/// let path = std::env::temp_dir().join(format!("tabula-read-lines-{}.txt", std::process::id()));
+/// std::fs::write(&path, b"h8 i9;1\n\xffh8;0\nh8;0.5\n").unwrap();
+/// let mut bad = Vec::new();
+/// let lines = read_lines(&path, |b| bad.push(b.number)).unwrap();
+/// assert_eq!(lines, ["h8 i9;1", "h8;0.5"]);
+/// assert_eq!(bad, [2]);
+/// std::fs::remove_file(&path).unwrap();
+/// ```
+pub fn read_lines(path: impl AsRef<std::path::Path>, mut bad: impl FnMut(&BadLine)) -> Result<Vec<String>, FileError> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|source| FileError::Io { path: path.display().to_string(), source })?;
+    Ok(lines_of(&bytes).filter_map(|line| line.map_err(|b| bad(&b)).ok()).map(|(_, text)| text).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

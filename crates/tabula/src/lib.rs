@@ -9,6 +9,7 @@
 //! - [`score`]: scores with wins and losses counted in plies.
 //! - [`search`]: minimax, alpha-beta and the main [`Searcher`].
 //! - [`clock`]: how much of a game's clock a move may use, from any protocol's time commands.
+//! - [`tune`]: what the games' tuning tools share (a one-dimensional minimiser, work over threads).
 //!
 //! [`guide`] walks through writing a game, from the six required items to the hooks, each with what it
 //! measured.
@@ -25,6 +26,7 @@ pub mod rng;
 pub mod score;
 pub mod search;
 pub mod tt;
+pub mod tune;
 pub mod zobrist;
 
 pub use game::{Evaluator, Game, Outcome};

@@ -1,0 +1,409 @@
+//! Fits the Gomoku evaluation's weights to a stronger engine's judgement, in three steps:
+//!
+//! ```text
+//! cargo run --release -p tabula-gomoku --example eval_tune -- COMMAND ...
+//!
+//! eval_tune gen OUT [--games N] [--ms MS] [--seed S] [--threads N]
+//! eval_tune label IN OUT --engine CMD [--ms MS] [--threads N]
+//! eval_tune hand OUT
+//! eval_tune fit LABELLED OUT [--epochs N] [--l2 X] [--share X]
+//! ```
+//!
+//! - `gen` plays the engine against itself (freestyle 15×15, `--ms` milliseconds a move) from the balanced
+//!   openings of `data/openings-freestyle.txt`, each followed by up to four random moves, and writes every
+//!   position after the opening that the evaluation's tactics do not settle and the side to move is not forced
+//!   in, with the game's result for the side to move: `moves;result` (1, 0.5 or 0).
+//! - `label` asks a Gomocup engine that reports its search as Rapfi does (`MESSAGE ... | Eval V | ...`, the
+//!   value for the side to move) for its evaluation of each position at `--ms` milliseconds a move, by `BOARD`,
+//!   and appends it: `moves;result;value`. One engine process per thread.
+//! - `hand` writes the hand-set weights the first fit started from ([`Weights::hand_set`]).
+//! - `fit` minimises the mean squared error between `sigmoid(K · eval)` and the target
+//!   `share · sigmoid(value / 200) + (1 − share) · result` (Rapfi's win rate is `sigmoid(value / 200)`) over the
+//!   weights of [`Weights`], starting from the embedded ones, after fitting `K` to them (Adam on the exact
+//!   gradient, full batch, with an L2 pull of strength `l2` towards the start), and writes the new weights file.
+//!   Every tenth block of 500 positions (whole games, most of them) is held out and its error reported;
+//!   `--no-mates` leaves out the positions the outside engine reports a forced win or loss in.
+
+use anyhow::{bail, Context};
+use clap::Parser;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+use tabula::game::Game;
+use tabula::rng::Rng;
+use tabula::search::Limits;
+use tabula::tune::{golden_min, next_block, on_threads};
+use tabula_gomoku::eval::{Features, Weights, CLASSES};
+use tabula_gomoku::{Board, Color, Engine, Rule};
+use tabula_protocol::process::Process;
+
+/// The data and fitting tools of the Gomoku evaluation.
+#[derive(Parser)]
+#[command(name = "eval_tune", about = "Data and fitting for the Gomoku evaluation")]
+enum Command {
+    /// Self-play positions with the game's result: `moves;result`.
+    Gen {
+        /// Output file.
+        out: String,
+        /// Games to play.
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Milliseconds a move.
+        #[arg(long, default_value_t = 30)]
+        ms: u64,
+        /// Seed of the random starts.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Appends an outside engine's evaluation to each `moves;result` line.
+    Label {
+        /// `moves;result` lines.
+        input: String,
+        /// Output file.
+        out: String,
+        /// The engine's command line.
+        #[arg(long)]
+        engine: String,
+        /// Milliseconds a position.
+        #[arg(long, default_value_t = 60)]
+        ms: u64,
+        /// Engines run at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Writes the hand-set weights the first fit started from.
+    Hand {
+        /// The weights file to write.
+        out: String,
+    },
+    /// Fits the weights to `moves;result;value` lines and writes the weights file.
+    Fit {
+        /// Labelled positions.
+        input: String,
+        /// The weights file to write.
+        out: String,
+        /// Full-batch Adam steps.
+        #[arg(long, default_value_t = 600)]
+        epochs: usize,
+        /// The pull towards the starting weights.
+        #[arg(long, default_value_t = 1e-7)]
+        l2: f64,
+        /// The outside evaluation's share of the target; the game result has the rest.
+        #[arg(long, default_value_t = 0.75)]
+        share: f64,
+        /// Adam's step, in sixteenths of a unit (a quarter of it for the last quarter of the steps).
+        #[arg(long, default_value_t = 8.0)]
+        rate: f64,
+        /// Leave out the positions the outside engine reports a forced win or loss in.
+        #[arg(long)]
+        no_mates: bool,
+    },
+}
+
+fn main() -> anyhow::Result<()> {
+    match Command::parse() {
+        Command::Gen { out, games, ms, seed, threads } => gen(&out, games, ms, seed, threads),
+        Command::Label { input, out, engine, ms, threads } => label(&input, &out, &engine, ms, threads),
+        Command::Hand { out } => {
+            std::fs::write(&out, Weights::hand_set().to_text()).with_context(|| format!("cannot write {out}"))
+        }
+        Command::Fit { input, out, epochs, l2, share, rate, no_mates } => {
+            fit(&input, &out, &FitOptions { epochs, l2, share, rate, no_mates })
+        }
+    }
+}
+
+/// The text lines of a data file; a line that is not text is reported and left out.
+fn read_lines(path: &str) -> anyhow::Result<Vec<String>> {
+    Ok(tabula_protocol::lines::read_lines(path, |bad| eprintln!("{path}: {bad}; left out"))?)
+}
+
+/// A shared output file, written a block of lines at a time.
+struct Output(Mutex<(String, BufWriter<File>)>);
+
+impl Output {
+    fn create(path: &str) -> anyhow::Result<Output> {
+        let file = File::create(path).with_context(|| format!("cannot create {path}"))?;
+        Ok(Output(Mutex::new((path.to_owned(), BufWriter::new(file)))))
+    }
+
+    fn write(&self, lines: &[String]) -> anyhow::Result<()> {
+        let mut guard = self.0.lock().expect("no panic while writing");
+        let (path, file) = &mut *guard;
+        for line in lines {
+            writeln!(file, "{line}").with_context(|| format!("cannot write {path}"))?;
+        }
+        file.flush().with_context(|| format!("cannot write {path}"))
+    }
+}
+
+/// `gen`: self-play games from the balanced openings with a few random moves after them.
+fn gen(out: &str, games: usize, ms: u64, seed: u64, threads: usize) -> anyhow::Result<()> {
+    let openings: Vec<&str> = include_str!("../data/openings-freestyle.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    let out = Output::create(out)?;
+    let next = AtomicUsize::new(0);
+    let written = AtomicUsize::new(0);
+    on_threads(threads, || -> anyhow::Result<()> {
+        let mut engine = Engine::new(16);
+        loop {
+            let game = next.fetch_add(1, Ordering::Relaxed);
+            if game >= games {
+                return Ok(());
+            }
+            let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(game as u64));
+            let opening = openings[rng.below(openings.len())];
+            let mut board = Board::from_moves(15, 15, Rule::Freestyle, opening).expect("the openings parse (tested)");
+            let mut moves = Vec::new();
+            for _ in 0..rng.below(5) {
+                moves.clear();
+                board.legal_moves(&mut moves);
+                if let Some(&p) = rng.pick(&moves) {
+                    board.play(p)?;
+                }
+            }
+            engine.clear();
+            let mut positions: Vec<(String, Color)> = Vec::new();
+            while board.winner().is_none() && !board.is_full() {
+                if !board.in_check() && Features::of(&board).is_some() {
+                    positions.push((board.format_moves(board.moves()), board.side_to_move()));
+                }
+                let thought = engine.think(&board, &Limits::time(Duration::from_millis(ms)));
+                let Some(best) = thought.best else { bail!("no move in {}", board.format_moves(board.moves())) };
+                board.play(best)?;
+            }
+            let winner = board.winner();
+            let lines: Vec<String> = positions
+                .into_iter()
+                .map(|(moves, side)| {
+                    let result = match winner {
+                        None => 0.5,
+                        Some(w) if w == side => 1.0,
+                        Some(_) => 0.0,
+                    };
+                    format!("{moves};{result}")
+                })
+                .collect();
+            out.write(&lines)?;
+            let total = written.fetch_add(lines.len(), Ordering::Relaxed) + lines.len();
+            eprintln!("game {} done, {total} positions", game + 1);
+        }
+    })
+}
+
+/// The value given to a reported win (`+M15`) or loss (`-M15`): a win rate of 1 or 0 to six decimals.
+const MATE_VALUE: i32 = 3_000;
+
+/// The value of the last `Eval` a Rapfi-style `MESSAGE` line reports among `answer`.
+fn reported_value(answer: &[String]) -> Option<i32> {
+    answer.iter().rev().find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "Eval")?;
+        let word = *words.get(at + 1)?;
+        match word.get(..2) {
+            Some("+M") => Some(MATE_VALUE),
+            Some("-M") => Some(-MATE_VALUE),
+            _ => word.parse().ok(),
+        }
+    })
+}
+
+/// Waits until the engine takes commands again after a move. An engine may print its move a moment before it
+/// is ready for the next command (Rapfi drops a command that arrives in between), so after a short pause
+/// `ABOUT` is asked until it is answered.
+fn settle(engine: &mut Process) -> anyhow::Result<()> {
+    for attempt in 1..=20 {
+        std::thread::sleep(Duration::from_millis(2 * attempt));
+        match engine.ask("ABOUT", Duration::from_millis(100), |l| l.trim_start().starts_with("name=")) {
+            Ok(_) => return Ok(()),
+            Err(tabula_protocol::process::EngineError::Timeout(..)) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    bail!("the engine does not answer ABOUT")
+}
+
+/// `label`: each position's value by an outside engine.
+fn label(input: &str, out: &str, command: &str, ms: u64, threads: usize) -> anyhow::Result<()> {
+    const BLOCK: usize = 200;
+    let lines = read_lines(input)?;
+    let out = Output::create(out)?;
+    let next = AtomicUsize::new(0);
+    let kept = AtomicUsize::new(0);
+    on_threads(threads, || -> anyhow::Result<()> {
+        let argv = tabula_protocol::process::split_command(command)?;
+        let mut engine = Process::spawn(&argv)?;
+        let patience = Duration::from_secs(60);
+        engine.ask("START 15", patience, |l| l.trim() == "OK").context("the engine does not start")?;
+        for info in ["INFO rule 0", &format!("INFO timeout_turn {ms}"), "INFO timeout_match 1000000000"] {
+            engine.send(info)?;
+        }
+        while let Some((first, block)) = next_block(&lines, &next, BLOCK) {
+            let mut written = Vec::new();
+            for entry in block {
+                let moves = entry.split(';').next().unwrap_or_default();
+                let Ok(board) = Board::from_moves(15, 15, Rule::Freestyle, moves) else { continue };
+                let mine = board.moves().len() % 2;
+                let mut question = String::from("BOARD\n");
+                for (i, p) in board.moves().iter().enumerate() {
+                    question.push_str(&format!("{p},{}\n", if i % 2 == mine { 1 } else { 2 }));
+                }
+                question.push_str("DONE");
+                let answer = engine
+                    .ask(&question, patience, |l| l.trim().split(',').all(|n| n.parse::<u8>().is_ok()))
+                    .with_context(|| format!("no move for {moves}"))?;
+                match reported_value(&answer) {
+                    Some(value) => written.push(format!("{entry};{value}")),
+                    None => eprintln!("no value for {moves}: {answer:?}"),
+                }
+                settle(&mut engine)?;
+            }
+            out.write(&written)?;
+            let k = kept.fetch_add(written.len(), Ordering::Relaxed) + written.len();
+            eprintln!("{k} labelled ({} read)", (first + BLOCK).min(lines.len()));
+        }
+        let _ = engine.send("END");
+        Ok(())
+    })
+}
+
+/// One labelled position: its evaluation terms and the target.
+struct Sample {
+    features: Features,
+    target: f64,
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The weights as one flat vector: `mine`, `theirs`, `my_best`, `their_best`.
+fn flat(w: &Weights) -> Vec<f64> {
+    [&w.mine, &w.theirs, &w.my_best, &w.their_best].iter().flat_map(|v| v.iter().map(|&x| x as f64)).collect()
+}
+
+fn unflat(x: &[f64]) -> Weights {
+    let part = |k: usize| x[k * CLASSES..(k + 1) * CLASSES].iter().map(|v| v.round() as i32).collect();
+    Weights { mine: part(0), theirs: part(1), my_best: part(2), their_best: part(3) }
+}
+
+/// The evaluation of a sample in units, with the flat weights `w` (as `Weights::evaluate`, unrounded).
+fn evaluate(s: &Sample, w: &[f64]) -> f64 {
+    let f = &s.features;
+    let mut sum: f64 = f.mine.iter().map(|&c| w[c as usize]).sum::<f64>()
+        + f.theirs.iter().map(|&c| w[CLASSES + c as usize]).sum::<f64>();
+    sum += f.my_best.map_or(0.0, |c| w[2 * CLASSES + c as usize]) + w[3 * CLASSES + f.their_best as usize];
+    sum / Weights::SCALE as f64
+}
+
+fn mse(samples: &[Sample], w: &[f64], k: f64) -> f64 {
+    samples.iter().map(|s| (sigmoid(k * evaluate(s, w)) - s.target).powi(2)).sum::<f64>() / samples.len() as f64
+}
+
+/// The gradient of [`mse`] over `samples`, split over two threads.
+fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
+    let part = |chunk: &[Sample]| {
+        let mut g = vec![0.0; w.len()];
+        for s in chunk {
+            let p = sigmoid(k * evaluate(s, w));
+            let d = 2.0 * (p - s.target) * p * (1.0 - p) * k / Weights::SCALE as f64;
+            let f = &s.features;
+            for &c in &f.mine {
+                g[c as usize] += d;
+            }
+            for &c in &f.theirs {
+                g[CLASSES + c as usize] += d;
+            }
+            if let Some(c) = f.my_best {
+                g[2 * CLASSES + c as usize] += d;
+            }
+            g[3 * CLASSES + f.their_best as usize] += d;
+        }
+        g
+    };
+    let half = samples.len() / 2;
+    let (a, b) = std::thread::scope(|sc| {
+        let h = sc.spawn(|| part(&samples[..half]));
+        let b = part(&samples[half..]);
+        (h.join().expect("no panic"), b)
+    });
+    a.iter().zip(&b).map(|(x, y)| (x + y) / samples.len() as f64).collect()
+}
+
+/// `fit`: the weights that best predict the labelled positions.
+/// The settings of `fit`.
+struct FitOptions {
+    epochs: usize,
+    l2: f64,
+    share: f64,
+    rate: f64,
+    no_mates: bool,
+}
+
+fn fit(input: &str, out: &str, options: &FitOptions) -> anyhow::Result<()> {
+    let FitOptions { epochs, l2, share, rate, no_mates } = *options;
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    for (i, line) in read_lines(input)?.iter().enumerate() {
+        let fields: Vec<&str> = line.split(';').collect();
+        let [moves, result, value] = fields[..] else { continue };
+        let (Ok(board), Ok(result), Ok(value)) =
+            (Board::from_moves(15, 15, Rule::Freestyle, moves), result.parse::<f64>(), value.parse::<f64>())
+        else {
+            continue;
+        };
+        if no_mates && value.abs() >= MATE_VALUE as f64 {
+            continue;
+        }
+        let Some(features) = Features::of(&board) else { continue };
+        let target = share * sigmoid(value / 200.0) + (1.0 - share) * result;
+        let sample = Sample { features, target };
+        if (i / 500) % 10 == 9 {
+            valid.push(sample)
+        } else {
+            train.push(sample)
+        }
+    }
+    if train.is_empty() || valid.is_empty() {
+        bail!("too few positions in {input}");
+    }
+    let start = flat(&tabula_gomoku::eval::embedded_weights());
+    let hand = flat(&Weights::hand_set());
+    let k = golden_min(0.0001, 0.05, |k| mse(&train, &start, k));
+    eprintln!(
+        "{} training, {} held out; K = {k:.5}; error {:.6} / {:.6} (hand-set {:.6} / {:.6})",
+        train.len(),
+        valid.len(),
+        mse(&train, &start, k),
+        mse(&valid, &start, k),
+        mse(&train, &hand, k),
+        mse(&valid, &hand, k)
+    );
+    let mut w = start.clone();
+    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+    for epoch in 1..=epochs {
+        let rate = if epoch < epochs * 3 / 4 { rate } else { rate / 4.0 };
+        let mut g = gradient(&train, &w, k);
+        for (gi, (wi, si)) in g.iter_mut().zip(w.iter().zip(&start)) {
+            *gi += 2.0 * l2 * (wi - si);
+        }
+        for i in 0..w.len() {
+            m[i] = b1 * m[i] + (1.0 - b1) * g[i];
+            v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
+            let mh = m[i] / (1.0 - b1.powi(epoch as i32));
+            let vh = v[i] / (1.0 - b2.powi(epoch as i32));
+            w[i] -= rate * mh / (vh.sqrt() + eps);
+        }
+        if epoch % 50 == 0 || epoch == epochs {
+            eprintln!("epoch {epoch}: error {:.6} / {:.6}", mse(&train, &w, k), mse(&valid, &w, k));
+        }
+    }
+    std::fs::write(out, unflat(&w).to_text()).with_context(|| format!("cannot write {out}"))
+}

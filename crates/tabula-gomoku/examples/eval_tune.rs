@@ -290,7 +290,7 @@ fn flat(w: &Weights) -> Vec<f64> {
 }
 
 fn unflat(x: &[f64]) -> Weights {
-    let part = |k: usize| x[k * CLASSES..(k + 1) * CLASSES].iter().map(|v| v.round() as i32).collect();
+    let part = |k: usize| std::array::from_fn(|c| x[k * CLASSES + c].round() as i32);
     Weights { mine: part(0), theirs: part(1), my_best: part(2), their_best: part(3) }
 }
 

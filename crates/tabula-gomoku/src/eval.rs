@@ -301,20 +301,20 @@ impl Survey {
 }
 
 /// The weights of the evaluation, in sixteenths of an evaluation unit (an open two is about 10 units, a
-/// five 10,000), one per point class ([`class_of`]) in each of four roles: a candidate point's class for the side to move
-/// (`mine`) and for the opponent (`theirs`), summed over the candidate points, and the class of each
-/// side's best point by the hand-set values (`my_best`, counted only when the side to move has no five to
-/// block; `their_best`).
+/// five 10,000), one per point class ([`class_of`]) in each of four roles: a candidate point's class for the
+/// side to move (`mine`) and for the opponent (`theirs`), summed over the candidate points, and the class of
+/// each side's best point by the hand-set values (`my_best`, counted only when the side to move has no five
+/// to block; `their_best`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// Each candidate point's class for the side to move.
-    pub mine: Vec<i32>,
+    pub mine: [i32; CLASSES],
     /// Each candidate point's class for the opponent.
-    pub theirs: Vec<i32>,
+    pub theirs: [i32; CLASSES],
     /// The class of the side to move's best point.
-    pub my_best: Vec<i32>,
+    pub my_best: [i32; CLASSES],
     /// The class of the opponent's best point.
-    pub their_best: Vec<i32>,
+    pub their_best: [i32; CLASSES],
 }
 
 /// A malformed weights file.
@@ -347,12 +347,7 @@ impl Weights {
 
     /// All zero.
     pub fn zero() -> Weights {
-        Weights {
-            mine: vec![0; CLASSES],
-            theirs: vec![0; CLASSES],
-            my_best: vec![0; CLASSES],
-            their_best: vec![0; CLASSES],
-        }
+        Weights { mine: [0; CLASSES], theirs: [0; CLASSES], my_best: [0; CLASSES], their_best: [0; CLASSES] }
     }
 
     /// The hand-set evaluation the weights were first fitted from: each point's pattern values (and the bonus

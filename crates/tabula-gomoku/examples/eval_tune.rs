@@ -6,7 +6,7 @@
 //! eval_tune gen OUT [--games N] [--ms MS] [--seed S] [--threads N]
 //! eval_tune label IN OUT --engine CMD [--ms MS] [--threads N]
 //! eval_tune hand OUT
-//! eval_tune fit LABELLED OUT [--epochs N] [--l2 X] [--share X]
+//! eval_tune fit LABELLED OUT [--start WEIGHTS] [--epochs N] [--rate R] [--l2 X] [--share X] [--no-mates]
 //! ```
 //!
 //! - `gen` plays the engine against itself (freestyle 15×15, `--ms` milliseconds a move) from the balanced
@@ -19,7 +19,7 @@
 //! - `hand` writes the hand-set weights the first fit started from ([`Weights::hand_set`]).
 //! - `fit` minimises the mean squared error between `sigmoid(K · eval)` and the target
 //!   `share · sigmoid(value / 200) + (1 − share) · result` (Rapfi's win rate is `sigmoid(value / 200)`) over the
-//!   weights of [`Weights`], starting from the embedded ones, after fitting `K` to them (Adam on the exact
+//!   weights of [`Weights`], starting from the embedded ones or a `--start` file, after fitting `K` to them (Adam on the exact
 //!   gradient, full batch, with an L2 pull of strength `l2` towards the start), and writes the new weights file.
 //!   Every tenth block of 500 positions (whole games, most of them) is held out and its error reported;
 //!   `--no-mates` leaves out the positions the outside engine reports a forced win or loss in.
@@ -88,17 +88,20 @@ enum Command {
         /// The weights file to write.
         out: String,
         /// Full-batch Adam steps.
-        #[arg(long, default_value_t = 600)]
+        #[arg(long, default_value_t = 800)]
         epochs: usize,
-        /// The pull towards the starting weights.
-        #[arg(long, default_value_t = 1e-7)]
+        /// The pull towards the starting weights (10⁻⁷ already holds them within a few units of the start).
+        #[arg(long, default_value_t = 0.0)]
         l2: f64,
         /// The outside evaluation's share of the target; the game result has the rest.
         #[arg(long, default_value_t = 0.75)]
         share: f64,
         /// Adam's step, in sixteenths of a unit (a quarter of it for the last quarter of the steps).
-        #[arg(long, default_value_t = 8.0)]
+        #[arg(long, default_value_t = 64.0)]
         rate: f64,
+        /// The weights file to start from (as `hand` writes); the embedded weights if absent.
+        #[arg(long)]
+        start: Option<String>,
         /// Leave out the positions the outside engine reports a forced win or loss in.
         #[arg(long)]
         no_mates: bool,
@@ -112,8 +115,15 @@ fn main() -> anyhow::Result<()> {
         Command::Hand { out } => {
             std::fs::write(&out, Weights::hand_set().to_text()).with_context(|| format!("cannot write {out}"))
         }
-        Command::Fit { input, out, epochs, l2, share, rate, no_mates } => {
-            fit(&input, &out, &FitOptions { epochs, l2, share, rate, no_mates })
+        Command::Fit { input, out, epochs, l2, share, rate, start, no_mates } => {
+            let start = match start {
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
+                    Weights::parse(&text).with_context(|| format!("in {path}"))?
+                }
+                None => tabula_gomoku::eval::embedded_weights(),
+            };
+            fit(&input, &out, &start, &FitOptions { epochs, l2, share, rate, no_mates })
         }
     }
 }
@@ -347,7 +357,7 @@ struct FitOptions {
     no_mates: bool,
 }
 
-fn fit(input: &str, out: &str, options: &FitOptions) -> anyhow::Result<()> {
+fn fit(input: &str, out: &str, start: &Weights, options: &FitOptions) -> anyhow::Result<()> {
     let FitOptions { epochs, l2, share, rate, no_mates } = *options;
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for (i, line) in read_lines(input)?.iter().enumerate() {
@@ -373,7 +383,7 @@ fn fit(input: &str, out: &str, options: &FitOptions) -> anyhow::Result<()> {
     if train.is_empty() || valid.is_empty() {
         bail!("too few positions in {input}");
     }
-    let start = flat(&tabula_gomoku::eval::embedded_weights());
+    let start = flat(start);
     let hand = flat(&Weights::hand_set());
     let k = golden_min(0.0001, 0.05, |k| mse(&train, &start, k));
     eprintln!(

@@ -260,14 +260,8 @@ fn label(input: &str, out: &str, command: &str, ms: u64, threads: usize) -> anyh
             for entry in block {
                 let moves = entry.split(';').next().unwrap_or_default();
                 let Ok(board) = Board::from_moves(15, 15, Rule::Freestyle, moves) else { continue };
-                let mine = board.moves().len() % 2;
-                let mut question = String::from("BOARD\n");
-                for (i, p) in board.moves().iter().enumerate() {
-                    question.push_str(&format!("{p},{}\n", if i % 2 == mine { 1 } else { 2 }));
-                }
-                question.push_str("DONE");
                 let answer = engine
-                    .ask(&question, patience, |l| l.trim().split(',').all(|n| n.parse::<u8>().is_ok()))
+                    .ask(&board.gomocup_board(), patience, |l| l.trim().split(',').all(|n| n.parse::<u8>().is_ok()))
                     .with_context(|| format!("no move for {moves}"))?;
                 match reported_value(&answer) {
                     Some(value) => written.push(format!("{entry};{value}")),

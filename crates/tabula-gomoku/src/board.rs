@@ -694,6 +694,29 @@ impl Board {
     pub fn format_moves(&self, moves: &[Point]) -> String {
         moves.iter().map(|&p| self.format_point(p)).collect::<Vec<_>>().join(" ")
     }
+
+    /// The Gomocup `BOARD` command that puts an engine, to move, in this position: `BOARD`, a line `x,y,1` per
+    /// stone of the side to move and `x,y,2` per stone of the other (Gomocup coordinates, rows from the top), in
+    /// the order played, then `DONE`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tabula_gomoku::{Board, Rule};
+    ///
+    /// let board = Board::from_moves(15, 15, Rule::Freestyle, "h8 i9 h9").unwrap();
+    /// // White to move: h8 and h9 are the other side's, i9 its own.
+    /// assert_eq!(board.gomocup_board(), "BOARD\n7,7,2\n8,6,1\n7,6,2\nDONE");
+    /// ```
+    pub fn gomocup_board(&self) -> String {
+        let mine = self.moves.len() % 2;
+        let mut text = String::from("BOARD\n");
+        for (i, p) in self.moves.iter().enumerate() {
+            text.push_str(&format!("{p},{}\n", if i % 2 == mine { 1 } else { 2 }));
+        }
+        text.push_str("DONE");
+        text
+    }
 }
 
 impl fmt::Debug for Board {

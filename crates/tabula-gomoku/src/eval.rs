@@ -141,9 +141,7 @@ static TABLES: ClassTables = class_tables();
 /// The class of a point with line patterns `pats`, in any order.
 #[inline]
 pub fn class_of(pats: [Pattern; 4]) -> usize {
-    let n = Pattern::COUNT;
-    let code = ((pats[0] as usize * n + pats[1] as usize) * n + pats[2] as usize) * n + pats[3] as usize;
-    TABLES.of_code[code] as usize
+    TABLES.of_code[code_of(pats.map(|p| p as u8))] as usize
 }
 
 /// The four line patterns of `class`, weakest first (`None` for [`BLOCKED`]).

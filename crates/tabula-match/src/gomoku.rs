@@ -151,14 +151,7 @@ impl MatchGame for Gomoku {
                 match (synced[seat], board.moves().last()) {
                     (true, Some(last)) => process.send(&format!("TURN {last}"))?,
                     (_, None) => process.send("BEGIN")?,
-                    (false, Some(_)) => {
-                        process.send("BOARD")?;
-                        let mine = board.moves().len() % 2;
-                        for (i, p) in board.moves().iter().enumerate() {
-                            process.send(&format!("{p},{}", if i % 2 == mine { 1 } else { 2 }))?;
-                        }
-                        process.send("DONE")?;
-                    }
+                    (false, Some(_)) => process.send(&board.gomocup_board())?,
                 }
                 synced[seat] = true;
                 let allowed = clock.allowance(seat);

@@ -141,10 +141,11 @@ pub struct Board {
     lines: [[u16; 4]; CELLS],
     /// How many stones lie within two steps along a line: candidate moves have a nonzero count.
     near: [u8; CELLS],
-    /// Per colour and cell, the [`Shape`]s a stone there would make: bit `4 * shape + k` for direction `k`
-    /// (zero on stones and walls). Kept with the line codes, so that the searches for fives and threats visit
-    /// only the cells that have them.
-    marks: [[u16; CELLS]; 2],
+    /// Per cell, the [`Shape`]s a stone there would make: for black bit `4 * shape + k` for direction `k`,
+    /// for white the same 16 bits higher (zero on stones and walls). Kept with the line codes, so that the
+    /// searches for fives and threats visit only the cells that have them; both colours in one word, so that
+    /// a move's update of the cells along its lines compares each cell's marks once.
+    marks: [u32; CELLS],
     /// Per colour and shape, one bit per cell (`rows[..][..][y]` bit `x` for cell `y * STRIDE + x`) of the cells
     /// with that shape in some direction.
     rows: [[[u32; STRIDE]; Shape::COUNT]; 2],
@@ -172,6 +173,13 @@ pub enum Forced {
     /// The opponent has two fives, or one that cannot be blocked legally: every move loses, blocking one of
     /// the fives (here, if that is legal) as much as any other.
     Lost(Option<Point>),
+}
+
+/// The cell `offset` steps from cell `i` (within the padded array: the modulo, a no-op for the cells the board
+/// reaches, lets the compiler drop the bounds checks).
+#[inline(always)]
+fn along(i: usize, offset: isize) -> usize {
+    i.wrapping_add_signed(offset) % CELLS
 }
 
 const NEAR: [isize; 16] = {
@@ -221,7 +229,7 @@ impl Board {
             cells,
             lines,
             near: [0; CELLS],
-            marks: [[0; CELLS]; 2],
+            marks: [0; CELLS],
             rows: [[[0; STRIDE]; Shape::COUNT]; 2],
             counts: [[0; Shape::COUNT]; 2],
             key: Key::ZERO,
@@ -432,23 +440,17 @@ impl Board {
 
     /// Puts a stone of `color` on cell `i`, keeping key, line codes, marks and neighbour counts.
     fn set(&mut self, i: usize, color: Color) {
-        let c = color.as_cell();
-        self.cells[i] = c;
+        let c = color.as_cell() as u16;
+        self.cells[i] = c as u8;
         self.key ^= KEYS[LAYOUT.feature(Point::from_index(i).code() as usize, color.index())];
-        for who in Color::ALL {
-            self.set_mark(who, i, 0xffff, 0);
-        }
-        for (k, &d) in DIRS.iter().enumerate() {
-            for o in 1..=4isize {
-                let (a, b) = ((i as isize - o * d) as usize, (i as isize + o * d) as usize);
-                self.lines[a][k] |= (c as u16) << (2 * slot(o));
-                self.lines[b][k] |= (c as u16) << (2 * slot(-o));
-                self.remark(a, k);
-                self.remark(b, k);
-            }
-        }
+        self.set_marks(i, u32::MAX, 0);
+        // Each direction written out, so that the compiler unrolls the steps along it with constant shifts.
+        self.relink(i, 0, |code, slot| code | c << (2 * slot));
+        self.relink(i, 1, |code, slot| code | c << (2 * slot));
+        self.relink(i, 2, |code, slot| code | c << (2 * slot));
+        self.relink(i, 3, |code, slot| code | c << (2 * slot));
         for o in NEAR {
-            self.near[(i as isize + o) as usize] += 1;
+            self.near[along(i, o)] += 1;
         }
     }
 
@@ -456,54 +458,71 @@ impl Board {
     fn clear(&mut self, i: usize, color: Color) {
         self.cells[i] = EMPTY;
         self.key ^= KEYS[LAYOUT.feature(Point::from_index(i).code() as usize, color.index())];
-        for (k, &d) in DIRS.iter().enumerate() {
-            for o in 1..=4isize {
-                let (a, b) = ((i as isize - o * d) as usize, (i as isize + o * d) as usize);
-                self.lines[a][k] &= !(3u16 << (2 * slot(o)));
-                self.lines[b][k] &= !(3u16 << (2 * slot(-o)));
-                self.remark(a, k);
-                self.remark(b, k);
-            }
-            self.remark(i, k);
-        }
+        self.relink(i, 0, |code, slot| code & !(3 << (2 * slot)));
+        self.relink(i, 1, |code, slot| code & !(3 << (2 * slot)));
+        self.relink(i, 2, |code, slot| code & !(3 << (2 * slot)));
+        self.relink(i, 3, |code, slot| code & !(3 << (2 * slot)));
+        let own = self.shape_bits(i, 0) | self.shape_bits(i, 1) | self.shape_bits(i, 2) | self.shape_bits(i, 3);
+        self.set_marks(i, u32::MAX, own);
         for o in NEAR {
-            self.near[(i as isize + o) as usize] -= 1;
+            self.near[along(i, o)] -= 1;
+        }
+    }
+
+    /// Changes the line code (by `change`, given a code and the slot of cell `i` in it) of the four cells
+    /// either side of cell `i` along direction `k`, and their marks with it.
+    #[inline(always)]
+    fn relink(&mut self, i: usize, k: usize, change: impl Fn(u16, u32) -> u16) {
+        let d = DIRS[k];
+        for o in 1..=4isize {
+            let (a, b) = (along(i, -o * d), along(i, o * d));
+            self.lines[a][k] = change(self.lines[a][k], slot(o));
+            self.lines[b][k] = change(self.lines[b][k], slot(-o));
+            self.remark(a, k);
+            self.remark(b, k);
         }
     }
 
     /// Recomputes both colours' marks of cell `i` along direction `k` from its line code.
     #[inline(always)]
     fn remark(&mut self, i: usize, k: usize) {
-        if self.cells[i] != EMPTY {
-            return;
-        }
-        let both = self.tables.shapes(self.rule, self.lines[i][k]);
-        for who in Color::ALL {
-            self.set_mark(who, i, 0x1111 << k, (both >> who.index() & 0x1111) << k);
-        }
+        // Stones and walls keep no marks: their bits are masked off rather than branched around (which of the
+        // cells along a line are empty is hard to predict).
+        let empty = if self.cells[i] == EMPTY { u32::MAX } else { 0 };
+        self.set_marks(i, 0x1111_1111 << k & empty, self.shape_bits(i, k) & empty);
     }
 
-    /// Replaces the bits `mask` of `who`'s mark on cell `i` by `bits`, keeping the rows and counts.
+    /// Both colours' marks of the empty cell `i` along direction `k` by its line code: the table interleaves
+    /// the colours (black bit `4 * shape`, white the bit above); black goes to the low half of the mark,
+    /// white to the high half.
     #[inline(always)]
-    fn set_mark(&mut self, who: Color, i: usize, mask: u16, bits: u16) {
-        let c = who.index();
-        let old = self.marks[c][i];
+    fn shape_bits(&self, i: usize, k: usize) -> u32 {
+        let both = self.tables.shapes(self.rule, self.lines[i][k]) as u32;
+        ((both & 0x1111) | (both >> 1 & 0x1111) << 16) << k
+    }
+
+    /// Replaces the bits `mask` of cell `i`'s marks by `bits`, keeping the rows and counts.
+    #[inline(always)]
+    fn set_marks(&mut self, i: usize, mask: u32, bits: u32) {
+        let old = self.marks[i];
         let new = old & !mask | bits;
         if old == new {
             return;
         }
-        self.marks[c][i] = new;
-        // One bit per shape: whether the mark has it in some direction.
-        let any = |m: u16| {
+        self.marks[i] = new;
+        // One bit per colour and shape (bit `4 * colour + shape`): whether the mark has it in some direction.
+        let any = |m: u32| {
             let m = m | m >> 1 | m >> 2 | m >> 3;
-            (m & 1) | (m >> 3 & 2) | (m >> 6 & 4) | (m >> 9 & 8)
+            let m = (m & 0x0001_0001) | (m >> 3 & 0x0002_0002) | (m >> 6 & 0x0004_0004) | (m >> 9 & 0x0008_0008);
+            (m | m >> 12) & 0xff
         };
         let (was, is) = (any(old), any(new));
         let mut changed = was ^ is;
         while changed != 0 {
-            let s = changed.trailing_zeros() as usize;
+            let b = changed.trailing_zeros() as usize;
+            let (c, s) = (b / 4, b % 4);
             self.rows[c][s][i / STRIDE] ^= 1 << (i % STRIDE);
-            self.counts[c][s] = if is >> s & 1 != 0 { self.counts[c][s] + 1 } else { self.counts[c][s] - 1 };
+            self.counts[c][s] = if is >> b & 1 != 0 { self.counts[c][s] + 1 } else { self.counts[c][s] - 1 };
             changed &= changed - 1;
         }
     }
@@ -512,7 +531,7 @@ impl Board {
     #[inline(always)]
     #[cfg_attr(not(feature = "engine"), allow(dead_code))]
     pub(crate) fn mark(&self, i: usize, color: Color) -> u16 {
-        self.marks[color.index()][i]
+        (self.marks[i] >> (16 * color.index())) as u16
     }
 
     /// Whether some cell has `shape` for `color`.

@@ -445,10 +445,11 @@ impl Board {
         self.key ^= KEYS[LAYOUT.feature(Point::from_index(i).code() as usize, color.index())];
         self.set_marks(i, u32::MAX, 0);
         // Each direction written out, so that the compiler unrolls the steps along it with constant shifts.
-        self.relink(i, 0, |code, slot| code | c << (2 * slot));
-        self.relink(i, 1, |code, slot| code | c << (2 * slot));
-        self.relink(i, 2, |code, slot| code | c << (2 * slot));
-        self.relink(i, 3, |code, slot| code | c << (2 * slot));
+        let put = move |code: u16, slot: u32| code | c << (2 * slot);
+        self.relink(i, 0, put);
+        self.relink(i, 1, put);
+        self.relink(i, 2, put);
+        self.relink(i, 3, put);
         for o in NEAR {
             self.near[along(i, o)] += 1;
         }
@@ -458,10 +459,11 @@ impl Board {
     fn clear(&mut self, i: usize, color: Color) {
         self.cells[i] = EMPTY;
         self.key ^= KEYS[LAYOUT.feature(Point::from_index(i).code() as usize, color.index())];
-        self.relink(i, 0, |code, slot| code & !(3 << (2 * slot)));
-        self.relink(i, 1, |code, slot| code & !(3 << (2 * slot)));
-        self.relink(i, 2, |code, slot| code & !(3 << (2 * slot)));
-        self.relink(i, 3, |code, slot| code & !(3 << (2 * slot)));
+        let take = |code: u16, slot: u32| code & !(3 << (2 * slot));
+        self.relink(i, 0, take);
+        self.relink(i, 1, take);
+        self.relink(i, 2, take);
+        self.relink(i, 3, take);
         let own = self.shape_bits(i, 0) | self.shape_bits(i, 1) | self.shape_bits(i, 2) | self.shape_bits(i, 3);
         self.set_marks(i, u32::MAX, own);
         for o in NEAR {

@@ -495,12 +495,12 @@ impl Board {
     }
 
     /// Both colours' marks of the empty cell `i` along direction `k` by its line code: the table interleaves
-    /// the colours (black bit `4 * shape`, white the bit above); black goes to the low half of the mark,
-    /// white to the high half.
+    /// the colours (black bit `4 * shape`, white the bit above); black stays in the low half of the mark,
+    /// white moves up to the high half.
     #[inline(always)]
     fn shape_bits(&self, i: usize, k: usize) -> u32 {
         let both = self.tables.shapes(self.rule, self.lines[i][k]) as u32;
-        ((both & 0x1111) | (both >> 1 & 0x1111) << 16) << k
+        ((both & 0x1111) | (both & 0x2222) << 15) << k
     }
 
     /// Replaces the bits `mask` of cell `i`'s marks by `bits`, keeping the rows and counts.

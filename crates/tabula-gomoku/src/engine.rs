@@ -83,8 +83,8 @@ const VCT_DEPTH: u32 = 10;
 /// How many candidate moves are tried against the opponent's threat.
 const DEFENCE_CANDIDATES: usize = 32;
 /// Reverse futility pruning's margin per ply, in evaluation units: a non-PV node six plies or fewer from the
-/// horizon, not answering a four, whose static evaluation beats beta by this much per ply returns the
-/// evaluation. About 0.3 of a logistic unit per ply (the evaluation fitted to Rapfi's win rates puts a
+/// horizon, not in check (no five to make or to block), whose static evaluation beats beta by this much per
+/// ply returns the evaluation. About 0.3 of a logistic unit per ply (the evaluation fitted to Rapfi's win rates puts a
 /// logistic unit at about 1,370 units), as Rapfi's own margin is; measured by self-play (the crate's README
 /// section).
 const REVERSE_FUTILITY_MARGIN: i32 = 400;

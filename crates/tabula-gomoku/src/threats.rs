@@ -140,7 +140,13 @@ pub struct ThreatSolver {
     limit: u64,
     deadline: Option<Instant>,
     aborted: bool,
+    /// Whether the search since this was last cleared stopped some line at the depth limit (a failure found
+    /// without doing so holds at every depth).
+    horizon: bool,
 }
+
+/// The depth a failure is cached with when no line of its search reached the depth limit: it holds at any depth.
+const EVERY_DEPTH: u32 = 255;
 
 /// How many nodes go between two looks at the clock.
 const CLOCK_NODES: u64 = 1024;
@@ -153,7 +159,7 @@ impl ThreatSolver {
 
     /// A solver on a shared cache.
     pub fn with_cache(cache: Arc<ThreatCache>) -> Self {
-        Self { cache, nodes: 0, limit: u64::MAX, deadline: None, aborted: false }
+        Self { cache, nodes: 0, limit: u64::MAX, deadline: None, aborted: false, horizon: false }
     }
 
     /// Makes the searches give up at `deadline` as they do when out of nodes (`None`: no deadline).
@@ -177,8 +183,9 @@ impl ThreatSolver {
     }
 
     /// The first move of a forced win for the side to move using at most `max_depth` attacking moves,
-    /// searched by iterative deepening within `node_limit` nodes. `None`: no win found (not a proof of none
-    /// if [`aborted`](Self::aborted)).
+    /// searched by iterative deepening within `node_limit` nodes (stopping early once a depth fails without any
+    /// line reaching its limit: deeper ones would fail alike). `None`: no win found (not a proof of none if
+    /// [`aborted`](Self::aborted)).
     pub fn find(&mut self, board: &Board, kind: ThreatKind, max_depth: u32, node_limit: u64) -> Option<Point> {
         self.nodes = 0;
         self.limit = node_limit;
@@ -188,10 +195,11 @@ impl ThreatSolver {
         }
         let mut b = board.clone();
         for depth in 1..=max_depth {
+            self.horizon = false;
             if let Some(p) = self.attack(&mut b, kind, depth) {
                 return Some(p);
             }
-            if self.aborted {
+            if self.aborted || !self.horizon {
                 break;
             }
         }
@@ -250,7 +258,11 @@ impl ThreatSolver {
             return Some(p);
         }
         board.five_points_into(me.opponent(), &mut fives, 2);
-        if fives.len() >= 2 || depth == 0 {
+        if fives.len() >= 2 {
+            return None;
+        }
+        if depth == 0 {
+            self.horizon = true;
             return None;
         }
         // Step 2. The cache.
@@ -260,14 +272,21 @@ impl ThreatSolver {
                 return c.best;
             }
             if !c.win && c.depth >= depth {
+                self.horizon |= c.depth != EVERY_DEPTH;
                 return None;
             }
         }
-        // Step 3. Threats, strongest first; a four of the opponent must be blocked.
+        // Step 3. Threats, strongest first; a four of the opponent must be blocked. With one attacking move
+        // left, only a move that makes two fives at once (an open four, or two fours) can win, unless the
+        // defender may be unable to block a single five (renju's black): the others are not tried.
+        let outer = std::mem::replace(&mut self.horizon, false);
         let moves = match fives.first() {
             Some(&block) if board.is_legal_at(block.index(), me) => vec![block],
             Some(_) => Vec::new(),
-            None => self.attacks(board, me, kind),
+            None => {
+                let last = depth == 1 && !(board.rule() == Rule::Renju && me == Color::White);
+                self.attacks(board, me, kind, last)
+            }
         };
         for m in moves {
             board.play_unchecked(m);
@@ -277,17 +296,22 @@ impl ThreatSolver {
                 return None;
             }
             if won {
+                self.horizon |= outer;
                 self.cache.store(key, Cached { win: true, depth, best: Some(m) });
                 return Some(m);
             }
         }
-        self.cache.store(key, Cached { win: false, depth, best: None });
+        let reached = if self.horizon { depth } else { EVERY_DEPTH };
+        self.horizon |= outer;
+        self.cache.store(key, Cached { win: false, depth: reached, best: None });
         None
     }
 
-    /// The attacker's threats, strongest first.
-    fn attacks(&self, board: &Board, me: Color, kind: ThreatKind) -> Vec<Point> {
+    /// The attacker's threats, strongest first; with `two_fives_only`, only those that make two fives at once
+    /// (noting that the others were left to a deeper search).
+    fn attacks(&mut self, board: &Board, me: Color, kind: ThreatKind, two_fives_only: bool) -> Vec<Point> {
         let mut scored = Vec::new();
+        let horizon = &mut self.horizon;
         let shapes: &[Shape] = if kind == ThreatKind::Vct { &[Shape::Four, Shape::Three] } else { &[Shape::Four] };
         board.for_each_shape(me, shapes, |i| {
             let pats = board.patterns_at(i, me);
@@ -305,6 +329,10 @@ impl ThreatSolver {
             } else {
                 return;
             };
+            if two_fives_only && rank < 4 {
+                *horizon = true;
+                return;
+            }
             if board.is_legal_at(i, me) {
                 scored.push((rank * 100_000 + point_value(board, i, me), Point::from_index(i)));
             }
@@ -338,7 +366,11 @@ impl ThreatSolver {
             _ => {}
         }
         // Past a four only an open-four threat is left, and it needs one more attacking move.
-        if kind == ThreatKind::Vcf || depth == 0 {
+        if kind == ThreatKind::Vcf {
+            return false;
+        }
+        if depth == 0 {
+            self.horizon = true;
             return false;
         }
         let Some(defences) = defences(board, kind) else {

@@ -143,6 +143,11 @@ pub struct ThreatSolver {
     /// Whether the search since this was last cleared stopped some line at the depth limit (a failure found
     /// without doing so holds at every depth).
     horizon: bool,
+    /// The moves of the nodes on the current line, each node's after its parent's (so that a search allocates
+    /// nothing once these have grown); `fives` and `scored` are scratch space for one node at a time.
+    stack: Vec<Point>,
+    fives: Vec<Point>,
+    scored: Vec<(i32, Point)>,
 }
 
 /// The depth a failure is cached with when no line of its search reached the depth limit: it holds at any depth.
@@ -159,7 +164,17 @@ impl ThreatSolver {
 
     /// A solver on a shared cache.
     pub fn with_cache(cache: Arc<ThreatCache>) -> Self {
-        Self { cache, nodes: 0, limit: u64::MAX, deadline: None, aborted: false, horizon: false }
+        Self {
+            cache,
+            nodes: 0,
+            limit: u64::MAX,
+            deadline: None,
+            aborted: false,
+            horizon: false,
+            stack: Vec::new(),
+            fives: Vec::new(),
+            scored: Vec::new(),
+        }
     }
 
     /// Makes the searches give up at `deadline` as they do when out of nodes (`None`: no deadline).
@@ -252,13 +267,11 @@ impl ThreatSolver {
         }
         let me = board.side_to_move();
         // Step 1. A five wins; two fives of the opponent cannot be stopped.
-        let mut fives = Vec::with_capacity(2);
-        board.five_points_into(me, &mut fives, 1);
-        if let Some(&p) = fives.first() {
+        if let (Some(p), _) = self.five_points(board, me, 1) {
             return Some(p);
         }
-        board.five_points_into(me.opponent(), &mut fives, 2);
-        if fives.len() >= 2 {
+        let (block, fives) = self.five_points(board, me.opponent(), 2);
+        if fives >= 2 {
             return None;
         }
         if depth == 0 {
@@ -280,37 +293,49 @@ impl ThreatSolver {
         // left, only a move that makes two fives at once (an open four, or two fours) can win, unless the
         // defender may be unable to block a single five (renju's black): the others are not tried.
         let outer = std::mem::replace(&mut self.horizon, false);
-        let moves = match fives.first() {
-            Some(&block) if board.is_legal_at(block.index(), me) => vec![block],
-            Some(_) => Vec::new(),
+        let base = self.stack.len();
+        match block {
+            Some(block) if board.is_legal_at(block.index(), me) => self.stack.push(block),
+            Some(_) => {}
             None => {
                 let last = depth == 1 && !(board.rule() == Rule::Renju && me == Color::White);
-                self.attacks(board, me, kind, last)
+                self.attacks(board, me, kind, last);
             }
-        };
-        for m in moves {
+        }
+        let mut win = None;
+        for n in base..self.stack.len() {
+            let m = self.stack[n];
             board.play_unchecked(m);
             let won = self.defend(board, kind, depth - 1);
             board.undo_unchecked(m);
-            if self.aborted {
-                return None;
-            }
-            if won {
-                self.horizon |= outer;
-                self.cache.store(key, Cached { win: true, depth, best: Some(m) });
-                return Some(m);
+            if self.aborted || won {
+                win = won.then_some(m);
+                break;
             }
         }
-        let reached = if self.horizon { depth } else { EVERY_DEPTH };
+        self.stack.truncate(base);
+        if self.aborted {
+            return None;
+        }
+        // A failure that stopped no line at the depth limit holds at every depth.
+        let held = if win.is_none() && !self.horizon { EVERY_DEPTH } else { depth };
         self.horizon |= outer;
-        self.cache.store(key, Cached { win: false, depth: reached, best: None });
-        None
+        self.cache.store(key, Cached { win: win.is_some(), depth: held, best: win });
+        win
     }
 
-    /// The attacker's threats, strongest first; with `two_fives_only`, only those that make two fives at once
-    /// (noting that the others were left to a deeper search).
-    fn attacks(&mut self, board: &Board, me: Color, kind: ThreatKind, two_fives_only: bool) -> Vec<Point> {
-        let mut scored = Vec::new();
+    /// The first of up to `limit` points where `color` would make five, and how many there are.
+    fn five_points(&mut self, board: &Board, color: Color, limit: usize) -> (Option<Point>, usize) {
+        self.fives.clear();
+        board.five_points_into(color, &mut self.fives, limit);
+        (self.fives.first().copied(), self.fives.len())
+    }
+
+    /// Pushes the attacker's threats on the stack, strongest first; with `two_fives_only`, only those that make
+    /// two fives at once (noting that the others were left to a deeper search).
+    fn attacks(&mut self, board: &Board, me: Color, kind: ThreatKind, two_fives_only: bool) {
+        let scored = &mut self.scored;
+        scored.clear();
         let horizon = &mut self.horizon;
         let shapes: &[Shape] = if kind == ThreatKind::Vct { &[Shape::Four, Shape::Three] } else { &[Shape::Four] };
         board.for_each_shape(me, shapes, |i| {
@@ -338,23 +363,19 @@ impl ThreatSolver {
             }
         });
         scored.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
-        scored.into_iter().map(|(_, p)| p).collect()
+        self.stack.extend(scored.iter().map(|&(_, p)| p));
     }
 
     /// Whether the attacker (who just moved) wins against every defence.
     fn defend(&mut self, board: &mut Board, kind: ThreatKind, depth: u32) -> bool {
         let d = board.side_to_move();
         let a = d.opponent();
-        let mut fives = Vec::with_capacity(2);
-        board.five_points_into(d, &mut fives, 1);
-        if !fives.is_empty() {
+        if self.five_points(board, d, 1).1 > 0 {
             return false;
         }
-        board.five_points_into(a, &mut fives, 2);
-        match fives.as_slice() {
-            [_, _] => return true,
-            [block] => {
-                let block = *block;
+        match self.five_points(board, a, 2) {
+            (_, 2) => return true,
+            (Some(block), _) => {
                 if !board.is_legal_at(block.index(), d) {
                     return true;
                 }
@@ -373,21 +394,25 @@ impl ThreatSolver {
             self.horizon = true;
             return false;
         }
-        let Some(defences) = defences(board, kind) else {
+        let base = self.stack.len();
+        if !defences_into(board, kind, &mut self.stack) {
             return false;
-        };
-        for m in defences {
+        }
+        let mut won = true;
+        for n in base..self.stack.len() {
+            let m = self.stack[n];
             if !board.is_legal_at(m.index(), d) {
                 continue;
             }
             board.play_unchecked(m);
-            let won = self.attack(board, kind, depth).is_some();
+            won = self.attack(board, kind, depth).is_some();
             board.undo_unchecked(m);
             if !won {
-                return false;
+                break;
             }
         }
-        true
+        self.stack.truncate(base);
+        won
     }
 }
 
@@ -396,23 +421,28 @@ impl ThreatSolver {
 /// loses to the open four). `None` if the attacker threatens nothing a `kind` search counts; empty if nothing
 /// answers the threat.
 pub(crate) fn defences(board: &Board, kind: ThreatKind) -> Option<Vec<Point>> {
+    let mut out = Vec::new();
+    defences_into(board, kind, &mut out).then_some(out)
+}
+
+/// [`defences`], appended to `out`: `false` (and nothing appended) where that gives `None`.
+fn defences_into(board: &Board, kind: ThreatKind, out: &mut Vec<Point>) -> bool {
     let d = board.side_to_move();
     let a = d.opponent();
-    let mut fives = Vec::with_capacity(2);
-    board.five_points_into(a, &mut fives, 2);
-    if !fives.is_empty() {
-        return Some(fives);
+    let start = out.len();
+    board.five_points_into(a, out, 2);
+    if out.len() > start {
+        return true;
     }
     if kind == ThreatKind::Vcf {
-        return None;
+        return false;
     }
     let mut scratch = board.cells;
     let threats = threat_points(board, &mut scratch, a, usize::MAX);
     if threats.is_empty() {
-        return None;
+        return false;
     }
     let mut seen = [0u64; CELLS / 64];
-    let mut out = Vec::new();
     let mut push = |i: usize, out: &mut Vec<Point>| {
         if seen[i / 64] & 1 << (i % 64) == 0 && board.cells[i] == EMPTY {
             seen[i / 64] |= 1 << (i % 64);
@@ -420,11 +450,11 @@ pub(crate) fn defences(board: &Board, kind: ThreatKind) -> Option<Vec<Point>> {
         }
     };
     // The defender's own fours come first: they gain a tempo.
-    board.for_each_shape(d, &[Shape::Four], |i| push(i, &mut out));
+    board.for_each_shape(d, &[Shape::Four], |i| push(i, out));
     let own = out.len();
     // Then the points on the threats' lines (only they can change what the threat points make) ...
     for &(t, pats) in &threats {
-        push(t, &mut out);
+        push(t, out);
         for (k, &step) in DIRS.iter().enumerate() {
             if pats[k] < Pattern::BlockFour {
                 continue;
@@ -432,7 +462,7 @@ pub(crate) fn defences(board: &Board, kind: ThreatKind) -> Option<Vec<Point>> {
             for o in -5isize..=5 {
                 let j = t as isize + o * step;
                 if (0..CELLS as isize).contains(&j) {
-                    push(j as usize, &mut out);
+                    push(j as usize, out);
                 }
             }
         }
@@ -456,7 +486,7 @@ pub(crate) fn defences(board: &Board, kind: ThreatKind) -> Option<Vec<Point>> {
         }
     }
     out.truncate(kept);
-    Some(out)
+    true
 }
 
 /// Up to `limit` points where `a` would make two fives at once (an open four, or two fours), each with its

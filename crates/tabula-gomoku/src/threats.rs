@@ -5,7 +5,9 @@
 //!
 //! - **Attacker** (OR node): a five wins. Facing a four of the defender, the attacker must block it (and
 //!   loses to two). Otherwise it tries its fours (open fours and four-threes first) and, in a VCT, its
-//!   open threes.
+//!   open threes; with one attacking move left, only the moves that make two fives at once (an open four or
+//!   two fours), the only ones that can still win (but where renju's black defends: it may be unable to
+//!   block a single five).
 //! - **Defender** (AND node): a five of its own refutes. Two attacker fives cannot both be blocked. One
 //!   must be blocked, at the single point that does it (in renju, black cannot if that point is forbidden).
 //!   In a VCF nothing else is a threat, so the line fails. In a VCT the attacker threatens an open four: the
@@ -13,8 +15,9 @@
 //!   themselves, or any four of its own; the attacker must win against every one of them.
 //!
 //! Results go to a [`ThreatCache`] under the position's key (mixed with the kind of search and the rule):
-//! a win with its move for any depth, a failure with the depth it was searched to. The cache is lock-free
-//! and can be shared by the threads of a search.
+//! a win with its move for any depth, a failure with the depth it was searched to, or for every depth when no
+//! line of its search was stopped by the depth limit (the iterative deepening then ends there too). The cache
+//! is lock-free and can be shared by the threads of a search.
 //!
 //! [`verify`](crate::verify) checks every win independently of the pattern tables used here.
 //!

@@ -154,20 +154,28 @@ pub fn class_patterns(class: usize) -> Option<[Pattern; 4]> {
 #[inline]
 fn point_class(board: &Board, i: usize, color: Color) -> (usize, i32) {
     let class = class_of(board.patterns_at(i, color));
-    let value = TABLES.hand[class];
-    if value >= FIVE_VALUE {
-        return if board.makes_five_at(i, color) { (class, FIVE_VALUE) } else { (BLOCKED, 0) };
-    }
-    if value >= WINNING_SHAPE / 2 && !board.is_legal_at(i, color) {
-        return (BLOCKED, 0);
-    }
-    (class, value)
+    exact_value(board, i, color, TABLES.hand[class]).map_or((BLOCKED, 0), |value| (class, value))
 }
 
-/// The hand-set value for `color` of playing the empty cell `i`: its four line patterns and their combination.
+/// The hand-set value for `color` of playing the empty cell `i`: its four line patterns and their combination
+/// (as [`point_class`]'s, worked out from the patterns without the class tables: move ordering asks it of
+/// every candidate move).
 #[inline]
 pub(crate) fn point_value(board: &Board, i: usize, color: Color) -> i32 {
-    point_class(board, i, color).1
+    exact_value(board, i, color, hand_value(board.patterns_at(i, color).map(|p| p as u8))).unwrap_or(0)
+}
+
+/// `value`, the hand-set value of the empty cell `i` for `color` by its patterns, after the exact checks:
+/// `None` where an apparent five is an overline or the point is forbidden to `color`.
+#[inline]
+fn exact_value(board: &Board, i: usize, color: Color, value: i32) -> Option<i32> {
+    if value >= FIVE_VALUE {
+        return board.makes_five_at(i, color).then_some(FIVE_VALUE);
+    }
+    if value >= WINNING_SHAPE / 2 && !board.is_legal_at(i, color) {
+        return None;
+    }
+    Some(value)
 }
 
 impl Game for Board {
@@ -483,6 +491,23 @@ impl Evaluator<Board> for Eval {
 mod tests {
     use super::*;
     use tabula::search::verify::check_all;
+
+    #[test]
+    fn point_values_agree_with_the_classes() {
+        // Move ordering works a point's value out from its patterns; the evaluation looks it up by class.
+        for (rule, moves) in [
+            (Rule::Freestyle, "h8 h9 i8 g8 j8 k8 i9 i10 j10 g7 h10 f6 g10 k10"),
+            (Rule::Standard, "h8 i9 h9 h10 g8 i8 i10 f7 e6 g7 j7 j9 k9 h11 g12"),
+            (Rule::Renju, "h8 h9 i8 j8 i9 i10 j10 g7 k11 h10 g10 l12 f10 k9 e10"),
+        ] {
+            let board = Board::from_moves(15, 15, rule, moves).unwrap();
+            for color in [Color::Black, Color::White] {
+                board.for_each_candidate(|i| {
+                    assert_eq!(point_value(&board, i, color), point_class(&board, i, color).1, "{rule} {i}");
+                });
+            }
+        }
+    }
 
     #[test]
     fn tactics_hooks_are_exact() {

@@ -495,6 +495,7 @@ mod tests {
     #[test]
     fn point_values_agree_with_the_classes() {
         // Move ordering works a point's value out from its patterns; the evaluation looks it up by class.
+        let mut strong = 0;
         for (rule, moves) in [
             (Rule::Freestyle, "h8 h9 i8 g8 j8 k8 i9 i10 j10 g7 h10 f6 g10 k10"),
             (Rule::Standard, "h8 i9 h9 h10 g8 i8 i10 f7 e6 g7 j7 j9 k9 h11 g12"),
@@ -503,10 +504,14 @@ mod tests {
             let board = Board::from_moves(15, 15, rule, moves).unwrap();
             for color in [Color::Black, Color::White] {
                 board.for_each_candidate(|i| {
-                    assert_eq!(point_value(&board, i, color), point_class(&board, i, color).1, "{rule} {i}");
+                    let value = point_value(&board, i, color);
+                    assert_eq!(value, point_class(&board, i, color).1, "{rule} {i}");
+                    strong += (value >= WINNING_SHAPE / 2) as usize;
                 });
             }
         }
+        // The positions have points that win or threaten to: the combination bonuses are compared too.
+        assert!(strong >= 3, "{strong}");
     }
 
     #[test]

@@ -586,7 +586,7 @@ impl Board {
 
     /// Whether `color` may play the empty cell `i`; a quick pattern filter before the exact renju check.
     pub(crate) fn is_legal_at(&self, i: usize, color: Color) -> bool {
-        if self.rule != Rule::Renju || color != Color::Black {
+        if !self.rule.forbids(color) {
             return true;
         }
         let pats = self.patterns_at(i, color);

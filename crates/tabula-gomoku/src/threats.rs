@@ -301,7 +301,7 @@ impl ThreatSolver {
             Some(block) if board.is_legal_at(block.index(), me) => self.stack.push(block),
             Some(_) => {}
             None => {
-                let last = depth == 1 && !(board.rule() == Rule::Renju && me == Color::White);
+                let last = depth == 1 && !board.rule().forbids(me.opponent());
                 self.attacks(board, me, kind, last);
             }
         }
@@ -474,7 +474,7 @@ fn defences_into(board: &Board, kind: ThreatKind, out: &mut Vec<Point>) -> bool 
     // stone cannot give the attacker a new threat, except by unblocking a renju forbidden point: such a
     // move is kept, and the search finds out.)
     let rule = board.rule();
-    let renju_black = rule == Rule::Renju && a == Color::Black;
+    let renju_black = rule.forbids(a);
     let mut kept = own;
     for n in own..out.len() {
         let x = out[n].index();

@@ -85,6 +85,12 @@ impl Rule {
         }
     }
 
+    /// Whether some points may be forbidden to `color` (renju's black: double threes, double fours,
+    /// overlines).
+    pub const fn forbids(self, color: Color) -> bool {
+        matches!(self, Rule::Renju) && matches!(color, Color::Black)
+    }
+
     /// The rule's name as the command line spells it.
     pub const fn name(self) -> &'static str {
         match self {

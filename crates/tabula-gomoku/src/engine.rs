@@ -36,7 +36,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tabula::game::{Evaluator, Game};
 use tabula::score::{win_in, Score};
-use tabula::search::{Iteration, Limits, SearchOptions, Searcher};
+use tabula::search::{Iteration, Limits, SearchOptions, SearchResult, Searcher};
 
 /// What the engine concluded about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -229,6 +229,12 @@ impl Engine {
         thought.best = result.best_move;
         thought.elapsed = start.elapsed();
         thought
+    }
+
+    /// The alpha-beta search of step 4 alone, on all the moves, without the threat searches before it: what the
+    /// evaluation, move ordering and the search's own threat hooks cost (benchmarks, analysis).
+    pub fn search_only(&mut self, board: &Board, limits: &Limits) -> SearchResult<Point> {
+        self.searcher.search(board, limits, |_| {})
     }
 
     /// The side to move's forced win by threats in `board` (a VCF, else a VCT): its kind, its line and the

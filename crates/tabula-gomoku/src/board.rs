@@ -139,6 +139,10 @@ pub struct Board {
     rule: Rule,
     pub(crate) cells: [u8; CELLS],
     lines: [[u16; 4]; CELLS],
+    /// Per cell and direction, the [`Pattern`] a stone there would make along that line, black's in the low
+    /// four bits and white's in the high four: kept with the line codes, so that reading a point's patterns
+    /// (the evaluation asks them of every candidate point for both colours) costs no table lookup.
+    pats: [[u8; 4]; CELLS],
     /// How many stones lie within two steps along a line: candidate moves have a nonzero count.
     near: [u8; CELLS],
     /// Per cell, the [`Shape`]s a stone there would make: for black bit `4 * shape + k` for direction `k`,
@@ -173,6 +177,14 @@ pub enum Forced {
     /// The opponent has two fives, or one that cannot be blocked legally: every move loses, blocking one of
     /// the fives (here, if that is legal) as much as any other.
     Lost(Option<Point>),
+}
+
+/// Both colours' shapes along direction `k` as [`Tables::shapes`](crate::pattern::Tables::shapes) gives them,
+/// placed as a cell's mark has them: black's bit `4 * shape + k`, white's the same 16 bits higher.
+#[inline(always)]
+fn spread(both: u16, k: usize) -> u32 {
+    let both = both as u32;
+    ((both & 0x1111) | (both & 0x2222) << 15) << k
 }
 
 /// The cell `offset` steps from cell `i` (within the padded array: the modulo, a no-op for the cells the board
@@ -222,12 +234,15 @@ impl Board {
                 }
             }
         }
+        let tables = tables();
+        let pats = std::array::from_fn(|i| lines[i].map(|code| (tables.cell(rule, code) >> 16) as u8));
         Ok(Board {
             width: width as u8,
             height: height as u8,
             rule,
             cells,
             lines,
+            pats,
             near: [0; CELLS],
             marks: [0; CELLS],
             rows: [[[0; STRIDE]; Shape::COUNT]; 2],
@@ -236,7 +251,7 @@ impl Board {
             moves: Vec::new(),
             passed: false,
             winner: None,
-            tables: tables(),
+            tables,
             forced: Cell::new(None),
         })
     }
@@ -485,13 +500,15 @@ impl Board {
         }
     }
 
-    /// Recomputes both colours' marks of cell `i` along direction `k` from its line code.
+    /// Recomputes both colours' patterns and marks of cell `i` along direction `k` from its line code.
     #[inline(always)]
     fn remark(&mut self, i: usize, k: usize) {
+        let cell = self.tables.cell(self.rule, self.lines[i][k]);
+        self.pats[i][k] = (cell >> 16) as u8;
         // Stones and walls keep no marks: their bits are masked off rather than branched around (which of the
         // cells along a line are empty is hard to predict).
         let empty = if self.cells[i] == EMPTY { u32::MAX } else { 0 };
-        self.set_marks(i, 0x1111_1111 << k & empty, self.shape_bits(i, k) & empty);
+        self.set_marks(i, 0x1111_1111 << k & empty, spread(cell as u16, k) & empty);
     }
 
     /// Both colours' marks of the empty cell `i` along direction `k` by its line code: the table interleaves
@@ -499,8 +516,7 @@ impl Board {
     /// white moves up to the high half.
     #[inline(always)]
     fn shape_bits(&self, i: usize, k: usize) -> u32 {
-        let both = self.tables.shapes(self.rule, self.lines[i][k]) as u32;
-        ((both & 0x1111) | (both & 0x2222) << 15) << k
+        spread(self.tables.shapes(self.rule, self.lines[i][k]), k)
     }
 
     /// Replaces the bits `mask` of cell `i`'s marks by `bits`, keeping the rows and counts.
@@ -567,15 +583,8 @@ impl Board {
 
     #[inline(always)]
     pub(crate) fn patterns_at(&self, i: usize, color: Color) -> [Pattern; 4] {
-        let exact = self.rule.exact_five(color);
-        let c = color.as_cell();
-        let l = &self.lines[i];
-        [
-            self.tables.get(exact, c, l[0]),
-            self.tables.get(exact, c, l[1]),
-            self.tables.get(exact, c, l[2]),
-            self.tables.get(exact, c, l[3]),
-        ]
+        let shift = 4 * color.index();
+        self.pats[i].map(|both| Pattern::from_code(both >> shift & 15))
     }
 
     /// Whether the side to move may play `p`: an empty point of the board that is not, under renju, forbidden
@@ -848,6 +857,10 @@ mod tests {
             assert_eq!(fresh.lines, b.lines);
             assert_eq!(fresh.near, b.near);
             assert_eq!((fresh.marks, fresh.rows, fresh.counts), (b.marks, b.rows, b.counts));
+            // The kept patterns are the pattern table's for the line codes, cell by cell.
+            for i in 0..CELLS {
+                assert_eq!(b.pats[i], b.lines[i].map(|code| (b.tables.cell(rule, code) >> 16) as u8), "{i}");
+            }
             // The marks say what the line tables say of every empty cell.
             for who in Color::ALL {
                 let mut count = [0; Shape::COUNT];

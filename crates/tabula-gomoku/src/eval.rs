@@ -58,8 +58,9 @@ const CODES: usize = Pattern::COUNT.pow(4);
 
 /// The point classes, built at compile time.
 struct ClassTables {
-    /// The class of each base-11 code of four patterns (in any order).
-    of_code: [u16; CODES],
+    /// The class of each base-11 code of four patterns (in any order) in the low 16 bits, its hand-set value
+    /// in the high 16: the evaluation reads both with one lookup.
+    of_code: [u32; CODES],
     /// The four patterns of each class but [`BLOCKED`], weakest first.
     patterns: [[u8; 4]; CLASSES - 1],
     /// The hand-set value of each class: its patterns' values and the bonus of a winning combination.
@@ -121,9 +122,9 @@ const fn class_tables() -> ClassTables {
     while code < CODES {
         let d = digits(code);
         if code_of(sorted(d)) == code {
-            t.of_code[code] = next as u16;
             t.patterns[next] = d;
             t.hand[next] = hand_value(d);
+            t.of_code[code] = next as u32 | (t.hand[next] as u32) << 16;
             next += 1;
         }
         code += 1;
@@ -141,7 +142,14 @@ static TABLES: ClassTables = class_tables();
 /// The class of a point with line patterns `pats`, in any order.
 #[inline]
 pub fn class_of(pats: [Pattern; 4]) -> usize {
-    TABLES.of_code[code_of(pats.map(|p| p as u8))] as usize
+    class_and_value(pats).0
+}
+
+/// The class of a point with line patterns `pats` and the class's hand-set value.
+#[inline(always)]
+fn class_and_value(pats: [Pattern; 4]) -> (usize, i32) {
+    let both = TABLES.of_code[code_of(pats.map(|p| p as u8))];
+    ((both & 0xffff) as usize, (both >> 16) as i32)
 }
 
 /// The four line patterns of `class`, weakest first (`None` for [`BLOCKED`]).
@@ -153,8 +161,8 @@ pub fn class_patterns(class: usize) -> Option<[Pattern; 4]> {
 /// or [`BLOCKED`] (value 0) where an apparent five is an overline or the point is forbidden to `color`.
 #[inline]
 fn point_class(board: &Board, i: usize, color: Color) -> (usize, i32) {
-    let class = class_of(board.patterns_at(i, color));
-    exact_value(board, i, color, TABLES.hand[class]).map_or((BLOCKED, 0), |value| (class, value))
+    let (class, value) = class_and_value(board.patterns_at(i, color));
+    exact_value(board, i, color, value).map_or((BLOCKED, 0), |value| (class, value))
 }
 
 /// The hand-set value for `color` of playing the empty cell `i`: its four line patterns and their combination

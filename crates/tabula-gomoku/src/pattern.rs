@@ -154,25 +154,31 @@ impl Shape {
 
 const CODES: usize = 1 << 16;
 
-/// Four tables: index `exact * 2 + colour - 1`; and per rule, both colours' [`Shape`]s.
+/// Per rule and line code, what a stone on the cell would make for both colours: its [`Shape`]s (the low 16
+/// bits, as [`Tables::shapes`] spreads them) and its [`Pattern`] for black (bits 16–19) and for white (bits
+/// 20–23). One lookup gives a board everything it keeps of a cell's line when the line changes.
 pub(crate) struct Tables {
-    table: Vec<u8>,
-    shapes: Vec<u16>,
+    cells: Vec<u32>,
 }
 
 impl Tables {
-    /// The class for a stone of `colour` (1 black, 2 white) under the given five rule, on a cell with `code`.
+    /// Everything a stone on a cell with line `code` would make under `rule` (see [`Tables`]).
     #[inline(always)]
-    pub(crate) fn get(&self, exact: bool, colour: u8, code: u16) -> Pattern {
-        let t = (exact as usize) * 2 + colour as usize - 1;
-        Pattern::from_code(self.table[t * CODES + code as usize])
+    pub(crate) fn cell(&self, rule: Rule, code: u16) -> u32 {
+        self.cells[rule as usize * CODES + code as usize]
     }
 
     /// The [`Shape`]s a black stone (bit `4 * shape`) and a white one (bit `4 * shape + 1`) would make under
     /// `rule` on a cell with `code`: spread so that a mask and a shift place either colour's in a cell's mark.
     #[inline(always)]
     pub(crate) fn shapes(&self, rule: Rule, code: u16) -> u16 {
-        self.shapes[rule as usize * CODES + code as usize]
+        self.cell(rule, code) as u16
+    }
+
+    /// The pattern a stone of `color` would make under `rule` on a cell with `code`.
+    #[cfg(test)]
+    fn pattern(&self, rule: Rule, color: Color, code: u16) -> Pattern {
+        Pattern::from_code((self.cell(rule, code) >> (16 + 4 * color.index())) as u8 & 15)
     }
 }
 
@@ -193,7 +199,7 @@ fn build() -> Tables {
             }
         }
     }
-    let mut shapes = vec![0u16; Rule::COUNT * CODES];
+    let mut cells = vec![0u32; Rule::COUNT * CODES];
     for rule in Rule::ALL {
         for code in 0..CODES {
             let of = |color: Color| {
@@ -202,10 +208,15 @@ fn build() -> Tables {
                 let spread = (bits & 1) | (bits & 2) << 3 | (bits & 4) << 6 | (bits & 8) << 9;
                 spread << color.index()
             };
-            shapes[rule as usize * CODES + code] = of(Color::Black) | of(Color::White);
+            let pattern = |color: Color| {
+                let t = (rule.exact_five(color) as usize) * 2 + color.as_cell() as usize - 1;
+                (table[t * CODES + code] as u32) << (16 + 4 * color.index())
+            };
+            cells[rule as usize * CODES + code] =
+                (of(Color::Black) | of(Color::White)) as u32 | pattern(Color::Black) | pattern(Color::White);
         }
     }
-    Tables { table, shapes }
+    Tables { cells }
 }
 
 /// The line of nine cells a code stands for, `colour` in the middle.
@@ -294,7 +305,10 @@ mod tests {
     #[test]
     fn classes_of_black_lines() {
         let t = tables();
-        let black = |s: &str, exact| t.get(exact, 1, code_of(s));
+        let black = |s: &str, exact| {
+            let rule = if exact { Rule::Standard } else { Rule::Freestyle };
+            t.pattern(rule, Color::Black, code_of(s))
+        };
         assert_eq!(black("..xx*xx..", false), Pattern::Five);
         assert_eq!(black(".xxx*xx..", false), Pattern::Five);
         assert_eq!(black(".xxx*xx..", true), Pattern::Overline);
@@ -309,6 +323,6 @@ mod tests {
         assert_eq!(black("##.x*xo..", false), Pattern::None);
         assert_eq!(black("###.*x...", false), Pattern::FlexTwo);
         // White sees black stones as the opponent's.
-        assert_eq!(t.get(false, 2, code_of("...x*x...")), Pattern::None);
+        assert_eq!(t.pattern(Rule::Freestyle, Color::White, code_of("...x*x...")), Pattern::None);
     }
 }

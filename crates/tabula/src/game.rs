@@ -392,8 +392,8 @@ pub trait Evaluator<G: Game>: Sync {
     }
 
     /// A move the evaluator's own analysis proves winning (a threat-space search, a tablebase), if it knows
-    /// one. At nodes two plies or more from the horizon where the side to move is not forced, the search then
-    /// tries this move only. Called only when the [`tactics`](crate::search::SearchOptions::tactics) option is
+    /// one. At nodes [`plan_depth`](crate::search::SearchOptions::plan_depth) plies or more from the horizon
+    /// (two by default) where the side to move is not forced, the search then tries this move only. Called only when the [`tactics`](crate::search::SearchOptions::tactics) option is
     /// on; `None` by default.
     #[inline(always)]
     fn winning_plan(&self, _game: &G) -> Option<G::Move> {

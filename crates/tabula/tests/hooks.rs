@@ -126,3 +126,35 @@ fn a_game_that_breaks_its_promise_is_caught_in_debug_builds() {
     let mut searcher = Searcher::with_table_size(Blind, 1);
     searcher.search(&Liar(Nim { stones: 9, moves: 0 }), &Limits::depth(4), |_| {});
 }
+
+/// Knows the wins of one take and says so by a plan, noting how many moves into the game it was asked.
+#[derive(Clone, Debug, Default)]
+struct Planner {
+    asked_at: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
+}
+
+impl Evaluator<Nim> for Planner {
+    fn evaluate(&self, nim: &Nim) -> Score {
+        Guess.evaluate(nim)
+    }
+
+    fn winning_plan(&self, nim: &Nim) -> Option<usize> {
+        self.asked_at.lock().unwrap().push(nim.moves);
+        [1, 2, 5].into_iter().find(|&take| take == nim.stones)
+    }
+}
+
+#[test]
+fn the_plan_is_asked_only_as_far_from_the_horizon_as_the_option_says() {
+    let depth = 7;
+    for plan_depth in [2, 4, 6, 8] {
+        let planner = Planner::default();
+        let options = SearchOptions::default().with_plan_depth(plan_depth);
+        let mut searcher = Searcher::with_table_size(planner.clone(), 1).with_options(options);
+        searcher.search(&Nim { stones: 40, moves: 0 }, &Limits::depth(depth), |_| {});
+        let asked = planner.asked_at.lock().unwrap().clone();
+        // A node `moves` plies from the root is at most `depth - moves` plies from the horizon.
+        assert!(asked.iter().all(|&ply| depth as i32 - ply as i32 >= plan_depth), "{plan_depth}: {asked:?}");
+        assert_eq!(asked.is_empty(), plan_depth > depth as i32, "{plan_depth}");
+    }
+}

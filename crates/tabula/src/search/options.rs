@@ -148,6 +148,11 @@ declare_options! {
     /// [`winning_plan`](crate::game::Evaluator::winning_plan) and
     /// [`threat_replies`](crate::game::Evaluator::threat_replies).
     tactics / with_tactics: bool = true, solver true, lean Some(false), verify [false, true];
+    /// Nodes at least this many plies from the horizon ask the evaluator's
+    /// [`winning_plan`](crate::game::Evaluator::winning_plan) (with `tactics`); nearer the horizon the
+    /// search's own tactics must find the win. A plan may be dear (Gomoku's is a threat-space search at every
+    /// such node) while near the horizon the forced replies find short wins anyway: Gomoku asks from 4.
+    plan_depth / with_plan_depth: i32 = 2, solver 2, lean None, verify [2];
     /// Enhanced transposition cutoffs: before searching a node's moves, look each child up in the table (for
     /// games with [`child_table_key`](crate::game::Game::child_table_key)). Off by default: on Connect Four it
     /// saves a quarter of the nodes but costs more time in table probes than it saves.

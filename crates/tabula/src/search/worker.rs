@@ -487,7 +487,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             }
             if depth >= 2 && !in_check {
                 let mut planned = false;
-                if let Some(plan) = self.cx.evaluator.winning_plan(&self.game) {
+                let plan = if depth >= options.plan_depth { self.cx.evaluator.winning_plan(&self.game) } else { None };
+                if let Some(plan) = plan {
                     if !generated || frame.moves.contains(&plan) {
                         frame.moves.clear();
                         frame.moves.push(plan);

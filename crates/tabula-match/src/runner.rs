@@ -146,8 +146,12 @@ pub struct Summary {
     pub results: Results,
     /// The games in the order they finished.
     pub games: Vec<Played>,
-    /// The SPRT, its last log-likelihood ratio and decision, if one ran.
+    /// The SPRT, its log-likelihood ratio and decision, if one ran: as they stood when the test decided
+    /// (the games still being played then are counted in `results`, not in the test), else after the last
+    /// game.
     pub sprt: Option<(Sprt, f64, SprtDecision)>,
+    /// How many games had finished when the SPRT decided, if it did.
+    pub decided_at: Option<u64>,
     /// Games each engine lost by failure (crash, timeout, illegal move, garbage).
     pub forfeits: [usize; 2],
     /// Times each engine was started.
@@ -224,9 +228,10 @@ impl fmt::Display for Summary {
                 sprt.elo1,
                 sprt.alpha,
                 sprt.beta,
-                match decision {
-                    SprtDecision::Continue => "no decision".to_string(),
-                    d => d.to_string(),
+                match (decision, self.decided_at) {
+                    (SprtDecision::Continue, _) => "no decision".to_string(),
+                    (d, Some(n)) if n < r.games() => format!("{d} after {n} games (the rest were under way)"),
+                    (d, _) => d.to_string(),
                 }
             )?;
         }
@@ -284,6 +289,7 @@ pub fn run<G: MatchGame>(
         results: Results::default(),
         games: Vec::new(),
         sprt: config.sprt.map(|s| (s, 0.0, SprtDecision::Continue)),
+        decided_at: None,
         forfeits: [0; 2],
         starts: [0; 2],
     };
@@ -349,7 +355,9 @@ pub fn run<G: MatchGame>(
                     summary.forfeits[usize::from(!loser_is_engine0)] += 1;
                 }
             }
-            if let Some((sprt, llr, decision)) = summary.sprt.as_mut() {
+            // A decided test stands: the games that were under way when it stopped the match do not reopen it.
+            let undecided = summary.decided_at.is_none();
+            if let Some((sprt, llr, decision)) = summary.sprt.as_mut().filter(|_| undecided) {
                 *llr = if config.pentanomial {
                     sprt.llr_pentanomial(&summary.results)
                 } else {
@@ -357,6 +365,7 @@ pub fn run<G: MatchGame>(
                 };
                 *decision = sprt.decide(*llr);
                 if *decision != SprtDecision::Continue {
+                    summary.decided_at = Some(summary.results.games());
                     stop.store(true, Relaxed);
                 }
             }

@@ -114,8 +114,12 @@ fn sprt_stops_a_lopsided_match() {
         ..MatchConfig::default()
     };
     let summary = run(&Chess, Vec::new(), &config, &mut Vec::new(), &mut Vec::new()).unwrap();
-    let (_, _, decision) = summary.sprt.unwrap();
+    let (sprt, llr, decision) = summary.sprt.unwrap();
     assert_eq!(decision, SprtDecision::AcceptH1, "{summary}");
+    // The decision and its ratio stand as they were when the test stopped the match, whatever the game
+    // still under way on the other thread did.
+    assert!(llr >= sprt.bounds().1, "{summary}");
+    assert!(summary.decided_at.is_some_and(|n| n <= summary.results.games()), "{summary}");
     assert!(summary.results.games() < 60, "{summary}");
     assert!(summary.to_string().contains("H1 accepted"));
 }

@@ -143,8 +143,9 @@ pub struct Board {
     /// four bits and white's in the high four: kept with the line codes, so that reading a point's patterns
     /// (the evaluation asks them of every candidate point for both colours) costs no table lookup.
     pats: [[u8; 4]; CELLS],
-    /// How many stones lie within two steps along a line: candidate moves have a nonzero count.
-    near: [u8; CELLS],
+    /// The stones, one bit per cell (`stones[y]` bit `x` for cell `y * STRIDE + x`): the move candidates are
+    /// worked out from them by shifts (see [`for_each_candidate`](Self::for_each_candidate)).
+    stones: [u32; STRIDE],
     /// Per cell, the [`Shape`]s a stone there would make: for black bit `4 * shape + k` for direction `k`,
     /// for white the same 16 bits higher (zero on stones and walls). Kept with the line codes, so that the
     /// searches for fives and threats visit only the cells that have them; both colours in one word, so that
@@ -194,19 +195,6 @@ fn along(i: usize, offset: isize) -> usize {
     i.wrapping_add_signed(offset) % CELLS
 }
 
-const NEAR: [isize; 16] = {
-    let mut out = [0isize; 16];
-    let mut i = 0;
-    while i < 4 {
-        out[4 * i] = DIRS[i];
-        out[4 * i + 1] = -DIRS[i];
-        out[4 * i + 2] = 2 * DIRS[i];
-        out[4 * i + 3] = -2 * DIRS[i];
-        i += 1;
-    }
-    out
-};
-
 impl Board {
     /// An empty `width × height` board.
     ///
@@ -243,7 +231,7 @@ impl Board {
             cells,
             lines,
             pats,
-            near: [0; CELLS],
+            stones: [0; STRIDE],
             marks: [0; CELLS],
             rows: [[[0; STRIDE]; Shape::COUNT]; 2],
             counts: [[0; Shape::COUNT]; 2],
@@ -453,7 +441,7 @@ impl Board {
         self.clear(i, color);
     }
 
-    /// Puts a stone of `color` on cell `i`, keeping key, line codes, marks and neighbour counts.
+    /// Puts a stone of `color` on cell `i`, keeping key, line codes, marks and the stones' bits.
     fn set(&mut self, i: usize, color: Color) {
         let c = color.as_cell() as u16;
         self.cells[i] = c as u8;
@@ -465,9 +453,7 @@ impl Board {
         self.relink(i, 1, put);
         self.relink(i, 2, put);
         self.relink(i, 3, put);
-        for o in NEAR {
-            self.near[along(i, o)] += 1;
-        }
+        self.stones[i / STRIDE] |= 1 << (i % STRIDE);
     }
 
     /// Removes the stone of `color` from cell `i`: the exact inverse of [`set`](Self::set).
@@ -481,9 +467,7 @@ impl Board {
         self.relink(i, 3, take);
         let own = self.shape_bits(i, 0) | self.shape_bits(i, 1) | self.shape_bits(i, 2) | self.shape_bits(i, 3);
         self.set_marks(i, u32::MAX, own);
-        for o in NEAR {
-            self.near[along(i, o)] -= 1;
-        }
+        self.stones[i / STRIDE] &= !(1 << (i % STRIDE));
     }
 
     /// Changes the line code (by `change`, given a code and the slot of cell `i` in it) of the four cells
@@ -615,12 +599,18 @@ impl Board {
     /// The empty cells within two steps along a line of some stone, row by row (the move candidates).
     #[cfg_attr(not(feature = "engine"), allow(dead_code))]
     pub(crate) fn for_each_candidate(&self, mut f: impl FnMut(usize)) {
-        for y in 0..self.height as usize {
-            let row = (y + PAD) * STRIDE + PAD;
-            for i in row..row + self.width as usize {
-                if self.near[i] != 0 && self.cells[i] == EMPTY {
-                    f(i);
-                }
+        let s = &self.stones;
+        let board = ((1u32 << self.width) - 1) << PAD;
+        // The rows of walls around the board hold no stones, so rows two away from the board's are zero.
+        for y in PAD..PAD + self.height as usize {
+            let (row, up1, down1, up2, down2) = (s[y], s[y - 1], s[y + 1], s[y - 2], s[y + 2]);
+            let across = row << 1 | row >> 1 | row << 2 | row >> 2;
+            let one = up1 | down1 | up1 << 1 | up1 >> 1 | down1 << 1 | down1 >> 1;
+            let two = up2 | down2 | up2 << 2 | up2 >> 2 | down2 << 2 | down2 >> 2;
+            let mut bits = (across | one | two) & !row & board;
+            while bits != 0 {
+                f(y * STRIDE + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
             }
         }
     }
@@ -855,7 +845,15 @@ mod tests {
             assert_eq!(b.key(), b.key_from_scratch());
             let fresh = b.with_rule(rule).unwrap();
             assert_eq!(fresh.lines, b.lines);
-            assert_eq!(fresh.near, b.near);
+            assert_eq!(fresh.stones, b.stones);
+            // The candidates are the empty cells two steps or fewer along a line from a stone.
+            let mut listed = Vec::new();
+            b.for_each_candidate(|i| listed.push(i));
+            let near = |i: usize| {
+                DIRS.iter().any(|&d| [-2, -1, 1, 2].iter().any(|&n| matches!(b.cells[along(i, n * d)], 1 | 2)))
+            };
+            let expected: Vec<usize> = (0..CELLS).filter(|&i| b.cells[i] == EMPTY && near(i)).collect();
+            assert_eq!(listed, expected);
             assert_eq!((fresh.marks, fresh.rows, fresh.counts), (b.marks, b.rows, b.counts));
             // The kept patterns are the pattern table's for the line codes, cell by cell.
             for i in 0..CELLS {

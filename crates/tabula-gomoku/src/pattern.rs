@@ -11,10 +11,11 @@
 //! four) where the stone beyond makes an overline, never the reverse: every class is an upper bound. Code
 //! that must be exact (wins, forbidden points, threat proofs) confirms with a direct scan of the board.
 //!
-//! The tables (one per colour and per "five or more" / "exactly five" variant, 256 KiB together) are built
-//! once, on first use, from the longest lines down: placing a stone only adds bits to a code, so every code a
-//! pattern refers to is already classified. From them, one more table per rule (384 KiB together) gives both
-//! colours' threat shapes for a code at once: the board's per-stone update reads one entry per cell.
+//! The patterns (per colour and per "five or more" / "exactly five" variant) are worked out once, on first
+//! use, from the longest lines down: placing a stone only adds bits to a code, so every code a pattern refers
+//! to is already classified. What is kept is one table per rule (768 KiB together) giving, for a code, both
+//! colours' patterns under that rule and their threat shapes at once: the board's per-stone update reads one
+//! entry per changed cell and direction, and keeps the patterns beside the line codes.
 //!
 //! # Examples
 //!

@@ -6,7 +6,9 @@
 //!   ([`Board::forced`]). With the core's check extension (which [`ThreatOptions::search_options`] switches
 //!   on with this option) a four costs the attacker no depth, and quiescence answers a four with its block
 //!   and makes a five when it can, so lines of fours end in exact win and loss scores.
-//! - **VCF at inner nodes.** Where the search has two plies or more left and the side to move is not forced,
+//! - **VCF at inner nodes.** Where the search has the core's
+//!   [`plan_depth`](tabula::search::SearchOptions::plan_depth) plies or more left (the [`Engine`](crate::Engine)
+//!   asks from four) and the side to move is not forced,
 //!   a bounded VCF ([`ThreatSolver`]) on the threat search's own keyed table ([`ThreatCache`], shared by the
 //!   search threads): a side with one plays its first move only
 //!   ([`winning_plan`](tabula::Evaluator::winning_plan)). A side whose opponent has a VCF finds out one ply
@@ -52,7 +54,7 @@ pub struct ThreatOptions {
     pub forced_replies: bool,
     /// Node budget of the VCF searched in quiescence (0: none).
     pub horizon_vcf_nodes: u64,
-    /// Node budget of the VCF searched at inner nodes with two plies or more left (0: none; needs
+    /// Node budget of the VCF searched at inner nodes with `plan_depth` plies or more left (0: none; needs
     /// `forced_replies`).
     pub inner_vcf_nodes: u64,
     /// Where the opponent has an open three (a point that would make it an open four, or two fours), search

@@ -51,19 +51,18 @@ fn main() {
     }
     report(&format!("threats ({wins}/{} VCT)", positions.len()), nodes, start);
 
-    let start = Instant::now();
-    let mut nodes = 0;
-    for (board, _) in &positions {
-        let mut engine = Engine::new(16);
-        nodes += engine.think(board, &Limits::depth(4)).nodes;
-    }
-    report("alpha-beta depth 4", nodes, start);
+    engine_line("alpha-beta depth 4", &positions, |engine, board| engine.think(board, &Limits::depth(4)).nodes);
+    engine_line("alpha-beta alone, depth 8", &positions, |engine, board| {
+        engine.search_only(board, &Limits::depth(8)).nodes
+    });
+}
 
+/// Reports `search` (which returns its nodes) run by a fresh engine on each position.
+fn engine_line(name: &str, positions: &[(Board, String)], search: impl Fn(&mut Engine, &Board) -> u64) {
     let start = Instant::now();
     let mut nodes = 0;
-    for (board, _) in &positions {
-        let mut engine = Engine::new(16);
-        nodes += engine.search_only(board, &Limits::depth(8)).nodes;
+    for (board, _) in positions {
+        nodes += search(&mut Engine::new(16), board);
     }
-    report("alpha-beta alone, depth 8", nodes, start);
+    report(name, nodes, start);
 }

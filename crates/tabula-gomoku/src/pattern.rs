@@ -203,18 +203,15 @@ fn build() -> Tables {
     let mut cells = vec![0u32; Rule::COUNT * CODES];
     for rule in Rule::ALL {
         for code in 0..CODES {
+            // One colour's part of the entry: its shapes spread into the low half, its pattern into its nibble.
             let of = |color: Color| {
                 let t = (rule.exact_five(color) as usize) * 2 + color.as_cell() as usize - 1;
-                let bits = Shape::bits_of(Pattern::from_code(table[t * CODES + code])) as u16;
+                let pattern = table[t * CODES + code];
+                let bits = Shape::bits_of(Pattern::from_code(pattern)) as u32;
                 let spread = (bits & 1) | (bits & 2) << 3 | (bits & 4) << 6 | (bits & 8) << 9;
-                spread << color.index()
+                spread << color.index() | (pattern as u32) << (16 + 4 * color.index())
             };
-            let pattern = |color: Color| {
-                let t = (rule.exact_five(color) as usize) * 2 + color.as_cell() as usize - 1;
-                (table[t * CODES + code] as u32) << (16 + 4 * color.index())
-            };
-            cells[rule as usize * CODES + code] =
-                (of(Color::Black) | of(Color::White)) as u32 | pattern(Color::Black) | pattern(Color::White);
+            cells[rule as usize * CODES + code] = of(Color::Black) | of(Color::White);
         }
     }
     Tables { cells }

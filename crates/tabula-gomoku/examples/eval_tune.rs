@@ -117,10 +117,7 @@ fn main() -> anyhow::Result<()> {
         }
         Command::Fit { input, out, epochs, l2, share, rate, start, no_mates } => {
             let start = match start {
-                Some(path) => {
-                    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
-                    Weights::parse(&text).with_context(|| format!("in {path}"))?
-                }
+                Some(path) => Weights::read(path.as_ref())?,
                 None => tabula_gomoku::eval::embedded_weights(),
             };
             fit(&input, &out, &start, &FitOptions { epochs, l2, share, rate, no_mates })

@@ -35,6 +35,8 @@
 
 use crate::board::{Board, Color, Forced, Point, MAX_SIZE};
 use crate::pattern::Pattern;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use tabula::game::{Evaluator, Game, Outcome, Remaining, WinningMove};
 use tabula::score::Score;
 use tabula::zobrist::Key;
@@ -341,6 +343,27 @@ pub struct WeightsError {
     pub reason: String,
 }
 
+/// A weights file that cannot be used ([`Weights::read`]).
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsFileError {
+    /// The file cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a weights file.
+    #[error("{}: {source}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: WeightsError,
+    },
+}
+
 /// The evaluation's weights, fitted to a stronger engine's evaluations (`examples/eval_tune.rs`).
 const DEFAULT_WEIGHTS: &str = include_str!("eval-weights.txt");
 
@@ -349,10 +372,20 @@ pub fn embedded_weights() -> Weights {
     weights().clone()
 }
 
-/// The weights every [`Eval`] uses: [`DEFAULT_WEIGHTS`], read once.
+/// The weights every [`Eval`] uses, shared: the engine's policy holds these unless given others.
+pub fn shared_weights() -> Arc<Weights> {
+    Arc::clone(shared())
+}
+
+/// [`DEFAULT_WEIGHTS`], read once.
+fn shared() -> &'static Arc<Weights> {
+    static WEIGHTS: OnceLock<Arc<Weights>> = OnceLock::new();
+    WEIGHTS.get_or_init(|| Arc::new(Weights::parse(DEFAULT_WEIGHTS).expect("the embedded weights parse (tested)")))
+}
+
+/// The weights every [`Eval`] uses.
 fn weights() -> &'static Weights {
-    static WEIGHTS: std::sync::OnceLock<Weights> = std::sync::OnceLock::new();
-    WEIGHTS.get_or_init(|| Weights::parse(DEFAULT_WEIGHTS).expect("the embedded weights parse (tested)"))
+    shared()
 }
 
 impl Weights {
@@ -408,6 +441,17 @@ impl Weights {
             text.push_str(&format!("{name} {} {} {} {}\n", row[0], row[1], row[2], row[3]));
         }
         text
+    }
+
+    /// Reads a weights file written by [`to_text`](Self::to_text) (the `eval_tune` example writes them).
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read, or is not a weights file ([`parse`](Self::parse)).
+    pub fn read(path: &Path) -> Result<Weights, WeightsFileError> {
+        let text =
+            std::fs::read_to_string(path).map_err(|source| WeightsFileError::Read { path: path.to_owned(), source })?;
+        Weights::parse(&text).map_err(|source| WeightsFileError::Parse { path: path.to_owned(), source })
     }
 
     /// Reads weights written by [`to_text`](Self::to_text); classes not listed weigh nothing.

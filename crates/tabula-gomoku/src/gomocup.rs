@@ -7,7 +7,8 @@
 //! `max_memory` (bytes, 0 for no limit), `game_type`, `rule` (bit 1: exactly five, bit 4: renju; otherwise
 //! freestyle), `folder`, `thread_num`; other keys are ignored as the protocol asks. Tabula's own keys set the
 //! search's threat-space hooks ([`ThreatOptions`]): `tabula_forced_replies` (0 or 1), `tabula_horizon_vcf`
-//! and `tabula_inner_vcf` (node budgets, 0 for none), `tabula_parry_threes` (0 or 1).
+//! and `tabula_inner_vcf` (node budgets, 0 for none), `tabula_parry_threes` (0 or 1); `tabula_weights` reads the evaluation's weights from the file named by the
+//! rest of the line (as the `eval_tune` example writes them; none: the embedded ones).
 //!
 //! [`Session::handle`] thinks to the end, for scripts and tests. [`run_stdio`] serves the session in the
 //! shared harness of `tabula_protocol::server`: the engine thinks on its own thread while input is still
@@ -45,7 +46,9 @@
 use crate::board::{Board, Point, Rule, MAX_SIZE, MIN_SIZE};
 use crate::engine::Engine;
 use crate::engine::Thought;
+use crate::eval::{shared_weights, Weights};
 use crate::policy::ThreatOptions;
+use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tabula::clock::{Clock, Policy};
@@ -75,6 +78,9 @@ pub enum ProtocolError {
         /// What was expected.
         expected: &'static str,
     },
+    /// A weights file (`INFO tabula_weights`) that cannot be used; the weights in force stay.
+    #[error("INFO tabula_weights: {0}")]
+    Weights(String),
     /// A command that needs a game before `START`.
     #[error("{0}: no game started (send START first)")]
     NoGame(&'static str),
@@ -194,6 +200,11 @@ impl Session {
     /// The threat-space hooks of the engine's search (set by Tabula's `INFO tabula_*` keys).
     pub fn threat_options(&self) -> ThreatOptions {
         self.engine().threat_options()
+    }
+
+    /// The evaluation's weights in force (set by `INFO tabula_weights`).
+    pub fn weights(&self) -> Arc<Weights> {
+        self.engine().weights().clone()
     }
 
     /// Handles one line from the manager and returns the lines to answer (possibly none), thinking to the end
@@ -348,6 +359,15 @@ impl Session {
             "tabula_parry_threes" => {
                 let options = ThreatOptions { parry_threes: number("0 or 1")? != 0, ..self.threat_options() };
                 self.engine().set_threat_options(options);
+            }
+            // The evaluation's weights from a file (the rest of the line), or the embedded ones if none.
+            "tabula_weights" => {
+                let weights = if value.is_empty() {
+                    shared_weights()
+                } else {
+                    Arc::new(Weights::read(Path::new(value)).map_err(|e| ProtocolError::Weights(e.to_string()))?)
+                };
+                self.engine().set_weights(weights);
             }
             "thread_num" => {
                 self.info.threads = number("a thread count")?.clamp(1, 64) as usize;

@@ -37,7 +37,7 @@
 //! ```
 
 use crate::board::{Board, Point, Shape};
-use crate::eval::Eval;
+use crate::eval::{shared_weights, Eval, Weights};
 use crate::threats::{self, ThreatCache, ThreatKind, ThreatSolver};
 use std::sync::Arc;
 use tabula::game::Evaluator;
@@ -89,17 +89,30 @@ impl ThreatOptions {
 pub struct Policy {
     options: ThreatOptions,
     cache: Option<Arc<ThreatCache>>,
+    weights: Arc<Weights>,
 }
 
 impl Policy {
-    /// The policy `options` asks for; the VCF searches need a `cache`.
+    /// The policy `options` asks for, with the embedded evaluation weights; the VCF searches need a `cache`.
     pub fn new(options: ThreatOptions, cache: Option<Arc<ThreatCache>>) -> Policy {
-        Policy { options, cache }
+        Policy { options, cache, weights: shared_weights() }
+    }
+
+    /// This policy evaluating with `weights` instead (a file from the `eval_tune` example, say).
+    #[must_use]
+    pub fn with_weights(mut self, weights: Arc<Weights>) -> Policy {
+        self.weights = weights;
+        self
     }
 
     /// The options in force.
     pub fn options(&self) -> ThreatOptions {
         self.options
+    }
+
+    /// The evaluation's weights.
+    pub fn weights(&self) -> &Arc<Weights> {
+        &self.weights
     }
 
     /// The first move of a VCF for the side to move, within `budget` nodes.
@@ -111,7 +124,7 @@ impl Policy {
 
 impl Evaluator<Board> for Policy {
     fn evaluate(&self, board: &Board) -> Score {
-        Eval.evaluate(board)
+        self.weights.evaluate(board)
     }
 
     fn move_order(&self, board: &Board, mv: Point) -> i32 {
@@ -174,5 +187,16 @@ mod tests {
             }
             assert!(board.in_check() || board.forced() == crate::board::Forced::Free);
         }
+    }
+
+    #[test]
+    fn the_policy_evaluates_with_its_weights() {
+        let board = Board::from_moves(15, 15, Rule::Freestyle, "h8 i9 h9 h10 g8").unwrap();
+        let hand = Arc::new(Weights::hand_set());
+        let policy = Policy::new(ThreatOptions::default(), None);
+        assert_eq!(policy.evaluate(&board), Eval.evaluate(&board));
+        let policy = policy.with_weights(hand.clone());
+        assert_eq!(policy.evaluate(&board), hand.evaluate(&board));
+        assert_ne!(hand.evaluate(&board), Eval.evaluate(&board));
     }
 }

@@ -128,3 +128,37 @@ fn bad_input_is_answered_and_serving_goes_on() {
     assert_eq!(session.board().unwrap().moves().len(), 2);
     assert_eq!(lines.len(), 7, "{out}");
 }
+
+/// `INFO tabula_weights FILE` evaluates with the file's weights; an unreadable or malformed file is answered
+/// `ERROR` naming it and the weights in force stay; no file goes back to the embedded weights.
+#[test]
+fn tabula_weights_key_loads_a_weights_file() {
+    use tabula_gomoku::eval::{embedded_weights, Weights};
+    let dir = std::env::temp_dir().join(format!("tabula-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hand = dir.join("hand set.txt");
+    std::fs::write(&hand, Weights::hand_set().to_text()).unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "FlexThree None None None 1 2 3\n").unwrap();
+
+    let mut session = Session::new();
+    assert_eq!(*session.weights(), embedded_weights());
+    assert!(session.handle(&format!("INFO tabula_weights {}", hand.display())).is_empty());
+    assert_eq!(*session.weights(), Weights::hand_set());
+    for (path, says) in [(bad.clone(), "line 1"), (dir.join("missing.txt"), "cannot read")] {
+        let answer = session.handle(&format!("INFO tabula_weights {}", path.display()));
+        let line = answer.last().unwrap();
+        assert!(
+            line.starts_with("ERROR") && line.contains(says) && line.contains(&*path.to_string_lossy()),
+            "{answer:?}"
+        );
+        assert_eq!(*session.weights(), Weights::hand_set());
+    }
+    // The engine still plays with them.
+    assert_eq!(session.handle("START 15"), ["OK"]);
+    assert!(session.handle("INFO timeout_turn 100").is_empty());
+    assert_eq!(session.handle("TURN 7,7").len(), 2);
+    assert!(session.handle("INFO tabula_weights").is_empty());
+    assert_eq!(*session.weights(), embedded_weights());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

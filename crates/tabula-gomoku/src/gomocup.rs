@@ -91,12 +91,13 @@ pub enum ProtocolError {
 
 /// How the engine spends its clock: its threat searches run before the alpha-beta search and may overshoot,
 /// so soft and hard are one limit at 0.8 of the move's share and 0.8 of a fixed turn time; 20 ms are kept
-/// per move for the answer, and a move gets at least 5 ms. A timed match is shared over 7 more moves: games
-/// are decided by the threats of their first twenty moves or so, where a move's time goes to the threat
-/// searches (at 10 s + 0.1 s, 15 moves left Tabula 7 s unused at the end of a game while its opponent spent
-/// half its clock on its first move).
+/// per move for the answer, and a move gets at least 5 ms. A timed match is shared over 4 more moves, the
+/// early moves taking most of the clock: games are decided in their first twenty moves or so, and against
+/// Rapfi the games as white are lost by the third or fourth move (15 moves left Tabula 7 s of 10 unused at
+/// the end of a game while its opponents spent half their clocks on their first move; 7 moves then played
+/// 29 ± 30 Elo worse than 4 in 510 self-play games at 5 s + 0.05 s, the crate's README section).
 pub const CLOCK_POLICY: Policy = Policy::new(Duration::from_millis(20))
-    .with_moves_left(7)
+    .with_moves_left(4)
     .with_shares(0.8, 0.8)
     .with_fixed(0.8)
     .with_minimum(Duration::from_millis(5));
@@ -580,11 +581,11 @@ mod tests {
         session.handle("INFO time_left 1000");
         assert_eq!(session.clock().remaining, None);
         assert_eq!(hard(&session), ms(3_980));
-        // In a timed match, the time left shares out over 7 moves.
+        // In a timed match, the time left shares out over 4 moves.
         session.handle("INFO timeout_match 180000");
-        session.handle("INFO time_left 28140");
-        assert_eq!(session.clock().remaining, Some(ms(28_140)));
-        // (28,140 ms less 20 ms for each of those moves) / 7 moves * 0.8.
+        session.handle("INFO time_left 16080");
+        assert_eq!(session.clock().remaining, Some(ms(16_080)));
+        // (16,080 ms less 20 ms for each of those moves) / 4 moves * 0.8, within the turn's 3,980.
         assert_eq!(hard(&session), ms(3_200));
         // Nothing left: the least a move gets.
         session.handle("INFO time_left 0");

@@ -1,5 +1,6 @@
 //! The engine's search policy: [`Policy`], the evaluator the alpha-beta plays Gomoku with — [`Eval`]'s judgement
-//! plus threat-space knowledge, each piece switched by [`ThreatOptions`]:
+//! (with the embedded weights, or others: [`Policy::with_weights`]) plus threat-space knowledge, each piece
+//! switched by [`ThreatOptions`]:
 //!
 //! - **Forced replies.** A side that can make five makes it, and a side facing the opponent's four blocks it:
 //!   the board reports such a node [in check](tabula::Game::in_check) and lists the one move

@@ -29,7 +29,7 @@
 //! ```
 
 use crate::board::{Board, Point};
-use crate::eval::{shared_weights, Eval, Weights};
+use crate::eval::{Eval, Weights};
 use crate::policy::{Policy, ThreatOptions};
 use crate::threats::{ThreatCache, ThreatKind, ThreatSolver};
 use std::sync::Arc;
@@ -73,7 +73,6 @@ pub struct Engine {
     searcher: Searcher<Board, Policy>,
     threats: ThreatSolver,
     threat_options: ThreatOptions,
-    weights: Arc<Weights>,
 }
 
 /// Threat-search node budget when the limits give no time.
@@ -121,13 +120,18 @@ impl Engine {
             .with_futility_margin(Some(REVERSE_FUTILITY_MARGIN))
             .with_plan_depth(PLAN_DEPTH);
         let searcher = Searcher::with_table_size(policy, table_mib.max(1)).with_options(options.search_options(search));
-        Engine { searcher, threats, threat_options: options, weights: shared_weights() }
+        Engine { searcher, threats, threat_options: options }
     }
 
     /// The threat-space knowledge the alpha-beta search uses (see [`Policy`]).
     pub fn set_threat_options(&mut self, options: ThreatOptions) {
+        self.set_policy(options, self.weights().clone());
+    }
+
+    /// The search's evaluator with `options` and `weights`, on the threat solver's cache.
+    fn set_policy(&mut self, options: ThreatOptions, weights: Arc<Weights>) {
         self.threat_options = options;
-        let policy = Policy::new(options, Some(self.threats.cache().clone())).with_weights(self.weights.clone());
+        let policy = Policy::new(options, Some(self.threats.cache().clone())).with_weights(weights);
         self.searcher.set_evaluator(policy);
         let search = options.search_options(self.searcher.options().clone());
         self.searcher.set_options(search);
@@ -141,14 +145,13 @@ impl Engine {
     /// Evaluates with `weights` (a file the `eval_tune` example wrote, say) instead of the embedded ones;
     /// the table is cleared, its scores being the old evaluation's.
     pub fn set_weights(&mut self, weights: Arc<Weights>) {
-        self.weights = weights;
-        self.set_threat_options(self.threat_options);
+        self.set_policy(self.threat_options, weights);
         self.clear();
     }
 
     /// The evaluation's weights in force.
     pub fn weights(&self) -> &Arc<Weights> {
-        &self.weights
+        self.searcher.evaluator().weights()
     }
 
     /// Search threads sharing the table.

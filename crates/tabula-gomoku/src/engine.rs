@@ -72,7 +72,6 @@ enum Verdict {
 pub struct Engine {
     searcher: Searcher<Board, Policy>,
     threats: ThreatSolver,
-    threat_options: ThreatOptions,
 }
 
 /// Threat-search node budget when the limits give no time.
@@ -120,7 +119,7 @@ impl Engine {
             .with_futility_margin(Some(REVERSE_FUTILITY_MARGIN))
             .with_plan_depth(PLAN_DEPTH);
         let searcher = Searcher::with_table_size(policy, table_mib.max(1)).with_options(options.search_options(search));
-        Engine { searcher, threats, threat_options: options }
+        Engine { searcher, threats }
     }
 
     /// The threat-space knowledge the alpha-beta search uses (see [`Policy`]).
@@ -130,7 +129,6 @@ impl Engine {
 
     /// The search's evaluator with `options` and `weights`, on the threat solver's cache.
     fn set_policy(&mut self, options: ThreatOptions, weights: Arc<Weights>) {
-        self.threat_options = options;
         let policy = Policy::new(options, Some(self.threats.cache().clone())).with_weights(weights);
         self.searcher.set_evaluator(policy);
         let search = options.search_options(self.searcher.options().clone());
@@ -139,13 +137,13 @@ impl Engine {
 
     /// The threat-space hooks in force.
     pub fn threat_options(&self) -> ThreatOptions {
-        self.threat_options
+        self.searcher.evaluator().options()
     }
 
     /// Evaluates with `weights` (a file the `eval_tune` example wrote, say) instead of the embedded ones;
     /// the table is cleared, its scores being the old evaluation's.
     pub fn set_weights(&mut self, weights: Arc<Weights>) {
-        self.set_policy(self.threat_options, weights);
+        self.set_policy(self.threat_options(), weights);
         self.clear();
     }
 
@@ -173,7 +171,7 @@ impl Engine {
         let table_mib = table_mib.max(2);
         self.searcher.set_table(Arc::new(tabula::TranspositionTable::new(table_mib * 4 / 5)));
         self.threats = ThreatSolver::with_cache(Arc::new(ThreatCache::new((table_mib / 5).max(1))));
-        self.set_threat_options(self.threat_options);
+        self.set_threat_options(self.threat_options());
     }
 
     /// Forgets everything learnt (between games).

@@ -187,6 +187,11 @@ declare_options! {
     /// the horizon, not in check, whose static evaluation beats beta by the margin times the depth, returns
     /// the evaluation. `None`: off.
     futility_margin / with_futility_margin: Option<Score> = None, solver None, lean Some(None), verify [None];
+    /// Razoring with this margin per ply: at non-PV nodes up to `razor_depth` plies from the horizon, not in
+    /// check, whose static evaluation plus the margin times the depth falls short of alpha, the quiescence
+    /// search (a null window at alpha) decides: if it does not reach alpha either, its score is the node's.
+    /// `None`: off.
+    razor_margin / with_razor_margin: Option<Score> = None, solver None, lean Some(None), verify [None];
     /// Late-move pruning: at non-PV nodes up to `lmp_depth` plies from the horizon, not in check, quiet moves
     /// after the first `3 + depth²` are not searched once a move has saved the node from a loss.
     late_move_pruning / with_late_move_pruning: bool = false, solver false, lean Some(false), verify [false];
@@ -234,6 +239,8 @@ declare_options! {
     // ---- Thresholds of the above, for each game to tune ----
     /// Reverse futility and move futility apply this many plies from the horizon and closer.
     futility_depth / with_futility_depth: i32 = 6, solver 6, lean None, verify [6];
+    /// Razoring applies this many plies from the horizon and closer.
+    razor_depth / with_razor_depth: i32 = 2, solver 2, lean None, verify [2];
     /// Late-move pruning applies this many plies from the horizon and closer.
     lmp_depth / with_lmp_depth: i32 = 6, solver 6, lean None, verify [6];
     /// ProbCut applies this many plies from the horizon and further (at least 5 makes sense: its searches are

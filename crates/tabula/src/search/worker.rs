@@ -436,6 +436,22 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                 }
             }
         }
+
+        // Step 3c. Razoring: far enough below alpha near the horizon, a node whose quiescence search cannot
+        // reach alpha either is taken to fail low.
+        let razoring = FULL && !kind.pv && ply > 0 && !excluding && depth <= options.razor_depth;
+        if let Some(margin) = options.razor_margin.filter(|_| razoring && !is_decisive(alpha)) {
+            if !self.game.in_check() && self.static_eval(&mut static_eval) + margin * depth < alpha {
+                let score = self.quiescence(stack, ply, alpha, alpha + 1);
+                if self.stopped {
+                    return 0;
+                }
+                if score <= alpha && !is_decisive(score) {
+                    self.cuts += 1;
+                    return score;
+                }
+            }
+        }
         let (frame, below) = split(stack);
 
         // Step 4. The game's tactics: win at once; keep only the moves that do not lose at once; the

@@ -439,9 +439,10 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
 
         // Step 3c. Razoring: far enough below alpha near the horizon, a node whose quiescence search cannot
         // reach alpha either is taken to fail low.
-        let razoring = FULL && !kind.pv && ply > 0 && !excluding && depth <= options.razor_depth;
+        let in_check = FULL && self.game.in_check();
+        let razoring = FULL && !kind.pv && ply > 0 && !in_check && !excluding && depth <= options.razor_depth;
         if let Some(margin) = options.razor_margin.filter(|_| razoring && !is_decisive(alpha)) {
-            if !self.game.in_check() && self.static_eval(&mut static_eval) + margin * depth < alpha {
+            if self.static_eval(&mut static_eval) + margin * depth < alpha {
                 let score = self.quiescence(stack, ply, alpha, alpha + 1);
                 if self.stopped {
                     return 0;
@@ -457,7 +458,6 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         // Step 4. The game's tactics: win at once; keep only the moves that do not lose at once; the
         // evaluator's winning plan.
         frame.moves.clear();
-        let in_check = FULL && self.game.in_check();
         // Whether `frame.moves` already holds the moves, and whether none of them lets the opponent win at once.
         let (mut generated, mut safe_children) = (false, false);
         // (A restricted root keeps to its moves: the hooks would offer others.)

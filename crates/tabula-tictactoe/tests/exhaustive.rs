@@ -72,10 +72,11 @@ fn unlimited_search_stops_at_the_proved_draw() {
     assert_eq!((solved.score, solved.pv.len()), (0, 9), "{solved:?}");
 }
 
-/// The options that change values at a fixed depth (singular extensions, counter moves and continuation
-/// history steering reductions, pruning, razoring) still end, searching without a depth limit, at each
-/// position's proved value: a node that leaves the table move out to test it neither stores nor cuts off on
-/// the table, so nothing it finds poisons the proved entries.
+/// The options that change values at a fixed depth (singular extensions and reductions, counter moves and
+/// continuation history steering reductions, deeper reductions at expected cut nodes, pruning, razoring)
+/// still end, searching without a depth limit, at each position's proved value: a node that leaves the table
+/// move out to test it neither stores nor cuts off on the table, so nothing it finds poisons the proved
+/// entries.
 #[test]
 fn heuristic_options_end_at_the_proved_value() {
     let options = SearchOptions::default()
@@ -87,7 +88,9 @@ fn heuristic_options_end_at_the_proved_value() {
         .with_improving(true)
         .with_losing_move_pruning(Some(3))
         .with_razor_margin(Some(1))
-        .with_singular_depth(Some(2));
+        .with_cut_node_reduction(Some(1))
+        .with_singular_depth(Some(2))
+        .with_singular_reduction(true);
     let mut searcher = Searcher::with_table_size(Heuristic, 1).with_options(options);
     for g in TicTacToe::all_positions().iter().step_by(5) {
         let expected = minimax(&mut g.clone(), &Heuristic, g.remaining().unwrap().plies).score;

@@ -183,6 +183,10 @@ declare_options! {
     /// With late-move reductions and `improving` on: at a node whose side to move stands no better than two
     /// plies before, late moves are reduced a ply more.
     lmr_improving / with_lmr_improving: bool = false, solver false, lean Some(false), verify [false];
+    /// With late-move reductions on: at an expected cut node (a null-window node whose parent expects its
+    /// move to be refuted there: the late moves of a PV node, and every other ply below them), late moves are
+    /// reduced this many plies more, as the first moves usually refute. `None`: off.
+    cut_node_reduction / with_cut_node_reduction: Option<i32> = None, solver None, lean Some(None), verify [None];
     /// Reverse futility pruning with this margin per ply: a non-PV node up to `futility_depth` plies from
     /// the horizon, not in check, whose static evaluation beats beta by the margin times the depth, returns
     /// the evaluation. `None`: off.
@@ -226,6 +230,10 @@ declare_options! {
     /// moves are searched half as deep against that bound less `singular_margin` per ply; if all fail, the
     /// table move is searched a ply deeper, and if the search beats beta anyway, the node is cut. `None`: off.
     singular_depth / with_singular_depth: Option<i32> = None, solver None, lean Some(None), verify [None];
+    /// With singular extensions on: where the other moves do not all fail (the table move is not singular)
+    /// and the table's lower bound already beats beta, the table move is searched a ply shallower instead
+    /// (another move would likely cut off too).
+    singular_reduction / with_singular_reduction: bool = false, solver false, lean Some(false), verify [false];
     /// ProbCut with this margin: at non-PV nodes `probcut_depth` or more plies from the horizon, not in check,
     /// each noisy move (the evaluator's [`noisy_moves`](crate::game::Evaluator::noisy_moves)) is searched, first
     /// by quiescence, then four plies shallower, with a null window at beta plus the margin; the first to beat

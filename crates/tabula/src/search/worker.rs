@@ -54,6 +54,9 @@ pub(super) struct Kind {
     /// The code of a move this node leaves out ([`NO_CODE`]: none): the search of the other moves that
     /// decides a [singular extension](SearchOptions::singular_depth).
     pub excluded: u16,
+    /// An expected cut node: a null-window node reached by a move its parent expects to be refuted here (the
+    /// late moves of a PV node, their grandchildren, and so on, alternating with expected all-nodes).
+    pub cut: bool,
 }
 
 impl Kind {
@@ -61,7 +64,7 @@ impl Kind {
     pub(super) const ROOT: Kind = Kind { pv: true, ..Kind::AFTER_NULL };
     /// A null-window node after a null move, which no move's history follows.
     pub(super) const AFTER_NULL: Kind =
-        Kind { pv: false, safe: false, prev: NO_CODE, preceding: NO_PRECEDING, excluded: NO_CODE };
+        Kind { pv: false, safe: false, prev: NO_CODE, preceding: NO_PRECEDING, excluded: NO_CODE, cut: false };
 
     /// A null-window child, `safe` as the parent chose its moves; the move that leads to it is filled in
     /// for each move.
@@ -417,7 +420,9 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         // Step 3b. Singular extension: when no other move comes near the table move's stored lower bound (a
         // search without it, half as deep, fails low under the bound less a margin), the table move is
         // searched a ply deeper; when that search beats beta anyway, several moves do, and the node is cut.
-        let mut singular = false;
+        // The table move's extension: a ply deeper where it is singular, a ply shallower (with
+        // `singular_reduction`) where it is not and its bound beats beta.
+        let mut table_extension = 0;
         if let (Some(min_depth), Some((_, Probe { hit: Some(e), .. }))) = (options.singular_depth, probe) {
             // (At least a ply of search without the move: the horizon's quiescence would not leave it out.)
             let candidate = FULL && ply > 0 && !excluding && depth >= min_depth.max(3) && table_code != NO_CODE;
@@ -429,10 +434,12 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                     return 0;
                 }
                 if score < singular_beta {
-                    singular = true;
+                    table_extension = 1;
                 } else if singular_beta >= beta {
                     self.cuts += 1;
                     return singular_beta;
+                } else if options.singular_reduction && e.score >= beta {
+                    table_extension = -1;
                 }
             }
         }
@@ -562,8 +569,8 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                     let above = options.null_move_eval_step.map_or(0, |step| ((eval - beta) / step.max(1)).min(3));
                     let reduction = options.null_move_reduction + depth / 4 + above;
                     self.play(null);
-                    let score =
-                        -self.negamax(below, depth - 1 - reduction, ply + 1, -beta, -beta + 1, Kind::AFTER_NULL);
+                    let after_null = Kind { cut: !kind.cut, ..Kind::AFTER_NULL };
+                    let score = -self.negamax(below, depth - 1 - reduction, ply + 1, -beta, -beta + 1, after_null);
                     self.undo(null);
                     if self.stopped {
                         return 0;
@@ -695,7 +702,9 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             // Step 9b. Search it.
             self.play(mv);
             let gives_check = FULL && options.check_extension && self.game.in_check();
-            let new_depth = depth - 1 + (gives_check || (singular && code == table_code)) as i32;
+            let extension =
+                if code == table_code && table_extension != 0 { table_extension } else { gives_check as i32 };
+            let new_depth = depth - 1 + extension;
             // The child probes the table first thing: start fetching its bucket now. Its key also marks it busy.
             let prefetch = options.table && new_depth >= options.table_depth;
             let marks = defer && first_pass && i > 0;
@@ -714,7 +723,14 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                 busy = Some(key);
             }
             let score = if i == 0 || !options.pvs {
-                -self.negamax(below, new_depth, ply + 1, -beta, -alpha, Kind { pv: kind.pv, ..child })
+                -self.negamax(
+                    below,
+                    new_depth,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    Kind { pv: kind.pv, cut: !kind.pv && !kind.cut, ..child },
+                )
             } else {
                 let reducible = FULL
                     && options.lmr
@@ -732,10 +748,19 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                     let history = self.history.quiet(side, code, continuation.then_some((&kind.preceding, piece_to)));
                     reduction -= history / divisor.max(1);
                 }
+                if let (true, true, Some(more)) = (reducible, kind.cut, options.cut_node_reduction) {
+                    reduction += more;
+                }
                 let reduction = reduction.min(new_depth - 1).max(0);
-                let mut s = -self.negamax(below, new_depth - reduction, ply + 1, -alpha - 1, -alpha, child);
+                // A reduced search expects the move to be refuted; a full-depth one alternates.
+                let (reduced, full) = (Kind { cut: true, ..child }, Kind { cut: !kind.cut, ..child });
+                let mut s = if reduction > 0 {
+                    -self.negamax(below, new_depth - reduction, ply + 1, -alpha - 1, -alpha, reduced)
+                } else {
+                    -self.negamax(below, new_depth, ply + 1, -alpha - 1, -alpha, full)
+                };
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(below, new_depth, ply + 1, -alpha - 1, -alpha, child);
+                    s = -self.negamax(below, new_depth, ply + 1, -alpha - 1, -alpha, full);
                 }
                 if s > alpha && s < beta && kind.pv {
                     -self.negamax(below, new_depth, ply + 1, -beta, -alpha, Kind { pv: true, ..child })
@@ -955,7 +980,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             super::ordering::pick_best(&mut frame.moves, &mut frame.scores, i);
             let mv = frame.moves[i];
             let piece_to = if continuation { self.game.piece_to(mv) } else { NO_CODE };
-            let child = Kind::child(false).after(G::move_code(mv), piece_to, &kind);
+            let child = Kind { cut: !kind.cut, ..Kind::child(false) }.after(G::move_code(mv), piece_to, &kind);
             self.play(mv);
             let mut score = -self.quiescence(below, ply + 1, -probcut_beta, -probcut_beta + 1);
             if score >= probcut_beta && !self.stopped {

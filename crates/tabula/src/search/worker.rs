@@ -723,14 +723,9 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                 busy = Some(key);
             }
             let score = if i == 0 || !options.pvs {
-                -self.negamax(
-                    below,
-                    new_depth,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    Kind { pv: kind.pv, cut: !kind.pv && !kind.cut, ..child },
-                )
+                // (Below a PV node the first move leads to a PV node; below any other, kinds alternate.)
+                let first = Kind { pv: kind.pv, cut: !kind.pv && !kind.cut, ..child };
+                -self.negamax(below, new_depth, ply + 1, -beta, -alpha, first)
             } else {
                 let reducible = FULL
                     && options.lmr

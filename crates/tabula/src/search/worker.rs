@@ -748,12 +748,9 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                 }
                 let reduction = reduction.min(new_depth - 1).max(0);
                 // A reduced search expects the move to be refuted; a full-depth one alternates.
-                let (reduced, full) = (Kind { cut: true, ..child }, Kind { cut: !kind.cut, ..child });
-                let mut s = if reduction > 0 {
-                    -self.negamax(below, new_depth - reduction, ply + 1, -alpha - 1, -alpha, reduced)
-                } else {
-                    -self.negamax(below, new_depth, ply + 1, -alpha - 1, -alpha, full)
-                };
+                let full = Kind { cut: !kind.cut, ..child };
+                let first = if reduction > 0 { Kind { cut: true, ..child } } else { full };
+                let mut s = -self.negamax(below, new_depth - reduction, ply + 1, -alpha - 1, -alpha, first);
                 if s > alpha && reduction > 0 {
                     s = -self.negamax(below, new_depth, ply + 1, -alpha - 1, -alpha, full);
                 }

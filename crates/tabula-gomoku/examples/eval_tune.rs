@@ -7,6 +7,7 @@
 //! eval_tune label IN OUT --engine CMD [--ms MS] [--threads N]
 //! eval_tune hand OUT
 //! eval_tune fit LABELLED OUT [--start WEIGHTS] [--epochs N] [--rate R] [--l2 X] [--share X] [--no-mates]
+//! eval_tune review GAMES --player NAME --engine CMD [--ms MS] [--opening N] [--lost] [--threads N]
 //! ```
 //!
 //! - `gen` plays the engine against itself (freestyle 15×15, `--ms` milliseconds a move) from the balanced
@@ -23,6 +24,14 @@
 //!   gradient, full batch, with an L2 pull of strength `l2` towards the start), and writes the new weights file.
 //!   Every tenth block of 500 positions (whole games, most of them) is held out and its error reported;
 //!   `--no-mates` leaves out the positions the outside engine reports a forced win or loss in.
+//!
+//! And to find where games are lost, by the same outside engine's judgement:
+//!
+//! - `review` plays through the games of a `tabula match` record (`-o` of a Gomoku match, freestyle 15×15)
+//!   and, at each move of `--player` after the opening's `--opening` stones, asks the outside engine for the
+//!   position before the move (its value for the player and its own choice) and after it (its value for the
+//!   opponent): a line per move with the change, marking a forced win let go and a move into a forced loss,
+//!   and a summary. A game is followed until the player's position is a forced loss.
 
 use anyhow::{bail, Context};
 use clap::Parser;
@@ -36,7 +45,7 @@ use tabula::rng::Rng;
 use tabula::search::Limits;
 use tabula::tune::{golden_min, next_block, on_threads};
 use tabula_gomoku::eval::{Features, Weights, CLASSES};
-use tabula_gomoku::{Board, Color, Engine, Rule};
+use tabula_gomoku::{Board, Color, Engine, Point, Rule};
 use tabula_protocol::process::Process;
 
 /// The data and fitting tools of the Gomoku evaluation.
@@ -72,6 +81,29 @@ enum Command {
         /// Milliseconds a position.
         #[arg(long, default_value_t = 60)]
         ms: u64,
+        /// Engines run at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Reviews one player's moves in a `tabula match` record by an outside engine's values.
+    Review {
+        /// The games, as `tabula match -o` writes them.
+        games: String,
+        /// The player whose moves are reviewed, named as the record names it.
+        #[arg(long)]
+        player: String,
+        /// The reviewing engine's command line.
+        #[arg(long)]
+        engine: String,
+        /// Milliseconds a position.
+        #[arg(long, default_value_t = 1000)]
+        ms: u64,
+        /// The stones of each game's opening, not reviewed.
+        #[arg(long, default_value_t = 4)]
+        opening: usize,
+        /// Only the games the player lost.
+        #[arg(long)]
+        lost: bool,
         /// Engines run at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -112,6 +144,9 @@ fn main() -> anyhow::Result<()> {
     match Command::parse() {
         Command::Gen { out, games, ms, seed, threads } => gen(&out, games, ms, seed, threads),
         Command::Label { input, out, engine, ms, threads } => label(&input, &out, &engine, ms, threads),
+        Command::Review { games, player, engine, ms, opening, lost, threads } => {
+            review(&games, &ReviewOptions { player, engine, ms, opening, lost, threads })
+        }
         Command::Hand { out } => {
             std::fs::write(&out, Weights::hand_set().to_text()).with_context(|| format!("cannot write {out}"))
         }
@@ -237,6 +272,41 @@ fn settle(engine: &mut Process) -> anyhow::Result<()> {
     bail!("the engine does not answer ABOUT")
 }
 
+/// An outside Gomocup engine (freestyle 15×15) asked for its move and value in one position after another.
+struct Judge(Process);
+
+impl Judge {
+    /// Starts `command`, thinking `ms` milliseconds a position.
+    fn start(command: &str, ms: u64) -> anyhow::Result<Judge> {
+        let argv = tabula_protocol::process::split_command(command)?;
+        let mut engine = Process::spawn(&argv)?;
+        engine.ask("START 15", Self::PATIENCE, |l| l.trim() == "OK").context("the engine does not start")?;
+        for info in ["INFO rule 0", &format!("INFO timeout_turn {ms}"), "INFO timeout_match 1000000000"] {
+            engine.send(info)?;
+        }
+        Ok(Judge(engine))
+    }
+
+    /// How long a position may take before the engine is given up on.
+    const PATIENCE: Duration = Duration::from_secs(60);
+
+    /// The engine's move in `board` and the value it reports for the side to move, if it reports one.
+    fn ask(&mut self, board: &Board) -> anyhow::Result<(Point, Option<i32>)> {
+        let is_move = |l: &str| l.trim().split(',').all(|n| n.parse::<u8>().is_ok());
+        let answer = self.0.ask(&board.gomocup_board(), Self::PATIENCE, is_move)?;
+        settle(&mut self.0)?;
+        let last = answer.last().map(|l| l.trim()).unwrap_or_default();
+        let best = board.parse_point(last).with_context(|| format!("the engine answered {last:?}"))?;
+        Ok((best, reported_value(&answer)))
+    }
+}
+
+impl Drop for Judge {
+    fn drop(&mut self) {
+        let _ = self.0.send("END");
+    }
+}
+
 /// `label`: each position's value by an outside engine.
 fn label(input: &str, out: &str, command: &str, ms: u64, threads: usize) -> anyhow::Result<()> {
     const BLOCK: usize = 200;
@@ -245,34 +315,201 @@ fn label(input: &str, out: &str, command: &str, ms: u64, threads: usize) -> anyh
     let next = AtomicUsize::new(0);
     let kept = AtomicUsize::new(0);
     on_threads(threads, || -> anyhow::Result<()> {
-        let argv = tabula_protocol::process::split_command(command)?;
-        let mut engine = Process::spawn(&argv)?;
-        let patience = Duration::from_secs(60);
-        engine.ask("START 15", patience, |l| l.trim() == "OK").context("the engine does not start")?;
-        for info in ["INFO rule 0", &format!("INFO timeout_turn {ms}"), "INFO timeout_match 1000000000"] {
-            engine.send(info)?;
-        }
+        let mut judge = Judge::start(command, ms)?;
         while let Some((first, block)) = next_block(&lines, &next, BLOCK) {
             let mut written = Vec::new();
             for entry in block {
                 let moves = entry.split(';').next().unwrap_or_default();
                 let Ok(board) = Board::from_moves(15, 15, Rule::Freestyle, moves) else { continue };
-                let answer = engine
-                    .ask(&board.gomocup_board(), patience, |l| l.trim().split(',').all(|n| n.parse::<u8>().is_ok()))
-                    .with_context(|| format!("no move for {moves}"))?;
-                match reported_value(&answer) {
-                    Some(value) => written.push(format!("{entry};{value}")),
-                    None => eprintln!("no value for {moves}: {answer:?}"),
+                match judge.ask(&board).with_context(|| format!("no move for {moves}"))? {
+                    (_, Some(value)) => written.push(format!("{entry};{value}")),
+                    (_, None) => eprintln!("no value for {moves}"),
                 }
-                settle(&mut engine)?;
             }
             out.write(&written)?;
             let k = kept.fetch_add(written.len(), Ordering::Relaxed) + written.len();
             eprintln!("{k} labelled ({} read)", (first + BLOCK).min(lines.len()));
         }
-        let _ = engine.send("END");
         Ok(())
     })
+}
+
+/// One game of a `tabula match` record.
+struct Record {
+    /// Where its header is, `file:line`.
+    at: String,
+    round: String,
+    /// The players, black first.
+    names: [String; 2],
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    result: String,
+    moves: String,
+}
+
+/// The games of a `tabula match` Gomoku record: a header `# Round R Black "B" White "W" Result T (reason)`,
+/// the moves on the next line, blank lines between games.
+fn read_records(path: &str) -> anyhow::Result<Vec<Record>> {
+    let lines = read_lines(path)?;
+    let mut records = Vec::new();
+    let mut lines = lines.iter().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    while let Some((n, header)) = lines.next() {
+        let at = format!("{path}:{}", n + 1);
+        let parts: Vec<&str> = header.split('"').collect();
+        let round = parts[0].strip_prefix("# Round ").and_then(|r| r.strip_suffix(" Black "));
+        let result = parts.get(4).and_then(|r| r.strip_prefix(" Result ")).and_then(|r| r.split_whitespace().next());
+        let (Some(round), Some(result), 5, Some(&" White ")) = (round, result, parts.len(), parts.get(2)) else {
+            bail!("{at}: not a game's header (# Round R Black \"B\" White \"W\" Result T): {header}");
+        };
+        let Some((_, moves)) = lines.next() else { bail!("{at}: the game has no moves line") };
+        let names = [parts[1].to_owned(), parts[3].to_owned()];
+        records.push(Record { at, round: round.to_owned(), names, result: result.to_owned(), moves: moves.clone() });
+    }
+    Ok(records)
+}
+
+/// What `review` looks at and how.
+struct ReviewOptions {
+    player: String,
+    engine: String,
+    ms: u64,
+    opening: usize,
+    lost: bool,
+    threads: usize,
+}
+
+/// What the review of one game found.
+#[derive(Default)]
+struct Findings {
+    /// The player's seat: 0 black, 1 white.
+    seat: usize,
+    moves: usize,
+    /// The player's value before its first reviewed move.
+    start: Option<i32>,
+    /// The changes of the moves whose values are both short of a forced result.
+    changes: Vec<i32>,
+    /// Moves that let a forced win go where the outside engine chose another move.
+    wins_let_go: usize,
+    /// Moves into a forced loss where the outside engine chose another move, and the first of them.
+    into_loss: usize,
+    first_into_loss: Option<usize>,
+}
+
+/// `review`: the player's moves in each game, valued by an outside engine before and after.
+fn review(path: &str, options: &ReviewOptions) -> anyhow::Result<()> {
+    let records = read_records(path)?;
+    let games: Vec<(&Record, usize)> = records
+        .iter()
+        .filter_map(|r| {
+            let seat = r.names.iter().position(|n| *n == options.player)?;
+            let won = r.result == ["1-0", "0-1"][seat];
+            (!options.lost || (!won && r.result != "1/2-1/2")).then_some((r, seat))
+        })
+        .collect();
+    if games.is_empty() {
+        bail!("{path}: no game of {:?}{}", options.player, if options.lost { " lost" } else { "" });
+    }
+    let next = AtomicUsize::new(0);
+    let all = Mutex::new(Vec::new());
+    on_threads(options.threads, || -> anyhow::Result<()> {
+        let mut judge = Judge::start(&options.engine, options.ms)?;
+        while let Some((_, block)) = next_block(&games, &next, 1) {
+            let (record, seat) = block[0];
+            let (report, findings) = review_game(&mut judge, record, seat, options.opening)?;
+            print!("{report}");
+            all.lock().expect("no panic while held").push(findings);
+        }
+        Ok(())
+    })?;
+    let all = all.into_inner().expect("no panic while held");
+    for (seat, colour) in ["black", "white"].iter().enumerate() {
+        let of: Vec<&Findings> = all.iter().filter(|f| f.seat == seat).collect();
+        if !of.is_empty() {
+            println!("as {colour}: {}", summary(&of));
+        }
+    }
+    Ok(())
+}
+
+/// One line on the findings of several games.
+fn summary(games: &[&Findings]) -> String {
+    let median = |mut v: Vec<i32>| {
+        v.sort_unstable();
+        v.get(v.len() / 2).copied().unwrap_or(0)
+    };
+    let starts: Vec<i32> = games.iter().filter_map(|f| f.start).collect();
+    let changes: Vec<i32> = games.iter().flat_map(|f| f.changes.iter().copied()).collect();
+    let firsts: Vec<i32> = games.iter().filter_map(|f| f.first_into_loss).map(|p| p as i32).collect();
+    let mean_change = changes.iter().map(|&x| f64::from(x)).sum::<f64>() / changes.len().max(1) as f64;
+    format!(
+        "{} games, {} moves; the value at the first move {:+} (median); a move's change {:+.0} (mean of the {} \
+         short of a forced result); {} forced wins let go, in {} games; {} moves into a forced loss, in {} games{}",
+        games.len(),
+        games.iter().map(|f| f.moves).sum::<usize>(),
+        median(starts),
+        mean_change,
+        changes.len(),
+        games.iter().map(|f| f.wins_let_go).sum::<usize>(),
+        games.iter().filter(|f| f.wins_let_go > 0).count(),
+        games.iter().map(|f| f.into_loss).sum::<usize>(),
+        firsts.len(),
+        if firsts.is_empty() { String::new() } else { format!(" (the first at move {}, median)", median(firsts)) },
+    )
+}
+
+/// One game's review, as text, and what it found. A forced win let go or a forced loss entered by the move
+/// the outside engine chose as well is marked but not counted: its own search had not seen it yet.
+fn review_game(judge: &mut Judge, record: &Record, seat: usize, opening: usize) -> anyhow::Result<(String, Findings)> {
+    let board = Board::from_moves(15, 15, Rule::Freestyle, &record.moves)
+        .with_context(|| format!("{}: the moves are not a freestyle game", record.at))?;
+    let moves = board.moves().to_vec();
+    let colour = ["black", "white"][seat];
+    let mut report = format!("# Round {}: {} as {colour}, {}\n", record.round, record.names[seat], record.result);
+    let mut findings = Findings { seat, ..Findings::default() };
+    let mut position = Board::new(15, 15, Rule::Freestyle)?;
+    for (ply, &played) in moves.iter().enumerate() {
+        if ply >= opening && ply % 2 == seat && ply + 1 < moves.len() {
+            let (best, before) = judge.ask(&position).with_context(|| format!("{}: ply {}", record.at, ply + 1))?;
+            position.play(played)?;
+            let (_, after) = judge.ask(&position).with_context(|| format!("{}: ply {}", record.at, ply + 2))?;
+            position.take_back();
+            let (Some(before), Some(after)) = (before, after.map(|v| -v)) else {
+                bail!("{}: the engine reports no value (`MESSAGE ... Eval V`)", record.at);
+            };
+            findings.moves += 1;
+            findings.start.get_or_insert(before);
+            let own = best == played;
+            let note = if before == MATE_VALUE && after < MATE_VALUE {
+                findings.wins_let_go += usize::from(!own);
+                if own {
+                    "  a forced win let go, by its choice too"
+                } else {
+                    "  a forced win let go"
+                }
+            } else if before > -MATE_VALUE && after == -MATE_VALUE {
+                if !own {
+                    findings.into_loss += 1;
+                    findings.first_into_loss.get_or_insert(ply + 1);
+                }
+                if own {
+                    "  into a forced loss, by its choice too"
+                } else {
+                    "  into a forced loss"
+                }
+            } else {
+                if before.abs() < MATE_VALUE && after.abs() < MATE_VALUE {
+                    findings.changes.push(after - before);
+                }
+                ""
+            };
+            let (p, b) = (board.format_point(played), board.format_point(best));
+            report += &format!("{:>4} {p:<4} {before:>6} -> {after:>6}  (its choice {b}){note}\n", ply + 1);
+            if before == -MATE_VALUE {
+                break;
+            }
+        }
+        position.play(played)?;
+    }
+    Ok((report, findings))
 }
 
 /// One labelled position: its evaluation terms and the target.

@@ -14,6 +14,9 @@
 //!   defender may play any point on the lines of those open-four points within five steps, the points
 //!   themselves, or any four of its own; the attacker must win against every one of them.
 //!
+//! A VCT's depth counts its attacking moves, but where it runs out the attacker may still win by a VCF (of up
+//! to 16 fours): a line that ends in a run of fours needs only the moves before that run counted.
+//!
 //! Results go to a [`ThreatCache`] under the position's key (mixed with the kind of search and the rule):
 //! a win with its move for any depth, a failure with the depth it was searched to, or for every depth when no
 //! line of its search was stopped by the depth limit (the iterative deepening then ends there too). The cache
@@ -156,6 +159,9 @@ pub struct ThreatSolver {
 /// The depth a failure is cached with when no line of its search reached the depth limit: it holds at any depth.
 const EVERY_DEPTH: u32 = 255;
 
+/// The longest VCF a VCT may end in, past its own depth, in attacking moves.
+const VCF_TAIL: u32 = 16;
+
 /// How many nodes go between two looks at the clock.
 const CLOCK_NODES: u64 = 1024;
 
@@ -239,10 +245,18 @@ impl ThreatSolver {
     fn line(&mut self, board: &Board, kind: ThreatKind, max_depth: u32, node_limit: u64) -> Option<Vec<Point>> {
         let mut b = board.clone();
         let mut line = Vec::new();
-        let mut depth = max_depth;
-        while b.winner().is_none() && line.len() < 4 * max_depth as usize + 4 {
+        let (mut kind, mut depth) = (kind, max_depth);
+        while b.winner().is_none() && line.len() < 4 * (max_depth + VCF_TAIL) as usize + 4 {
             self.limit = self.nodes.saturating_add(node_limit);
-            let m = self.attack(&mut b, kind, depth)?;
+            // Where a VCT went on by a VCF past its depth, the rest of the line is that VCF.
+            let m = match self.attack(&mut b, kind, depth) {
+                Some(m) => m,
+                None if kind == ThreatKind::Vct => {
+                    (kind, depth) = (ThreatKind::Vcf, VCF_TAIL);
+                    self.attack(&mut b, kind, depth)?
+                }
+                None => return None,
+            };
             b.play_unchecked(m);
             line.push(m);
             depth = depth.saturating_sub(1).max(1);
@@ -279,7 +293,12 @@ impl ThreatSolver {
         }
         if depth == 0 {
             self.horizon = true;
-            return None;
+            // A VCT's last attacking move may be the start of a VCF: fours force their replies, so that tail
+            // is cheap, and a win is found with fewer VCT moves.
+            return match kind {
+                ThreatKind::Vct => self.attack(board, ThreatKind::Vcf, VCF_TAIL),
+                ThreatKind::Vcf => None,
+            };
         }
         // Step 2. The cache.
         let key = salted(board, kind);

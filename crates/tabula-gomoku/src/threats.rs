@@ -293,8 +293,8 @@ impl ThreatSolver {
         }
         if depth == 0 {
             self.horizon = true;
-            // A VCT's last attacking move may be the start of a VCF: fours force their replies, so that tail
-            // is cheap, and a win is found with fewer VCT moves.
+            // With no VCT move left the attacker may still win by a VCF: fours force their replies, so that
+            // tail is cheap, and the same wins are found at a smaller VCT depth.
             return match kind {
                 ThreatKind::Vct => self.attack(board, ThreatKind::Vcf, VCF_TAIL),
                 ThreatKind::Vcf => None,

@@ -467,47 +467,45 @@ fn review_game(judge: &mut Judge, record: &Record, seat: usize, opening: usize) 
     let mut findings = Findings { seat, ..Findings::default() };
     let mut position = Board::new(15, 15, Rule::Freestyle)?;
     for (ply, &played) in moves.iter().enumerate() {
-        if ply >= opening && ply % 2 == seat && ply + 1 < moves.len() {
-            let (best, before) = judge.ask(&position).with_context(|| format!("{}: ply {}", record.at, ply + 1))?;
-            position.play(played)?;
-            let (_, after) = judge.ask(&position).with_context(|| format!("{}: ply {}", record.at, ply + 2))?;
-            position.take_back();
-            let (Some(before), Some(after)) = (before, after.map(|v| -v)) else {
-                bail!("{}: the engine reports no value (`MESSAGE ... Eval V`)", record.at);
-            };
-            findings.moves += 1;
-            findings.start.get_or_insert(before);
-            let own = best == played;
-            let note = if before == MATE_VALUE && after < MATE_VALUE {
-                findings.wins_let_go += usize::from(!own);
-                if own {
-                    "  a forced win let go, by its choice too"
-                } else {
-                    "  a forced win let go"
-                }
-            } else if before > -MATE_VALUE && after == -MATE_VALUE {
-                if !own {
-                    findings.into_loss += 1;
-                    findings.first_into_loss.get_or_insert(ply + 1);
-                }
-                if own {
-                    "  into a forced loss, by its choice too"
-                } else {
-                    "  into a forced loss"
-                }
-            } else {
-                if before.abs() < MATE_VALUE && after.abs() < MATE_VALUE {
-                    findings.changes.push(after - before);
-                }
-                ""
-            };
-            let (p, b) = (board.format_point(played), board.format_point(best));
-            report += &format!("{:>4} {p:<4} {before:>6} -> {after:>6}  (its choice {b}){note}\n", ply + 1);
-            if before == -MATE_VALUE {
-                break;
-            }
-        }
+        let reviewed = ply >= opening && ply % 2 == seat && ply + 1 < moves.len();
+        let asked = |judge: &mut Judge, position: &Board, ply: usize| {
+            judge.ask(position).with_context(|| format!("{}: ply {}", record.at, ply + 1))
+        };
+        let before = if reviewed { Some(asked(judge, &position, ply)?) } else { None };
         position.play(played)?;
+        let Some((best, before)) = before else { continue };
+        let (_, after) = asked(judge, &position, ply + 1)?;
+        let (Some(before), Some(after)) = (before, after.map(|v| -v)) else {
+            bail!("{}: the engine reports no value (`MESSAGE ... Eval V`)", record.at);
+        };
+        findings.moves += 1;
+        findings.start.get_or_insert(before);
+        let own = best == played;
+        let event = if before == MATE_VALUE && after < MATE_VALUE {
+            findings.wins_let_go += usize::from(!own);
+            Some("a forced win let go")
+        } else if before > -MATE_VALUE && after == -MATE_VALUE {
+            if !own {
+                findings.into_loss += 1;
+                findings.first_into_loss.get_or_insert(ply + 1);
+            }
+            Some("into a forced loss")
+        } else {
+            if before.abs() < MATE_VALUE && after.abs() < MATE_VALUE {
+                findings.changes.push(after - before);
+            }
+            None
+        };
+        let note = match event {
+            Some(event) if own => format!("  {event}, by its choice too"),
+            Some(event) => format!("  {event}"),
+            None => String::new(),
+        };
+        let (p, b) = (board.format_point(played), board.format_point(best));
+        report += &format!("{:>4} {p:<4} {before:>6} -> {after:>6}  (its choice {b}){note}\n", ply + 1);
+        if before == -MATE_VALUE {
+            break;
+        }
     }
     Ok((report, findings))
 }

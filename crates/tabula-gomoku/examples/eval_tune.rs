@@ -8,6 +8,8 @@
 //! eval_tune hand OUT
 //! eval_tune fit LABELLED OUT [--start WEIGHTS] [--epochs N] [--rate R] [--l2 X] [--share X] [--no-mates]
 //! eval_tune review GAMES --player NAME --engine CMD [--ms MS] [--opening N] [--lost] [--threads N]
+//! eval_tune probe GAMES --player NAME --colour C --engine CMD... --judge CMD [--ms MS] [--judge-ms MS]
+//!     [--info K:KEY=VALUE...] [--first N] [--opening N] [--threads N]
 //! ```
 //!
 //! - `gen` plays the engine against itself (freestyle 15×15, `--ms` milliseconds a move) from the balanced
@@ -32,6 +34,14 @@
 //!   position before the move (its value for the player and its own choice) and after it (its value for the
 //!   opponent): a line per move with the change, marking a forced win let go and a move into a forced loss,
 //!   and a summary. A game is followed until the player's position is a forced loss.
+//! - `probe` compares engines on the positions where `--player` was to move as `--colour` in its first
+//!   `--first` moves after the opening: each engine (any Gomocup command, so two builds or two settings) is
+//!   given `--ms` milliseconds a position, and the outside engine (`--judge`) values the position after each
+//!   move chosen, and after its own choice. The values are read as win rates (`sigmoid(value / 200)`, a forced
+//!   result 1 or 0) and each engine's mean is compared with the first engine's on the same positions (a move
+//!   two engines share is valued once, so only different choices count). `--info 2:tabula_weights=w.txt`
+//!   sends the second engine `INFO tabula_weights w.txt` after the start. This measures a change to the quiet
+//!   moves of the opening in minutes, where a match needs hundreds of games.
 
 use anyhow::{bail, Context};
 use clap::Parser;
@@ -108,6 +118,41 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Compares engines' choices in one player's early positions of a record by an outside engine's values.
+    Probe {
+        /// The games, as `tabula match -o` writes them.
+        games: String,
+        /// The player whose positions are taken, named as the record names it.
+        #[arg(long)]
+        player: String,
+        /// The player's colour in the games taken: `black` or `white`.
+        #[arg(long)]
+        colour: String,
+        /// An engine to compare (a Gomocup command line); give two or more.
+        #[arg(long = "engine", required = true)]
+        engines: Vec<String>,
+        /// The judging engine's command line.
+        #[arg(long)]
+        judge: String,
+        /// `K:KEY=VALUE`: `INFO KEY VALUE` for the K-th engine (from 1), after the others.
+        #[arg(long)]
+        info: Vec<String>,
+        /// Milliseconds a position for the compared engines.
+        #[arg(long, default_value_t = 1000)]
+        ms: u64,
+        /// Milliseconds a position for the judge.
+        #[arg(long, default_value_t = 500)]
+        judge_ms: u64,
+        /// The player's moves taken from each game, after the opening.
+        #[arg(long, default_value_t = 3)]
+        first: usize,
+        /// The stones of each game's opening.
+        #[arg(long, default_value_t = 4)]
+        opening: usize,
+        /// Positions worked on at once (each with its own engines).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
     /// Writes the hand-set weights the first fit started from.
     Hand {
         /// The weights file to write.
@@ -146,6 +191,26 @@ fn main() -> anyhow::Result<()> {
         Command::Label { input, out, engine, ms, threads } => label(&input, &out, &engine, ms, threads),
         Command::Review { games, player, engine, ms, opening, lost, threads } => {
             review(&games, &ReviewOptions { player, engine, ms, opening, lost, threads })
+        }
+        Command::Probe { games, player, colour, engines, judge, info, ms, judge_ms, first, opening, threads } => {
+            let seat = match colour.as_str() {
+                "black" => 0,
+                "white" => 1,
+                _ => bail!("--colour is black or white, not {colour:?}"),
+            };
+            let mut infos = Vec::new();
+            for text in &info {
+                let parsed =
+                    text.split_once(':').and_then(|(k, kv)| Some((k.parse::<usize>().ok()?, kv.split_once('=')?)));
+                match parsed {
+                    Some((k, (key, value))) if (1..=engines.len()).contains(&k) && !key.is_empty() => {
+                        infos.push((k - 1, format!("INFO {key} {value}")))
+                    }
+                    _ => bail!("--info {text:?}: expected K:KEY=VALUE, K an engine from 1 to {}", engines.len()),
+                }
+            }
+            let options = ProbeOptions { player, seat, engines, infos, judge, ms, judge_ms, first, opening, threads };
+            probe(&games, &options)
         }
         Command::Hand { out } => {
             std::fs::write(&out, Weights::hand_set().to_text()).with_context(|| format!("cannot write {out}"))
@@ -272,19 +337,32 @@ fn settle(engine: &mut Process) -> anyhow::Result<()> {
     bail!("the engine does not answer ABOUT")
 }
 
-/// An outside Gomocup engine (freestyle 15×15) asked for its move and value in one position after another.
-struct Judge(Process);
+/// A Gomocup engine (freestyle 15×15) asked for its move and value in one position after another, with the
+/// memory a Gomocup match gives (350 MB).
+struct GomocupEngine(Process);
 
-impl Judge {
+impl GomocupEngine {
     /// Starts `command`, thinking `ms` milliseconds a position.
-    fn start(command: &str, ms: u64) -> anyhow::Result<Judge> {
+    fn start(command: &str, ms: u64) -> anyhow::Result<GomocupEngine> {
         let argv = tabula_protocol::process::split_command(command)?;
         let mut engine = Process::spawn(&argv)?;
         engine.ask("START 15", Self::PATIENCE, |l| l.trim() == "OK").context("the engine does not start")?;
-        for info in ["INFO rule 0", &format!("INFO timeout_turn {ms}"), "INFO timeout_match 1000000000"] {
+        let turn = format!("INFO timeout_turn {ms}");
+        for info in ["INFO rule 0", &turn, "INFO timeout_match 1000000000", "INFO max_memory 367001600"] {
             engine.send(info)?;
         }
-        Ok(Judge(engine))
+        Ok(GomocupEngine(engine))
+    }
+
+    /// Sends an `INFO` line and fails if the engine answers it with `ERROR` (asking `ABOUT` to be sure
+    /// every answer has come).
+    fn inform(&mut self, info: &str) -> anyhow::Result<()> {
+        self.0.send(info)?;
+        let answer = self.0.ask("ABOUT", Self::PATIENCE, |l| l.trim_start().starts_with("name="))?;
+        match answer.iter().find(|l| l.starts_with("ERROR")) {
+            Some(error) => bail!("{info}: {error}"),
+            None => Ok(()),
+        }
     }
 
     /// How long a position may take before the engine is given up on.
@@ -301,7 +379,7 @@ impl Judge {
     }
 }
 
-impl Drop for Judge {
+impl Drop for GomocupEngine {
     fn drop(&mut self) {
         let _ = self.0.send("END");
     }
@@ -315,7 +393,7 @@ fn label(input: &str, out: &str, command: &str, ms: u64, threads: usize) -> anyh
     let next = AtomicUsize::new(0);
     let kept = AtomicUsize::new(0);
     on_threads(threads, || -> anyhow::Result<()> {
-        let mut judge = Judge::start(command, ms)?;
+        let mut judge = GomocupEngine::start(command, ms)?;
         while let Some((first, block)) = next_block(&lines, &next, BLOCK) {
             let mut written = Vec::new();
             for entry in block {
@@ -411,7 +489,7 @@ fn review(path: &str, options: &ReviewOptions) -> anyhow::Result<()> {
     let next = AtomicUsize::new(0);
     let all = Mutex::new(Vec::new());
     on_threads(options.threads, || -> anyhow::Result<()> {
-        let mut judge = Judge::start(&options.engine, options.ms)?;
+        let mut judge = GomocupEngine::start(&options.engine, options.ms)?;
         while let Some((_, block)) = next_block(&games, &next, 1) {
             let (record, seat) = block[0];
             let (report, findings) = review_game(&mut judge, record, seat, options.opening)?;
@@ -458,7 +536,12 @@ fn summary(games: &[&Findings]) -> String {
 
 /// One game's review, as text, and what it found. A forced win let go or a forced loss entered by the move
 /// the outside engine chose as well is marked but not counted: its own search had not seen it yet.
-fn review_game(judge: &mut Judge, record: &Record, seat: usize, opening: usize) -> anyhow::Result<(String, Findings)> {
+fn review_game(
+    judge: &mut GomocupEngine,
+    record: &Record,
+    seat: usize,
+    opening: usize,
+) -> anyhow::Result<(String, Findings)> {
     let board = Board::from_moves(15, 15, Rule::Freestyle, &record.moves)
         .with_context(|| format!("{}: the moves are not a freestyle game", record.at))?;
     let moves = board.moves().to_vec();
@@ -468,7 +551,7 @@ fn review_game(judge: &mut Judge, record: &Record, seat: usize, opening: usize) 
     let mut position = Board::new(15, 15, Rule::Freestyle)?;
     for (ply, &played) in moves.iter().enumerate() {
         let reviewed = ply >= opening && ply % 2 == seat && ply + 1 < moves.len();
-        let asked = |judge: &mut Judge, position: &Board, ply: usize| {
+        let asked = |judge: &mut GomocupEngine, position: &Board, ply: usize| {
             judge.ask(position).with_context(|| format!("{}: ply {}", record.at, ply + 1))
         };
         let before = if reviewed { Some(asked(judge, &position, ply)?) } else { None };
@@ -508,6 +591,121 @@ fn review_game(judge: &mut Judge, record: &Record, seat: usize, opening: usize) 
         }
     }
     Ok((report, findings))
+}
+
+/// What `probe` compares and how.
+struct ProbeOptions {
+    player: String,
+    seat: usize,
+    engines: Vec<String>,
+    /// `INFO` lines for the engines, by index.
+    infos: Vec<(usize, String)>,
+    judge: String,
+    ms: u64,
+    judge_ms: u64,
+    first: usize,
+    opening: usize,
+    threads: usize,
+}
+
+/// A judged value as a win rate for the side it is given for.
+fn win_rate(value: i32) -> f64 {
+    sigmoid(f64::from(value) / 200.0)
+}
+
+/// `probe`: each engine's choice in the player's early positions, valued by the judge.
+fn probe(path: &str, options: &ProbeOptions) -> anyhow::Result<()> {
+    if options.engines.len() < 2 {
+        bail!("give two engines or more to compare");
+    }
+    let mut positions: Vec<String> = Vec::new();
+    for record in read_records(path)?.iter().filter(|r| r.names[options.seat] == options.player) {
+        let board = Board::from_moves(15, 15, Rule::Freestyle, &record.moves)
+            .with_context(|| format!("{}: the moves are not a freestyle game", record.at))?;
+        let moves = board.moves();
+        let plies = (options.opening..moves.len()).filter(|p| p % 2 == options.seat).take(options.first);
+        positions.extend(plies.map(|ply| board.format_moves(&moves[..ply])));
+    }
+    positions.sort();
+    positions.dedup();
+    if positions.is_empty() {
+        bail!("{path}: no position of {:?} as {}", options.player, ["black", "white"][options.seat]);
+    }
+    eprintln!("{} positions", positions.len());
+    let next = AtomicUsize::new(0);
+    let rows = Mutex::new(Vec::new());
+    on_threads(options.threads, || -> anyhow::Result<()> {
+        let mut judge = GomocupEngine::start(&options.judge, options.judge_ms)?;
+        let mut engines =
+            options.engines.iter().map(|e| GomocupEngine::start(e, options.ms)).collect::<anyhow::Result<Vec<_>>>()?;
+        for (k, info) in &options.infos {
+            engines[*k].inform(info).with_context(|| format!("the engine {}", options.engines[*k]))?;
+        }
+        while let Some((at, block)) = next_block(&positions, &next, 1) {
+            let (line, rates) = probe_position(&mut judge, &mut engines, &block[0])?;
+            println!("{line}");
+            rows.lock().expect("no panic while held").push((at, rates));
+        }
+        Ok(())
+    })?;
+    let mut rows = rows.into_inner().expect("no panic while held");
+    rows.sort_by_key(|&(at, _)| at);
+    let rates: Vec<Vec<f64>> = rows.into_iter().map(|(_, r)| r).collect();
+    let n = rates.len() as f64;
+    let names = options.engines.iter().chain(std::iter::once(&options.judge));
+    for (k, name) in names.enumerate() {
+        let mean = rates.iter().map(|r| r[k]).sum::<f64>() / n;
+        let diffs: Vec<f64> = rates.iter().map(|r| r[k] - r[0]).collect();
+        let d = diffs.iter().sum::<f64>() / n;
+        let sd = (diffs.iter().map(|x| (x - d).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
+        let differ = diffs.iter().filter(|&&x| x != 0.0).count();
+        let against = if k == 0 {
+            String::new()
+        } else {
+            format!(
+                "; against the first {:+.1} ± {:.1} points ({differ} choices differ)",
+                100.0 * d,
+                196.0 * sd / n.sqrt()
+            )
+        };
+        let role = if k == options.engines.len() { "judge's own choice" } else { "engine" };
+        println!("{role} {name}: the player's win rate after the move {:.1} % (mean of {n}){against}", 100.0 * mean);
+    }
+    Ok(())
+}
+
+/// One position probed: a line on it, and the player's win rate after each engine's move and the judge's own.
+fn probe_position(
+    judge: &mut GomocupEngine,
+    engines: &mut [GomocupEngine],
+    moves: &str,
+) -> anyhow::Result<(String, Vec<f64>)> {
+    let board = Board::from_moves(15, 15, Rule::Freestyle, moves)?;
+    let (own, before) = judge.ask(&board).with_context(|| format!("the judge, at {moves}"))?;
+    let mut choices = Vec::new();
+    for engine in engines.iter_mut() {
+        choices.push(engine.ask(&board).with_context(|| format!("an engine, at {moves}"))?.0);
+    }
+    choices.push(own);
+    let mut valued: Vec<(Point, i32)> = Vec::new();
+    let mut line = format!("{moves}  before {}", before.map_or("?".into(), |v| v.to_string()));
+    let mut rates = Vec::new();
+    for &choice in &choices {
+        let value = match valued.iter().find(|&&(p, _)| p == choice) {
+            Some(&(_, v)) => v,
+            None => {
+                let mut after = board.clone();
+                after.play(choice)?;
+                let value = judge.ask(&after).with_context(|| format!("the judge, at {moves} {choice:?}"))?.1;
+                let Some(value) = value.map(|v| -v) else { bail!("the judge reports no value (`MESSAGE ... Eval V`)") };
+                valued.push((choice, value));
+                value
+            }
+        };
+        line += &format!("  {} {value}", board.format_point(choice));
+        rates.push(win_rate(value));
+    }
+    Ok((line, rates))
 }
 
 /// One labelled position: its evaluation terms and the target.

@@ -450,7 +450,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         let razoring = FULL && !kind.pv && ply > 0 && !in_check && !excluding && depth <= options.razor_depth;
         if let Some(margin) = options.razor_margin.filter(|_| razoring && !is_decisive(alpha)) {
             if self.static_eval(&mut static_eval) + margin * depth < alpha {
-                let score = self.quiescence(stack, ply, alpha, alpha + 1);
+                let score = self.quiescence_entered(stack, ply, alpha, alpha + 1);
                 if self.stopped {
                     return 0;
                 }
@@ -1005,12 +1005,18 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
     /// The horizon: the static evaluation, or with quiescence on, noisy moves resolved with stand-pat. With
     /// check extension on, a side in check does not stand pat: it wins at once if it can, else every move that
     /// does not lose at once is searched.
-    fn quiescence(&mut self, stack: &mut [Frame<G::Move>], ply: u32, mut alpha: Score, beta: Score) -> Score {
-        let options = self.cx.options;
-        let (frame, below) = split(stack);
+    fn quiescence(&mut self, stack: &mut [Frame<G::Move>], ply: u32, alpha: Score, beta: Score) -> Score {
         if let Some(score) = self.enter_node(ply) {
             return score;
         }
+        self.quiescence_entered(stack, ply, alpha, beta)
+    }
+
+    /// [`Worker::quiescence`] at a node already entered (counted, and found neither over nor repeated), as
+    /// razoring's is.
+    fn quiescence_entered(&mut self, stack: &mut [Frame<G::Move>], ply: u32, mut alpha: Score, beta: Score) -> Score {
+        let options = self.cx.options;
+        let (frame, below) = split(stack);
         let (cuts_at_entry, rulings_at_entry) = (self.cuts, self.rulings);
         // The table: a bound that decides ends the node; a stored evaluation saves computing it.
         let probe = if options.quiescence_table && options.quiescence { self.probe(ply) } else { None };

@@ -9,7 +9,7 @@
 //! eval_tune fit LABELLED OUT [--start WEIGHTS] [--epochs N] [--rate R] [--l2 X] [--share X] [--no-mates]
 //! eval_tune review GAMES --player NAME --engine CMD [--ms MS] [--opening N] [--lost] [--threads N]
 //! eval_tune probe GAMES --player NAME --colour C --engine CMD... --judge CMD [--ms MS] [--judge-ms MS]
-//!     [--info K:KEY=VALUE...] [--first N] [--opening N] [--threads N]
+//!     [--info K:KEY=VALUE...] [--first N] [--opening N] [--lost] [--threads N]
 //! ```
 //!
 //! - `gen` plays the engine against itself (freestyle 15×15, `--ms` milliseconds a move) from the balanced
@@ -149,6 +149,9 @@ enum Command {
         /// The stones of each game's opening.
         #[arg(long, default_value_t = 4)]
         opening: usize,
+        /// Only the games the player lost.
+        #[arg(long)]
+        lost: bool,
         /// Positions worked on at once (each with its own engines).
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -192,7 +195,7 @@ fn main() -> anyhow::Result<()> {
         Command::Review { games, player, engine, ms, opening, lost, threads } => {
             review(&games, &ReviewOptions { player, engine, ms, opening, lost, threads })
         }
-        Command::Probe { games, player, colour, engines, judge, info, ms, judge_ms, first, opening, threads } => {
+        Command::Probe { games, player, colour, engines, judge, info, ms, judge_ms, first, opening, lost, threads } => {
             let seat = match colour.as_str() {
                 "black" => 0,
                 "white" => 1,
@@ -209,7 +212,8 @@ fn main() -> anyhow::Result<()> {
                     _ => bail!("--info {text:?}: expected K:KEY=VALUE, K an engine from 1 to {}", engines.len()),
                 }
             }
-            let options = ProbeOptions { player, seat, engines, infos, judge, ms, judge_ms, first, opening, threads };
+            let options =
+                ProbeOptions { player, seat, engines, infos, judge, ms, judge_ms, first, opening, lost, threads };
             probe(&games, &options)
         }
         Command::Hand { out } => {
@@ -475,14 +479,7 @@ struct Findings {
 /// `review`: the player's moves in each game, valued by an outside engine before and after.
 fn review(path: &str, options: &ReviewOptions) -> anyhow::Result<()> {
     let records = read_records(path)?;
-    let games: Vec<(&Record, usize)> = records
-        .iter()
-        .filter_map(|r| {
-            let seat = r.names.iter().position(|n| *n == options.player)?;
-            let won = r.result == ["1-0", "0-1"][seat];
-            (!options.lost || (!won && r.result != "1/2-1/2")).then_some((r, seat))
-        })
-        .collect();
+    let games = games_of(&records, &options.player, options.lost);
     if games.is_empty() {
         bail!("{path}: no game of {:?}{}", options.player, if options.lost { " lost" } else { "" });
     }
@@ -506,6 +503,18 @@ fn review(path: &str, options: &ReviewOptions) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The games of `records` that `player` played, with its seat (0 black, 1 white); only those it lost if `lost`.
+fn games_of<'a>(records: &'a [Record], player: &str, lost: bool) -> Vec<(&'a Record, usize)> {
+    records
+        .iter()
+        .filter_map(|r| {
+            let seat = r.names.iter().position(|n| n == player)?;
+            let won = r.result == ["1-0", "0-1"][seat];
+            (!lost || (!won && r.result != "1/2-1/2")).then_some((r, seat))
+        })
+        .collect()
 }
 
 /// One line on the findings of several games.
@@ -605,6 +614,7 @@ struct ProbeOptions {
     judge_ms: u64,
     first: usize,
     opening: usize,
+    lost: bool,
     threads: usize,
 }
 
@@ -619,7 +629,9 @@ fn probe(path: &str, options: &ProbeOptions) -> anyhow::Result<()> {
         bail!("give two engines or more to compare");
     }
     let mut positions: Vec<String> = Vec::new();
-    for record in read_records(path)?.iter().filter(|r| r.names[options.seat] == options.player) {
+    let records = read_records(path)?;
+    for (record, _) in games_of(&records, &options.player, options.lost).into_iter().filter(|&(_, s)| s == options.seat)
+    {
         let board = Board::from_moves(15, 15, Rule::Freestyle, &record.moves)
             .with_context(|| format!("{}: the moves are not a freestyle game", record.at))?;
         let moves = board.moves();
@@ -629,7 +641,8 @@ fn probe(path: &str, options: &ProbeOptions) -> anyhow::Result<()> {
     positions.sort();
     positions.dedup();
     if positions.is_empty() {
-        bail!("{path}: no position of {:?} as {}", options.player, ["black", "white"][options.seat]);
+        let lost = if options.lost { " in a game lost" } else { "" };
+        bail!("{path}: no position of {:?} as {}{lost}", options.player, ["black", "white"][options.seat]);
     }
     eprintln!("{} positions", positions.len());
     let next = AtomicUsize::new(0);

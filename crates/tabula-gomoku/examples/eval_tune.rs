@@ -372,14 +372,18 @@ impl GomocupEngine {
     /// How long a position may take before the engine is given up on.
     const PATIENCE: Duration = Duration::from_secs(60);
 
-    /// The engine's move in `board` and the value it reports for the side to move, if it reports one.
+    /// The engine's move in `board` and the value it reports for the side to move, if it reports one; a
+    /// win at once is a forced win whether reported or not (an engine may play a five without searching).
     fn ask(&mut self, board: &Board) -> anyhow::Result<(Point, Option<i32>)> {
         let is_move = |l: &str| l.trim().split(',').all(|n| n.parse::<u8>().is_ok());
         let answer = self.0.ask(&board.gomocup_board(), Self::PATIENCE, is_move)?;
         settle(&mut self.0)?;
         let last = answer.last().map(|l| l.trim()).unwrap_or_default();
         let best = board.parse_point(last).with_context(|| format!("the engine answered {last:?}"))?;
-        Ok((best, reported_value(&answer)))
+        let mut after = board.clone();
+        after.play(best).with_context(|| format!("the engine answered {last:?}"))?;
+        let wins = after.winner() == Some(board.side_to_move());
+        Ok((best, if wins { Some(MATE_VALUE) } else { reported_value(&answer) }))
     }
 }
 
@@ -709,7 +713,11 @@ fn probe_position(
             None => {
                 let mut after = board.clone();
                 after.play(choice)?;
-                let value = judge.ask(&after).with_context(|| format!("the judge, at {moves} {choice:?}"))?.1;
+                let value = if after.winner().is_some() {
+                    Some(-MATE_VALUE)
+                } else {
+                    judge.ask(&after).with_context(|| format!("the judge, at {moves} {choice:?}"))?.1
+                };
                 let Some(value) = value.map(|v| -v) else { bail!("the judge reports no value (`MESSAGE ... Eval V`)") };
                 valued.push((choice, value));
                 value

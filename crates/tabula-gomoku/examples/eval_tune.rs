@@ -40,8 +40,8 @@
 //!   move chosen, and after its own choice. The values are read as win rates (`sigmoid(value / 200)`, a forced
 //!   result 1 or 0) and each engine's mean is compared with the first engine's on the same positions (a move
 //!   two engines share is valued once, so only different choices count). `--info 2:tabula_weights=w.txt`
-//!   sends the second engine `INFO tabula_weights w.txt` after the start. This measures a change to the quiet
-//!   moves of the opening in minutes, where a match needs hundreds of games.
+//!   sends the second engine `INFO tabula_weights w.txt` after the start. This measures a change where the
+//!   games are decided, in minutes, where a match needs hundreds of games to see it.
 
 use anyhow::{bail, Context};
 use clap::Parser;

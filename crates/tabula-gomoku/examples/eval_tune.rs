@@ -97,34 +97,22 @@ enum Command {
     },
     /// Reviews one player's moves in a `tabula match` record by an outside engine's values.
     Review {
-        /// The games, as `tabula match -o` writes them.
-        games: String,
-        /// The player whose moves are reviewed, named as the record names it.
-        #[arg(long)]
-        player: String,
+        #[command(flatten)]
+        selection: Selection,
         /// The reviewing engine's command line.
         #[arg(long)]
         engine: String,
         /// Milliseconds a position.
         #[arg(long, default_value_t = 1000)]
         ms: u64,
-        /// The stones of each game's opening, not reviewed.
-        #[arg(long, default_value_t = 4)]
-        opening: usize,
-        /// Only the games the player lost.
-        #[arg(long)]
-        lost: bool,
         /// Engines run at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
     /// Compares engines' choices in one player's early positions of a record by an outside engine's values.
     Probe {
-        /// The games, as `tabula match -o` writes them.
-        games: String,
-        /// The player whose positions are taken, named as the record names it.
-        #[arg(long)]
-        player: String,
+        #[command(flatten)]
+        selection: Selection,
         /// The player's colour in the games taken: `black` or `white`.
         #[arg(long)]
         colour: String,
@@ -146,12 +134,6 @@ enum Command {
         /// The player's moves taken from each game, after the opening.
         #[arg(long, default_value_t = 3)]
         first: usize,
-        /// The stones of each game's opening.
-        #[arg(long, default_value_t = 4)]
-        opening: usize,
-        /// Only the games the player lost.
-        #[arg(long)]
-        lost: bool,
         /// Positions worked on at once (each with its own engines).
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -188,14 +170,46 @@ enum Command {
     },
 }
 
+/// The games of a `tabula match` record that `review` and `probe` look at, and the moves in them.
+#[derive(clap::Args)]
+struct Selection {
+    /// The games, as `tabula match -o` writes them.
+    games: String,
+    /// The player looked at, named as the record names it.
+    #[arg(long)]
+    player: String,
+    /// The stones of each game's opening, not looked at.
+    #[arg(long, default_value_t = 4)]
+    opening: usize,
+    /// Only the games the player lost.
+    #[arg(long)]
+    lost: bool,
+}
+
+impl Selection {
+    /// The games the player played (only those it lost, with `lost`), with its seat: 0 black, 1 white.
+    fn read(&self) -> anyhow::Result<Vec<(Record, usize)>> {
+        let games: Vec<(Record, usize)> = read_records(&self.games)?
+            .into_iter()
+            .filter_map(|r| {
+                let seat = r.names.iter().position(|n| *n == self.player)?;
+                let won = r.result == ["1-0", "0-1"][seat];
+                (!self.lost || (!won && r.result != "1/2-1/2")).then_some((r, seat))
+            })
+            .collect();
+        if games.is_empty() {
+            bail!("{}: no game of {:?}{}", self.games, self.player, if self.lost { " lost" } else { "" });
+        }
+        Ok(games)
+    }
+}
+
 fn main() -> anyhow::Result<()> {
     match Command::parse() {
         Command::Gen { out, games, ms, seed, threads } => gen(&out, games, ms, seed, threads),
         Command::Label { input, out, engine, ms, threads } => label(&input, &out, &engine, ms, threads),
-        Command::Review { games, player, engine, ms, opening, lost, threads } => {
-            review(&games, &ReviewOptions { player, engine, ms, opening, lost, threads })
-        }
-        Command::Probe { games, player, colour, engines, judge, info, ms, judge_ms, first, opening, lost, threads } => {
+        Command::Review { selection, engine, ms, threads } => review(&ReviewOptions { selection, engine, ms, threads }),
+        Command::Probe { selection, colour, engines, judge, info, ms, judge_ms, first, threads } => {
             let seat = match colour.as_str() {
                 "black" => 0,
                 "white" => 1,
@@ -212,9 +226,7 @@ fn main() -> anyhow::Result<()> {
                     _ => bail!("--info {text:?}: expected K:KEY=VALUE, K an engine from 1 to {}", engines.len()),
                 }
             }
-            let options =
-                ProbeOptions { player, seat, engines, infos, judge, ms, judge_ms, first, opening, lost, threads };
-            probe(&games, &options)
+            probe(&ProbeOptions { selection, seat, engines, infos, judge, ms, judge_ms, first, threads })
         }
         Command::Hand { out } => {
             std::fs::write(&out, Weights::hand_set().to_text()).with_context(|| format!("cannot write {out}"))
@@ -455,11 +467,9 @@ fn read_records(path: &str) -> anyhow::Result<Vec<Record>> {
 
 /// What `review` looks at and how.
 struct ReviewOptions {
-    player: String,
+    selection: Selection,
     engine: String,
     ms: u64,
-    opening: usize,
-    lost: bool,
     threads: usize,
 }
 
@@ -481,19 +491,15 @@ struct Findings {
 }
 
 /// `review`: the player's moves in each game, valued by an outside engine before and after.
-fn review(path: &str, options: &ReviewOptions) -> anyhow::Result<()> {
-    let records = read_records(path)?;
-    let games = games_of(&records, &options.player, options.lost);
-    if games.is_empty() {
-        bail!("{path}: no game of {:?}{}", options.player, if options.lost { " lost" } else { "" });
-    }
+fn review(options: &ReviewOptions) -> anyhow::Result<()> {
+    let games = options.selection.read()?;
     let next = AtomicUsize::new(0);
     let all = Mutex::new(Vec::new());
     on_threads(options.threads, || -> anyhow::Result<()> {
         let mut judge = GomocupEngine::start(&options.engine, options.ms)?;
         while let Some((_, block)) = next_block(&games, &next, 1) {
-            let (record, seat) = block[0];
-            let (report, findings) = review_game(&mut judge, record, seat, options.opening)?;
+            let (record, seat) = &block[0];
+            let (report, findings) = review_game(&mut judge, record, *seat, options.selection.opening)?;
             print!("{report}");
             all.lock().expect("no panic while held").push(findings);
         }
@@ -507,18 +513,6 @@ fn review(path: &str, options: &ReviewOptions) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The games of `records` that `player` played, with its seat (0 black, 1 white); only those it lost if `lost`.
-fn games_of<'a>(records: &'a [Record], player: &str, lost: bool) -> Vec<(&'a Record, usize)> {
-    records
-        .iter()
-        .filter_map(|r| {
-            let seat = r.names.iter().position(|n| n == player)?;
-            let won = r.result == ["1-0", "0-1"][seat];
-            (!lost || (!won && r.result != "1/2-1/2")).then_some((r, seat))
-        })
-        .collect()
 }
 
 /// One line on the findings of several games.
@@ -608,7 +602,8 @@ fn review_game(
 
 /// What `probe` compares and how.
 struct ProbeOptions {
-    player: String,
+    selection: Selection,
+    /// The player's seat in the games taken: 0 black, 1 white.
     seat: usize,
     engines: Vec<String>,
     /// `INFO` lines for the engines, by index.
@@ -617,8 +612,6 @@ struct ProbeOptions {
     ms: u64,
     judge_ms: u64,
     first: usize,
-    opening: usize,
-    lost: bool,
     threads: usize,
 }
 
@@ -628,25 +621,24 @@ fn win_rate(value: i32) -> f64 {
 }
 
 /// `probe`: each engine's choice in the player's early positions, valued by the judge.
-fn probe(path: &str, options: &ProbeOptions) -> anyhow::Result<()> {
+fn probe(options: &ProbeOptions) -> anyhow::Result<()> {
     if options.engines.len() < 2 {
         bail!("give two engines or more to compare");
     }
+    let Selection { games: path, player, opening, lost } = &options.selection;
     let mut positions: Vec<String> = Vec::new();
-    let records = read_records(path)?;
-    for (record, _) in games_of(&records, &options.player, options.lost).into_iter().filter(|&(_, s)| s == options.seat)
-    {
+    for (record, _) in options.selection.read()?.iter().filter(|&&(_, s)| s == options.seat) {
         let board = Board::from_moves(15, 15, Rule::Freestyle, &record.moves)
             .with_context(|| format!("{}: the moves are not a freestyle game", record.at))?;
         let moves = board.moves();
-        let plies = (options.opening..moves.len()).filter(|p| p % 2 == options.seat).take(options.first);
+        let plies = (*opening..moves.len()).filter(|p| p % 2 == options.seat).take(options.first);
         positions.extend(plies.map(|ply| board.format_moves(&moves[..ply])));
     }
     positions.sort();
     positions.dedup();
     if positions.is_empty() {
-        let lost = if options.lost { " in a game lost" } else { "" };
-        bail!("{path}: no position of {:?} as {}{lost}", options.player, ["black", "white"][options.seat]);
+        let lost = if *lost { " in a game lost" } else { "" };
+        bail!("{path}: no position of {player:?} as {}{lost}", ["black", "white"][options.seat]);
     }
     eprintln!("{} positions", positions.len());
     let next = AtomicUsize::new(0);

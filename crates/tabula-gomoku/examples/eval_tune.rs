@@ -9,7 +9,7 @@
 //! eval_tune fit LABELLED OUT [--start WEIGHTS] [--epochs N] [--rate R] [--l2 X] [--share X] [--no-mates]
 //! eval_tune review GAMES --player NAME --engine CMD [--ms MS] [--opening N] [--lost] [--threads N]
 //! eval_tune probe GAMES --player NAME --colour C --engine CMD... --judge CMD [--ms MS] [--judge-ms MS]
-//!     [--info K:KEY=VALUE...] [--first N] [--opening N] [--lost] [--threads N]
+//!     [--judge-scale X] [--info K:KEY=VALUE...] [--first N] [--opening N] [--lost] [--threads N]
 //! ```
 //!
 //! - `gen` plays the engine against itself (freestyle 15×15, `--ms` milliseconds a move) from the balanced
@@ -41,7 +41,9 @@
 //!   result 1 or 0) and each engine's mean is compared with the first engine's on the same positions (a move
 //!   two engines share is valued once, so only different choices count). `--info 2:tabula_weights=w.txt`
 //!   sends the second engine `INFO tabula_weights w.txt` after the start. This measures a change where the
-//!   games are decided, in minutes, where a match needs hundreds of games to see it.
+//!   games are decided, in minutes, where a match needs hundreds of games to see it. The judge may also be
+//!   `pbrain-tabula` (its `MESSAGE ... score S`), with `--judge-scale` turning its values into Rapfi's units:
+//!   a second judge, to tell a better move from the judge preferring its own kind of move.
 
 use anyhow::{bail, Context};
 use clap::Parser;
@@ -131,6 +133,11 @@ enum Command {
         /// Milliseconds a position for the judge.
         #[arg(long, default_value_t = 500)]
         judge_ms: u64,
+        /// Rapfi's value units in one of the judge's: a value `v` is the win rate `sigmoid(scale · v / 200)`
+        /// (1 for Rapfi; about 0.16 for `pbrain-tabula`, its evaluation's fitted scale). A reported win or
+        /// loss is not scaled.
+        #[arg(long, default_value_t = 1.0)]
+        judge_scale: f64,
         /// The player's moves taken from each game, after the opening.
         #[arg(long, default_value_t = 3)]
         first: usize,
@@ -209,7 +216,7 @@ fn main() -> anyhow::Result<()> {
         Command::Gen { out, games, ms, seed, threads } => gen(&out, games, ms, seed, threads),
         Command::Label { input, out, engine, ms, threads } => label(&input, &out, &engine, ms, threads),
         Command::Review { selection, engine, ms, threads } => review(&ReviewOptions { selection, engine, ms, threads }),
-        Command::Probe { selection, colour, engines, judge, info, ms, judge_ms, first, threads } => {
+        Command::Probe { selection, colour, engines, judge, info, ms, judge_ms, judge_scale, first, threads } => {
             let seat = match colour.as_str() {
                 "black" => 0,
                 "white" => 1,
@@ -226,7 +233,7 @@ fn main() -> anyhow::Result<()> {
                     _ => bail!("--info {text:?}: expected K:KEY=VALUE, K an engine from 1 to {}", engines.len()),
                 }
             }
-            probe(&ProbeOptions { selection, seat, engines, infos, judge, ms, judge_ms, first, threads })
+            probe(&ProbeOptions { selection, seat, engines, infos, judge, ms, judge_ms, judge_scale, first, threads })
         }
         Command::Hand { out } => {
             std::fs::write(&out, Weights::hand_set().to_text()).with_context(|| format!("cannot write {out}"))
@@ -321,19 +328,28 @@ fn gen(out: &str, games: usize, ms: u64, seed: u64, threads: usize) -> anyhow::R
     })
 }
 
-/// The value given to a reported win (`+M15`) or loss (`-M15`): a win rate of 1 or 0 to six decimals.
+/// The value given to a reported win (`+M15`, `win in 7`) or loss: a win rate of 1 or 0 to six decimals.
+/// Exactly this value marks a forced result (a judge's other values are scaled, these are not).
 const MATE_VALUE: i32 = 3_000;
 
-/// The value of the last `Eval` a Rapfi-style `MESSAGE` line reports among `answer`.
+/// The value the last `MESSAGE` line among `answer` reports: Rapfi's `Eval V` (`+M15` a win), or
+/// `pbrain-tabula`'s `score S` (`score win in 7` a win), in the engine's own units.
 fn reported_value(answer: &[String]) -> Option<i32> {
     answer.iter().rev().find_map(|line| {
         let words: Vec<&str> = line.split_whitespace().collect();
-        let at = words.iter().position(|&w| w == "Eval")?;
-        let word = *words.get(at + 1)?;
-        match word.get(..2) {
-            Some("+M") => Some(MATE_VALUE),
-            Some("-M") => Some(-MATE_VALUE),
-            _ => word.parse().ok(),
+        if let Some(at) = words.iter().position(|&w| w == "Eval") {
+            let word = *words.get(at + 1)?;
+            return match word.get(..2) {
+                Some("+M") => Some(MATE_VALUE),
+                Some("-M") => Some(-MATE_VALUE),
+                _ => word.parse().ok(),
+            };
+        }
+        let at = words.iter().position(|&w| w == "score")?;
+        match *words.get(at + 1)? {
+            "win" => Some(MATE_VALUE),
+            "loss" => Some(-MATE_VALUE),
+            word => word.parse().ok(),
         }
     })
 }
@@ -611,6 +627,7 @@ struct ProbeOptions {
     judge: String,
     ms: u64,
     judge_ms: u64,
+    judge_scale: f64,
     first: usize,
     threads: usize,
 }
@@ -651,7 +668,7 @@ fn probe(options: &ProbeOptions) -> anyhow::Result<()> {
             engines[*k].inform(info).with_context(|| format!("the engine {}", options.engines[*k]))?;
         }
         while let Some((at, block)) = next_block(&positions, &next, 1) {
-            let (line, rates) = probe_position(&mut judge, &mut engines, &block[0])?;
+            let (line, rates) = probe_position(&mut judge, options.judge_scale, &mut engines, &block[0])?;
             println!("{line}");
             rows.lock().expect("no panic while held").push((at, rates));
         }
@@ -683,13 +700,16 @@ fn probe(options: &ProbeOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One position probed: a line on it, and the player's win rate after each engine's move and the judge's own.
+/// One position probed: a line on it, and the player's win rate after each engine's move and the judge's own
+/// (the judge's values `scale`d to Rapfi's units).
 fn probe_position(
     judge: &mut GomocupEngine,
+    scale: f64,
     engines: &mut [GomocupEngine],
     moves: &str,
 ) -> anyhow::Result<(String, Vec<f64>)> {
     let board = Board::from_moves(15, 15, Rule::Freestyle, moves)?;
+    let scaled = |v: i32| if v.abs() == MATE_VALUE { v } else { (f64::from(v) * scale).round() as i32 };
     let (own, before) = judge.ask(&board).with_context(|| format!("the judge, at {moves}"))?;
     let mut choices = Vec::new();
     for engine in engines.iter_mut() {
@@ -697,7 +717,7 @@ fn probe_position(
     }
     choices.push(own);
     let mut valued: Vec<(Point, i32)> = Vec::new();
-    let mut line = format!("{moves}  before {}", before.map_or("?".into(), |v| v.to_string()));
+    let mut line = format!("{moves}  before {}", before.map_or("?".into(), |v| scaled(v).to_string()));
     let mut rates = Vec::new();
     for &choice in &choices {
         let value = match valued.iter().find(|&&(p, _)| p == choice) {
@@ -710,7 +730,9 @@ fn probe_position(
                 } else {
                     judge.ask(&after).with_context(|| format!("the judge, at {moves} {choice:?}"))?.1
                 };
-                let Some(value) = value.map(|v| -v) else { bail!("the judge reports no value (`MESSAGE ... Eval V`)") };
+                let Some(value) = value.map(|v| scaled(-v)) else {
+                    bail!("the judge reports no value (`MESSAGE ... Eval V` or `score S`)")
+                };
                 valued.push((choice, value));
                 value
             }

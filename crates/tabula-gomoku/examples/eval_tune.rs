@@ -328,13 +328,15 @@ fn gen(out: &str, games: usize, ms: u64, seed: u64, threads: usize) -> anyhow::R
     })
 }
 
-/// The value given to a reported win (`+M15`, `win in 7`) or loss: a win rate of 1 or 0 to six decimals.
-/// Exactly this value marks a forced result (a judge's other values are scaled, these are not).
+/// The value given to a reported win (`+M15`, `win in 7`) or loss: a win rate of 1 or 0 to six decimals
+/// (never scaled).
 const MATE_VALUE: i32 = 3_000;
 
 /// The value the last `MESSAGE` line among `answer` reports: Rapfi's `Eval V` (`+M15` a win), or
-/// `pbrain-tabula`'s `score S` (`score win in 7` a win), in the engine's own units.
-fn reported_value(answer: &[String]) -> Option<i32> {
+/// `pbrain-tabula`'s `score S` (`score win in 7` a win); a value other than a win or loss is multiplied by
+/// `scale` (Rapfi's units in one of the engine's).
+fn reported_value(answer: &[String], scale: f64) -> Option<i32> {
+    let value = |word: &str| word.parse::<i32>().ok().map(|v| (f64::from(v) * scale).round() as i32);
     answer.iter().rev().find_map(|line| {
         let words: Vec<&str> = line.split_whitespace().collect();
         if let Some(at) = words.iter().position(|&w| w == "Eval") {
@@ -342,14 +344,14 @@ fn reported_value(answer: &[String]) -> Option<i32> {
             return match word.get(..2) {
                 Some("+M") => Some(MATE_VALUE),
                 Some("-M") => Some(-MATE_VALUE),
-                _ => word.parse().ok(),
+                _ => value(word),
             };
         }
         let at = words.iter().position(|&w| w == "score")?;
         match *words.get(at + 1)? {
             "win" => Some(MATE_VALUE),
             "loss" => Some(-MATE_VALUE),
-            word => word.parse().ok(),
+            word => value(word),
         }
     })
 }
@@ -371,10 +373,14 @@ fn settle(engine: &mut Process) -> anyhow::Result<()> {
 
 /// A Gomocup engine (freestyle 15×15) asked for its move and value in one position after another, with the
 /// memory a Gomocup match gives (350 MB).
-struct GomocupEngine(Process);
+struct GomocupEngine {
+    process: Process,
+    /// Rapfi's value units in one of the engine's ([`reported_value`]).
+    scale: f64,
+}
 
 impl GomocupEngine {
-    /// Starts `command`, thinking `ms` milliseconds a position.
+    /// Starts `command`, thinking `ms` milliseconds a position; its values are taken as in Rapfi's units.
     fn start(command: &str, ms: u64) -> anyhow::Result<GomocupEngine> {
         let argv = tabula_protocol::process::split_command(command)?;
         let mut engine = Process::spawn(&argv)?;
@@ -383,14 +389,20 @@ impl GomocupEngine {
         for info in ["INFO rule 0", &turn, "INFO timeout_match 1000000000", "INFO max_memory 367001600"] {
             engine.send(info)?;
         }
-        Ok(GomocupEngine(engine))
+        Ok(GomocupEngine { process: engine, scale: 1.0 })
+    }
+
+    /// The same engine, its values read as `scale` of Rapfi's units each.
+    fn with_scale(mut self, scale: f64) -> GomocupEngine {
+        self.scale = scale;
+        self
     }
 
     /// Sends an `INFO` line and fails if the engine answers it with `ERROR` (asking `ABOUT` to be sure
     /// every answer has come).
     fn inform(&mut self, info: &str) -> anyhow::Result<()> {
-        self.0.send(info)?;
-        let answer = self.0.ask("ABOUT", Self::PATIENCE, |l| l.trim_start().starts_with("name="))?;
+        self.process.send(info)?;
+        let answer = self.process.ask("ABOUT", Self::PATIENCE, |l| l.trim_start().starts_with("name="))?;
         match answer.iter().find(|l| l.starts_with("ERROR")) {
             Some(error) => bail!("{info}: {error}"),
             None => Ok(()),
@@ -404,20 +416,20 @@ impl GomocupEngine {
     /// win at once is a forced win whether reported or not (an engine may play a five without searching).
     fn ask(&mut self, board: &Board) -> anyhow::Result<(Point, Option<i32>)> {
         let is_move = |l: &str| l.trim().split(',').all(|n| n.parse::<u8>().is_ok());
-        let answer = self.0.ask(&board.gomocup_board(), Self::PATIENCE, is_move)?;
-        settle(&mut self.0)?;
+        let answer = self.process.ask(&board.gomocup_board(), Self::PATIENCE, is_move)?;
+        settle(&mut self.process)?;
         let last = answer.last().map(|l| l.trim()).unwrap_or_default();
         let best = board.parse_point(last).with_context(|| format!("the engine answered {last:?}"))?;
         let mut after = board.clone();
         after.play(best).with_context(|| format!("the engine answered {last:?}"))?;
         let wins = after.winner() == Some(board.side_to_move());
-        Ok((best, if wins { Some(MATE_VALUE) } else { reported_value(&answer) }))
+        Ok((best, if wins { Some(MATE_VALUE) } else { reported_value(&answer, self.scale) }))
     }
 }
 
 impl Drop for GomocupEngine {
     fn drop(&mut self) {
-        let _ = self.0.send("END");
+        let _ = self.process.send("END");
     }
 }
 
@@ -661,14 +673,14 @@ fn probe(options: &ProbeOptions) -> anyhow::Result<()> {
     let next = AtomicUsize::new(0);
     let rows = Mutex::new(Vec::new());
     on_threads(options.threads, || -> anyhow::Result<()> {
-        let mut judge = GomocupEngine::start(&options.judge, options.judge_ms)?;
+        let mut judge = GomocupEngine::start(&options.judge, options.judge_ms)?.with_scale(options.judge_scale);
         let mut engines =
             options.engines.iter().map(|e| GomocupEngine::start(e, options.ms)).collect::<anyhow::Result<Vec<_>>>()?;
         for (k, info) in &options.infos {
             engines[*k].inform(info).with_context(|| format!("the engine {}", options.engines[*k]))?;
         }
         while let Some((at, block)) = next_block(&positions, &next, 1) {
-            let (line, rates) = probe_position(&mut judge, options.judge_scale, &mut engines, &block[0])?;
+            let (line, rates) = probe_position(&mut judge, &mut engines, &block[0])?;
             println!("{line}");
             rows.lock().expect("no panic while held").push((at, rates));
         }
@@ -700,16 +712,13 @@ fn probe(options: &ProbeOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One position probed: a line on it, and the player's win rate after each engine's move and the judge's own
-/// (the judge's values `scale`d to Rapfi's units).
+/// One position probed: a line on it, and the player's win rate after each engine's move and the judge's own.
 fn probe_position(
     judge: &mut GomocupEngine,
-    scale: f64,
     engines: &mut [GomocupEngine],
     moves: &str,
 ) -> anyhow::Result<(String, Vec<f64>)> {
     let board = Board::from_moves(15, 15, Rule::Freestyle, moves)?;
-    let scaled = |v: i32| if v.abs() == MATE_VALUE { v } else { (f64::from(v) * scale).round() as i32 };
     let (own, before) = judge.ask(&board).with_context(|| format!("the judge, at {moves}"))?;
     let mut choices = Vec::new();
     for engine in engines.iter_mut() {
@@ -717,7 +726,7 @@ fn probe_position(
     }
     choices.push(own);
     let mut valued: Vec<(Point, i32)> = Vec::new();
-    let mut line = format!("{moves}  before {}", before.map_or("?".into(), |v| scaled(v).to_string()));
+    let mut line = format!("{moves}  before {}", before.map_or("?".into(), |v| v.to_string()));
     let mut rates = Vec::new();
     for &choice in &choices {
         let value = match valued.iter().find(|&&(p, _)| p == choice) {
@@ -730,7 +739,7 @@ fn probe_position(
                 } else {
                     judge.ask(&after).with_context(|| format!("the judge, at {moves} {choice:?}"))?.1
                 };
-                let Some(value) = value.map(|v| scaled(-v)) else {
+                let Some(value) = value.map(|v| -v) else {
                     bail!("the judge reports no value (`MESSAGE ... Eval V` or `score S`)")
                 };
                 valued.push((choice, value));

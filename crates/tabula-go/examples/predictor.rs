@@ -4,7 +4,7 @@
 //! ```sh
 //! # Fit on every game but the last tenth of each file's, write the strengths, report the held-out accuracy:
 //! cargo run --release -p tabula-go --example predictor -- fit strengths.txt games.sgf [more.sgf ...] \
-//!     [--passes 20] [--min-shape 20] [--hold-out 0.1] [--skip 0]
+//!     [--passes 20] [--min-shape 20] [--min-large 0] [--hold-out 0.1] [--skip 0]
 //! # How well a strengths file (or `embedded`, or `uniform`) predicts the moves of some records:
 //! cargo run --release -p tabula-go --example predictor -- accuracy embedded games.sgf
 //! ```
@@ -23,6 +23,7 @@ struct Args {
     files: Vec<String>,
     passes: usize,
     min_shape: usize,
+    min_large: usize,
     hold_out: f64,
     skip: usize,
 }
@@ -31,7 +32,8 @@ fn parse_args() -> Result<Args, String> {
     let mut words = std::env::args().skip(1);
     let command = words.next().ok_or("expected `fit OUT FILES...` or `accuracy STRENGTHS FILES...`")?;
     let target = words.next().ok_or("expected the strengths file after the command")?;
-    let mut args = Args { command, target, files: Vec::new(), passes: 20, min_shape: 20, hold_out: 0.1, skip: 0 };
+    let mut args =
+        Args { command, target, files: Vec::new(), passes: 20, min_shape: 20, min_large: 0, hold_out: 0.1, skip: 0 };
     while let Some(word) = words.next() {
         let mut value = |name: &str| words.next().ok_or(format!("{name} needs a value"));
         match word.as_str() {
@@ -44,6 +46,7 @@ fn parse_args() -> Result<Args, String> {
                     .filter(|h| (0.0..1.0).contains(h))
                     .ok_or("--hold-out takes a share from 0 to below 1")?
             }
+            "--min-large" => args.min_large = value("--min-large")?.parse().map_err(|e| format!("--min-large: {e}"))?,
             "--skip" => args.skip = value("--skip")?.parse().map_err(|e| format!("--skip: {e}"))?,
             _ => args.files.push(word),
         }
@@ -103,7 +106,8 @@ fn run() -> Result<(), String> {
         "fit" => {
             let (train, test) = read(&args.files, args.hold_out, args.skip)?;
             let start = std::time::Instant::now();
-            let predictor = fit(&train, args.passes, args.min_shape);
+            let predictor =
+                fit(&train, args.passes, args.min_shape, if args.min_large == 0 { usize::MAX } else { args.min_large });
             eprintln!("fitted in {:.1} s", start.elapsed().as_secs_f64());
             std::fs::write(&args.target, predictor.to_text()).map_err(|e| format!("{}: {e}", args.target))?;
             report("uniform, held out", &Predictor::uniform(), &test);

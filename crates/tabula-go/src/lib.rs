@@ -10,6 +10,7 @@
 //! - [`playout`]: a light board for fast random playouts.
 //! - [`patterns`]: MoGo's 3×3 shape patterns for playouts and priors.
 //! - [`predictor`]: a move predictor fitted to game records (Bradley–Terry strengths of move features).
+//! - [`spatial`]: the predictor's large shapes, known by Zobrist keys in any orientation.
 //! - [`mcts`]: the Monte Carlo tree search player (UCT with RAVE, transpositions, threads, time control).
 //! - [`time`]: the clock settings a controller gives.
 //! - [`gtp`]: the Go Text Protocol session.
@@ -50,6 +51,7 @@ pub mod position;
 pub mod predictor;
 pub mod scoring;
 pub mod sgf;
+pub mod spatial;
 #[cfg(feature = "engine")]
 pub mod time;
 

@@ -221,6 +221,12 @@ impl PlayoutBoard {
         self.passes >= 2
     }
 
+    /// The raw contents of a padded index: 0 empty, 1 black, 2 white, 3 the border.
+    #[inline(always)]
+    pub(crate) fn raw_cell(&self, index: usize) -> u8 {
+        self.cells[index]
+    }
+
     /// The colour on a padded index, `None` for empty or border.
     pub fn color_at(&self, index: usize) -> Option<Color> {
         match self.cells[index] {

@@ -40,6 +40,7 @@ use crate::coords::Color;
 use crate::playout::{PlayoutBoard, NO_POINT};
 use crate::position::Rules;
 use crate::sgf::GameRecord;
+use crate::spatial::{Shape, SIZES};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -59,8 +60,8 @@ const GROUPS: [(&str, usize); 7] = [
 /// more.
 const DISTANCES: usize = 17;
 
-/// The groups with a fixed number of values, then the shape.
-pub const GROUP_COUNT: usize = GROUPS.len() + 1;
+/// The groups with a fixed number of values, then the 3×3 shape and the large shape.
+pub const GROUP_COUNT: usize = GROUPS.len() + 2;
 
 /// Offsets of each fixed group's values among all fixed values.
 const OFFSETS: [usize; GROUPS.len() + 1] = {
@@ -99,33 +100,9 @@ const ATARI_OTHER: u8 = 2;
 /// [`PlayoutBoard::neighborhood_with_ataris`]: the row below, the two beside, the row above): entry
 /// `[s][k]` is where symmetry `s` takes cell `k`.
 const SYMMETRIES: [[usize; 8]; 8] = {
-    // Cell k at (row, column) of the 3×3 grid, and back.
-    const CELLS: [(usize, usize); 8] = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)];
-    let mut table = [[0; 8]; 8];
-    let mut s = 0;
-    while s < 8 {
-        let mut k = 0;
-        while k < 8 {
-            let (mut r, mut c) = CELLS[k];
-            if s & 1 != 0 {
-                (r, c) = (c, r);
-            }
-            if s & 2 != 0 {
-                r = 2 - r;
-            }
-            if s & 4 != 0 {
-                c = 2 - c;
-            }
-            let mut j = 0;
-            while CELLS[j].0 != r || CELLS[j].1 != c {
-                j += 1;
-            }
-            table[s][k] = j;
-            k += 1;
-        }
-        s += 1;
-    }
-    table
+    // Cell k as an offset (column, row) from the middle of the 3×3 grid.
+    const CELLS: [(i8, i8); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+    crate::spatial::symmetries(&CELLS)
 };
 
 /// The smallest of a 24-bit neighbourhood code's eight images under the symmetries of the square: one
@@ -139,13 +116,16 @@ pub fn canonical_shape(code: u32) -> u32 {
         .expect("eight symmetries")
 }
 
-/// A move's value in every feature group: the fixed groups' values, then the canonical shape code.
+/// A move's value in every feature group: the fixed groups' values, the canonical shape code, and the
+/// keys of the large shapes around it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Features {
     /// Per fixed group, the value (0 to the group's count − 1).
     pub fixed: [u8; GROUPS.len()],
     /// The canonical 3×3 shape with ataris ([`canonical_shape`]).
     pub shape: u32,
+    /// The [large shape](crate::spatial)'s key at each size, as it stands on the board ([`Shape::keys`]).
+    pub large: [u64; SIZES],
 }
 
 impl Features {
@@ -243,6 +223,7 @@ impl Features {
                 (line * 2 + usize::from(near)) as u8,
             ],
             shape: canonical_shape(board.neighborhood_with_ataris(i, color)),
+            large: Shape::keys_around(board, i, color),
         }
     }
 }
@@ -300,6 +281,12 @@ pub struct Predictor {
     shapes: HashMap<u32, f32>,
     /// The strength of a shape not in `shapes`.
     other_shape: f32,
+    /// The large shapes with a strength: each shape, its size and strength.
+    large: Vec<(Shape, usize, f32)>,
+    /// The strength of each large shape's key at its size, in every orientation.
+    large_keys: HashMap<u64, f32>,
+    /// The strength of a move with none of the large shapes.
+    other_large: f32,
 }
 
 /// The fitted strengths the engine plays with.
@@ -325,13 +312,37 @@ pub struct PredictorError {
 impl Predictor {
     /// Every strength 1: no preference.
     pub fn uniform() -> Predictor {
-        Predictor { fixed: vec![1.0; FIXED], shapes: HashMap::new(), other_shape: 1.0 }
+        Predictor {
+            fixed: vec![1.0; FIXED],
+            shapes: HashMap::new(),
+            other_shape: 1.0,
+            large: Vec::new(),
+            large_keys: HashMap::new(),
+            other_large: 1.0,
+        }
     }
 
     /// The strength of a move with these features.
     pub fn gamma(&self, features: &Features) -> f32 {
         let fixed: f32 = (0..GROUPS.len()).map(|g| self.fixed[OFFSETS[g] + features.fixed[g] as usize]).product();
-        fixed * self.shapes.get(&features.shape).copied().unwrap_or(self.other_shape)
+        let shape = self.shapes.get(&features.shape).copied().unwrap_or(self.other_shape);
+        fixed * shape * self.large_gamma(&features.large)
+    }
+
+    /// The strength of the largest of the large shapes with a strength, or of none.
+    fn large_gamma(&self, keys: &[u64; SIZES]) -> f32 {
+        if self.large_keys.is_empty() {
+            return self.other_large;
+        }
+        keys.iter().rev().find_map(|key| self.large_keys.get(key).copied()).unwrap_or(self.other_large)
+    }
+
+    /// Gives a large shape of `size` a strength, in every orientation.
+    fn insert_large(&mut self, shape: Shape, size: usize, gamma: f32) {
+        self.large.push((shape, size, gamma));
+        for s in 0..8 {
+            self.large_keys.insert(shape.image(s).keys()[size], gamma);
+        }
     }
 
     /// Reads a strengths file: `group value gamma` lines (`shape` with a hexadecimal code, `shape other`
@@ -357,6 +368,16 @@ impl Predictor {
                 Ok(g) if g.is_finite() && g > 0.0 => g,
                 _ => return Err(err(format!("strength {gamma:?} is not a positive number"))),
             };
+            if group == "large" {
+                if value == "other" {
+                    predictor.other_large = gamma;
+                } else {
+                    let (shape, size) = Shape::from_text(value)
+                        .ok_or_else(|| err(format!("large shape {value:?} is not the digits 0 to 3 of a size")))?;
+                    predictor.insert_large(shape, size, gamma);
+                }
+                continue;
+            }
             if group == "shape" {
                 if value == "other" {
                     predictor.other_shape = gamma;
@@ -398,6 +419,12 @@ impl Predictor {
         for (code, gamma) in shapes {
             let _ = writeln!(text, "shape {code:06x} {gamma}");
         }
+        let _ = writeln!(text, "large other {}", self.other_large);
+        let mut large = self.large.clone();
+        large.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.1.cmp(&b.1)).then(a.0 .0.cmp(&b.0 .0)));
+        for (shape, size, gamma) in large {
+            let _ = writeln!(text, "large {} {gamma}", shape.to_text(size));
+        }
         text
     }
 }
@@ -407,8 +434,12 @@ impl Predictor {
 pub struct Sample {
     /// The candidates' features: every legal move that fills no own eye.
     pub candidates: Vec<Features>,
+    /// The candidates' large shapes' keys in any orientation ([`Shape::canonical_keys`]).
+    pub large: Vec<[u64; SIZES]>,
     /// The index in `candidates` of the move played.
     pub chosen: usize,
+    /// The large shape around the move played.
+    pub chosen_shape: Shape,
 }
 
 /// The positions of a game record's main line from its move `first` on (counted from 0: 0 for all), one
@@ -428,6 +459,7 @@ pub fn samples(record: &GameRecord, first: usize) -> Result<Vec<Sample>, crate::
         let played = pb.move_index(m.mv);
         if played != NO_POINT && k >= first {
             let mut candidates = Vec::new();
+            let mut large = Vec::new();
             let mut chosen = None;
             for p in game.board().points() {
                 let i = pb.index(p);
@@ -438,9 +470,11 @@ pub fn samples(record: &GameRecord, first: usize) -> Result<Vec<Sample>, crate::
                     chosen = Some(candidates.len());
                 }
                 candidates.push(Features::of(&pb, i, m.color));
+                large.push(Shape::around(&pb, i, m.color).canonical_keys());
             }
             if let Some(chosen) = chosen {
-                samples.push(Sample { candidates, chosen });
+                let chosen_shape = Shape::around(&pb, played as usize, m.color);
+                samples.push(Sample { candidates, large, chosen, chosen_shape });
             }
         }
         let number = game.move_count() + 1;
@@ -457,8 +491,9 @@ pub fn samples(record: &GameRecord, first: usize) -> Result<Vec<Sample>, crate::
 
 /// Fits the strengths to `samples` by MM: `passes` rounds over the groups, each group's strengths updated
 /// at once from the others'. Shapes seen fewer than `min_shape` times in candidates share the strength of
-/// `shape other`.
-pub fn fit(samples: &[Sample], passes: usize, min_shape: usize) -> Predictor {
+/// `shape other`. A large shape of any size played `min_large` times or more gets a strength of its own;
+/// a move's value in that group is the largest of them around it, and moves with none share `large other`.
+pub fn fit(samples: &[Sample], passes: usize, min_shape: usize, min_large: usize) -> Predictor {
     // Step 1. Number the shapes worth a strength of their own; id 0 is every other shape.
     let mut seen: HashMap<u32, usize> = HashMap::new();
     for c in samples.iter().flat_map(|s| &s.candidates) {
@@ -467,24 +502,43 @@ pub fn fit(samples: &[Sample], passes: usize, min_shape: usize) -> Predictor {
     let mut codes: Vec<u32> = seen.into_iter().filter(|&(_, n)| n >= min_shape).map(|(c, _)| c).collect();
     codes.sort_unstable();
     let shape_id: HashMap<u32, u32> = codes.iter().enumerate().map(|(k, &c)| (c, k as u32 + 1)).collect();
-    // Step 2. Every candidate as its feature ids: the fixed groups' values, then FIXED + its shape id.
+    // The large shapes played often enough, each with its size and an example; id 0 is none of them.
+    let mut played: HashMap<u64, (usize, Shape, usize)> = HashMap::new();
+    for s in samples {
+        for (size, &key) in s.large[s.chosen].iter().enumerate() {
+            played.entry(key).or_insert((0, s.chosen_shape, size)).0 += 1;
+        }
+    }
+    let mut large: Vec<(u64, Shape, usize)> = played
+        .into_iter()
+        .filter(|&(_, (n, ..))| n >= min_large)
+        .map(|(key, (_, shape, size))| (key, shape, size))
+        .collect();
+    large.sort_unstable_by_key(|&(key, ..)| key);
+    let large_id: HashMap<u64, u32> = large.iter().enumerate().map(|(k, &(key, ..))| (key, k as u32 + 1)).collect();
+    let large_base = FIXED + codes.len() + 1;
+    // Step 2. Every candidate as its feature ids: the fixed groups' values, then FIXED + its shape id, then
+    // the large shape's id after the shapes'.
     let ids: Vec<Vec<[u32; GROUP_COUNT]>> = samples
         .iter()
         .map(|s| {
             s.candidates
                 .iter()
-                .map(|f| {
+                .zip(&s.large)
+                .map(|(f, keys)| {
                     let mut row = [0u32; GROUP_COUNT];
                     for g in 0..GROUPS.len() {
                         row[g] = (OFFSETS[g] + f.fixed[g] as usize) as u32;
                     }
                     row[GROUPS.len()] = (FIXED as u32) + shape_id.get(&f.shape).copied().unwrap_or(0);
+                    let id = keys.iter().rev().find_map(|key| large_id.get(key).copied()).unwrap_or(0);
+                    row[GROUPS.len() + 1] = (large_base as u32) + id;
                     row
                 })
                 .collect()
         })
         .collect();
-    let total = FIXED + codes.len() + 1;
+    let total = large_base + large.len() + 1;
     let mut gamma = vec![1.0f64; total];
     // Wins: how often each value was the chosen move's.
     let mut wins = vec![0.0f64; total];
@@ -507,17 +561,27 @@ pub fn fit(samples: &[Sample], passes: usize, min_shape: usize) -> Predictor {
                     denominator[id] += strength(row) / gamma[id] / e;
                 }
             }
-            let ids_of_group = if g < GROUPS.len() { OFFSETS[g]..OFFSETS[g + 1] } else { FIXED..total };
+            let ids_of_group = match g {
+                g if g < GROUPS.len() => OFFSETS[g]..OFFSETS[g + 1],
+                g if g == GROUPS.len() => FIXED..large_base,
+                _ => large_base..total,
+            };
             for id in ids_of_group {
                 gamma[id] = (wins[id] + 1.0) / (denominator[id] + 2.0 / (gamma[id] + 1.0));
             }
         }
     }
-    Predictor {
+    let mut predictor = Predictor {
         fixed: gamma[..FIXED].iter().map(|&g| g as f32).collect(),
         shapes: codes.iter().enumerate().map(|(k, &c)| (c, gamma[FIXED + 1 + k] as f32)).collect(),
         other_shape: gamma[FIXED] as f32,
+        other_large: gamma[large_base] as f32,
+        ..Predictor::uniform()
+    };
+    for (k, &(_, shape, size)) in large.iter().enumerate() {
+        predictor.insert_large(shape, size, gamma[large_base + 1 + k] as f32);
     }
+    predictor
 }
 
 /// How well a predictor ranks the moves played: the share of samples whose move it ranks first, the
@@ -546,6 +610,7 @@ mod tests {
     use super::*;
     use crate::board::Board;
     use crate::coords::Point;
+    use crate::spatial::POINTS;
     use tabula::rng::Rng;
 
     #[test]
@@ -607,12 +672,34 @@ mod tests {
         p.fixed[3] = 2.5;
         p.shapes.insert(canonical_shape(0o12345670), 0.25);
         p.other_shape = 0.5;
+        p.insert_large(Shape::from_text("000120000003").unwrap().0, 0, 3.5);
+        p.other_large = 0.75;
         assert_eq!(Predictor::from_text(&p.to_text()).unwrap(), p);
-        for bad in ["capture 9 1.0", "colour 1 1.0", "capture 1 -2", "capture 1 x", "shape 1000000 1", "capture 1"] {
+        for bad in ["capture 9 1.0", "colour 1 1.0", "capture 1 -2", "shape 1000000 1", "capture 1", "large 0120 2"] {
             let err = Predictor::from_text(bad).unwrap_err();
             assert_eq!(err.line, 1, "{bad}: {err}");
         }
-        assert!(Predictor::default().gamma(&Features { fixed: [0; 7], shape: 0 }) > 0.0);
+        assert!(Predictor::default().gamma(&Features { fixed: [0; 7], shape: 0, large: [0; SIZES] }) > 0.0);
+    }
+
+    #[test]
+    fn a_large_shape_counts_in_every_orientation_and_the_largest_known_wins() {
+        // A black stone on E5 seen by white from the eight points a knight's move away: one shape turned.
+        let mut board = Board::new(9).unwrap();
+        board.place(Point::from_gtp("E5", 9).unwrap(), Color::Black, &mut Vec::new());
+        let pb = PlayoutBoard::from_board(&board, Color::White);
+        let at = |s: &str| Features::of(&pb, pb.index(Point::from_gtp(s, 9).unwrap()), Color::White);
+        let knight = ["D3", "F3", "G4", "G6", "F7", "D7", "C6", "C4"];
+        let mut p = Predictor::uniform();
+        p.insert_large(Shape::around(&pb, pb.index(Point::from_gtp("D3", 9).unwrap()), Color::White), 1, 4.0);
+        for s in knight {
+            assert_eq!(p.gamma(&at(s)), 4.0, "{s}");
+        }
+        assert_eq!(p.gamma(&at("E3")), 1.0, "another shape");
+        // A larger size of the same shape around D3 only takes over there.
+        p.insert_large(Shape::around(&pb, pb.index(Point::from_gtp("D3", 9).unwrap()), Color::White), 3, 0.5);
+        assert_eq!(p.gamma(&at("D3")), 0.5);
+        assert_eq!(p.gamma(&at("F7")), 0.5, "the board's centre is symmetric");
     }
 
     #[test]
@@ -622,8 +709,9 @@ mod tests {
         let mut rng = Rng::new(3);
         let samples: Vec<Sample> = (0..4000)
             .map(|_| {
-                let candidates: Vec<Features> =
-                    (0..20).map(|_| Features { fixed: [rng.below(5) as u8, 0, 0, 0, 0, 0, 0], shape: 0 }).collect();
+                let candidates: Vec<Features> = (0..20)
+                    .map(|_| Features { fixed: [rng.below(5) as u8, 0, 0, 0, 0, 0, 0], shape: 0, large: [0; SIZES] })
+                    .collect();
                 let total: f64 = candidates.iter().map(|f| truth[f.fixed[0] as usize]).sum();
                 let mut x = rng.unit() * total;
                 let chosen = candidates
@@ -633,10 +721,10 @@ mod tests {
                         x <= 0.0
                     })
                     .unwrap_or(19);
-                Sample { candidates, chosen }
+                Sample { candidates, large: vec![[0; SIZES]; 20], chosen, chosen_shape: Shape([0; POINTS]) }
             })
             .collect();
-        let fitted = fit(&samples, 30, 1);
+        let fitted = fit(&samples, 30, 1, usize::MAX);
         let relative: Vec<f64> = (0..5).map(|v| f64::from(fitted.fixed[v] / fitted.fixed[0])).collect();
         for (v, (&r, &t)) in relative.iter().zip(&truth).enumerate() {
             assert!((r / t - 1.0).abs() < 0.2, "value {v}: fitted {r:.2}, true {t}");

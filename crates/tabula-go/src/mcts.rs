@@ -1035,7 +1035,7 @@ mod tests {
             g.set_stone(Point::from_gtp(s, 5).unwrap(), Some(Color::Black)).unwrap();
         }
         let mut mcts = Mcts::new(Config { threads: 1, seed: 8, resign_after: 500, ..Config::default() });
-        let a = mcts.search(&g, Color::White, Budget::playouts(1000));
+        let a = mcts.search(&g, Color::White, Budget::playouts(3000));
         assert!(a.resign, "{a:?}");
     }
 

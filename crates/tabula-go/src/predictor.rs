@@ -1,10 +1,11 @@
 //! A move predictor: how likely a strong player is to choose each move, from a few features of the move,
 //! for the tree's priors.
 //!
-//! Each move is described by one value in each of eight feature groups: its 3×3 shape with the ataris
+//! Each move is described by one value in each of nine feature groups: its 3×3 shape with the ataris
 //! beside it (up to rotation and reflection, the colours seen from the player), what it captures, whether
 //! it escapes from atari, whether it puts itself in atari, whether it gives atari (and starts a ladder), its
-//! distance to the last move and to the one before, and its line with whether stones stand near. Every
+//! distance to the last move and to the one before, its line with whether stones stand near, and the
+//! largest of the [large shapes](crate::spatial) around it (up to 36 points) that has a strength. Every
 //! feature value has a strength `γ`, and a move's strength is the product of its values' strengths; the
 //! chance of a move is its strength over the sum of all legal moves' (the Bradley–Terry model of
 //! Coulom's *Computing Elo Ratings of Move Patterns in the Game of Go*, 2007). [`fit`] finds the strengths
@@ -12,9 +13,9 @@
 //! one group at a time, with one virtual win and one virtual loss against a strength of 1 for every value
 //! so that rare values stay near 1.
 //!
-//! The strengths the engine uses are fitted to games of GNU Go 3.8 against itself and kept in
-//! `data/predictor.txt`, a text file of `group value gamma` lines (the pattern group's value is the shape
-//! code in hexadecimal), read by [`Predictor::from_text`].
+//! The strengths the engine uses are fitted to games of Pachi (without its network) against itself and
+//! kept in `data/predictor.txt`, a text file of `group value gamma` lines (the 3×3 shape's value is its
+//! code in hexadecimal, a large shape's its points' states as digits), read by [`Predictor::from_text`].
 //!
 //! # Examples
 //!
@@ -38,11 +39,13 @@
 
 use crate::coords::Color;
 use crate::playout::{PlayoutBoard, NO_POINT};
+use crate::position::KeyHasher;
 use crate::position::Rules;
 use crate::sgf::GameRecord;
 use crate::spatial::{Shape, SIZES};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::hash::BuildHasherDefault;
 
 /// The feature groups, each with its name in the strengths file and its number of values (value 0 is
 /// "none" where a move can lack the feature).
@@ -283,8 +286,9 @@ pub struct Predictor {
     other_shape: f32,
     /// The large shapes with a strength: each shape, its size and strength.
     large: Vec<(Shape, usize, f32)>,
-    /// The strength of each large shape's key at its size, in every orientation.
-    large_keys: HashMap<u64, f32>,
+    /// The strength of each large shape's key at its size, in every orientation (the keys are random: the
+    /// table takes them for their own hashes).
+    large_keys: HashMap<u64, f32, BuildHasherDefault<KeyHasher>>,
     /// The strength of a move with none of the large shapes.
     other_large: f32,
 }
@@ -317,7 +321,7 @@ impl Predictor {
             shapes: HashMap::new(),
             other_shape: 1.0,
             large: Vec::new(),
-            large_keys: HashMap::new(),
+            large_keys: HashMap::default(),
             other_large: 1.0,
         }
     }

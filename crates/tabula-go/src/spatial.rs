@@ -160,10 +160,12 @@ fn for_each_point(board: &PlayoutBoard, i: usize, color: Color, mut visit: impl 
     let p = board.point(i);
     let size = board.size() as isize;
     let width = size + 2;
-    let (column, row) = (p.column() as isize, p.row() as isize);
+    // Bit `d + 3` of each mask: whether the column (row) `d` steps away is on the board.
+    let on_board =
+        |x: usize| (-3..=3isize).filter(|d| (0..size).contains(&(x as isize + d))).fold(0u32, |m, d| m | 1 << (d + 3));
+    let (columns, rows) = (on_board(p.column()), on_board(p.row()));
     for (k, &(dx, dy)) in OFFSETS.iter().enumerate() {
-        let (c, r) = (column + isize::from(dx), row + isize::from(dy));
-        let state = if (0..size).contains(&c) && (0..size).contains(&r) {
+        let state = if columns >> (dx + 3) & rows >> (dy + 3) & 1 != 0 {
             view[board.raw_cell((i as isize + isize::from(dy) * width + isize::from(dx)) as usize) as usize]
         } else {
             OFF

@@ -1,11 +1,11 @@
 //! Large shapes around a move, for the [move predictor](crate::predictor): the stones on the points within a
-//! *gridcular* distance of the move, `|dx| + |dy| + max(|dx|, |dy|)`, up to 7 (36 points, three steps
-//! out along the lines and a knight's move beyond the diagonal), in four nested sizes, each point empty, the player's, the opponent's or off
-//! the board.
+//! *gridcular* distance of the move, `|dx| + |dy| + max(|dx|, |dy|)`, of 4, 5, 6 or 7 (12, 20, 28 or 36
+//! points; the largest is the 5×5 square around the move and the three points beyond the middle of each of
+//! its sides), each point empty, the player's, the opponent's or off the board.
 //!
 //! A shape of each size is known by a Zobrist key: the XOR of one random 64-bit key per point and state (an
-//! empty point adds nothing) and one per size. [`Shape::keys`] gives the keys of the shape as it stands,
-//! cheap enough for every move of every new node in the tree; [`Shape::canonical_keys`] the smallest key of
+//! empty point adds nothing) and one per size. [`Shape::keys_around`] gives the keys of the shape around a
+//! move as it stands, cheap enough for every move of every new node in the tree; [`Shape::canonical_keys`] the smallest key of
 //! its eight rotations and reflections, for counting a shape once whatever its orientation while fitting. A
 //! strengths file names a shape by its points' states ([`Shape::to_text`]), so that a reader can put every
 //! orientation of it in its table.
@@ -22,7 +22,7 @@
 //! board.place(Point::from_gtp("C3", 9).unwrap(), Color::Black, &mut Vec::new());
 //! let pb = PlayoutBoard::from_board(&board, Color::White);
 //! let at = |s: &str| Shape::around(&pb, pb.index(Point::from_gtp(s, 9).unwrap()), Color::White);
-//! // C5 and E3 mirror each other across the diagonal through C3; D4 has the stone beside it.
+//! // C5 and E3 mirror each other across the diagonal through C3; D4 sees the stone diagonally.
 //! assert_eq!(at("C5").canonical_keys()[0], at("E3").canonical_keys()[0]);
 //! assert_ne!(at("C5").canonical_keys()[0], at("D4").canonical_keys()[0]);
 //! assert_ne!(at("C5").keys()[0], at("E3").keys()[0]);

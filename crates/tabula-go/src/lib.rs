@@ -51,6 +51,7 @@ pub mod position;
 pub mod predictor;
 pub mod scoring;
 pub mod sgf;
+#[cfg(feature = "engine")]
 pub mod spatial;
 #[cfg(feature = "engine")]
 pub mod time;

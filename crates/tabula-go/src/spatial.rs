@@ -186,20 +186,10 @@ impl Shape {
         Shape(states)
     }
 
-    /// [`keys`](Shape::keys) of [`around`](Shape::around)`(board, i, color)`, without the shape: the tree's
+    /// [`keys`](Shape::keys) of [`around`](Shape::around)`(board, i, color)`: the tree's
     /// priors need them for every move of every new node.
     pub fn keys_around(board: &PlayoutBoard, i: usize, color: Color) -> [u64; SIZES] {
-        let mut keys = [0; SIZES];
-        let mut key = 0u64;
-        let mut j = 0;
-        for_each_point(board, i, color, |k, state| {
-            key ^= KEYS.0[k][state as usize];
-            if k + 1 == COUNTS[j] {
-                keys[j] = key ^ KEYS.1[j];
-                j += 1;
-            }
-        });
-        keys
+        Shape::around(board, i, color).keys()
     }
 
     /// The key of each size of the shape as it stands.

@@ -67,10 +67,11 @@ fn main() {
     let analysis = mcts.search(&game, Color::Black, budget);
     let elapsed = start.elapsed().as_secs_f64();
     println!(
-        "9x9 search: {} playouts in {elapsed:.2} s = {:.0} playouts/s, {} nodes, best {}",
+        "9x9 search: {} playouts in {elapsed:.2} s = {:.0} playouts/s, {} nodes, {} edges, best {}",
         analysis.playouts,
         analysis.playouts as f64 / elapsed,
         mcts.nodes(),
+        mcts.edges(),
         analysis.best.to_gtp()
     );
 }

@@ -24,7 +24,9 @@
 //! - **Pass** is a tree move only when no other move exists or the opponent has just passed; two passes end
 //!   the game and the board is scored as it stands (Tromp–Taylor area).
 //! - **Tree reuse**: the table survives between moves, so the root of the next search usually has
-//!   statistics already; nodes unseen during the last search are dropped when the table fills up.
+//!   statistics already. Once the table holds a quarter of [`Config::max_edges`], a search starts by
+//!   keeping only the nodes reachable from its root through edges that were played; when the table is
+//!   full the tree stops growing for the rest of the search.
 //! - **Threads** share the table behind one mutex, held while walking and backing up but not during the
 //!   playout; a virtual loss keeps threads apart.
 //!
@@ -79,7 +81,8 @@ pub struct Config {
     pub resign_after: u64,
     /// Edge visits (virtual prior visits excluded) before the position it leads to gets a node.
     pub expand_after: u32,
-    /// The most edges the table holds; nodes stop being added when it is full.
+    /// The most edges the table holds (24 bytes each); nodes stop being added when it is full, and a
+    /// search prunes the tree to its root's subtree once a quarter is used.
     pub max_edges: usize,
     /// RAVE equivalence parameter: the visits at which the real and the AMAF values weigh about the same.
     pub rave_equivalence: f64,
@@ -106,7 +109,7 @@ impl Default for Config {
             resign_below: 0.1,
             resign_after: 3000,
             expand_after: 2,
-            max_edges: 4 << 20,
+            max_edges: 16 << 20,
             rave_equivalence: 3000.0,
             exploration: 0.0,
             hand_priors: true,
@@ -199,8 +202,6 @@ struct Node {
     edges: Box<[Edge]>,
     /// Playouts through the node.
     visits: u32,
-    /// The last search that used the node.
-    stamp: u32,
 }
 
 type Table = HashMap<u64, Node, BuildHasherDefault<KeyHasher>>;
@@ -208,7 +209,6 @@ type Table = HashMap<u64, Node, BuildHasherDefault<KeyHasher>>;
 struct Tree {
     nodes: Table,
     edges: usize,
-    stamp: u32,
 }
 
 /// The virtual loss a thread adds to an edge while its playout runs.
@@ -256,7 +256,7 @@ impl Mcts {
     pub fn new(config: Config) -> Mcts {
         Mcts {
             config,
-            tree: Mutex::new(Tree { nodes: Table::default(), edges: 0, stamp: 0 }),
+            tree: Mutex::new(Tree { nodes: Table::default(), edges: 0 }),
             context: (0, 0),
             searches: 0,
             patterns: Patterns::new(),
@@ -286,6 +286,11 @@ impl Mcts {
         self.tree.lock().expect("no thread panicked holding the tree").nodes.len()
     }
 
+    /// Number of edges in the table, 24 bytes each (see [`Config::max_edges`]).
+    pub fn edges(&self) -> usize {
+        self.tree.lock().expect("no thread panicked holding the tree").edges
+    }
+
     /// Playouts already recorded at the root for `color` to play in `position` (tree reuse).
     pub fn root_visits(&self, position: &Position, color: Color) -> u32 {
         let key = search_key(position.board(), color, position.passes().min(1));
@@ -312,16 +317,11 @@ impl Mcts {
         }
         self.searches += 1;
         let config = self.config.clone();
-        {
-            let tree = self.tree.get_mut().expect("no thread panicked holding the tree");
-            tree.stamp = tree.stamp.wrapping_add(1);
-            if tree.edges > config.max_edges / 2 {
-                let keep = tree.stamp.wrapping_sub(1);
-                tree.nodes.retain(|_, node| node.stamp == keep);
-                tree.edges = tree.nodes.values().map(|n| n.edges.len()).sum();
-            }
-        }
         let mut root_board = PlayoutBoard::from_board(root.board(), color);
+        let tree = self.tree.get_mut().expect("no thread panicked holding the tree");
+        if tree.edges > config.max_edges / 4 {
+            keep_reachable(tree, root.board(), color, root.passes().min(1), &root_board, config.expand_after);
+        }
         // The last two moves, which the priors and the playouts answer.
         let recent: Vec<u16> = root.moves().map(|(_, mv)| root_board.move_index(mv)).collect();
         let recent_move = |back: usize| recent.len().checked_sub(back).map_or(NO_POINT, |k| recent[k]);
@@ -392,6 +392,54 @@ fn any_move(position: &Position, color: Color) -> Option<Move> {
         let i = pb.move_index(mv) as usize;
         !pb.is_own_eye(i, color) && position.is_legal(mv, color)
     })
+}
+
+/// Keeps only the nodes reachable from the root (`board`, `color` to move, `passes`) through edges played
+/// at least `expand_after` times (those below have no node of their own, unless by transposition), and
+/// counts the edges again. A depth-first walk holding one board per level of the tree.
+fn keep_reachable(tree: &mut Tree, board: &Board, color: Color, passes: u8, pb: &PlayoutBoard, expand_after: u32) {
+    struct Level {
+        board: Board,
+        color: Color,
+        passes: u8,
+        moves: Vec<u16>,
+    }
+    let mut kept = Table::default();
+    let mut visit = |tree: &mut Tree, board: Board, color: Color, passes: u8| {
+        let key = search_key(&board, color, passes).0;
+        let node = tree.nodes.remove(&key)?;
+        let moves = node.edges.iter().filter(|e| e.visits >= expand_after.max(1)).map(|e| e.index).collect();
+        kept.insert(key, node);
+        Some(Level { board, color, passes, moves })
+    };
+    let mut levels: Vec<Level> = visit(tree, board.clone(), color, passes).into_iter().collect();
+    let mut removed = Vec::new();
+    while let Some(level) = levels.last_mut() {
+        let Some(index) = level.moves.pop() else {
+            levels.pop();
+            continue;
+        };
+        let mut next = level.board.clone();
+        let passes = if index == NO_POINT {
+            if level.passes >= 1 {
+                continue; // two passes end the game: no node
+            }
+            next.clear_ko();
+            level.passes + 1
+        } else {
+            let p = pb.point(index as usize);
+            if next.get(p).is_some() {
+                continue; // only by a collision of keys: the node's edges were legal in its position
+            }
+            removed.clear();
+            next.place(p, level.color, &mut removed);
+            0
+        };
+        let color = level.color.opponent();
+        levels.extend(visit(tree, next, color, passes));
+    }
+    tree.nodes = kept;
+    tree.edges = tree.nodes.values().map(|n| n.edges.len()).sum();
 }
 
 /// Whether an enemy stone stands where most playouts end with our area.
@@ -686,7 +734,6 @@ fn worker(shared: &Shared, mut rng: Rng) {
                 shared.stop.store(true, Ordering::Relaxed);
                 break;
             }
-            let stamp = tree.stamp;
             let mut parent_visits = u32::MAX;
             loop {
                 if passes >= 2 {
@@ -700,10 +747,9 @@ fn worker(shared: &Shared, mut rng: Rng) {
                     }
                     let edges = expand(&board, &pb, shared, color, passes);
                     tree.edges += edges.len();
-                    tree.nodes.insert(key, Node { edges, visits: 0, stamp });
+                    tree.nodes.insert(key, Node { edges, visits: 0 });
                 }
                 let node = tree.nodes.get_mut(&key).expect("the node was just found or made");
-                node.stamp = stamp;
                 let at_root = path.is_empty();
                 let chosen = select(node, config, |e| {
                     if e.index == NO_POINT {
@@ -837,8 +883,8 @@ impl MovePicker for Mcts {
         self.decide_with(position, color, budget, request.cleanup)
     }
 
-    /// `exploration`, `rave_equivalence`, `expand_after`, `hand_priors` (0 or 1), `predictor_games`,
-    /// `predictor_slope`, `resign_below` and `threads` (see [`Config`]), and `predictor_file`, a
+    /// `exploration`, `rave_equivalence`, `expand_after`, `max_edges`, `hand_priors` (0 or 1),
+    /// `predictor_games`, `predictor_slope`, `resign_below` and `threads` (see [`Config`]), and `predictor_file`, a
     /// strengths file for the [move predictor](crate::predictor) in place of the embedded one; the tree is
     /// kept.
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), &'static str> {
@@ -853,6 +899,7 @@ impl MovePicker for Mcts {
             "exploration" => c.exploration = number()?,
             "rave_equivalence" => c.rave_equivalence = number()?.max(1.0),
             "expand_after" => c.expand_after = number()? as u32,
+            "max_edges" => c.max_edges = number()? as usize,
             "hand_priors" => c.hand_priors = number()? != 0.0,
             "predictor_games" => c.predictor_games = number()? as f32,
             "predictor_slope" => c.predictor_slope = number()? as f32,
@@ -1011,6 +1058,37 @@ mod tests {
         assert!(before > 0, "the expected reply's node survives: {a:?}");
         let b = mcts.search(&g, Color::Black, Budget::playouts(1000));
         assert!(mcts.root_visits(&g, Color::Black) >= before + 1000 - 1);
+        assert!(g.is_legal(b.best, Color::Black));
+    }
+
+    #[test]
+    fn a_full_table_keeps_the_subtree_of_the_next_root() {
+        let mut g = game(7, 7.0, &[]);
+        let mut mcts = Mcts::new(Config { threads: 1, seed: 8, max_edges: 40_000, ..Config::default() });
+        let a = mcts.search(&g, Color::Black, Budget::playouts(3000));
+        let before = mcts.tree.get_mut().unwrap().edges;
+        assert!(before > 10_000, "the table is over a quarter full: {before}");
+        g.play(a.best, Color::Black).unwrap();
+        let reply = a.pv.get(1).copied().unwrap_or(Move::Pass);
+        g.play(reply, Color::White).unwrap();
+        let visits = mcts.root_visits(&g, Color::Black);
+        assert!(visits > 0, "the expected reply's node exists: {a:?}");
+        // The pruning alone: the new root keeps its statistics, the rest of the old tree goes.
+        let pb = PlayoutBoard::from_board(g.board(), Color::Black);
+        let tree = mcts.tree.get_mut().unwrap();
+        let nodes = tree.nodes.len();
+        keep_reachable(tree, g.board(), Color::Black, 0, &pb, 2);
+        assert_eq!(tree.edges, tree.nodes.values().map(|n| n.edges.len()).sum::<usize>());
+        assert!(tree.edges < before && tree.nodes.len() < nodes, "{} of {nodes} nodes kept", tree.nodes.len());
+        assert_eq!(mcts.root_visits(&g, Color::Black), visits);
+        // Every node kept is the root or a child of a kept node's played edge: pruning again keeps them all.
+        let tree = mcts.tree.get_mut().unwrap();
+        let kept = tree.nodes.len();
+        keep_reachable(tree, g.board(), Color::Black, 0, &pb, 2);
+        assert_eq!(tree.nodes.len(), kept);
+        // And the search goes on from there, growing the tree past what it kept.
+        let b = mcts.search(&g, Color::Black, Budget::playouts(1000));
+        assert!(mcts.root_visits(&g, Color::Black) >= visits + 1000 - 1);
         assert!(g.is_legal(b.best, Color::Black));
     }
 

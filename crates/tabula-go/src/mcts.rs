@@ -305,6 +305,8 @@ impl Mcts {
 
     /// The search; also returns, for cleanup, whether enemy stones the playouts mostly capture remain.
     fn search_with(&mut self, position: &Position, color: Color, budget: Budget, cleanup: bool) -> (Analysis, bool) {
+        // The budget's time includes pruning the tree below.
+        let start = Instant::now();
         // Step 1. The root position, and a tree that fits it.
         let mut root = position.clone();
         if root.to_move() != color {
@@ -335,7 +337,7 @@ impl Mcts {
             passes: root.passes().min(1),
             komi: root.komi(),
             budget,
-            start: Instant::now(),
+            start,
             patterns: &self.patterns,
             predictor: &self.predictor,
             claimed: AtomicU64::new(0),

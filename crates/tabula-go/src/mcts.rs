@@ -47,7 +47,7 @@
 //! ```
 
 use crate::board::Board;
-use crate::coords::{Color, Move};
+use crate::coords::{Color, Move, Point};
 use crate::patterns::Patterns;
 use crate::picker::{Decision, MovePicker, Request};
 use crate::playout::{PlayoutBoard, NO_POINT};
@@ -421,27 +421,36 @@ fn keep_reachable(tree: &mut Tree, board: &Board, color: Color, passes: u8, pb: 
             levels.pop();
             continue;
         };
+        let mv = pb.index_move(index);
+        match mv {
+            Move::Pass if level.passes >= 1 => continue, // two passes end the game: no node
+            // Only by a collision of keys: the node's edges were legal in its position.
+            Move::Play(p) if level.board.get(p).is_some() => continue,
+            _ => {}
+        }
         let mut next = level.board.clone();
-        let passes = if index == NO_POINT {
-            if level.passes >= 1 {
-                continue; // two passes end the game: no node
-            }
-            next.clear_ko();
-            level.passes + 1
-        } else {
-            let p = pb.point(index as usize);
-            if next.get(p).is_some() {
-                continue; // only by a collision of keys: the node's edges were legal in its position
-            }
-            removed.clear();
-            next.place(p, level.color, &mut removed);
-            0
-        };
+        let passes = play_tree_move(&mut next, mv, level.color, level.passes, &mut removed);
         let color = level.color.opponent();
         levels.extend(visit(tree, next, color, passes));
     }
     tree.nodes = kept;
     tree.edges = tree.nodes.values().map(|n| n.edges.len()).sum();
+}
+
+/// Plays a move of the tree on `board` for `color` and returns the passes in a row after it: a pass
+/// clears the ko and counts one more, a stone (which must be legal) starts the count again.
+fn play_tree_move(board: &mut Board, mv: Move, color: Color, passes: u8, removed: &mut Vec<Point>) -> u8 {
+    match mv {
+        Move::Pass => {
+            board.clear_ko();
+            passes + 1
+        }
+        Move::Play(p) => {
+            removed.clear();
+            board.place(p, color, removed);
+            0
+        }
+    }
 }
 
 /// Whether an enemy stone stands where most playouts end with our area.
@@ -481,16 +490,7 @@ fn summarize(tree: &Tree, root: &Position, pb: &PlayoutBoard, color: Color, pass
     let (mut to_move, mut passes) = (color, passes);
     let mut mv = best.mv;
     while pv.len() < 20 {
-        match mv {
-            Move::Pass => {
-                board.clear_ko();
-                passes += 1;
-            }
-            Move::Play(p) => {
-                board.place(p, to_move, &mut removed);
-                passes = 0;
-            }
-        }
+        passes = play_tree_move(&mut board, mv, to_move, passes, &mut removed);
         to_move = to_move.opponent();
         if passes >= 2 {
             break;
@@ -777,14 +777,7 @@ fn worker(shared: &Shared, mut rng: Rng) {
                 };
                 path.push(Step { key, edge: chosen, color, index });
                 // Play the move on both boards.
-                if index == NO_POINT {
-                    board.clear_ko();
-                    passes += 1;
-                } else {
-                    removed.clear();
-                    board.place(pb.point(index as usize), color, &mut removed);
-                    passes = 0;
-                }
+                passes = play_tree_move(&mut board, pb.index_move(index), color, passes, &mut removed);
                 pb.play(index as usize, color);
                 color = color.opponent();
                 keys.push(root.superko_key(board.key(), color));

@@ -58,7 +58,7 @@ use crate::time::thinking_time;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tabula::rng::Rng;
 use tabula::zobrist::Key128;
@@ -222,7 +222,7 @@ pub struct Mcts {
     context: (usize, u64),
     searches: u64,
     patterns: Patterns,
-    predictor: Predictor,
+    predictor: Arc<Predictor>,
 }
 
 /// What every search thread shares.
@@ -260,7 +260,7 @@ impl Mcts {
             context: (0, 0),
             searches: 0,
             patterns: Patterns::new(),
-            predictor: Predictor::default(),
+            predictor: Predictor::embedded(),
         }
     }
 
@@ -885,7 +885,7 @@ impl MovePicker for Mcts {
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), &'static str> {
         if name == "predictor_file" {
             let text = std::fs::read_to_string(value).map_err(|_| "cannot read the file")?;
-            self.predictor = Predictor::from_text(&text).map_err(|_| "not a strengths file")?;
+            self.predictor = Arc::new(Predictor::from_text(&text).map_err(|_| "not a strengths file")?);
             return Ok(());
         }
         let number = || value.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0).ok_or("bad value");

@@ -46,6 +46,7 @@ use crate::spatial::{Shape, SIZES};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::hash::BuildHasherDefault;
+use std::sync::{Arc, OnceLock};
 
 /// The feature groups, each with its name in the strengths file and its number of values (value 0 is
 /// "none" where a move can lack the feature).
@@ -297,9 +298,9 @@ pub struct Predictor {
 const DEFAULT: &str = include_str!("../data/predictor.txt");
 
 impl Default for Predictor {
-    /// The strengths of `data/predictor.txt`.
+    /// The strengths of `data/predictor.txt`, a copy of [`Predictor::embedded`]'s.
     fn default() -> Predictor {
-        Predictor::from_text(DEFAULT).expect("the embedded strengths file is well formed")
+        Predictor::clone(&Predictor::embedded())
     }
 }
 
@@ -314,6 +315,17 @@ pub struct PredictorError {
 }
 
 impl Predictor {
+    /// The strengths of `data/predictor.txt`, read once in a process (the file is about 420 KB and takes some
+    /// milliseconds to read) and shared by every player that asks.
+    pub fn embedded() -> Arc<Predictor> {
+        static EMBEDDED: OnceLock<Arc<Predictor>> = OnceLock::new();
+        EMBEDDED
+            .get_or_init(|| {
+                Arc::new(Predictor::from_text(DEFAULT).expect("the embedded strengths file is well formed"))
+            })
+            .clone()
+    }
+
     /// Every strength 1: no preference.
     pub fn uniform() -> Predictor {
         Predictor {
@@ -684,6 +696,10 @@ mod tests {
             assert_eq!(err.line, 1, "{bad}: {err}");
         }
         assert!(Predictor::default().gamma(&Features { fixed: [0; 7], shape: 0, large: [0; SIZES] }) > 0.0);
+        // The embedded strengths are read once and shared; a default predictor is an equal copy.
+        assert!(Arc::ptr_eq(&Predictor::embedded(), &Predictor::embedded()));
+        assert_eq!(Predictor::default(), *Predictor::embedded());
+        assert_eq!(Predictor::default(), Predictor::from_text(DEFAULT).unwrap());
     }
 
     #[test]

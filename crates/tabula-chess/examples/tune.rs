@@ -4,12 +4,12 @@
 //! cargo run --release -p tabula-chess --example tune -- COMMAND ...
 //!
 //! tune gen OUT [--games N] [--nodes N] [--threads N]
-//! tune label IN OUT [--depth D] [--threads N] [--stockfish PATH]
+//! tune label IN OUT [--depth D] [--threads N] [--stockfish PATH] [--resume]
 //! tune fit LABELLED [--epochs N] [--l2 X] > weights.rs
 //! tune wdl-gen OUT [--games N] [--nodes N] [--threads N]
 //! tune wdl-fit SAMPLES
 //! tune nnue-gen OUT [--games N] [--nodes N] [--threads N] [--first N]
-//! tune nnue-label IN OUT [--go GO] [--threads N] [--stockfish PATH]
+//! tune nnue-label IN OUT [--go GO] [--threads N] [--stockfish PATH] [--resume]
 //! tune nnue-loss DATA NET... [--share X]
 //! tune nnue-fit DATA OUT [--epochs N] [--share X] [--scale CP] [--threads N] [--no-mirror] [--start NET] [--rate R]
 //! tune openings OUT [--count N] [--nodes N] [--margin CP] [--first N]
@@ -41,7 +41,9 @@
 //!   `result` the game's result (1, 0.5 or 0), both from white's point of view.
 //! - `nnue-label` replaces the score of each `FEN;score;result` line with Stockfish's after `go {go}` (`--go "depth 8"`
 //!   by default; one Stockfish of one thread per thread), white's point of view, a mate as ±3,000, and drops the
-//!   positions whose best move by Stockfish is a capture or a promotion.
+//!   positions whose best move by Stockfish is a capture or a promotion. `label` and `nnue-label` write each block
+//!   of 1,000 positions as it finishes; with `--resume` either goes on with the output of a run that was stopped,
+//!   skipping the positions it holds (those dropped for a capture are asked again).
 //! - `nnue-fit` trains the network of `tabula_chess::eval::nnue` on such data and writes its weights file: Adam on
 //!   minibatches of 4,096 positions, `--epochs` passes (20 by default; the learning rate 10⁻³, a tenth of it for the
 //!   last fifth), minimising the squared error between `sigmoid(y)` and the target `share · sigmoid(score / scale) + (1
@@ -92,8 +94,9 @@
 
 use anyhow::Context;
 use clap::Parser;
+use std::collections::HashSet;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -126,6 +129,31 @@ impl Output {
         Ok(Output { path: path.to_owned(), file: BufWriter::new(file) })
     }
 
+    /// Goes on with the file `path` of an interrupted run: keeps its whole lines (a line cut off by the
+    /// interruption is dropped), appends after them, and gives each kept line's first `;` field (its FEN).
+    fn resume(path: &str) -> anyhow::Result<(Output, HashSet<String>)> {
+        let text = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(e).with_context(|| format!("cannot read {path}")),
+        };
+        let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let done = String::from_utf8_lossy(&text[..whole])
+            .lines()
+            .map(|l| l.split_once(';').map_or(l, |(fen, _)| fen).to_owned())
+            .collect();
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(false)
+            .open(path)
+            .with_context(|| format!("cannot open {path}"))?;
+        file.set_len(whole as u64).with_context(|| format!("cannot write {path}"))?;
+        let mut file = BufWriter::new(file);
+        file.seek(SeekFrom::End(0)).with_context(|| format!("cannot write {path}"))?;
+        Ok((Output { path: path.to_owned(), file }, done))
+    }
+
     /// Writes `text` and a newline.
     fn line(&mut self, text: impl std::fmt::Display) -> anyhow::Result<()> {
         writeln!(self.file, "{text}").with_context(|| format!("cannot write {}", self.path))
@@ -155,6 +183,9 @@ enum Command {
         threads: usize,
         #[arg(long, default_value = "/usr/games/stockfish")]
         stockfish: String,
+        /// Go on with the `out` of an interrupted run: keep its lines, skip the positions they hold, append.
+        #[arg(long)]
+        resume: bool,
     },
     /// Fits the tapered evaluation's weights to labelled positions and prints them as Rust source.
     Fit {
@@ -202,6 +233,9 @@ enum Command {
         threads: usize,
         #[arg(long, default_value = "/usr/games/stockfish")]
         stockfish: String,
+        /// Go on with the `out` of an interrupted run: keep its lines, skip the positions they hold, append.
+        #[arg(long)]
+        resume: bool,
     },
     /// The loss of the tapered evaluation and of each network (a file, or `<embedded>`) on all of `DATA`.
     NnueLoss {
@@ -251,7 +285,9 @@ struct SelfPlay {
 fn main() -> anyhow::Result<()> {
     match Command::parse() {
         Command::Gen(games) => gen(&games, |q, result| format!("{};{result}", q.fen)),
-        Command::Label { input, out, depth, threads, stockfish } => label(&input, &out, depth, threads, &stockfish),
+        Command::Label { input, out, depth, threads, stockfish, resume } => {
+            label(&input, &out, depth, threads, &stockfish, resume)
+        }
         Command::Fit { labelled, epochs, l2 } => fit::run(&labelled, epochs, l2),
         Command::WdlGen(games) => gen(&games, wdl::sample_line),
         Command::WdlFit { samples } => wdl::fit(&samples),
@@ -261,7 +297,9 @@ fn main() -> anyhow::Result<()> {
                 format!("{};{white_score};{result}", q.fen)
             })
         }
-        Command::NnueLabel { input, out, go, threads, stockfish } => nnue_label(&input, &out, &go, threads, &stockfish),
+        Command::NnueLabel { input, out, go, threads, stockfish, resume } => {
+            nnue_label(&input, &out, &go, threads, &stockfish, resume)
+        }
         Command::NnueLoss { data, nets, share } => {
             nnue_fit::losses(&data, &nets.iter().map(String::as_str).collect::<Vec<_>>(), share, DEFAULT_SCALE as f32)
         }
@@ -481,11 +519,21 @@ fn ask_stockfish(
     go: &str,
     threads: usize,
     stockfish: &str,
+    resume: bool,
     line: impl Fn(&str, &Position, &Verdict) -> Option<String> + Sync,
 ) -> anyhow::Result<()> {
     const BLOCK: usize = 1000;
-    let lines = read_lines(input)?;
-    let out = Mutex::new(Output::create(out)?);
+    let mut lines = read_lines(input)?;
+    let out = if resume {
+        let (output, done) = Output::resume(out)?;
+        let before = lines.len();
+        lines.retain(|l| !done.contains(l.split_once(';').map_or(l.as_str(), |(fen, _)| fen)));
+        eprintln!("{out}: {} lines kept, {} of {before} positions left to ask", done.len(), lines.len());
+        output
+    } else {
+        Output::create(out)?
+    };
+    let out = Mutex::new(out);
     let next = AtomicUsize::new(0);
     let kept = AtomicUsize::new(0);
     on_threads(threads, || -> anyhow::Result<()> {
@@ -524,8 +572,8 @@ fn ask_stockfish(
 }
 
 /// `label`: Stockfish's expected score for white at `depth` after each `FEN;result` line.
-fn label(input: &str, out: &str, depth: u64, threads: usize, stockfish: &str) -> anyhow::Result<()> {
-    ask_stockfish(input, out, &format!("depth {depth}"), threads, stockfish, |entry, pos, v| {
+fn label(input: &str, out: &str, depth: u64, threads: usize, stockfish: &str, resume: bool) -> anyhow::Result<()> {
+    ask_stockfish(input, out, &format!("depth {depth}"), threads, stockfish, resume, |entry, pos, v| {
         let (w, d, l) = v.wdl.filter(|(w, d, l)| w + d + l > 0.0)?;
         let mut expected = (w + d / 2.0) / (w + d + l);
         if pos.turn() == Color::Black {
@@ -537,8 +585,8 @@ fn label(input: &str, out: &str, depth: u64, threads: usize, stockfish: &str) ->
 
 /// `nnue-label`: each `FEN;score;result` line of the network's data with the score replaced by Stockfish's
 /// (white's point of view, centipawns) after `go {go}`.
-fn nnue_label(input: &str, out: &str, go: &str, threads: usize, stockfish: &str) -> anyhow::Result<()> {
-    ask_stockfish(input, out, go, threads, stockfish, |entry, pos, v| {
+fn nnue_label(input: &str, out: &str, go: &str, threads: usize, stockfish: &str, resume: bool) -> anyhow::Result<()> {
+    ask_stockfish(input, out, go, threads, stockfish, resume, |entry, pos, v| {
         let fields: Vec<&str> = entry.split(';').collect();
         let [fen, _, result] = fields[..] else { return None };
         let white = if pos.turn() == Color::White { v.score? } else { -v.score? };

@@ -3,19 +3,23 @@
 //! ```text
 //! cargo run --release -p tabula-gomoku --example eval_tune -- COMMAND ...
 //!
-//! eval_tune gen OUT [--games N] [--ms MS] [--seed S] [--threads N]
-//! eval_tune label IN OUT --engine CMD [--ms MS] [--threads N]
+//! eval_tune gen OUT [--games N] [--ms MS] [--seed S] [--rule R] [--threads N]
+//! eval_tune label IN OUT --engine CMD [--ms MS] [--rule R] [--threads N]
 //! eval_tune hand OUT
-//! eval_tune fit LABELLED OUT [--start WEIGHTS] [--epochs N] [--rate R] [--l2 X] [--share X] [--no-mates]
-//! eval_tune review GAMES --player NAME --engine CMD [--ms MS] [--opening N] [--lost] [--threads N]
+//! eval_tune fit LABELLED OUT [--start WEIGHTS] [--epochs N] [--rate R] [--l2 X] [--share X] [--no-mates] [--rule R]
+//! eval_tune review GAMES --player NAME --engine CMD [--ms MS] [--opening N] [--lost] [--rule R] [--threads N]
 //! eval_tune probe GAMES --player NAME --colour C --engine CMD... --judge CMD [--ms MS] [--judge-ms MS]
-//!     [--judge-scale X] [--info K:KEY=VALUE...] [--first N] [--opening N] [--lost] [--threads N]
+//!     [--judge-scale X] [--info K:KEY=VALUE...] [--first N] [--opening N] [--lost] [--rule R] [--threads N]
 //! ```
 //!
-//! - `gen` plays the engine against itself (freestyle 15×15, `--ms` milliseconds a move) from the balanced
-//!   openings of `data/openings-freestyle.txt`, each followed by up to four random moves, and writes every
-//!   position after the opening that the evaluation's tactics do not settle and the side to move is not forced
-//!   in, with the game's result for the side to move: `moves;result` (1, 0.5 or 0).
+//! Every command works on 15×15 boards under one rule, `--rule` (freestyle, standard or renju; freestyle by
+//! default): a data file does not say its rule, so each step of one data set is given the same.
+//!
+//! - `gen` plays the engine against itself (`--ms` milliseconds a move) from the balanced openings of
+//!   `data/openings-freestyle.txt` (under renju, those black's forbidden points allow), each followed by up to
+//!   four random moves, and writes every position after the opening that the evaluation's tactics do not
+//!   settle and the side to move is not forced in, with the game's result for the side to move:
+//!   `moves;result` (1, 0.5 or 0).
 //! - `label` asks a Gomocup engine that reports its search as Rapfi does (`MESSAGE ... | Eval V | ...`, the
 //!   value for the side to move) for its evaluation of each position at `--ms` milliseconds a move, by `BOARD`,
 //!   and appends it: `moves;result;value`. One engine process per thread.
@@ -29,7 +33,7 @@
 //!
 //! And to find where games are lost, by the same outside engine's judgement:
 //!
-//! - `review` plays through the games of a `tabula match` record (`-o` of a Gomoku match, freestyle 15×15)
+//! - `review` plays through the games of a `tabula match` record (`-o` of a Gomoku match, 15×15)
 //!   and, at each move of `--player` after the opening's `--opening` stones, asks the outside engine for the
 //!   position before the move (its value for the player and its own choice) and after it (its value for the
 //!   opponent): a line per move with the change, marking a forced win let go and a move into a forced loss,
@@ -77,6 +81,9 @@ enum Command {
         /// Seed of the random starts.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The rule: freestyle, standard or renju.
+        #[arg(long, default_value = "freestyle")]
+        rule: Rule,
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -93,6 +100,9 @@ enum Command {
         /// Milliseconds a position.
         #[arg(long, default_value_t = 60)]
         ms: u64,
+        /// The rule: freestyle, standard or renju.
+        #[arg(long, default_value = "freestyle")]
+        rule: Rule,
         /// Engines run at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -174,6 +184,9 @@ enum Command {
         /// Leave out the positions the outside engine reports a forced win or loss in.
         #[arg(long)]
         no_mates: bool,
+        /// The rule: freestyle, standard or renju.
+        #[arg(long, default_value = "freestyle")]
+        rule: Rule,
     },
 }
 
@@ -191,6 +204,9 @@ struct Selection {
     /// Only the games the player lost.
     #[arg(long)]
     lost: bool,
+    /// The rule the games were played under: freestyle, standard or renju.
+    #[arg(long, default_value = "freestyle")]
+    rule: Rule,
 }
 
 impl Selection {
@@ -213,8 +229,8 @@ impl Selection {
 
 fn main() -> anyhow::Result<()> {
     match Command::parse() {
-        Command::Gen { out, games, ms, seed, threads } => gen(&out, games, ms, seed, threads),
-        Command::Label { input, out, engine, ms, threads } => label(&input, &out, &engine, ms, threads),
+        Command::Gen { out, games, ms, seed, rule, threads } => gen(&out, games, ms, seed, rule, threads),
+        Command::Label { input, out, engine, ms, rule, threads } => label(&input, &out, &engine, ms, rule, threads),
         Command::Review { selection, engine, ms, threads } => review(&ReviewOptions { selection, engine, ms, threads }),
         Command::Probe { selection, colour, engines, judge, info, ms, judge_ms, judge_scale, first, threads } => {
             let seat = match colour.as_str() {
@@ -238,12 +254,12 @@ fn main() -> anyhow::Result<()> {
         Command::Hand { out } => {
             std::fs::write(&out, Weights::hand_set().to_text()).with_context(|| format!("cannot write {out}"))
         }
-        Command::Fit { input, out, epochs, l2, share, rate, start, no_mates } => {
+        Command::Fit { input, out, epochs, l2, share, rate, start, no_mates, rule } => {
             let start = match start {
                 Some(path) => Weights::read(path.as_ref())?,
                 None => tabula_gomoku::eval::embedded_weights(),
             };
-            fit(&input, &out, &start, &FitOptions { epochs, l2, share, rate, no_mates })
+            fit(&input, &out, &start, &FitOptions { epochs, l2, share, rate, no_mates, rule })
         }
     }
 }
@@ -273,7 +289,7 @@ impl Output {
 }
 
 /// `gen`: self-play games from the balanced openings with a few random moves after them.
-fn gen(out: &str, games: usize, ms: u64, seed: u64, threads: usize) -> anyhow::Result<()> {
+fn gen(out: &str, games: usize, ms: u64, seed: u64, rule: Rule, threads: usize) -> anyhow::Result<()> {
     let openings: Vec<&str> = include_str!("../data/openings-freestyle.txt")
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -290,7 +306,8 @@ fn gen(out: &str, games: usize, ms: u64, seed: u64, threads: usize) -> anyhow::R
             }
             let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(game as u64));
             let opening = openings[rng.below(openings.len())];
-            let mut board = Board::from_moves(15, 15, Rule::Freestyle, opening).expect("the openings parse (tested)");
+            // An opening may break a rule stricter than freestyle (a forbidden point of renju's black): the next.
+            let Ok(mut board) = Board::from_moves(15, 15, rule, opening) else { continue };
             let mut moves = Vec::new();
             for _ in 0..rng.below(5) {
                 moves.clear();
@@ -371,7 +388,7 @@ fn settle(engine: &mut Process) -> anyhow::Result<()> {
     bail!("the engine does not answer ABOUT")
 }
 
-/// A Gomocup engine (freestyle 15×15) asked for its move and value in one position after another, with the
+/// A Gomocup engine (15×15, one rule) asked for its move and value in one position after another, with the
 /// memory a Gomocup match gives (350 MB).
 struct GomocupEngine {
     process: Process,
@@ -380,13 +397,15 @@ struct GomocupEngine {
 }
 
 impl GomocupEngine {
-    /// Starts `command`, thinking `ms` milliseconds a position; its values are taken as in Rapfi's units.
-    fn start(command: &str, ms: u64) -> anyhow::Result<GomocupEngine> {
+    /// Starts `command` on `rule`, thinking `ms` milliseconds a position; its values are taken as in Rapfi's
+    /// units.
+    fn start(command: &str, ms: u64, rule: Rule) -> anyhow::Result<GomocupEngine> {
         let argv = tabula_protocol::process::split_command(command)?;
         let mut engine = Process::spawn(&argv)?;
         engine.ask("START 15", Self::PATIENCE, |l| l.trim() == "OK").context("the engine does not start")?;
         let turn = format!("INFO timeout_turn {ms}");
-        for info in ["INFO rule 0", &turn, "INFO timeout_match 1000000000", "INFO max_memory 367001600"] {
+        let rule = format!("INFO rule {}", rule.gomocup_code());
+        for info in [&rule, &turn, "INFO timeout_match 1000000000", "INFO max_memory 367001600"] {
             engine.send(info)?;
         }
         Ok(GomocupEngine { process: engine, scale: 1.0 })
@@ -434,19 +453,19 @@ impl Drop for GomocupEngine {
 }
 
 /// `label`: each position's value by an outside engine.
-fn label(input: &str, out: &str, command: &str, ms: u64, threads: usize) -> anyhow::Result<()> {
+fn label(input: &str, out: &str, command: &str, ms: u64, rule: Rule, threads: usize) -> anyhow::Result<()> {
     const BLOCK: usize = 200;
     let lines = read_lines(input)?;
     let out = Output::create(out)?;
     let next = AtomicUsize::new(0);
     let kept = AtomicUsize::new(0);
     on_threads(threads, || -> anyhow::Result<()> {
-        let mut judge = GomocupEngine::start(command, ms)?;
+        let mut judge = GomocupEngine::start(command, ms, rule)?;
         while let Some((first, block)) = next_block(&lines, &next, BLOCK) {
             let mut written = Vec::new();
             for entry in block {
                 let moves = entry.split(';').next().unwrap_or_default();
-                let Ok(board) = Board::from_moves(15, 15, Rule::Freestyle, moves) else { continue };
+                let Ok(board) = Board::from_moves(15, 15, rule, moves) else { continue };
                 match judge.ask(&board).with_context(|| format!("no move for {moves}"))? {
                     (_, Some(value)) => written.push(format!("{entry};{value}")),
                     (_, None) => eprintln!("no value for {moves}"),
@@ -524,10 +543,10 @@ fn review(options: &ReviewOptions) -> anyhow::Result<()> {
     let next = AtomicUsize::new(0);
     let all = Mutex::new(Vec::new());
     on_threads(options.threads, || -> anyhow::Result<()> {
-        let mut judge = GomocupEngine::start(&options.engine, options.ms)?;
+        let mut judge = GomocupEngine::start(&options.engine, options.ms, options.selection.rule)?;
         while let Some((_, block)) = next_block(&games, &next, 1) {
             let (record, seat) = &block[0];
-            let (report, findings) = review_game(&mut judge, record, *seat, options.selection.opening)?;
+            let (report, findings) = review_game(&mut judge, record, *seat, &options.selection)?;
             print!("{report}");
             all.lock().expect("no panic while held").push(findings);
         }
@@ -575,15 +594,16 @@ fn review_game(
     judge: &mut GomocupEngine,
     record: &Record,
     seat: usize,
-    opening: usize,
+    selection: &Selection,
 ) -> anyhow::Result<(String, Findings)> {
-    let board = Board::from_moves(15, 15, Rule::Freestyle, &record.moves)
-        .with_context(|| format!("{}: the moves are not a freestyle game", record.at))?;
+    let (opening, rule) = (selection.opening, selection.rule);
+    let board = Board::from_moves(15, 15, rule, &record.moves)
+        .with_context(|| format!("{}: the moves are not a {rule} game", record.at))?;
     let moves = board.moves().to_vec();
     let colour = ["black", "white"][seat];
     let mut report = format!("# Round {}: {} as {colour}, {}\n", record.round, record.names[seat], record.result);
     let mut findings = Findings { seat, ..Findings::default() };
-    let mut position = Board::new(15, 15, Rule::Freestyle)?;
+    let mut position = Board::new(15, 15, rule)?;
     for (ply, &played) in moves.iter().enumerate() {
         let reviewed = ply >= opening && ply % 2 == seat && ply + 1 < moves.len();
         let asked = |judge: &mut GomocupEngine, position: &Board, ply: usize| {
@@ -654,11 +674,11 @@ fn probe(options: &ProbeOptions) -> anyhow::Result<()> {
     if options.engines.len() < 2 {
         bail!("give two engines or more to compare");
     }
-    let Selection { games: path, player, opening, lost } = &options.selection;
+    let Selection { games: path, player, opening, lost, rule } = &options.selection;
     let mut positions: Vec<String> = Vec::new();
     for (record, _) in options.selection.read()?.iter().filter(|&&(_, s)| s == options.seat) {
-        let board = Board::from_moves(15, 15, Rule::Freestyle, &record.moves)
-            .with_context(|| format!("{}: the moves are not a freestyle game", record.at))?;
+        let board = Board::from_moves(15, 15, *rule, &record.moves)
+            .with_context(|| format!("{}: the moves are not a {rule} game", record.at))?;
         let moves = board.moves();
         let plies = (*opening..moves.len()).filter(|p| p % 2 == options.seat).take(options.first);
         positions.extend(plies.map(|ply| board.format_moves(&moves[..ply])));
@@ -673,14 +693,17 @@ fn probe(options: &ProbeOptions) -> anyhow::Result<()> {
     let next = AtomicUsize::new(0);
     let rows = Mutex::new(Vec::new());
     on_threads(options.threads, || -> anyhow::Result<()> {
-        let mut judge = GomocupEngine::start(&options.judge, options.judge_ms)?.with_scale(options.judge_scale);
-        let mut engines =
-            options.engines.iter().map(|e| GomocupEngine::start(e, options.ms)).collect::<anyhow::Result<Vec<_>>>()?;
+        let mut judge = GomocupEngine::start(&options.judge, options.judge_ms, *rule)?.with_scale(options.judge_scale);
+        let mut engines = options
+            .engines
+            .iter()
+            .map(|e| GomocupEngine::start(e, options.ms, *rule))
+            .collect::<anyhow::Result<Vec<_>>>()?;
         for (k, info) in &options.infos {
             engines[*k].inform(info).with_context(|| format!("the engine {}", options.engines[*k]))?;
         }
         while let Some((at, block)) = next_block(&positions, &next, 1) {
-            let (line, rates) = probe_position(&mut judge, &mut engines, &block[0])?;
+            let (line, rates) = probe_position(&mut judge, &mut engines, &block[0], *rule)?;
             println!("{line}");
             rows.lock().expect("no panic while held").push((at, rates));
         }
@@ -717,8 +740,9 @@ fn probe_position(
     judge: &mut GomocupEngine,
     engines: &mut [GomocupEngine],
     moves: &str,
+    rule: Rule,
 ) -> anyhow::Result<(String, Vec<f64>)> {
-    let board = Board::from_moves(15, 15, Rule::Freestyle, moves)?;
+    let board = Board::from_moves(15, 15, rule, moves)?;
     let (own, before) = judge.ask(&board).with_context(|| format!("the judge, at {moves}"))?;
     let mut choices = Vec::new();
     for engine in engines.iter_mut() {
@@ -823,16 +847,17 @@ struct FitOptions {
     share: f64,
     rate: f64,
     no_mates: bool,
+    rule: Rule,
 }
 
 fn fit(input: &str, out: &str, start: &Weights, options: &FitOptions) -> anyhow::Result<()> {
-    let FitOptions { epochs, l2, share, rate, no_mates } = *options;
+    let FitOptions { epochs, l2, share, rate, no_mates, rule } = *options;
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for (i, line) in read_lines(input)?.iter().enumerate() {
         let fields: Vec<&str> = line.split(';').collect();
         let [moves, result, value] = fields[..] else { continue };
         let (Ok(board), Ok(result), Ok(value)) =
-            (Board::from_moves(15, 15, Rule::Freestyle, moves), result.parse::<f64>(), value.parse::<f64>())
+            (Board::from_moves(15, 15, rule, moves), result.parse::<f64>(), value.parse::<f64>())
         else {
             continue;
         };

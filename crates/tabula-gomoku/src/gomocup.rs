@@ -377,14 +377,7 @@ impl Session {
                 self.engine().set_threads(threads);
             }
             "rule" => {
-                let bits = number("a rule bitmask")?;
-                self.rule = if bits & 4 != 0 {
-                    Rule::Renju
-                } else if bits & 1 != 0 {
-                    Rule::Standard
-                } else {
-                    Rule::Freestyle
-                };
+                self.rule = Rule::from_gomocup_code(number("a rule bitmask")?);
                 if let Some(board) = &self.board {
                     self.board = Some(board.with_rule(self.rule)?);
                 }

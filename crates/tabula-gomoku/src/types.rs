@@ -91,6 +91,39 @@ impl Rule {
         matches!(self, Rule::Renju) && matches!(color, Color::Black)
     }
 
+    /// The rule's number in the Gomocup protocol's `INFO rule` (a bitmask: 1 exactly five, 4 renju).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tabula_gomoku::Rule;
+    ///
+    /// for rule in Rule::ALL {
+    ///     assert_eq!(Rule::from_gomocup_code(rule.gomocup_code().into()), rule);
+    /// }
+    /// assert_eq!(Rule::from_gomocup_code(2), Rule::Freestyle); // continuous games: the rule is unchanged
+    /// assert_eq!(Rule::from_gomocup_code(5), Rule::Renju);
+    /// ```
+    pub const fn gomocup_code(self) -> u32 {
+        match self {
+            Rule::Freestyle => 0,
+            Rule::Standard => 1,
+            Rule::Renju => 4,
+        }
+    }
+
+    /// The rule an `INFO rule` bitmask asks for: renju if its bit 4 is set, else exactly five if bit 1 is,
+    /// else freestyle (the other bits, such as 2 for continuous games, do not change the rule of a game).
+    pub const fn from_gomocup_code(bits: u64) -> Rule {
+        if bits & 4 != 0 {
+            Rule::Renju
+        } else if bits & 1 != 0 {
+            Rule::Standard
+        } else {
+            Rule::Freestyle
+        }
+    }
+
     /// The rule's name as the command line spells it.
     pub const fn name(self) -> &'static str {
         match self {

@@ -33,15 +33,6 @@ pub struct Gomoku {
     pub rule: Rule,
 }
 
-/// The `INFO rule` value of a rule.
-fn rule_code(rule: Rule) -> u32 {
-    match rule {
-        Rule::Freestyle => 0,
-        Rule::Standard => 1,
-        Rule::Renju => 4,
-    }
-}
-
 /// Whether a line is chatter the protocol allows around a move. `ERROR` is among them: an engine answers with it
 /// a command it cannot carry out, and an `INFO` line it does not take (some engines refuse `INFO time_left`)
 /// has no other answer, so the engine's move still follows; if none does, the move's time runs out.
@@ -74,7 +65,7 @@ impl Gomoku {
         if !line.trim().eq_ignore_ascii_case("OK") {
             return Err(EngineError::Garbage(line));
         }
-        process.send(&format!("INFO rule {}", rule_code(self.rule)))?;
+        process.send(&format!("INFO rule {}", self.rule.gomocup_code()))?;
         for option in options {
             process.send(&format!("INFO {}", option.joined(" ")))?;
         }

@@ -528,7 +528,7 @@ fn ask_stockfish(
         let (output, done) = Output::resume(out)?;
         let before = lines.len();
         lines.retain(|l| !done.contains(l.split_once(';').map_or(l.as_str(), |(fen, _)| fen)));
-        eprintln!("{out}: {} lines kept, {} of {before} positions left to ask", done.len(), lines.len());
+        eprintln!("{out}: {} positions done, {} of {before} left to ask", done.len(), lines.len());
         output
     } else {
         Output::create(out)?

@@ -96,7 +96,7 @@ use anyhow::Context;
 use clap::Parser;
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -110,6 +110,11 @@ use tabula_chess::eval::against_bare_king;
 use tabula_chess::eval::nnue::DEFAULT_SCALE;
 use tabula_chess::{Color, Epd, Position, Role};
 use tabula_protocol::process::Process;
+
+/// The FEN of a data line: its first `;` field (the whole line if it has no other).
+fn fen_of(line: &str) -> &str {
+    line.split_once(';').map_or(line, |(fen, _)| fen)
+}
 
 /// The text lines of a data file; a line that is not text is reported and left out.
 fn read_lines(path: &str) -> anyhow::Result<Vec<String>> {
@@ -138,20 +143,14 @@ impl Output {
             Err(e) => return Err(e).with_context(|| format!("cannot read {path}")),
         };
         let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let done = String::from_utf8_lossy(&text[..whole])
-            .lines()
-            .map(|l| l.split_once(';').map_or(l, |(fen, _)| fen).to_owned())
-            .collect();
+        let done = String::from_utf8_lossy(&text[..whole]).lines().map(|l| fen_of(l).to_owned()).collect();
         let file = std::fs::OpenOptions::new()
             .create(true)
-            .write(true)
-            .truncate(false)
+            .append(true)
             .open(path)
             .with_context(|| format!("cannot open {path}"))?;
         file.set_len(whole as u64).with_context(|| format!("cannot write {path}"))?;
-        let mut file = BufWriter::new(file);
-        file.seek(SeekFrom::End(0)).with_context(|| format!("cannot write {path}"))?;
-        Ok((Output { path: path.to_owned(), file }, done))
+        Ok((Output { path: path.to_owned(), file: BufWriter::new(file) }, done))
     }
 
     /// Writes `text` and a newline.
@@ -527,7 +526,7 @@ fn ask_stockfish(
     let out = if resume {
         let (output, done) = Output::resume(out)?;
         let before = lines.len();
-        lines.retain(|l| !done.contains(l.split_once(';').map_or(l.as_str(), |(fen, _)| fen)));
+        lines.retain(|l| !done.contains(fen_of(l)));
         eprintln!("{out}: {} positions done, {} of {before} left to ask", done.len(), lines.len());
         output
     } else {
@@ -546,7 +545,7 @@ fn ask_stockfish(
         while let Some((first, block)) = next_block(&lines, &next, BLOCK) {
             let mut written = Vec::new();
             for entry in block {
-                let fen = entry.split_once(';').map_or(entry.as_str(), |(fen, _)| fen);
+                let fen = fen_of(entry);
                 let Ok(pos) = Position::from_fen(fen) else { continue };
                 let question = format!("position fen {fen}\ngo {go}");
                 let answer = engine

@@ -52,12 +52,13 @@ with chess.engine.SimpleEngine.popen_uci([sys.argv[1], "uci"], timeout=60) as en
             break
         if result.ponder is not None:
             assert result.ponder in board.legal_moves, result
-        hit = result.ponder is not None and turn % 2 == 0
-        if hit:
+        if result.ponder is not None and turn % 2 == 0:
             reply = result.ponder
         else:
             # Another move where there is one (with a single legal move, the expected one is all there is).
             reply = next((m for m in board.legal_moves if m != result.ponder), result.ponder)
+        # A ponder hit whenever the reply is the expected one, by choice or because it was the only move.
+        hit = result.ponder is not None and reply == result.ponder
         board.push(reply)
     plies, hits, stops = len(board.move_stack), sent("ponderhit"), sent("stop")
     assert sent("go ponder") >= 4 and hits >= 2 and stops >= 2, (sent("go ponder"), hits, stops)

@@ -12,6 +12,7 @@
 //! tune nnue-label IN OUT [--go GO] [--threads N] [--stockfish PATH] [--resume]
 //! tune nnue-loss DATA NET... [--share X]
 //! tune nnue-fit DATA OUT [--epochs N] [--share X] [--scale CP] [--threads N] [--no-mirror] [--start NET] [--rate R]
+//!      [--buckets N] [--keep-best]
 //! tune openings OUT [--count N] [--nodes N] [--margin CP] [--first N]
 //! ```
 //!
@@ -54,7 +55,9 @@
 //!   instead of from random ones; `--rate` sets the rate either way. The start network may be narrower than this
 //!   build's (`HIDDEN`): the neurons it lacks start with random input weights and no output weight, so that training
 //!   begins from its evaluations. The tapered evaluation's and the embedded
-//!   network's losses on the held-out positions are reported first.
+//!   network's losses on the held-out positions are reported first. The weights written are the last pass's, or
+//!   with `--keep-best` those of the pass with the lowest held-out loss (a wide network on little data overfits
+//!   after a few passes).
 //! - `nnue-loss` reports the loss of the tapered evaluation and of each network file (`<embedded>` for the crate's own)
 //!   on all of `DATA`, with the targets of `nnue-fit` at that `--share` and scale 113: data from games no network was
 //!   trained on compares networks fairly (a network has learnt its own training games' results).
@@ -1187,13 +1190,27 @@ mod nnue_fit {
         /// A network of one bucket starts each of more buckets.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_BUCKETS as i64))]
         pub buckets: Option<u32>,
+        /// Write the weights of the pass with the lowest held-out loss rather than the last pass's.
+        #[arg(long)]
+        pub keep_best: bool,
     }
 
     /// Trains on `data` for `epochs` and writes the weights file `out`: from random weights, or from the
     /// network `start` (a file, or `<embedded>`) at a tenth of the learning rate, unless `rate` is given.
     pub fn run(training: &Training) -> anyhow::Result<()> {
-        let Training { data: ref path, ref out, epochs, share, scale, threads, no_mirror, ref start, rate, buckets } =
-            *training;
+        let Training {
+            data: ref path,
+            ref out,
+            epochs,
+            share,
+            scale,
+            threads,
+            no_mirror,
+            ref start,
+            rate,
+            buckets,
+            keep_best,
+        } = *training;
         let mirror = !no_mirror;
         let started = Instant::now();
         let (all, fens) = read(path, share, scale)?;
@@ -1255,6 +1272,8 @@ mod nnue_fit {
         let mut adam = Adam::new(&params);
         let mut order: Vec<u32> = (0..train.len() as u32).collect();
         const BATCH: usize = 4_096;
+        // The pass with the lowest held-out loss so far, its number and its weights (with `keep_best`).
+        let mut best: Option<(f64, usize, Params)> = None;
         for epoch in 1..=epochs {
             // A tenth of the rate for the last fifth of the epochs.
             let lr = if epoch * 5 <= epochs * 4 { rate } else { rate / 10.0 };
@@ -1265,12 +1284,19 @@ mod nnue_fit {
                 train_loss += batch_loss;
                 adam.step(&mut params, &grad, lr, batch.len());
             }
+            let held_out = loss(&params, &valid, threads);
             eprintln!(
-                "epoch {epoch}: loss {:.6} train, {:.6} held out ({:.0?})",
+                "epoch {epoch}: loss {:.6} train, {held_out:.6} held out ({:.0?})",
                 train_loss / train.len() as f64,
-                loss(&params, &valid, threads),
                 started.elapsed()
             );
+            if keep_best && !best.as_ref().is_some_and(|(lowest, _, _)| *lowest <= held_out) {
+                best = Some((held_out, epoch, params.clone()));
+            }
+        }
+        if let Some((held_out, epoch, kept)) = best {
+            eprintln!("keeping pass {epoch} (held-out loss {held_out:.6})");
+            params = kept;
         }
         let net = params.quantise(scale);
         std::fs::write(out, net.to_bytes()).with_context(|| format!("cannot write {out}"))?;

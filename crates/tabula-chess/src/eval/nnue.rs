@@ -174,8 +174,12 @@ pub enum NetError {
     /// An output bucket count outside `1..=`[`MAX_BUCKETS`].
     #[error("network has {0} output buckets, this build reads 1 to {MAX_BUCKETS}")]
     Buckets(u32),
-    /// The layer sizes differ from this build's (or, for [`Layers`], exceed [`MAX_HIDDEN`]).
-    #[error("network has {inputs} inputs and {hidden} hidden neurons, this build expects {INPUTS} and {HIDDEN}")]
+    /// Inputs other than [`INPUTS`], or more hidden neurons than this build's [`HIDDEN`] (for [`Layers`],
+    /// than [`MAX_HIDDEN`]).
+    #[error(
+        "network has {inputs} inputs and {hidden} hidden neurons, this build takes {INPUTS} inputs and at most \
+         {HIDDEN} hidden neurons"
+    )]
     Shape {
         /// Inputs in the file.
         inputs: u32,
@@ -214,8 +218,8 @@ pub enum NetError {
 }
 
 /// The integer contents of a weights file of any width up to [`MAX_HIDDEN`], laid out as in the file: what a
-/// [`Network`] is made from ([`Network::from_bytes`] takes only this build's [`HIDDEN`]), and what a trainer
-/// reads to start a network, a wider one among them.
+/// [`Network`] is made from ([`Network::from_bytes`] takes widths up to this build's [`HIDDEN`]), and what a
+/// trainer reads to start a network, a wider one among them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layers {
     /// Hidden neurons per side.
@@ -240,7 +244,31 @@ impl Layers {
     /// A [`NetError`] naming the first field that is wrong: magic, version, sizes, quantisation, length,
     /// checksum. The weights' range is [`Network::new`]'s to check.
     pub fn from_bytes(bytes: &[u8]) -> Result<Layers, NetError> {
-        Layers::parse(bytes, None)
+        Layers::parse(bytes)
+    }
+
+    /// The same network `hidden` neurons wide: the neurons added have no weight in or out and no bias, so
+    /// that they are always 0 and every evaluation stays the same.
+    ///
+    /// # Panics
+    ///
+    /// If `hidden` is narrower than these layers.
+    pub fn widened(&self, hidden: usize) -> Layers {
+        assert!(hidden >= self.hidden, "{} neurons cannot widen to {hidden}", self.hidden);
+        // Each input's column, and each bucket's two halves of output weights, runs of `self.hidden` values.
+        let pad = |runs: &[i16]| -> Vec<i16> {
+            runs.chunks_exact(self.hidden.max(1))
+                .flat_map(|run| run.iter().copied().chain(std::iter::repeat(0).take(hidden - self.hidden)))
+                .collect()
+        };
+        Layers {
+            hidden,
+            weights: pad(&self.weights),
+            bias: pad(&self.bias),
+            out_weights: pad(&self.out_weights),
+            out_bias: self.out_bias.clone(),
+            scale: self.scale,
+        }
     }
 
     /// The weights file (version 2) of these layers.
@@ -271,9 +299,8 @@ impl Layers {
         out
     }
 
-    /// Parses a weights file; a width other than `hidden`, if given, is a [`NetError::Shape`].
-    fn parse(bytes: &[u8], hidden: Option<usize>) -> Result<Layers, NetError> {
-        let want = hidden;
+    /// Parses a weights file.
+    fn parse(bytes: &[u8]) -> Result<Layers, NetError> {
         if bytes.len() < 8 || &bytes[..4] != MAGIC {
             return Err(NetError::Magic(bytes[..bytes.len().min(4)].to_vec()));
         }
@@ -286,7 +313,7 @@ impl Layers {
         let header = header_len(version);
         let (Some(inputs), Some(hidden)) = (u32_at(8), u32_at(12)) else { return Err(too_short(header)) };
         let width = hidden as usize;
-        if inputs as usize != INPUTS || !(1..=MAX_HIDDEN).contains(&width) || want.is_some_and(|w| w != width) {
+        if inputs as usize != INPUTS || !(1..=MAX_HIDDEN).contains(&width) {
             return Err(NetError::Shape { inputs, hidden });
         }
         let hidden = hidden as usize;
@@ -491,14 +518,20 @@ impl Network {
         Network::from_bytes(&bytes)
     }
 
-    /// Parses a weights file (see the [module documentation](self) for the format).
+    /// Parses a weights file (see the [module documentation](self) for the format). A network narrower than
+    /// this build's [`HIDDEN`] is [widened](Layers::widened) with neurons that change nothing: it evaluates as
+    /// it did in its own width (at this width's cost), and [`to_bytes`](Network::to_bytes) writes it wide.
     ///
     /// # Errors
     ///
-    /// A [`NetError`] naming the first field that is wrong: magic, version, sizes, quantisation, length,
-    /// checksum, then the weights' range.
+    /// A [`NetError`] naming the first field that is wrong: magic, version, sizes (a network wider than
+    /// [`HIDDEN`] among them), quantisation, length, checksum, then the weights' range.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let layers = Layers::parse(bytes, Some(HIDDEN))?;
+        let layers = Layers::parse(bytes)?;
+        if layers.hidden > HIDDEN {
+            return Err(NetError::Shape { inputs: INPUTS as u32, hidden: layers.hidden as u32 });
+        }
+        let layers = layers.widened(HIDDEN);
         Network::new(&layers.weights, &layers.bias, &layers.out_weights, &layers.out_bias, layers.scale)
     }
 
@@ -844,8 +877,10 @@ mod tests {
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Version(3))));
         let mut bad = bytes.clone();
         bad[12..16].copy_from_slice(&128u32.to_le_bytes());
-        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Shape { inputs: 768, hidden: 128 })));
-        // A file of another width is read as layers (to start a wider network from), not as a network.
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Length { .. })));
+        // A file of another width is read as layers (to start a wider network from); a narrower one is read as
+        // a network too, widened by neurons that change nothing: it evaluates as the full-width network whose
+        // other neurons are silenced, and writes itself at full width.
         let wide = Layers::from_bytes(&bytes).unwrap();
         let h = HIDDEN / 2;
         let narrow = Layers {
@@ -857,8 +892,33 @@ mod tests {
         };
         let narrow_file = narrow.to_bytes();
         assert_eq!(Layers::from_bytes(&narrow_file).unwrap(), narrow);
+        let read = Network::from_bytes(&narrow_file).unwrap();
+        let silenced = Layers {
+            weights: wide.weights.chunks_exact(HIDDEN).flat_map(|c| [&c[..h], &[0; HIDDEN][h..]].concat()).collect(),
+            bias: [&wide.bias[..h], &[0; HIDDEN][h..]].concat(),
+            out_weights: wide
+                .out_weights
+                .chunks_exact(HIDDEN)
+                .flat_map(|c| [&c[..h], &[0; HIDDEN][h..]].concat())
+                .collect(),
+            ..wide.clone()
+        };
+        assert_eq!(read.to_bytes(), silenced.to_bytes());
+        assert_eq!(narrow.widened(HIDDEN), silenced);
+        let mut rng = Rng::new(5);
+        let silenced = Network::from_bytes(&silenced.to_bytes()).unwrap();
+        let mut differ = 0;
+        for plies in [0, 8, 30, 90] {
+            let pos = random_game(&mut rng, plies);
+            assert_eq!(read.evaluate(&pos), silenced.evaluate(&pos));
+            differ += usize::from(read.evaluate(&pos) != net.evaluate(&pos));
+        }
+        assert!(differ > 0, "half the neurons silenced changes evaluations");
+        // Wider than this build's networks: layers only.
+        let wider = narrow.widened(2 * HIDDEN).to_bytes();
+        assert_eq!(Layers::from_bytes(&wider).unwrap().hidden, 2 * HIDDEN);
         assert!(
-            matches!(Network::from_bytes(&narrow_file), Err(NetError::Shape { inputs: 768, hidden }) if hidden as usize == h)
+            matches!(Network::from_bytes(&wider), Err(NetError::Shape { inputs: 768, hidden }) if hidden as usize == 2 * HIDDEN)
         );
         let mut bad = bytes.clone();
         bad[12..16].copy_from_slice(&(MAX_HIDDEN as u32 + 1).to_le_bytes());

@@ -945,7 +945,8 @@ mod nnue_fit {
         /// the network's own, or copies of the output neuron of a network with one bucket (which evaluate as
         /// it does). A network may have fewer hidden neurons than `H`: those it lacks start with random input
         /// weights (drawn from `rng`) and no output weight, so that the wider network evaluates as the narrower
-        /// one until it learns.
+        /// one until it learns. So do its silent neurons, with no weight in or out and no bias (a narrower
+        /// network read at this build's width has them): never active, they would never learn.
         pub fn from_layers(layers: &Layers, buckets: usize, rng: &mut Rng) -> anyhow::Result<Params> {
             let (h, given) = (layers.hidden, layers.out_bias.len());
             if h > H {
@@ -956,19 +957,28 @@ mod nnue_fit {
             }
             let real = |w: i16, q: i32| f32::from(w) / q as f32;
             let random = Params::random(rng, 1);
-            // Neuron j of input i: the file's where j < h, a fresh one beyond.
+            let silent: Vec<bool> = (0..h)
+                .map(|j| {
+                    layers.bias[j] == 0
+                        && layers.weights.iter().skip(j).step_by(h).all(|&w| w == 0)
+                        && layers.out_weights.iter().skip(j).step_by(h).all(|&w| w == 0)
+                })
+                .collect();
+            // Neuron j: the file's where j < h and it is not silent, a fresh one otherwise.
+            let fresh = |j: usize| j >= h || silent[j];
             let w1 = (0..INPUTS * H)
                 .map(|at| {
                     let (i, j) = (at / H, at % H);
-                    if j < h {
-                        real(layers.weights[i * h + j], QA)
-                    } else {
+                    if fresh(j) {
                         random.w1[at]
+                    } else {
+                        real(layers.weights[i * h + j], QA)
                     }
                 })
                 .collect();
-            let b1 = (0..H).map(|j| if j < h { real(layers.bias[j], QA) } else { random.b1[j] }).collect();
-            // Each bucket's two halves (side to move, other side), each widened with zeros.
+            let b1 = (0..H).map(|j| if fresh(j) { random.b1[j] } else { real(layers.bias[j], QA) }).collect();
+            // Each bucket's two halves (side to move, other side), each widened with zeros (a silent neuron's
+            // output weights are zeros already).
             let w2: Vec<f32> = layers
                 .out_weights
                 .chunks_exact(h)
@@ -1425,6 +1435,13 @@ mod nnue_fit {
                 let got = widened.evaluate(&pos) as f32;
                 assert!((got - expected).abs() <= 2.0, "{fen}: {got} against {expected}");
             }
+            // The narrow network read at full width (its other neurons silent, as `Network::from_bytes` reads a
+            // narrower file) starts the same network: the silent neurons start afresh rather than never learn.
+            let read_wide = Params::from_layers(&narrow.widened(H), 8, &mut Rng::new(6)).unwrap();
+            let fresh = Params::from_layers(&narrow, 8, &mut Rng::new(6)).unwrap();
+            assert_eq!((read_wide.w1, read_wide.b1), (fresh.w1.clone(), fresh.b1));
+            assert_eq!((read_wide.w2, read_wide.b2), (fresh.w2, fresh.b2));
+            assert!(fresh.w1[h..H].iter().any(|&w| w != 0.0));
             // A wider network cannot start a narrower one.
             let mut too_wide = narrow.clone();
             too_wide.hidden = H + 1;

@@ -929,6 +929,18 @@ mod nnue_fit {
         pub b2: Vec<f32>,
     }
 
+    /// Which of the neurons of `layers` are silent: no weight in or out and no bias, so never active.
+    pub fn silent_neurons(layers: &Layers) -> Vec<bool> {
+        let h = layers.hidden;
+        (0..h)
+            .map(|j| {
+                layers.bias[j] == 0
+                    && layers.weights.iter().skip(j).step_by(h).all(|&w| w == 0)
+                    && layers.out_weights.iter().skip(j).step_by(h).all(|&w| w == 0)
+            })
+            .collect()
+    }
+
     impl Params {
         pub fn random(rng: &mut Rng, buckets: usize) -> Params {
             let mut uniform = |scale: f64| ((rng.unit() * 2.0 - 1.0) * scale) as f32;
@@ -957,13 +969,7 @@ mod nnue_fit {
             }
             let real = |w: i16, q: i32| f32::from(w) / q as f32;
             let random = Params::random(rng, 1);
-            let silent: Vec<bool> = (0..h)
-                .map(|j| {
-                    layers.bias[j] == 0
-                        && layers.weights.iter().skip(j).step_by(h).all(|&w| w == 0)
-                        && layers.out_weights.iter().skip(j).step_by(h).all(|&w| w == 0)
-                })
-                .collect();
+            let silent = silent_neurons(layers);
             // Neuron j: the file's where j < h and it is not silent, a fresh one otherwise.
             let fresh = |j: usize| j >= h || silent[j];
             let w1 = (0..INPUTS * H)
@@ -1266,11 +1272,12 @@ mod nnue_fit {
                 if layers.scale as f32 != scale {
                     bail!("{start} has scale {}, training asks for {scale}", layers.scale);
                 }
-                if layers.hidden < H {
+                let silent = silent_neurons(&layers).iter().filter(|&&s| s).count();
+                if layers.hidden < H || silent > 0 {
                     eprintln!(
-                        "{start} has {} hidden neurons: the other {} start afresh",
+                        "{start} has {} hidden neurons, {silent} of them silent: {} start afresh",
                         layers.hidden,
-                        H - layers.hidden
+                        H - layers.hidden + silent
                     );
                 }
                 let buckets = buckets.map_or(layers.out_bias.len(), |b| b as usize);

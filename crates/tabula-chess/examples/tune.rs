@@ -969,27 +969,19 @@ mod nnue_fit {
             }
             let real = |w: i16, q: i32| f32::from(w) / q as f32;
             let random = Params::random(rng, 1);
-            let silent = silent_neurons(layers);
-            // Neuron j: the file's where j < h and it is not silent, a fresh one otherwise.
-            let fresh = |j: usize| j >= h || silent[j];
-            let w1 = (0..INPUTS * H)
-                .map(|at| {
-                    let (i, j) = (at / H, at % H);
-                    if fresh(j) {
-                        random.w1[at]
-                    } else {
-                        real(layers.weights[i * h + j], QA)
-                    }
-                })
+            // At this build's width the neurons the network lacks are silent too, and all silent ones start
+            // afresh.
+            let wide = layers.widened(H);
+            let silent = silent_neurons(&wide);
+            let w1 = wide
+                .weights
+                .iter()
+                .enumerate()
+                .map(|(at, &w)| if silent[at % H] { random.w1[at] } else { real(w, QA) })
                 .collect();
-            let b1 = (0..H).map(|j| if fresh(j) { random.b1[j] } else { real(layers.bias[j], QA) }).collect();
-            // Each bucket's two halves (side to move, other side), each widened with zeros (a silent neuron's
-            // output weights are zeros already).
-            let w2: Vec<f32> = layers
-                .out_weights
-                .chunks_exact(h)
-                .flat_map(|half| half.iter().map(|&w| real(w, QB)).chain(std::iter::repeat(0.0)).take(H))
-                .collect();
+            let b1 = (0..H).map(|j| if silent[j] { random.b1[j] } else { real(wide.bias[j], QA) }).collect();
+            // A silent neuron's output weights are zeros already.
+            let w2: Vec<f32> = wide.out_weights.iter().map(|&w| real(w, QB)).collect();
             let b2: Vec<f32> = layers.out_bias.iter().map(|&b| b as f32 / (QA * QB) as f32).collect();
             let copies = buckets / given;
             Ok(Params { w1, b1, w2: w2.repeat(copies), b2: b2.repeat(copies) })

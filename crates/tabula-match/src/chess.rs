@@ -2,6 +2,11 @@
 //! referee on [`tabula_chess::Position`] (checkmate, stalemate, fifty-move rule, threefold repetition by
 //! key, insufficient material, optional move-limit adjudication) and PGN records.
 //!
+//! Each move in a record carries a comment with the mover's last reported score and depth and the time the
+//! move took, as cutechess-cli writes them: `{+0.35/12 0.412s}` (pawns from the mover's side, depth), `{-M3/20
+//! 1.030s}` (mated in three moves), `{0.412s}` (no score reported). A black move after a comment is numbered
+//! again (`1... e5`), as PGN's export format asks.
+//!
 //! Openings are FEN or EPD lines (`#` starts a comment line). If any of them needs Chess960 castling (X-FEN or
 //! Shredder-FEN rights with king or rooks off their standard files), the whole match is played as Chess960: each
 //! engine gets `setoption name UCI_Chess960 value true` before its first game, moves are exchanged in that
@@ -59,8 +64,8 @@ pub(crate) fn is_ready(process: &mut Process) -> Result<(), EngineError> {
     process.wait_for(Instant::now() + HANDSHAKE, HANDSHAKE, |l| l.trim() == "readyok").map(|_| ())
 }
 
-/// Asks `process` for a move in `pos` (reached from `start` by `moves`) and returns it, legal, with the time
-/// it took.
+/// Asks `process` for a move in `pos` (reached from `start` by `moves`) and returns it, legal, with the
+/// engine's reply.
 fn ask(
     process: &mut Process,
     start: &Option<String>,
@@ -68,7 +73,7 @@ fn ask(
     pos: &Position,
     clock: &Clock,
     seat: usize,
-) -> Result<(Move, Duration), EngineError> {
+) -> Result<(Move, Reply), EngineError> {
     let mut command = match start {
         Some(fen) => format!("position fen {fen}"),
         None => "position startpos".to_string(),
@@ -78,21 +83,90 @@ fn ask(
         command.push_str(&moves.join(" "));
     }
     process.send(&command)?;
-    let (text, line, elapsed) = go(process, clock, seat, pos.turn() == Color::White)?;
-    Move::from_uci(&text).map_err(|_| EngineError::Garbage(line.clone()))?;
-    let mv = pos.parse_uci(&text).map_err(|_| EngineError::Illegal(text.to_string()))?;
-    Ok((mv, elapsed))
+    let reply = go(process, clock, seat, pos.turn() == Color::White)?;
+    Move::from_uci(&reply.text).map_err(|_| EngineError::Garbage(reply.line.clone()))?;
+    let mv = pos.parse_uci(&reply.text).map_err(|_| EngineError::Illegal(reply.text.clone()))?;
+    Ok((mv, reply))
+}
+
+/// An engine's answer to `go`.
+pub(crate) struct Reply {
+    /// The move as written.
+    pub text: String,
+    /// The whole `bestmove` line.
+    pub line: String,
+    /// The time it took.
+    pub elapsed: Duration,
+    /// The last score the engine reported for its first line, if any.
+    pub eval: Option<Eval>,
+}
+
+impl Reply {
+    /// The record's comment on the move: score and depth if reported, and the time taken.
+    pub fn comment(&self) -> String {
+        let time = format!("{:.3}s", self.elapsed.as_secs_f64());
+        match self.eval {
+            Some(eval) => format!("{eval} {time}"),
+            None => time,
+        }
+    }
+}
+
+/// A score and depth from an `info` line, from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Eval {
+    /// Centipawns, or with `mate` the moves to mate (negative: being mated).
+    pub score: i32,
+    pub mate: bool,
+    pub depth: u32,
+}
+
+impl Eval {
+    /// The score and depth of an `info` line about the first line of play (no `multipv`, or `multipv 1`), if
+    /// it has both.
+    pub fn read(line: &str) -> Option<Eval> {
+        let mut words = line.split_whitespace();
+        if words.next() != Some("info") {
+            return None;
+        }
+        let (mut depth, mut score, mut mate) = (None, None, false);
+        while let Some(word) = words.next() {
+            match word {
+                "depth" => depth = words.next().and_then(|d| d.parse().ok()),
+                "multipv" if words.next() != Some("1") => return None,
+                "score" => {
+                    mate = match words.next() {
+                        Some("cp") => false,
+                        Some("mate") => true,
+                        _ => return None,
+                    };
+                    score = words.next().and_then(|s| s.parse().ok());
+                }
+                // The rest of the line is moves or free text.
+                "pv" | "string" => break,
+                _ => {}
+            }
+        }
+        Some(Eval { score: score?, mate, depth: depth? })
+    }
+}
+
+impl std::fmt::Display for Eval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sign = if self.score < 0 { '-' } else { '+' };
+        let n = self.score.unsigned_abs();
+        if self.mate {
+            write!(f, "{sign}M{n}/{}", self.depth)
+        } else {
+            write!(f, "{sign}{}.{:02}/{}", n / 100, n % 100, self.depth)
+        }
+    }
 }
 
 /// Sends `go` with the clocks (the first colour's, White's or Red's, as `wtime`) to the engine in `seat`, which
-/// plays the first colour if `first_colour`, and waits for its `bestmove` within the time it has. Returns the
-/// move as written, the whole line and the time taken.
-pub(crate) fn go(
-    process: &mut Process,
-    clock: &Clock,
-    seat: usize,
-    first_colour: bool,
-) -> Result<(String, String, Duration), EngineError> {
+/// plays the first colour if `first_colour`, and waits for its `bestmove` within the time it has, keeping the
+/// last score it reports on the way.
+pub(crate) fn go(process: &mut Process, clock: &Clock, seat: usize, first_colour: bool) -> Result<Reply, EngineError> {
     let tc = clock.control();
     let mut go = "go".to_string();
     if let (Some(_), Some(_)) = (clock.left(0), clock.left(1)) {
@@ -119,10 +193,14 @@ pub(crate) fn go(
     let allowed = clock.allowance(seat);
     let started = Instant::now();
     process.send(&go)?;
-    let line = process.wait_for(started + allowed, allowed, |l| l.split_whitespace().next() == Some("bestmove"))?;
+    let mut eval = None;
+    let line = process.wait_for(started + allowed, allowed, |l| {
+        eval = Eval::read(l).or(eval);
+        l.split_whitespace().next() == Some("bestmove")
+    })?;
     let elapsed = started.elapsed();
     let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
-    Ok((text, line, elapsed))
+    Ok(Reply { text, line, elapsed, eval })
 }
 
 /// The outcome of the position after a move, if the game is over.
@@ -202,12 +280,13 @@ impl MatchGame for Chess {
         let white_seat = if pos.turn() == Color::White { 0 } else { 1 };
         let mut clock = Clock::new(&info.tc);
         let mut moves: Vec<String> = Vec::new();
+        let mut comments: Vec<String> = Vec::new();
         let mut seen: HashMap<u64, u32> = HashMap::new();
         *seen.entry(pos.key().0).or_default() += 1;
         let mut started = [false; 2];
         let (result, reason, termination) = 'game: loop {
             let seat = moves.len() % 2;
-            let step = (|| -> Result<Move, EngineError> {
+            let step = (|| -> Result<(Move, String), EngineError> {
                 let process = players[seat].ensure(handshake)?;
                 if !started[seat] {
                     if opening.chess960 {
@@ -217,9 +296,9 @@ impl MatchGame for Chess {
                     is_ready(process)?;
                     started[seat] = true;
                 }
-                let (mv, elapsed) = ask(process, &opening.fen, &moves, &pos, &clock, seat)?;
-                clock.charge(seat, elapsed)?;
-                Ok(mv)
+                let (mv, reply) = ask(process, &opening.fen, &moves, &pos, &clock, seat)?;
+                clock.charge(seat, reply.elapsed)?;
+                Ok((mv, reply.comment()))
             })();
             match step {
                 Err(e) => {
@@ -228,8 +307,9 @@ impl MatchGame for Chess {
                     let (result, reason) = forfeit(&mut players, seat, &e);
                     break 'game (result, reason, termination);
                 }
-                Ok(mv) => {
+                Ok((mv, comment)) => {
                     moves.push(mv.to_uci_in(opening.chess960));
+                    comments.push(comment);
                     pos.play_unchecked(mv);
                     *seen.entry(pos.key().0).or_default() += 1;
                     if let Some((result, reason, termination)) = adjudicate(&pos, &seen, info, moves.len()) {
@@ -239,7 +319,7 @@ impl MatchGame for Chess {
                 }
             }
         };
-        let record = pgn(&start_pos, opening, &moves, white_seat, info, result, &reason, termination);
+        let record = pgn(&start_pos, opening, &moves, &comments, white_seat, info, result, &reason, termination);
         Finished { result, reason, record }
     }
 }
@@ -258,6 +338,7 @@ fn pgn(
     start: &Position,
     opening: &ChessOpening,
     moves: &[String],
+    comments: &[String],
     white_seat: usize,
     info: &GameInfo,
     result: GameResult,
@@ -276,34 +357,47 @@ fn pgn(
     let mut out = tags(info, white_seat, token, termination, &extra);
     let mut pos = start.clone();
     let mut plies = Vec::new();
-    for uci in moves {
+    for (i, uci) in moves.iter().enumerate() {
         let Ok(mv) = pos.parse_uci(uci) else { break };
-        plies.push(Ply { first_colour: pos.turn() == Color::White, number: pos.fullmove_number(), text: pos.san(mv) });
+        plies.push(Ply {
+            first_colour: pos.turn() == Color::White,
+            number: pos.fullmove_number(),
+            text: pos.san(mv),
+            comment: comments.get(i).cloned(),
+        });
         pos.play_unchecked(mv);
     }
     out.push_str(&movetext(&plies, reason, token));
     out
 }
 
-/// One move of a game record: whether the first colour (White, Red) made it, its move number, how it is written.
+/// One move of a game record: whether the first colour (White, Red) made it, its move number, how it is
+/// written, the comment after it.
 pub(crate) struct Ply {
     pub first_colour: bool,
     pub number: u32,
     pub text: String,
+    pub comment: Option<String>,
 }
 
-/// The PGN move text: numbered moves, the reason as a final comment, the result token, wrapped at 79 columns,
-/// and the blank line that ends the record.
+/// The PGN move text: numbered moves (a second colour's move numbered when it opens the record or follows a
+/// comment), their comments, the reason as a final comment, the result token, wrapped at 79 columns, and the
+/// blank line that ends the record.
 pub(crate) fn movetext(plies: &[Ply], reason: &str, token: &str) -> String {
     let mut text = String::new();
-    for (i, ply) in plies.iter().enumerate() {
+    let mut after_comment = true;
+    for ply in plies {
         if ply.first_colour {
             text.push_str(&format!("{}. ", ply.number));
-        } else if i == 0 {
+        } else if after_comment {
             text.push_str(&format!("{}... ", ply.number));
         }
         text.push_str(&ply.text);
         text.push(' ');
+        after_comment = ply.comment.is_some();
+        if let Some(comment) = &ply.comment {
+            text.push_str(&format!("{{{}}} ", comment.replace('}', ")")));
+        }
     }
     text.push_str(&format!("{{{}}} {token}", reason.replace('}', ")")));
     let mut out = wrap(&text, 79);
@@ -378,10 +472,40 @@ mod tests {
         let start = Position::startpos();
         let moves: Vec<String> = ["f2f3", "e7e5", "g2g4", "d8h4"].iter().map(|s| s.to_string()).collect();
         let opening = Chess.default_opening();
-        let text = pgn(&start, &opening, &moves, 0, &info(), GameResult::Win(1), "checkmate", "normal");
+        let text = pgn(&start, &opening, &moves, &[], 0, &info(), GameResult::Win(1), "checkmate", "normal");
         assert!(text.contains("[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]"), "{text}");
         assert!(text.contains("1. f3 e5 2. g4 Qh4# {checkmate} 0-1"), "{text}");
         assert!(!text.contains("SetUp"));
+    }
+
+    #[test]
+    fn moves_carry_their_comments() {
+        let start = Position::startpos();
+        let moves: Vec<String> = ["e2e4", "e7e5", "g1f3"].iter().map(|s| s.to_string()).collect();
+        let comments = ["+0.31/12 0.412s".to_string(), "0.020s".to_string()];
+        let opening = Chess.default_opening();
+        let text = pgn(&start, &opening, &moves, &comments, 0, &info(), GameResult::Draw, "agreed", "normal");
+        assert!(text.contains("1. e4 {+0.31/12 0.412s} 1... e5 {0.020s} 2. Nf3 {agreed} 1/2-1/2"), "{text}");
+    }
+
+    #[test]
+    fn info_lines_give_the_first_lines_score() {
+        let read = Eval::read;
+        let eval = |score, mate, depth| Some(Eval { score, mate, depth });
+        assert_eq!(read("info depth 12 seldepth 18 score cp 31 nodes 9 pv e2e4 e7e5"), eval(31, false, 12));
+        assert_eq!(read("info depth 9 multipv 1 score cp -105 lowerbound pv e2e4"), eval(-105, false, 9));
+        assert_eq!(read("info depth 20 score mate -3 pv e1e2"), eval(-3, true, 20));
+        assert_eq!(read("info depth 9 multipv 2 score cp 40 pv d2d4"), None);
+        assert_eq!(read("info depth 9 currmove e2e4 currmovenumber 1"), None);
+        assert_eq!(read("info string depth 3 score cp 5"), None);
+        assert_eq!(read("info depth x score cp 5"), None);
+        assert_eq!(read("bestmove e2e4"), None);
+        let text = |score, mate| Eval { score, mate, depth: 7 }.to_string();
+        assert_eq!(
+            [text(31, false), text(-5, false), text(-120, false), text(0, false)],
+            ["+0.31/7", "-0.05/7", "-1.20/7", "+0.00/7"]
+        );
+        assert_eq!([text(3, true), text(-2, true)], ["+M3/7", "-M2/7"]);
     }
 
     #[test]
@@ -390,7 +514,7 @@ mod tests {
         let moves = vec!["e7e5".to_string()];
         let opening = ChessOpening { fen: Some(start.to_fen()), chess960: false };
         let text =
-            pgn(&start, &opening, &moves, 1, &info(), GameResult::Draw, "adjudicated: move limit", "adjudication");
+            pgn(&start, &opening, &moves, &[], 1, &info(), GameResult::Draw, "adjudicated: move limit", "adjudication");
         assert!(text.contains("[White \"B\"]") && text.contains("[SetUp \"1\"]"), "{text}");
         assert!(text.contains("1... e5 {adjudicated: move limit} 1/2-1/2"), "{text}");
     }
@@ -409,7 +533,7 @@ mod tests {
         let start = Position::from_fen("1r2k3/8/8/8/8/8/8/1R2K3 w Bb - 0 1").unwrap();
         let opening = ChessOpening { fen: Some(start.to_fen()), chess960: true };
         let moves = vec!["e1b1".to_string(), "b8a8".to_string()];
-        let text = pgn(&start, &opening, &moves, 0, &info(), GameResult::Draw, "agreed", "normal");
+        let text = pgn(&start, &opening, &moves, &[], 0, &info(), GameResult::Draw, "agreed", "normal");
         assert!(text.contains("[Variant \"Chess960\"]"), "{text}");
         assert!(text.contains("1. O-O-O Ra8 {agreed}"), "{text}");
     }

@@ -24,7 +24,7 @@
 //! assert!(err.to_string().starts_with("o.txt, line 1"));
 //! ```
 
-use crate::chess::{go, handshake, is_ready, movetext, result_token, tags, Ply};
+use crate::chess::{go, handshake, is_ready, movetext, result_token, tags, Ply, Reply};
 use crate::{
     forfeit, opening_lines, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player,
 };
@@ -91,7 +91,7 @@ fn coordinates(process: &mut Process) -> Result<Coordinates, EngineError> {
 }
 
 /// Asks `process` for a move in `pos` (reached from `start` by `moves`, in ICCS) and returns it, legal, with the
-/// time it took.
+/// engine's reply.
 fn ask(
     process: &mut Process,
     coordinates: Coordinates,
@@ -100,7 +100,7 @@ fn ask(
     pos: &Position,
     clock: &Clock,
     seat: usize,
-) -> Result<(Move, Duration), EngineError> {
+) -> Result<(Move, Reply), EngineError> {
     let mut command = match start {
         Some(fen) => format!("position fen {fen}"),
         None => "position startpos".to_string(),
@@ -113,12 +113,12 @@ fn ask(
         }
     }
     process.send(&command)?;
-    let (text, line, elapsed) = go(process, clock, seat, pos.turn() == Color::Red)?;
-    let mv = coordinates.parse(&text).map_err(|_| EngineError::Garbage(line.clone()))?;
+    let reply = go(process, clock, seat, pos.turn() == Color::Red)?;
+    let mv = coordinates.parse(&reply.text).map_err(|_| EngineError::Garbage(reply.line.clone()))?;
     if !pos.is_legal(mv) {
-        return Err(EngineError::Illegal(text));
+        return Err(EngineError::Illegal(reply.text));
     }
-    Ok((mv, elapsed))
+    Ok((mv, reply))
 }
 
 /// The result of the position after a move by `seat`, if the game is over: by seat, the reason, the PGN
@@ -196,10 +196,11 @@ impl MatchGame for Xiangqi {
         let red_seat = if pos.turn() == Color::Red { 0 } else { 1 };
         let mut clock = Clock::new(&info.tc);
         let mut moves: Vec<Move> = Vec::new();
+        let mut comments: Vec<String> = Vec::new();
         let mut spoken = [None; 2];
         let (result, reason, termination) = 'game: loop {
             let seat = moves.len() % 2;
-            let step = (|| -> Result<Move, EngineError> {
+            let step = (|| -> Result<(Move, String), EngineError> {
                 let process = players[seat].ensure(handshake)?;
                 let coordinates = match spoken[seat] {
                     Some(c) => c,
@@ -211,9 +212,9 @@ impl MatchGame for Xiangqi {
                         c
                     }
                 };
-                let (mv, elapsed) = ask(process, coordinates, &opening.fen, &moves, &pos, &clock, seat)?;
-                clock.charge(seat, elapsed)?;
-                Ok(mv)
+                let (mv, reply) = ask(process, coordinates, &opening.fen, &moves, &pos, &clock, seat)?;
+                clock.charge(seat, reply.elapsed)?;
+                Ok((mv, reply.comment()))
             })();
             match step {
                 Err(e) => {
@@ -222,8 +223,9 @@ impl MatchGame for Xiangqi {
                     let (result, reason) = forfeit(&mut players, seat, &e);
                     break 'game (result, reason, termination);
                 }
-                Ok(mv) => {
+                Ok((mv, comment)) => {
                     moves.push(mv);
+                    comments.push(comment);
                     pos.play_unchecked(mv);
                     if let Some(end) = referee(&pos, seat, info, moves.len()) {
                         break 'game end;
@@ -231,7 +233,7 @@ impl MatchGame for Xiangqi {
                 }
             }
         };
-        let record = record(&start_pos, opening, &moves, red_seat, info, result, &reason, termination);
+        let record = record(&start_pos, opening, &moves, &comments, red_seat, info, result, &reason, termination);
         Finished { result, reason, record }
     }
 }
@@ -242,6 +244,7 @@ fn record(
     start: &Position,
     opening: &XiangqiOpening,
     moves: &[Move],
+    comments: &[String],
     red_seat: usize,
     info: &GameInfo,
     result: GameResult,
@@ -257,8 +260,13 @@ fn record(
     let mut out = tags(info, red_seat, token, termination, &extra);
     let mut pos = start.clone();
     let mut plies = Vec::new();
-    for &mv in moves {
-        plies.push(Ply { first_colour: pos.turn() == Color::Red, number: pos.fullmove_number(), text: mv.to_iccs() });
+    for (i, &mv) in moves.iter().enumerate() {
+        plies.push(Ply {
+            first_colour: pos.turn() == Color::Red,
+            number: pos.fullmove_number(),
+            text: mv.to_iccs(),
+            comment: comments.get(i).cloned(),
+        });
         pos.play_unchecked(mv);
     }
     out.push_str(&movetext(&plies, reason, token));
@@ -332,7 +340,7 @@ mod tests {
         let mut pos = start.clone();
         let moves = play(&mut pos, &["h9g7", "h0g2"]);
         let opening = XiangqiOpening { fen: Some(start.to_fen()) };
-        let text = record(&start, &opening, &moves, 1, &info(), GameResult::Draw, "agreed", "normal");
+        let text = record(&start, &opening, &moves, &[], 1, &info(), GameResult::Draw, "agreed", "normal");
         assert!(text.contains("[White \"B\"]\n[Black \"A\"]"), "{text}");
         assert!(text.contains("[Variant \"xiangqi\"]") && text.contains("[SetUp \"1\"]"), "{text}");
         assert!(text.contains("1... h9g7 2. h0g2 {agreed} 1/2-1/2"), "{text}");

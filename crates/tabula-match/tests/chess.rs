@@ -80,6 +80,9 @@ fn tabula_against_tabula_at_depth_two() {
     assert_eq!(records.matches("[Event ").count(), 4);
     assert_eq!(records.matches("[SetUp \"1\"]").count(), 2, "{records}");
     assert!(records.contains("1. "), "{records}");
+    // Every move carries the mover's score at depth 2 and its time.
+    let comments = records.matches("/2 0.").count();
+    assert!(comments >= 4 * 10 && comments == records.matches("s}").count(), "{records}");
 }
 
 #[test]

@@ -117,7 +117,9 @@ impl Reply {
 pub(crate) struct Eval {
     /// Centipawns, or with `mate` the moves to mate (negative: being mated).
     pub score: i32,
+    /// Whether the score is a mate distance.
     pub mate: bool,
+    /// The nominal depth of the search that gave it.
     pub depth: u32,
 }
 
@@ -133,6 +135,7 @@ impl Eval {
         while let Some(word) = words.next() {
             match word {
                 "depth" => depth = words.next().and_then(|d| d.parse().ok()),
+                // The guard reads the line's number: a line other than the first ends the reading.
                 "multipv" if words.next() != Some("1") => return None,
                 "score" => {
                     mate = match words.next() {

@@ -1,6 +1,6 @@
 //! Xiangqi over UCI: the driver (as for chess: `uci`, `ucinewgame`, `position ... moves ...`, `go` with the
 //! clock, Red's as `wtime`), the referee on [`tabula_xiangqi::Position`] and PGN-style records with moves in
-//! ICCS coordinates and WXF in a comment-free move text.
+//! ICCS coordinates, each followed by the mover's score, depth and time in a comment as in chess records.
 //!
 //! The referee is Tabula's rules ([`tabula_xiangqi::repetition::adjudicate`]): the side without a legal move
 //! loses (checkmate or stalemate); a position occurring for the third time since the last capture is ruled by

@@ -25,6 +25,11 @@ fn tabula_against_tabula() {
     assert_eq!(summary.games.len(), 2, "{records}");
     assert_eq!(summary.forfeits, [0, 0], "{records}");
     assert_eq!(records.matches("[Variant \"xiangqi\"]").count(), 2, "{records}");
+    // Every move carries the mover's score at depth 3 and its time.
+    // (Lines are wrapped at 79 columns, within comments too.)
+    let flat = records.split_whitespace().collect::<Vec<_>>().join(" ");
+    let comments = flat.matches("/3 ").count();
+    assert!(comments >= 2 * 10 && comments == flat.matches("s}").count(), "{records}");
     // The same opening with colours swapped: the first game's Red is the second game's Black.
     assert_eq!(records.matches("[FEN \"rnbakabnr/9/1c7/p1p1p2Cp/6p2/9/P1c1P1P1P/2N3C2/9/R1BAKABNR w").count(), 2);
     for played in &summary.games {

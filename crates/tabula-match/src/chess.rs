@@ -387,6 +387,8 @@ pub(crate) struct Ply {
 /// comment), their comments, the reason as a final comment, the result token, wrapped at 79 columns, and the
 /// blank line that ends the record.
 pub(crate) fn movetext(plies: &[Ply], reason: &str, token: &str) -> String {
+    // A comment ends at the first `}`, so one inside the text is written as `)`.
+    let braced = |comment: &str| format!("{{{}}}", comment.replace('}', ")"));
     let mut text = String::new();
     let mut after_comment = true;
     for ply in plies {
@@ -399,10 +401,11 @@ pub(crate) fn movetext(plies: &[Ply], reason: &str, token: &str) -> String {
         text.push(' ');
         after_comment = ply.comment.is_some();
         if let Some(comment) = &ply.comment {
-            text.push_str(&format!("{{{}}} ", comment.replace('}', ")")));
+            text.push_str(&braced(comment));
+            text.push(' ');
         }
     }
-    text.push_str(&format!("{{{}}} {token}", reason.replace('}', ")")));
+    text.push_str(&format!("{} {token}", braced(reason)));
     let mut out = wrap(&text, 79);
     out.push_str("\n\n");
     out

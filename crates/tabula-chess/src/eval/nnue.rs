@@ -76,8 +76,8 @@
 //! against the sixth's 0.01534 on the held-out new games, +23 ± 15 Elo in self-play against the sixth.
 //! The eighth went on from the seventh on 1.41 million new positions of the seventh's self-play, most of them
 //! at 4,000 nodes a move (stronger play than the 1,000 of the rounds before): loss 0.015418 against the
-//! seventh's 0.015609 on the held-out 4,000-node games, +21.5 ± 15.0 Elo in self-play against the seventh and about
-//! +21 ± 22 beside it against Stockfish 15.1 at `UCI_Elo` 2500.
+//! seventh's 0.015609 on the held-out 4,000-node games, +21.5 ± 15.0 Elo in self-play against the seventh
+//! and about +21 ± 22 beside it against Stockfish 15.1 at `UCI_Elo` 2500.
 //!
 //! # Examples
 //!

@@ -117,6 +117,18 @@ impl Bitboard {
         }
     }
 
+    /// The squares pawns of `color` standing on this set attack (one rank forward, one file aside).
+    #[inline(always)]
+    pub const fn pawn_attacks(self, color: Color) -> Bitboard {
+        const NOT_A: u64 = !0x0101_0101_0101_0101;
+        const NOT_H: u64 = !0x8080_8080_8080_8080;
+        let p = self.0;
+        Bitboard(match color {
+            Color::White => ((p << 7) & NOT_H) | ((p << 9) & NOT_A),
+            Color::Black => ((p >> 9) & NOT_H) | ((p >> 7) & NOT_A),
+        })
+    }
+
     /// The set mirrored top to bottom.
     #[inline(always)]
     pub const fn flip_vertical(self) -> Bitboard {

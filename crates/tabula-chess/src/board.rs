@@ -168,6 +168,27 @@ impl Board {
             | (attacks::pawn(Color::Black, sq) & self.by_piece(Piece::new(Color::White, Role::Pawn)))
     }
 
+    /// The squares `color`'s pieces attack, with `occupied` as the blockers: `sq` is in it exactly when
+    /// `attackers_to(sq, occupied)` holds one of `color`'s pieces. Cheaper than asking square by square when
+    /// many squares are asked about.
+    pub fn attacks_by(&self, color: Color, occupied: Bitboard) -> Bitboard {
+        let ours = self.by_color(color);
+        let mut attacked = self.by_piece(Piece::new(color, Role::Pawn)).pawn_attacks(color);
+        for sq in self.by_role(Role::Knight) & ours {
+            attacked |= attacks::knight(sq);
+        }
+        for sq in self.diagonal_sliders() & ours {
+            attacked |= attacks::bishop(sq, occupied);
+        }
+        for sq in self.orthogonal_sliders() & ours {
+            attacked |= attacks::rook(sq, occupied);
+        }
+        for sq in self.by_role(Role::King) & ours {
+            attacked |= attacks::king(sq);
+        }
+        attacked
+    }
+
     /// The Zobrist key of the placement alone (no side to move, castling or en passant).
     #[inline(always)]
     pub fn key(&self) -> Key {

@@ -2,7 +2,7 @@
 //! everything.
 
 use proptest::prelude::*;
-use tabula_chess::{Move, Position};
+use tabula_chess::{Color, Move, Position, Square};
 
 /// Plays the moves chosen by `choices` (each taken modulo the number of legal moves) from the start position,
 /// stopping early when the game is over.
@@ -71,6 +71,39 @@ proptest! {
             prop_assert_eq!(&played, &pos);
             prop_assert_eq!(played.key(), pos.key());
         }
+    }
+
+    #[test]
+    fn attack_maps_agree_with_the_attackers_of_each_square(choices in prop::collection::vec(any::<usize>(), 0..120)) {
+        let pos = random_game(&choices);
+        let board = pos.board();
+        // With the board's own blockers and with a few taken away (as exchanges open lines).
+        let mut occupied = board.occupied();
+        for _ in 0..3 {
+            for color in Color::ALL {
+                let map = board.attacks_by(color, occupied);
+                for sq in Square::ALL {
+                    let attacked = (board.attackers_to(sq, occupied) & board.by_color(color)).any();
+                    prop_assert_eq!(map.contains(sq), attacked, "{} {:?} {:?}", pos.to_fen(), color, sq);
+                }
+            }
+            if let Some(sq) = occupied.first() {
+                occupied = occupied.without(sq);
+            }
+        }
+    }
+
+    /// A node's moves ordered at once get the hints each gets alone.
+    #[test]
+    #[cfg(feature = "engine")]
+    fn move_hints_at_once_are_each_moves_hint(choices in prop::collection::vec(any::<usize>(), 0..120)) {
+        use tabula_chess::eval::{capture_order, capture_orders};
+        let pos = random_game(&choices);
+        let moves = pos.legal_moves();
+        let mut hints = vec![7];
+        capture_orders(&pos, &moves, &mut hints);
+        let alone: Vec<i32> = std::iter::once(7).chain(moves.iter().map(|&mv| capture_order(&pos, mv))).collect();
+        prop_assert_eq!(hints, alone, "{}", pos.to_fen());
     }
 
     #[test]

@@ -379,6 +379,15 @@ pub trait Evaluator<G: Game>: Sync {
         0
     }
 
+    /// The [`move_order`](Evaluator::move_order) hints of a node's `moves`, in order, appended to `hints`;
+    /// the searcher asks for a node's moves at once. By default each move's hint alone; an evaluator whose
+    /// hints share work within a node (chess: the squares the opponent attacks) overrides it, giving the
+    /// same hints.
+    #[inline(always)]
+    fn move_orders(&self, game: &G, moves: &[G::Move], hints: &mut Vec<i32>) {
+        hints.extend(moves.iter().map(|&mv| self.move_order(game, mv)));
+    }
+
     /// Appends the noisy moves (captures, promotions...) that quiescence search should resolve. None by
     /// default: the horizon is the evaluation.
     #[inline(always)]

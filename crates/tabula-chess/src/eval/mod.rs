@@ -247,6 +247,11 @@ impl Evaluator<Position> for EngineEvaluation {
     }
 
     #[inline]
+    fn move_orders(&self, pos: &Position, moves: &[Move], hints: &mut Vec<i32>) {
+        Evaluation.move_orders(pos, moves, hints)
+    }
+
+    #[inline]
     fn noisy_moves(&self, pos: &Position, moves: &mut Vec<Move>) {
         Evaluation.noisy_moves(pos, moves)
     }
@@ -401,7 +406,7 @@ fn walk(pos: &Position, sink: &mut impl Sink) -> i32 {
     let occupied = b.occupied();
     let mut phase = 0;
     let pawns = [b.by_piece(Piece::new(Color::White, Role::Pawn)), b.by_piece(Piece::new(Color::Black, Role::Pawn))];
-    let pawn_attacks = [pawn_attacks(pawns[0], Color::White), pawn_attacks(pawns[1], Color::Black)];
+    let pawn_attacks = [pawns[0].pawn_attacks(Color::White).0, pawns[1].pawn_attacks(Color::Black).0];
     let kings = [b.king_of(Color::White), b.king_of(Color::Black)];
     let mut king_attack = [0i32; 2]; // attack units against each side's king
     let mut king_attackers = [0i32; 2];
@@ -515,17 +520,6 @@ fn two_ranks_ahead(color: Color, sq: Square) -> u64 {
     }
 }
 
-/// Squares attacked by `pawns` of `color`.
-fn pawn_attacks(pawns: Bitboard, color: Color) -> u64 {
-    let p = pawns.0;
-    const NOT_A: u64 = !0x0101_0101_0101_0101;
-    const NOT_H: u64 = !0x8080_8080_8080_8080;
-    match color {
-        Color::White => ((p << 7) & NOT_H) | ((p << 9) & NOT_A),
-        Color::Black => ((p >> 9) & NOT_H) | ((p >> 7) & NOT_A),
-    }
-}
-
 /// In an ending where one side has a big material edge and the other no pawns, reward driving the weaker king
 /// to the edge and bringing the stronger king close: the search then finds mates it cannot see yet.
 fn mop_up(pos: &Position, eg: i32) -> i32 {
@@ -583,6 +577,11 @@ impl Evaluator<Position> for Evaluation {
         capture_order(pos, mv)
     }
 
+    /// [`capture_orders`]: the same hints, the squares the opponent attacks worked out once for the node.
+    fn move_orders(&self, pos: &Position, moves: &[Move], hints: &mut Vec<i32>) {
+        capture_orders(pos, moves, hints)
+    }
+
     /// Captures that do not lose material by [`see`], and queen promotions: the moves worth resolving at the
     /// horizon.
     fn noisy_moves(&self, pos: &Position, moves: &mut Vec<Move>) {
@@ -609,7 +608,26 @@ impl Evaluator<Position> for Evaluation {
 /// every other quiet move) for losing captures, quiet moves that lose material by [`see`] and
 /// under-promotions.
 pub fn capture_order(pos: &Position, mv: Move) -> i32 {
-    match capture_value(pos, mv) {
+    let b = pos.board();
+    band(capture_value(pos, mv, |to| (b.attackers_to(to, b.occupied()) & b.by_color(pos.turn().flip())).any()))
+}
+
+/// The [`capture_order`] of each of `moves` (legal here), appended to `orders`. The squares the opponent
+/// attacks are worked out once, at the first quiet move, instead of once for each.
+pub fn capture_orders(pos: &Position, moves: &[Move], orders: &mut Vec<i32>) {
+    let b = pos.board();
+    let mut threats = None;
+    orders.extend(moves.iter().map(|&mv| {
+        band(capture_value(pos, mv, |to| {
+            threats.get_or_insert_with(|| b.attacks_by(pos.turn().flip(), b.occupied())).contains(to)
+        }))
+    }));
+}
+
+/// The ordering hint of a [`capture_value`].
+#[inline(always)]
+fn band(value: i32) -> i32 {
+    match value {
         0 => 0,
         v if v > 0 => PRIORITY + v,
         v => -PRIORITY + v,
@@ -618,7 +636,9 @@ pub fn capture_order(pos: &Position, mv: Move) -> i32 {
 
 /// Queen promotions 8,000 and more, good captures 2,000 and more by victim and attacker, losing captures from
 /// -2,000, quiet moves that lose material by [`see`] from -3,000, under-promotions -4,000, other quiet moves 0.
-fn capture_value(pos: &Position, mv: Move) -> i32 {
+/// `attacked` tells whether the opponent attacks a square (a quiet move's destination).
+#[inline(always)]
+fn capture_value(pos: &Position, mv: Move, attacked: impl FnOnce(Square) -> bool) -> i32 {
     let b = pos.board();
     if mv.is_castling() {
         return 0;
@@ -635,14 +655,11 @@ fn capture_value(pos: &Position, mv: Move) -> i32 {
         None => 0,
     };
     match victim {
-        None if promotion == 0 => {
-            // A quiet move onto a square the opponent attacks may hand over the piece.
-            let attacked = (b.attackers_to(mv.to(), b.occupied()) & b.by_color(pos.turn().flip())).any();
-            match if attacked { see(pos, mv) } else { 0 } {
-                s if s < 0 => -3_000 + s.max(-999),
-                _ => 0,
-            }
-        }
+        // A quiet move onto a square the opponent attacks may hand over the piece.
+        None if promotion == 0 => match if attacked(mv.to()) { see(pos, mv) } else { 0 } {
+            s if s < 0 => -3_000 + s.max(-999),
+            _ => 0,
+        },
         None => promotion,
         Some(v) => {
             let mvv_lva = SEE_VALUE[v.index()].min(1000) - attacker.index() as i32;

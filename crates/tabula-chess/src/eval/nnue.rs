@@ -639,6 +639,28 @@ impl Network {
 
     /// `to = from` with the features of `change` taken off and put on, from both points of view.
     fn apply(&self, from: &Accumulator, to: &mut Accumulator, change: &crate::position::PlacementChange) {
+        match self.kernel {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the kernel is AVX2 only where `Kernel::detect` found it (`with_kernel` checks the same).
+            Kernel::Avx2 => unsafe { self.apply_avx2(from, to, change) },
+            _ => self.apply_loops(from, to, change),
+        }
+    }
+
+    /// [`apply`](Network::apply)'s loops compiled for AVX2: the same integer arithmetic, twice as wide as the
+    /// baseline's vectors.
+    ///
+    /// # Safety
+    ///
+    /// The processor must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn apply_avx2(&self, from: &Accumulator, to: &mut Accumulator, change: &crate::position::PlacementChange) {
+        self.apply_loops(from, to, change)
+    }
+
+    #[inline(always)]
+    fn apply_loops(&self, from: &Accumulator, to: &mut Accumulator, change: &crate::position::PlacementChange) {
         for perspective in Color::ALL {
             let p = perspective.index();
             let columns = |list: &[(Piece, Square)]| {
@@ -720,8 +742,9 @@ impl Accumulators {
     }
 }
 
-/// The kernels: the accumulator update (plain loops the compiler vectorises) and the output layer's clipped
-/// ReLU and dot product, in scalar code and with AVX2.
+/// The kernels: the accumulator update (plain loops the compiler vectorises, for AVX2 too when
+/// [`Network::apply`] is compiled for it) and the output layer's clipped ReLU and dot product, in scalar code
+/// and with AVX2.
 mod simd {
     use super::{Column, HIDDEN, QA};
 
@@ -856,6 +879,20 @@ mod tests {
                 "{}",
                 pos.to_fen()
             );
+        }
+        // Along games, each kernel updating its own accumulators move by move.
+        for _ in 0..20 {
+            let (mut a, mut b) = (Position::startpos(), Position::startpos());
+            for _ in 0..80 {
+                assert_eq!(scalar.evaluate(&a), fast.evaluate(&b), "{}", a.to_fen());
+                let moves = a.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
+                a.play_unchecked(mv);
+                b.play_unchecked(mv);
+            }
         }
         // Extreme accumulators and weights within the loader's bounds: clipping at both ends.
         let mut acc = Accumulator::default();

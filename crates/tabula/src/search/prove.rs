@@ -180,7 +180,7 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
                     }
                 }
             }
-            scores.extend(moves.iter().map(|&m| self.cx.evaluator.move_order(&self.game, m)));
+            self.cx.evaluator.move_orders(&self.game, moves, scores);
         }) {
             let child = if defer { self.game.child_table_key(mv) } else { None };
             let score = if let Some(child) = child {

@@ -900,12 +900,13 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         let options = self.cx.options;
         let killers = if FULL && options.killers { *killers } else { [NO_CODE; 2] };
         let history = options.history;
-        for &mv in moves {
-            let hint = self.cx.evaluator.move_order(&self.game, mv);
+        let start = scores.len();
+        self.cx.evaluator.move_orders(&self.game, moves, scores);
+        for (&mv, score) in moves.iter().zip(&mut scores[start..]) {
             let code = G::move_code(mv);
             let continuation = preceding.map(|p| (p, self.game.piece_to(mv)));
             let h = if history { self.history.quiet(side, code, continuation) } else { 0 };
-            scores.push(move_score(hint, code, &killers, counter, h));
+            *score = move_score(*score, code, &killers, counter, h);
         }
     }
 
@@ -965,7 +966,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         frame.moves.clear();
         self.cx.evaluator.noisy_moves(&self.game, &mut frame.moves);
         frame.scores.clear();
-        frame.scores.extend(frame.moves.iter().map(|&m| self.cx.evaluator.move_order(&self.game, m)));
+        self.cx.evaluator.move_orders(&self.game, &frame.moves, &mut frame.scores);
         let continuation = self.follows_continuations();
         let mut found = None;
         for i in 0..frame.moves.len() {
@@ -1075,7 +1076,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             return stand_pat;
         }
         frame.scores.clear();
-        frame.scores.extend(frame.moves.iter().map(|&m| self.cx.evaluator.move_order(&self.game, m)));
+        self.cx.evaluator.move_orders(&self.game, &frame.moves, &mut frame.scores);
         let mut best = stand_pat;
         for i in 0..frame.moves.len() {
             super::ordering::pick_best(&mut frame.moves, &mut frame.scores, i);

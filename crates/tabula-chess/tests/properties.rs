@@ -26,6 +26,25 @@ fn random_game_from(mut pos: Position, choices: &[usize]) -> Position {
     pos
 }
 
+/// Static exchange on `to` by recursion, the attackers found afresh at each step: what the side `turn` gains at
+/// best by capturing the piece worth `value` there (or by not capturing), least valuable attacker first, a king
+/// never capturing into a defended square. The oracle of `see`, which keeps a list instead.
+#[cfg(feature = "engine")]
+fn exchange(pos: &Position, to: Square, occupied: tabula_chess::Bitboard, turn: Color, value: i32) -> i32 {
+    use tabula_chess::eval::SEE_VALUE;
+    use tabula_chess::Role;
+    let b = pos.board();
+    let attackers = b.attackers_to(to, occupied) & occupied & b.by_color(turn);
+    let Some((role, sq)) = Role::ALL.iter().find_map(|&r| (attackers & b.by_role(r)).first().map(|s| (r, s))) else {
+        return 0;
+    };
+    let rest = occupied.without(sq);
+    if role == Role::King && (b.attackers_to(to, rest) & rest & b.by_color(turn.flip())).any() {
+        return 0;
+    }
+    (value - exchange(pos, to, rest, turn.flip(), SEE_VALUE[role.index()])).max(0)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
 
@@ -104,6 +123,29 @@ proptest! {
         capture_orders(&pos, &moves, &mut hints);
         let alone: Vec<i32> = std::iter::once(7).chain(moves.iter().map(|&mv| capture_order(&pos, mv))).collect();
         prop_assert_eq!(hints, alone, "{}", pos.to_fen());
+    }
+
+    /// Every capture and promotion's `see` is the recursive exchange's value.
+    #[test]
+    #[cfg(feature = "engine")]
+    fn see_is_the_exchange_found_by_recursion(choices in prop::collection::vec(any::<usize>(), 0..120)) {
+        use tabula_chess::eval::{see, SEE_VALUE};
+        let pos = random_game(&choices);
+        let b = pos.board();
+        for &mv in pos.legal_moves().iter().filter(|&&mv| !mv.is_castling()) {
+            let (from, to) = (mv.from(), mv.to());
+            let mover = b.piece_at(from).unwrap();
+            let mut occupied = b.occupied().without(from);
+            let mut gain = b.piece_at(to).map_or(0, |p| SEE_VALUE[p.role.index()]);
+            if mover.role == tabula_chess::Role::Pawn && Some(to) == pos.ep_square() {
+                occupied = occupied.without(Square::from_coords(to.file(), from.rank()));
+                gain = SEE_VALUE[0];
+            }
+            let standing = mv.promotion().unwrap_or(mover.role);
+            gain += SEE_VALUE[standing.index()] - SEE_VALUE[mover.role.index()];
+            let expected = gain - exchange(&pos, to, occupied, mover.color.flip(), SEE_VALUE[standing.index()]);
+            prop_assert_eq!(see(&pos, mv), expected, "{} {}", pos.to_fen(), mv.to_uci());
+        }
     }
 
     #[test]

@@ -698,10 +698,21 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
     }
     let mut turn = mover.color.flip();
     let mut depth = 0;
+    // The pieces that attack `to` through `occupied`, kept up to date as pieces leave: only a slider behind the
+    // piece that left can join, on the line through it (a knight stands on no line through `to`).
+    let mut attackers = b.attackers_to(to, occupied) & occupied;
+    let reveal = |role: Role, occupied: Bitboard| match role {
+        Role::Pawn | Role::Bishop => attacks::bishop(to, occupied) & b.diagonal_sliders(),
+        Role::Rook => attacks::rook(to, occupied) & b.orthogonal_sliders(),
+        Role::Queen | Role::King => {
+            (attacks::bishop(to, occupied) & b.diagonal_sliders())
+                | (attacks::rook(to, occupied) & b.orthogonal_sliders())
+        }
+        Role::Knight => Bitboard::EMPTY,
+    };
     loop {
-        let attackers = b.attackers_to(to, occupied) & occupied & b.by_color(turn);
-        let Some((role, sq)) = Role::ALL.iter().find_map(|&r| (attackers & b.by_role(r)).first().map(|s| (r, s)))
-        else {
+        let ours = attackers & b.by_color(turn);
+        let Some((role, sq)) = Role::ALL.iter().find_map(|&r| (ours & b.by_role(r)).first().map(|s| (r, s))) else {
             break;
         };
         depth += 1;
@@ -716,6 +727,7 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
         }
         on_square = role;
         occupied = occupied.without(sq);
+        attackers = (attackers | reveal(role, occupied)) & occupied;
         turn = turn.flip();
     }
     while depth > 0 {

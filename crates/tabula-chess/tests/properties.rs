@@ -125,7 +125,7 @@ proptest! {
         prop_assert_eq!(hints, alone, "{}", pos.to_fen());
     }
 
-    /// Every capture and promotion's `see` is the recursive exchange's value.
+    /// Every move's `see` (castling aside) is the recursive exchange's value.
     #[test]
     #[cfg(feature = "engine")]
     fn see_is_the_exchange_found_by_recursion(choices in prop::collection::vec(any::<usize>(), 0..120)) {

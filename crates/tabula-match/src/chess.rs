@@ -323,7 +323,7 @@ impl MatchGame for Chess {
             }
         };
         let record = pgn(&start_pos, opening, &moves, &comments, white_seat, info, result, &reason, termination);
-        Finished { result, reason, record }
+        Finished { result, reason, record, spent: clock.take_spent() }
     }
 }
 

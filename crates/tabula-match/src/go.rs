@@ -396,7 +396,7 @@ impl MatchGame for Go {
         };
         let names = [&info.names[seat_of(Color::Black)], &info.names[seat_of(Color::White)]];
         let record = sgf(&position, names, info, ending, &reason);
-        Finished { result, reason, record }
+        Finished { result, reason, record, spent: clock.take_spent() }
     }
 }
 

@@ -185,6 +185,6 @@ impl MatchGame for Gomoku {
             info.names[1 - black_seat],
             board.format_moves(board.moves())
         );
-        Finished { result, reason, record }
+        Finished { result, reason, record, spent: clock.take_spent() }
     }
 }

@@ -40,7 +40,7 @@ use std::time::Duration;
 use tabula_protocol::process::{EngineError, Process};
 use thiserror::Error;
 
-pub use runner::{run, MatchConfig, MatchError, Summary};
+pub use runner::{run, MatchConfig, MatchError, Summary, TimeUse, TIME_STRETCHES};
 
 /// How long a side may think.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,12 +150,23 @@ impl fmt::Display for TimeControl {
 pub struct Clock {
     tc: TimeControl,
     left: [Option<Duration>; 2],
+    spent: [Vec<Duration>; 2],
 }
 
 impl Clock {
     /// Full clocks for a new game.
     pub fn new(tc: &TimeControl) -> Clock {
-        Clock { tc: *tc, left: [tc.base; 2] }
+        Clock { tc: *tc, left: [tc.base; 2], spent: [Vec::new(), Vec::new()] }
+    }
+
+    /// The time each of `seat`'s moves took so far, in order.
+    pub fn spent(&self, seat: usize) -> &[Duration] {
+        &self.spent[seat]
+    }
+
+    /// Both seats' times per move, taken out of the clock (for [`Finished::spent`]).
+    pub fn take_spent(&mut self) -> [Vec<Duration>; 2] {
+        std::mem::take(&mut self.spent)
     }
 
     /// Time left on `seat`'s clock, if a clock is used.
@@ -192,6 +203,7 @@ impl Clock {
         if let Some(left) = self.left[seat].as_mut() {
             *left = left.saturating_sub(elapsed) + self.tc.increment;
         }
+        self.spent[seat].push(elapsed);
         Ok(())
     }
 }
@@ -343,6 +355,8 @@ pub struct Finished {
     pub reason: String,
     /// The game in its game's format (PGN, SGF or a move list), ending in a newline.
     pub record: String,
+    /// The time each seat's moves took, in order (the moves its clock was charged for).
+    pub spent: [Vec<Duration>; 2],
 }
 
 /// What a referee knows about the game it plays.

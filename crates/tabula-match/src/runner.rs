@@ -22,6 +22,7 @@ use std::fmt;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{mpsc, Mutex};
+use std::time::Duration;
 use tabula::rng::Rng;
 use tabula_protocol::process::{split_command, EngineError, Process};
 use thiserror::Error;
@@ -158,7 +159,47 @@ pub struct Summary {
     pub starts: [u32; 2],
 }
 
+/// The stretches of a game the time report averages over, in each engine's own moves counted from its first
+/// (after the opening): 1–10, 11–20, 21–40, 41 on.
+pub const TIME_STRETCHES: [(usize, usize); 4] = [(1, 10), (11, 20), (21, 40), (41, usize::MAX)];
+
+/// How an engine spent its clock over a match.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeUse {
+    /// The mean time of its moves in each of [`TIME_STRETCHES`], over every game that reached it.
+    pub per_move: [Option<Duration>; 4],
+    /// The median over the games of the time it spent in a game.
+    pub per_game: Duration,
+}
+
 impl Summary {
+    /// How `engine` (0 or 1) spent its clock, if it made a move.
+    pub fn time_use(&self, engine: usize) -> Option<TimeUse> {
+        let mut sums = [(Duration::ZERO, 0u32); 4];
+        let mut totals = Vec::new();
+        for played in &self.games {
+            let seat = if engine == 0 { played.job.engine0_seat } else { 1 - played.job.engine0_seat };
+            let moves = &played.finished.spent[seat];
+            if moves.is_empty() {
+                continue;
+            }
+            for (i, &t) in moves.iter().enumerate() {
+                let stretch = TIME_STRETCHES.iter().position(|&(from, to)| (from..=to).contains(&(i + 1)));
+                let (sum, count) = &mut sums[stretch.expect("the stretches cover every move")];
+                *sum += t;
+                *count += 1;
+            }
+            totals.push(moves.iter().sum::<Duration>());
+        }
+        if totals.is_empty() {
+            return None;
+        }
+        totals.sort();
+        let mid = totals.len() / 2;
+        let per_game = if totals.len() % 2 == 1 { totals[mid] } else { (totals[mid - 1] + totals[mid]) / 2 };
+        Some(TimeUse { per_move: sums.map(|(sum, count)| (count > 0).then(|| sum / count)), per_game })
+    }
+
     /// The live line: games, score, Elo with error, draw rate, LOS, and the LLR if an SPRT runs.
     pub fn live_line(&self, total: usize) -> String {
         let r = &self.results;
@@ -186,7 +227,7 @@ impl Summary {
 impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = &self.results;
-        let width = self.names.iter().map(String::len).max().unwrap_or(0).max(6);
+        let width = self.names.iter().map(String::len).max().unwrap_or(0).max(15);
         writeln!(
             f,
             "{:width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6}  {:>8}  {:>6}",
@@ -207,6 +248,20 @@ impl fmt::Display for Summary {
                 self.forfeits[i],
                 self.starts[i]
             )?;
+        }
+        if self.time_use(0).is_some() || self.time_use(1).is_some() {
+            writeln!(
+                f,
+                "{:width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>7}",
+                "time a move (s)", "1-10", "11-20", "21-40", "41-", "a game"
+            )?;
+            for (i, name) in self.names.iter().enumerate() {
+                let Some(time) = self.time_use(i) else { continue };
+                let cell = |t: Option<Duration>| t.map_or("-".to_string(), |t| format!("{:.3}", t.as_secs_f64()));
+                let [a, b, c, d] = time.per_move.map(cell);
+                let game = time.per_game.as_secs_f64();
+                writeln!(f, "{name:width$}  {a:>6}  {b:>6}  {c:>6}  {d:>6}  {game:>7.2}")?;
+            }
         }
         match r.elo() {
             Some(elo) => writeln!(
@@ -385,4 +440,57 @@ pub fn run<G: MatchGame>(
     });
     output?;
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    /// A drawn game with `engine0_seat` and each seat's move times.
+    fn played(engine0_seat: usize, spent: [Vec<Duration>; 2]) -> Played {
+        let job = Job { game: 0, pair: 0, opening: 0, engine0_seat };
+        let finished = Finished { result: GameResult::Draw, reason: "draw".into(), record: String::new(), spent };
+        Played { job, score: 0.5, finished }
+    }
+
+    #[test]
+    fn time_use_follows_each_engine_through_its_seats() {
+        let summary = Summary {
+            names: ["a".into(), "b".into()],
+            results: Results::default(),
+            games: vec![
+                // Engine 0 moves first: 12 moves of 100 ms against 12 of 300 ms.
+                played(0, [vec![ms(100); 12], vec![ms(300); 12]]),
+                // Engine 0 second: 45 moves of 200 ms against 45 of 50 ms; then a third game of one move each.
+                played(1, [vec![ms(50); 45], vec![ms(200); 45]]),
+                played(0, [vec![ms(400)], vec![ms(10)]]),
+            ],
+            sprt: None,
+            decided_at: None,
+            forfeits: [0; 2],
+            starts: [0; 2],
+        };
+        let a = summary.time_use(0).unwrap();
+        // Moves 1-10: ten of 100, ten of 200 and one of 400 ms.
+        assert_eq!(a.per_move[0], Some((ms(1000) + ms(2000) + ms(400)) / 21));
+        // Moves 11-20: two of 100 and ten of 200 ms; 21-40 and 41 on from the long game alone.
+        assert_eq!(a.per_move[1], Some((ms(200) + ms(2000)) / 12));
+        assert_eq!((a.per_move[2], a.per_move[3]), (Some(ms(200)), Some(ms(200))));
+        // Game totals 1.2 s, 9 s and 0.4 s: the median is 1.2 s.
+        assert_eq!(a.per_game, ms(1200));
+        let b = summary.time_use(1).unwrap();
+        assert_eq!(b.per_move[3], Some(ms(50)));
+        assert_eq!(b.per_game, ms(2250));
+        let table = summary.to_string();
+        assert!(table.contains("time a move (s)"), "{table}");
+        assert!(table.lines().any(|l| l.starts_with('a') && l.ends_with("1.20")), "{table}");
+        // Without a move, no report.
+        let empty = Summary { games: vec![played(0, [vec![], vec![]])], ..summary };
+        assert_eq!(empty.time_use(0), None);
+        assert!(!empty.to_string().contains("time a move"));
+    }
 }

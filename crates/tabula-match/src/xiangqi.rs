@@ -234,7 +234,7 @@ impl MatchGame for Xiangqi {
             }
         };
         let record = record(&start_pos, opening, &moves, &comments, red_seat, info, result, &reason, termination);
-        Finished { result, reason, record }
+        Finished { result, reason, record, spent: clock.take_spent() }
     }
 }
 

@@ -85,6 +85,11 @@ fn tabula_against_tabula_at_depth_two() {
     let flat = records.split_whitespace().collect::<Vec<_>>().join(" ");
     let comments = flat.matches("/2 0.").count();
     assert!(comments >= 4 * 10 && comments == flat.matches("s}").count(), "{records}");
+    // The clock kept each move's time: as many as the record's comments, and the report shows them.
+    let spent: usize = summary.games.iter().map(|g| g.finished.spent[0].len() + g.finished.spent[1].len()).sum();
+    assert_eq!(spent, comments, "{records}");
+    assert!(summary.time_use(0).is_some() && summary.time_use(1).is_some());
+    assert!(summary.to_string().contains("time a move (s)"), "{summary}");
 }
 
 #[test]

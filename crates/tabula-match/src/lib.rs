@@ -159,11 +159,6 @@ impl Clock {
         Clock { tc: *tc, left: [tc.base; 2], spent: [Vec::new(), Vec::new()] }
     }
 
-    /// The time each of `seat`'s moves took so far, in order.
-    pub fn spent(&self, seat: usize) -> &[Duration] {
-        &self.spent[seat]
-    }
-
     /// Both seats' times per move, taken out of the clock (for [`Finished::spent`]).
     pub fn take_spent(&mut self) -> [Vec<Duration>; 2] {
         std::mem::take(&mut self.spent)

@@ -249,14 +249,15 @@ impl fmt::Display for Summary {
                 self.starts[i]
             )?;
         }
-        if self.time_use(0).is_some() || self.time_use(1).is_some() {
+        let uses = [self.time_use(0), self.time_use(1)];
+        if uses.iter().any(Option::is_some) {
             writeln!(
                 f,
                 "{:width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>7}",
                 "time a move (s)", "1-10", "11-20", "21-40", "41-", "a game"
             )?;
-            for (i, name) in self.names.iter().enumerate() {
-                let Some(time) = self.time_use(i) else { continue };
+            for (name, time) in self.names.iter().zip(uses) {
+                let Some(time) = time else { continue };
                 let cell = |t: Option<Duration>| t.map_or("-".to_string(), |t| format!("{:.3}", t.as_secs_f64()));
                 let [a, b, c, d] = time.per_move.map(cell);
                 let game = time.per_game.as_secs_f64();

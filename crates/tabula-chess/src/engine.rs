@@ -48,7 +48,8 @@ const TIME_FALL: i32 = 30;
 /// How the engine spends its clock: the core's defaults for an iterative-deepening search (`Policy::new`).
 /// In self-play at 2 s + 0.02 s a soft share of 0.75 instead of 0.6 lost about 44 Elo, 0.5 was even, and 20
 /// moves to go instead of 30 (a quarter more time over the first ten moves, less later) about +7 ± 12 over
-/// two runs, not shown (the README's SPRT table). The move overhead is the session's (`Move Overhead`).
+/// two runs, not shown, and 15 (half as much again early) lost 28 ± 20 (the README's SPRT table). The move
+/// overhead is the session's (`Move Overhead`).
 pub const CLOCK_POLICY: Policy = Policy::new(Duration::ZERO);
 
 /// Singular extensions are tried this many plies from the horizon and further.

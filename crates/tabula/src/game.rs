@@ -393,6 +393,15 @@ pub trait Evaluator<G: Game>: Sync {
     #[inline(always)]
     fn noisy_moves(&self, _game: &G, _moves: &mut Vec<G::Move>) {}
 
+    /// The most a noisy move (legal here, not yet played) can win by itself on the evaluation's scale: in chess
+    /// the value of the piece it takes, and a promotion's gain. With
+    /// [`quiescence_delta`](crate::search::SearchOptions::quiescence_delta), quiescence leaves out a move that
+    /// could not lift the static evaluation to alpha even so. `None` (the default): unknown, always searched.
+    #[inline(always)]
+    fn noisy_gain(&self, _game: &G, _mv: G::Move) -> Option<Score> {
+        None
+    }
+
     /// Whether `mv` (legal here, not yet played) is tactical: a capture, a promotion, a four — a move that
     /// late-move reductions and pruning must leave alone. `false` by default.
     #[inline(always)]

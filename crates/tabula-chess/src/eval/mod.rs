@@ -262,6 +262,11 @@ impl Evaluator<Position> for EngineEvaluation {
     }
 
     #[inline]
+    fn noisy_gain(&self, pos: &Position, mv: Move) -> Option<Score> {
+        Evaluation.noisy_gain(pos, mv)
+    }
+
+    #[inline]
     fn correction_key(&self, pos: &Position) -> Option<u64> {
         Some(pawn_key(pos))
     }
@@ -586,15 +591,32 @@ impl Evaluator<Position> for Evaluation {
     /// horizon.
     fn noisy_moves(&self, pos: &Position, moves: &mut Vec<Move>) {
         pos.noisy_moves_into(moves);
+        let b = pos.board();
+        // (A capture of a piece worth at least the capturer's cannot lose material: no exchange to work out.)
+        let trades_up = |mv: Move| match (b.piece_at(mv.from()), b.piece_at(mv.to())) {
+            (Some(attacker), Some(victim)) => SEE_VALUE[victim.role.index()] >= SEE_VALUE[attacker.role.index()],
+            _ => false,
+        };
         moves.retain(|&mv| match mv.promotion() {
             Some(role) => role == Role::Queen,
-            None => see(pos, mv) >= 0,
+            None => trades_up(mv) || see(pos, mv) >= 0,
         });
     }
 
     /// Captures and promotions.
     fn is_tactical(&self, pos: &Position, mv: Move) -> bool {
         mv.promotion().is_some() || pos.is_capture(mv)
+    }
+
+    /// The [`SEE_VALUE`] of the piece taken (a pawn en passant), plus a promotion's gain over the pawn.
+    fn noisy_gain(&self, pos: &Position, mv: Move) -> Option<Score> {
+        let taken = match pos.board().piece_at(mv.to()) {
+            Some(p) => SEE_VALUE[p.role.index()],
+            None if pos.is_capture(mv) => SEE_VALUE[Role::Pawn.index()],
+            None => 0,
+        };
+        let promotion = mv.promotion().map_or(0, |role| SEE_VALUE[role.index()] - SEE_VALUE[Role::Pawn.index()]);
+        Some(taken + promotion)
     }
 
     /// The [`pawn_key`].
@@ -783,6 +805,38 @@ mod tests {
         assert_eq!(see_of("4k3/8/8/4p3/8/8/8/3QK3 w - - 0 1", "d1d4"), -900);
         // The king may not recapture on a defended square.
         assert_eq!(see_of("4k3/8/8/8/8/b7/3p4/2NK4 b - - 0 1", "d2c1q"), 320 + 800);
+    }
+
+    #[test]
+    fn noisy_moves_keep_captures_that_do_not_lose() {
+        // White: pawn d4 (takes e5 or c5), knight c3 (takes d5, defended by e6), queen h1 (takes h7, defended
+        // by g8's king), bishop a2 (takes d5 too, after which the knight joins).
+        let pos = Position::from_fen("6k1/7p/4p3/2ppp3/3P4/2N5/B7/4K2Q w - - 0 1").unwrap();
+        let mut moves = Vec::new();
+        Evaluation.noisy_moves(&pos, &mut moves);
+        let mut kept: Vec<String> = moves.iter().map(|mv| mv.to_uci()).collect();
+        kept.sort();
+        let mut expected: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .filter(|&&mv| pos.is_capture(mv) && see(&pos, mv) >= 0)
+            .map(|mv| mv.to_uci())
+            .collect();
+        expected.sort();
+        assert_eq!(kept, expected);
+        assert!(kept.contains(&"d4e5".to_owned()) && !kept.contains(&"h1h7".to_owned()), "{kept:?}");
+    }
+
+    #[test]
+    fn noisy_gains() {
+        let gain = |fen: &str, mv: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            Evaluation.noisy_gain(&pos, pos.parse_uci(mv).unwrap())
+        };
+        assert_eq!(gain("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", "e4d5"), Some(900));
+        assert_eq!(gain("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"), Some(100));
+        assert_eq!(gain("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8q"), Some(500 + 800));
+        assert_eq!(gain("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q"), Some(800));
     }
 
     #[test]

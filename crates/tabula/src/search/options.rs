@@ -166,6 +166,10 @@ declare_options! {
     /// and store their result at depth 0. Worth it where noisy moves are many (chess); pure cost in games
     /// without noisy moves, where the leaf is the evaluation. Needs `table` and `quiescence`.
     quiescence_table / with_quiescence_table: bool = false, solver false, lean Some(false), verify [false, true];
+    /// Delta pruning with this margin: quiescence nodes not in check leave out a noisy move that does not give
+    /// check and whose [gain](crate::game::Evaluator::noisy_gain) plus the margin cannot lift the static
+    /// evaluation to alpha. `None`: off.
+    quiescence_delta / with_quiescence_delta: Option<Score> = None, solver None, lean None, verify [None];
     /// Extend by one ply every move that leaves the opponent [in check](crate::game::Game::in_check).
     /// Changes values at a fixed depth.
     check_extension / with_check_extension: bool = true, solver true, lean Some(false), verify [false];

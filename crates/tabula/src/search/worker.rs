@@ -1081,7 +1081,20 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         for i in 0..frame.moves.len() {
             super::ordering::pick_best(&mut frame.moves, &mut frame.scores, i);
             let mv = frame.moves[i];
+            // Delta pruning: a capture that cannot reach alpha even with a margin to spare, unless it checks.
+            let reach = match (options.quiescence_delta, in_check) {
+                (Some(delta), false) => {
+                    self.cx.evaluator.noisy_gain(&self.game, mv).map(|gain| stand_pat + gain + delta)
+                }
+                _ => None,
+            };
             self.play(mv);
+            if let Some(reach) = reach.filter(|&reach| reach <= alpha && !self.game.in_check()) {
+                self.undo(mv);
+                self.cuts += 1;
+                best = best.max(reach);
+                continue;
+            }
             let score = -self.quiescence(below, ply + 1, -beta, -alpha);
             self.undo(mv);
             if self.stopped {

@@ -592,14 +592,10 @@ impl Evaluator<Position> for Evaluation {
     fn noisy_moves(&self, pos: &Position, moves: &mut Vec<Move>) {
         pos.noisy_moves_into(moves);
         let b = pos.board();
-        // (A capture of a piece worth at least the capturer's cannot lose material: no exchange to work out.)
-        let trades_up = |mv: Move| match (b.piece_at(mv.from()), b.piece_at(mv.to())) {
-            (Some(attacker), Some(victim)) => SEE_VALUE[victim.role.index()] >= SEE_VALUE[attacker.role.index()],
-            _ => false,
-        };
-        moves.retain(|&mv| match mv.promotion() {
-            Some(role) => role == Role::Queen,
-            None => trades_up(mv) || see(pos, mv) >= 0,
+        moves.retain(|&mv| match (mv.promotion(), b.piece_at(mv.from()), victim(pos, mv)) {
+            (Some(role), _, _) => role == Role::Queen,
+            (None, Some(attacker), Some(victim)) => keeps_material(pos, mv, attacker.role, victim),
+            _ => see(pos, mv) >= 0,
         });
     }
 
@@ -610,11 +606,7 @@ impl Evaluator<Position> for Evaluation {
 
     /// The [`SEE_VALUE`] of the piece taken (a pawn en passant), plus a promotion's gain over the pawn.
     fn noisy_gain(&self, pos: &Position, mv: Move) -> Option<Score> {
-        let taken = match pos.board().piece_at(mv.to()) {
-            Some(p) => SEE_VALUE[p.role.index()],
-            None if pos.is_capture(mv) => SEE_VALUE[Role::Pawn.index()],
-            None => 0,
-        };
+        let taken = victim(pos, mv).map_or(0, |role| SEE_VALUE[role.index()]);
         let promotion = mv.promotion().map_or(0, |role| SEE_VALUE[role.index()] - SEE_VALUE[Role::Pawn.index()]);
         Some(taken + promotion)
     }
@@ -666,11 +658,7 @@ fn capture_value(pos: &Position, mv: Move, attacked: impl FnOnce(Square) -> bool
         return 0;
     }
     let attacker = b.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role);
-    let victim = match b.piece_at(mv.to()) {
-        Some(p) => Some(p.role),
-        None if attacker == Role::Pawn && Some(mv.to()) == pos.ep_square() => Some(Role::Pawn),
-        None => None,
-    };
+    let victim = victim(pos, mv);
     let promotion = match mv.promotion() {
         Some(Role::Queen) => 8_000,
         Some(_) => return -4_000,
@@ -685,13 +673,31 @@ fn capture_value(pos: &Position, mv: Move, attacked: impl FnOnce(Square) -> bool
         None => promotion,
         Some(v) => {
             let mvv_lva = SEE_VALUE[v.index()].min(1000) - attacker.index() as i32;
-            if promotion > 0 || SEE_VALUE[v.index()] >= SEE_VALUE[attacker.index()] || see(pos, mv) >= 0 {
+            if promotion > 0 || keeps_material(pos, mv, attacker, v) {
                 2_000 + promotion + mvv_lva
             } else {
                 -2_000 + mvv_lva
             }
         }
     }
+}
+
+/// The role of the piece `mv` (legal here, not castling) takes: a pawn en passant; `None` for a quiet move.
+#[inline(always)]
+fn victim(pos: &Position, mv: Move) -> Option<Role> {
+    let b = pos.board();
+    match b.piece_at(mv.to()) {
+        Some(p) => Some(p.role),
+        None if Some(mv.to()) == pos.ep_square() && b.by_role(Role::Pawn).contains(mv.from()) => Some(Role::Pawn),
+        None => None,
+    }
+}
+
+/// Whether the capture `mv` by `attacker` of `victim` does not lose material by [`see`]: a piece worth at least
+/// the capturer's cannot, and then the exchange is not worked out.
+#[inline(always)]
+fn keeps_material(pos: &Position, mv: Move, attacker: Role, victim: Role) -> bool {
+    SEE_VALUE[victim.index()] >= SEE_VALUE[attacker.index()] || see(pos, mv) >= 0
 }
 
 /// Static exchange evaluation: the material balance for the side to move of `mv` (a legal move here) followed

@@ -112,17 +112,31 @@ proptest! {
         }
     }
 
-    /// A node's moves ordered at once get the hints each gets alone.
+    /// A node's moves ordered at once get the hints each gets alone, but for the quiet moves onto squares the
+    /// opponent attacks, which are deferred: exactly those whose hints alone are either 0 or the losing band.
     #[test]
     #[cfg(feature = "engine")]
     fn move_hints_at_once_are_each_moves_hint(choices in prop::collection::vec(any::<usize>(), 0..120)) {
+        use tabula::game::{DEFERRED, PRIORITY};
         use tabula_chess::eval::{capture_order, capture_orders};
         let pos = random_game(&choices);
         let moves = pos.legal_moves();
         let mut hints = vec![7];
         capture_orders(&pos, &moves, &mut hints);
-        let alone: Vec<i32> = std::iter::once(7).chain(moves.iter().map(|&mv| capture_order(&pos, mv))).collect();
-        prop_assert_eq!(hints, alone, "{}", pos.to_fen());
+        prop_assert_eq!(hints.len(), moves.len() + 1);
+        prop_assert_eq!(hints[0], 7);
+        let b = pos.board();
+        let threats = b.attacks_by(pos.turn().flip(), b.occupied());
+        for (&mv, &hint) in moves.iter().zip(&hints[1..]) {
+            let alone = capture_order(&pos, mv);
+            let quiet = !mv.is_castling() && mv.promotion().is_none() && !pos.is_capture(mv);
+            if quiet && threats.contains(mv.to()) {
+                prop_assert_eq!(hint, DEFERRED, "{} {}", pos.to_fen(), mv);
+                prop_assert!(alone == 0 || alone < -PRIORITY, "{} {} {}", pos.to_fen(), mv, alone);
+            } else {
+                prop_assert_eq!(hint, alone, "{} {}", pos.to_fen(), mv);
+            }
+        }
     }
 
     /// Every move's `see` (castling aside) is the recursive exchange's value.

@@ -382,7 +382,7 @@ pub trait Evaluator<G: Game>: Sync {
     /// The [`move_order`](Evaluator::move_order) hints of a node's `moves`, in order, appended to `hints`;
     /// the searcher asks for a node's moves at once. By default each move's hint alone; an evaluator whose
     /// hints share work within a node (chess: the squares the opponent attacks) overrides it, giving the
-    /// same hints.
+    /// same hints, or [`DEFERRED`] for a move whose hint is dear to work out and is either 0 or losing.
     #[inline(always)]
     fn move_orders(&self, game: &G, moves: &[G::Move], hints: &mut Vec<i32>) {
         hints.extend(moves.iter().map(|&mv| self.move_order(game, mv)));
@@ -444,3 +444,10 @@ pub trait Evaluator<G: Game>: Sync {
 /// Move-order hints at or beyond `±PRIORITY` rank before killer moves (or after everything, if negative);
 /// see [`Evaluator::move_order`].
 pub const PRIORITY: i32 = 1 << 20;
+
+/// The hint [`Evaluator::move_orders`] may give a move whose own hint is dear to work out and is either 0 or
+/// `-PRIORITY` or below (in chess a quiet move onto a square the opponent attacks: 0 unless an exchange
+/// evaluation finds that it loses material). The searcher orders the move as if its hint were 0 and asks
+/// [`move_order`](Evaluator::move_order) for the real one only when the move would be the next one tried, so
+/// that a node cut off before it never pays for it; the order is the same as with every hint worked out.
+pub const DEFERRED: i32 = i32::MIN;

@@ -34,7 +34,7 @@ use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Piece, Role, Square};
-use tabula::game::{Evaluator, PRIORITY};
+use tabula::game::{Evaluator, DEFERRED, PRIORITY};
 use tabula::score::Score;
 
 pub mod nnue;
@@ -582,7 +582,8 @@ impl Evaluator<Position> for Evaluation {
         capture_order(pos, mv)
     }
 
-    /// [`capture_orders`]: the same hints, the squares the opponent attacks worked out once for the node.
+    /// [`capture_orders`]: the same hints, the squares the opponent attacks worked out once for the node, and
+    /// the exchange evaluation of a quiet move onto one of them deferred until the search reaches the move.
     fn move_orders(&self, pos: &Position, moves: &[Move], hints: &mut Vec<i32>) {
         capture_orders(pos, moves, hints)
     }
@@ -623,22 +624,32 @@ impl Evaluator<Position> for Evaluation {
 /// under-promotions.
 pub fn capture_order(pos: &Position, mv: Move) -> i32 {
     let b = pos.board();
-    band(capture_value(pos, mv, |to| (b.attackers_to(to, b.occupied()) & b.by_color(pos.turn().flip())).any()))
+    match plain_quiet(pos, mv) {
+        true if (b.attackers_to(mv.to(), b.occupied()) & b.by_color(pos.turn().flip())).any() => {
+            band(quiet_loss(pos, mv))
+        }
+        true => 0,
+        false => band(capture_value(pos, mv)),
+    }
 }
 
-/// The [`capture_order`] of each of `moves` (legal here), appended to `orders`. The squares the opponent
-/// attacks are worked out once, at the first quiet move, instead of once for each.
+/// The [`capture_order`] of each of `moves` (legal here), appended to `orders`, except that a quiet move
+/// onto a square the opponent attacks is hinted [`DEFERRED`]: whether it loses material takes an exchange
+/// evaluation, which the search asks `capture_order` for only if no move before it cuts the node off. The
+/// squares the opponent attacks are worked out once, at the first quiet move, instead of once for each.
 pub fn capture_orders(pos: &Position, moves: &[Move], orders: &mut Vec<i32>) {
     let b = pos.board();
     let mut threats = None;
-    orders.extend(moves.iter().map(|&mv| {
-        band(capture_value(pos, mv, |to| {
-            threats.get_or_insert_with(|| b.attacks_by(pos.turn().flip(), b.occupied())).contains(to)
-        }))
+    orders.extend(moves.iter().map(|&mv| match plain_quiet(pos, mv) {
+        true if threats.get_or_insert_with(|| b.attacks_by(pos.turn().flip(), b.occupied())).contains(mv.to()) => {
+            DEFERRED
+        }
+        true => 0,
+        false => band(capture_value(pos, mv)),
     }));
 }
 
-/// The ordering hint of a [`capture_value`].
+/// The ordering hint of a [`capture_value`] or [`quiet_loss`].
 #[inline(always)]
 fn band(value: i32) -> i32 {
     match value {
@@ -648,28 +659,37 @@ fn band(value: i32) -> i32 {
     }
 }
 
-/// Queen promotions 8,000 and more, good captures 2,000 and more by victim and attacker, losing captures from
-/// -2,000, quiet moves that lose material by [`see`] from -3,000, under-promotions -4,000, other quiet moves 0.
-/// `attacked` tells whether the opponent attacks a square (a quiet move's destination).
+/// Whether `mv` (legal here) is a quiet move other than castling: no capture, no promotion.
 #[inline(always)]
-fn capture_value(pos: &Position, mv: Move, attacked: impl FnOnce(Square) -> bool) -> i32 {
+fn plain_quiet(pos: &Position, mv: Move) -> bool {
+    !mv.is_castling() && mv.promotion().is_none() && victim(pos, mv).is_none()
+}
+
+/// A quiet move onto a square the opponent attacks may hand over the piece: from -3,000 if it loses material
+/// by [`see`], else 0.
+#[inline(always)]
+fn quiet_loss(pos: &Position, mv: Move) -> i32 {
+    match see(pos, mv) {
+        s if s < 0 => -3_000 + s.max(-999),
+        _ => 0,
+    }
+}
+
+/// The value of a move that is not [plain quiet](plain_quiet): queen promotions 8,000 and more, good captures
+/// 2,000 and more by victim and attacker, losing captures from -2,000, under-promotions -4,000, castling 0.
+#[inline(always)]
+fn capture_value(pos: &Position, mv: Move) -> i32 {
     let b = pos.board();
     if mv.is_castling() {
         return 0;
     }
     let attacker = b.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role);
-    let victim = victim(pos, mv);
     let promotion = match mv.promotion() {
         Some(Role::Queen) => 8_000,
         Some(_) => return -4_000,
         None => 0,
     };
-    match victim {
-        // A quiet move onto a square the opponent attacks may hand over the piece.
-        None if promotion == 0 => match if attacked(mv.to()) { see(pos, mv) } else { 0 } {
-            s if s < 0 => -3_000 + s.max(-999),
-            _ => 0,
-        },
+    match victim(pos, mv) {
         None => promotion,
         Some(v) => {
             let mvv_lva = SEE_VALUE[v.index()].min(1000) - attacker.index() as i32;

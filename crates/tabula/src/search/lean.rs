@@ -10,6 +10,7 @@
 //!
 //! [`SearchOptions::is_lean`]: super::SearchOptions::is_lean
 
+use super::ordering::QuietOrder;
 use super::shared::DEFER_DEPTH;
 use super::stack::{split, update_pv, Frame, NO_CODE};
 use super::worker::Worker;
@@ -243,7 +244,8 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
     /// in the game's order; does nothing if the scores are all alike.
     fn order_moves(&self, frame: &mut Frame<G::Move>, side: usize) {
         frame.scores.clear();
-        self.score_moves(&frame.moves, &mut frame.scores, &[NO_CODE; 2], NO_CODE, side, None);
+        let quiet = QuietOrder { killers: [NO_CODE; 2], counter: NO_CODE, side, preceding: None };
+        self.score_moves(&frame.moves, &mut frame.scores, None, &quiet);
         let first = frame.scores[0];
         if frame.scores.iter().all(|&s| s == first) {
             return;

@@ -10,6 +10,12 @@
 //!
 //! The picker scores lazily: a node whose table move cuts off (most nodes that have one) never scores the
 //! rest, and a node whose moves all score alike is searched in generation order without a selection pass.
+//! Moves the evaluator hints at [`DEFERRED`](crate::game::DEFERRED) are ranked as if hinted 0 until one of
+//! them would be handed out; then the hints of all of them are worked out, the losing ones take their places
+//! among the losing moves, and the picker looks again. A node cut off before that (by a good capture, a
+//! killer) never works them out. The order is the same as with every hint worked out at once: the other
+//! moves' scores were fixed when the node's moves were scored, and a deferred move's score is either the one
+//! it was ranked by or its losing hint.
 
 use super::stack::NO_CODE;
 use crate::game::PRIORITY;
@@ -41,6 +47,57 @@ pub(super) fn move_score(hint: i32, code: u16, killers: &[u16; 2], counter: u16,
     }
 }
 
+/// The moves of a node whose scores are still bounds, each ranked as if the evaluator had hinted it 0, its
+/// own hint not yet worked out: a bit per place among the scored moves, which follows the moves as the picker
+/// moves them. A node with more than 64 moves to score has no bits: its hints are all worked out at once.
+pub(super) struct Pending {
+    bits: u64,
+    open: bool,
+}
+
+impl Pending {
+    /// Records the move at place `k` among the scored ones as pending; `false` if there is no room (its hint
+    /// must be worked out now).
+    #[inline]
+    pub fn push(&mut self, k: usize) -> bool {
+        if !self.open {
+            return false;
+        }
+        debug_assert!(k < 64);
+        self.bits |= 1 << k;
+        true
+    }
+
+    /// Whether the move at place `k` is pending.
+    #[inline(always)]
+    fn is_set(&self, k: usize) -> bool {
+        k < 64 && self.bits >> k & 1 != 0
+    }
+
+    /// The places of the pending moves, which no longer are.
+    fn drain(&mut self) -> impl Iterator<Item = usize> {
+        let mut bits = std::mem::take(&mut self.bits);
+        std::iter::from_fn(move || {
+            let k = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
+            bits &= bits - 1;
+            Some(k)
+        })
+    }
+
+    /// Follows [`bring_forward`]: the move at place `j` goes to `i` (`i <= j`), those between up by one.
+    #[inline(always)]
+    fn bring_forward(&mut self, i: usize, j: usize) {
+        if self.bits == 0 || i == j {
+            return;
+        }
+        // (Places below 64: a node with bits has no more moves.)
+        let below = |k: usize| (1u64 << k) - 1;
+        let moved = self.is_set(j) as u64;
+        let between = self.bits & below(j) & !below(i);
+        self.bits = (self.bits & !between & !(1 << j)) | (between << 1) | (moved << i);
+    }
+}
+
 /// Hands out a node's moves in order. Create it after the moves are generated; it moves the table's move
 /// (if among them) to the front by rotation.
 pub(super) struct MovePicker {
@@ -50,8 +107,10 @@ pub(super) struct MovePicker {
     ordered: usize,
     /// Whether `moves[ordered..]` has been scored.
     scored: bool,
-    /// Whether the scores differ, so that picking the best is worth a pass.
+    /// Whether the scores differ (or some are bounds), so that picking the best is worth a pass.
     select: bool,
+    /// The moves whose scores are bounds.
+    pending: Pending,
 }
 
 impl MovePicker {
@@ -65,17 +124,21 @@ impl MovePicker {
                 ordered = 1;
             }
         }
-        MovePicker { next: 0, ordered, scored: false, select: false }
+        MovePicker { next: 0, ordered, scored: false, select: false, pending: Pending { bits: 0, open: false } }
     }
 
     /// The next move and its index, scoring the unordered moves with `score` the first time they are needed
-    /// (`score` fills `scores` for `moves[from..]`, one per move).
+    /// (`score` fills `scores` for `moves[from..]`, one per move, and records in the [`Pending`] the moves
+    /// whose hints it put off, scoring them as if hinted 0), and asking `hint` for the pending moves' hints
+    /// when the first of them comes first: 0 leaves a score as it is, `-PRIORITY` or below becomes it (as
+    /// [`move_score`] would make it).
     #[inline]
     pub fn next<M: Copy>(
         &mut self,
         moves: &mut [M],
         scores: &mut Vec<i32>,
-        score: impl FnOnce(&[M], &mut Vec<i32>),
+        score: impl FnOnce(&[M], &mut Vec<i32>, &mut Pending),
+        mut hint: impl FnMut(M) -> i32,
     ) -> Option<(usize, M)> {
         let i = self.next;
         if i >= moves.len() {
@@ -86,15 +149,35 @@ impl MovePicker {
                 self.scored = true;
                 scores.clear();
                 if moves.len() - i > 1 {
-                    score(&moves[i..], scores);
+                    self.pending.open = moves.len() - i <= 64;
+                    score(&moves[i..], scores, &mut self.pending);
                     debug_assert_eq!(scores.len(), moves.len() - i);
                     let first = scores[0];
-                    self.select = scores.iter().any(|&s| s != first);
+                    self.select = self.pending.bits != 0 || scores.iter().any(|&s| s != first);
                 }
             }
             if self.select {
                 let base = moves.len() - scores.len();
-                pick_best(&mut moves[base..], scores, i - base);
+                let (moves, scores, i) = (&mut moves[base..], &mut scores[..], i - base);
+                let mut j = best(moves, scores, i);
+                // A bound came first: work out the hints of all the bounds where they stand (those that lose
+                // take their places among the losing moves), and look again.
+                if self.pending.is_set(j) {
+                    let mut changed = false;
+                    for k in self.pending.drain() {
+                        let hint = hint(moves[k]);
+                        debug_assert!(hint == 0 || hint <= -PRIORITY, "a deferred hint is 0 or losing: {hint}");
+                        if hint <= -PRIORITY {
+                            scores[k] = hint;
+                            changed = true;
+                        }
+                    }
+                    if changed {
+                        j = best(moves, scores, i);
+                    }
+                }
+                bring_forward(moves, scores, i, j);
+                self.pending.bring_forward(i, j);
             }
         }
         self.next += 1;
@@ -115,14 +198,27 @@ impl MovePicker {
 /// the game's generation order.
 #[inline(always)]
 pub(super) fn pick_best<M>(moves: &mut [M], scores: &mut [i32], i: usize) {
+    let j = best(moves, scores, i);
+    bring_forward(moves, scores, i, j);
+}
+
+/// The index of the first move with the highest score in `moves[i..]`.
+#[inline(always)]
+fn best<M>(moves: &[M], scores: &[i32], i: usize) -> usize {
     // One length for both, so that the compiler drops the bounds checks in the scan.
-    let scores = &mut scores[..moves.len()];
+    let scores = &scores[..moves.len()];
     let mut j = i;
     for k in i + 1..moves.len() {
         if scores[k] > scores[j] {
             j = k;
         }
     }
+    j
+}
+
+/// Moves the move at `j` to `i` (`i <= j`), shifting the ones between up by one, `scores` in step.
+#[inline(always)]
+fn bring_forward<M>(moves: &mut [M], scores: &mut [i32], i: usize, j: usize) {
     if j != i {
         moves[i..=j].rotate_right(1);
         scores[i..=j].rotate_right(1);
@@ -162,6 +258,17 @@ const CORRECTION_WEIGHT_SCALE: i32 = 256;
 /// The most piece-to codes a game may declare ([`Game::PIECE_TO_CODES`](crate::game::Game::PIECE_TO_CODES)):
 /// the continuation history holds their square, 32 MiB a thread at this bound.
 pub(super) const MAX_PIECE_TO_CODES: usize = 4_096;
+
+/// What orders a node's quiet moves besides their hints: the ply's killer moves, the counter move to the
+/// opponent's last ([`NO_CODE`] for none), the side to move (the ply's parity) and, for the continuation
+/// history, the moves before.
+#[derive(Clone, Copy)]
+pub(super) struct QuietOrder<'a> {
+    pub killers: [u16; 2],
+    pub counter: u16,
+    pub side: usize,
+    pub preceding: Option<&'a Preceding>,
+}
 
 /// The piece-to codes of the move that led to a node and of the one before it ([`NO_CODE`] where there is
 /// none, or the continuation history is off): what a move's continuation history is looked up after.
@@ -418,7 +525,8 @@ mod tests {
         assert_eq!(moves, [13, 10, 11, 12, 14]);
         let mut scores = Vec::new();
         let mut order = Vec::new();
-        while let Some((_, m)) = picker.next(&mut moves, &mut scores, |ms, s| s.extend(ms.iter().map(|_| 0))) {
+        while let Some((_, m)) = picker.next(&mut moves, &mut scores, |ms, s, _| s.extend(ms.iter().map(|_| 0)), |_| 0)
+        {
             order.push(m);
         }
         assert_eq!(order, [13, 10, 11, 12, 14]);
@@ -431,10 +539,97 @@ mod tests {
         let mut scores = Vec::new();
         let mut order = Vec::new();
         let hint = |m: u16| [0, 1, 5, 1, 5, 0][m as usize];
-        while let Some((_, m)) = picker.next(&mut moves, &mut scores, |ms, s| s.extend(ms.iter().map(|&m| hint(m)))) {
+        let score = |ms: &[u16], s: &mut Vec<i32>, _: &mut Pending| s.extend(ms.iter().map(|&m| hint(m)));
+        while let Some((_, m)) = picker.next(&mut moves, &mut scores, score, |_| 0) {
             order.push(m);
         }
         assert_eq!(order, [2, 4, 1, 3, 5]);
+    }
+
+    /// Deferred hints give the order that the same hints worked out at once give, and are worked out only when
+    /// a deferred move would come next.
+    #[test]
+    fn deferred_hints_keep_the_order_and_wait_for_their_turn() {
+        let mut rng = crate::rng::Rng::new(7);
+        for round in 0..2_000 {
+            let n = 2 + rng.below(if round % 10 == 0 { 90 } else { 40 });
+            // Scores in a few bands, with ties; a quarter of the moves deferred, of which half lose.
+            let base: Vec<i32> = (0..n).map(|_| [-PRIORITY - 50, -3, 0, 0, 7, PRIORITY + 9][rng.below(6)]).collect();
+            let deferred: Vec<bool> = (0..n).map(|_| rng.below(4) == 0).collect();
+            let losing: Vec<i32> = (0..n).map(|_| -PRIORITY - rng.below(100) as i32).collect();
+            let exact = |m: usize| {
+                if !deferred[m] {
+                    base[m]
+                } else if m % 2 == 0 {
+                    0
+                } else {
+                    losing[m]
+                }
+            };
+            let table = if rng.below(3) == 0 { rng.below(n) as u16 } else { NO_CODE };
+            let order = |defer: bool| {
+                let mut moves: Vec<u16> = (0..n as u16).collect();
+                let mut picker = MovePicker::new(&mut moves, table, |m| m);
+                let (mut scores, mut order, asked) = (Vec::new(), Vec::new(), std::cell::RefCell::new(Vec::new()));
+                let score = |ms: &[u16], s: &mut Vec<i32>, pending: &mut Pending| {
+                    for (k, &m) in ms.iter().enumerate() {
+                        let m = m as usize;
+                        s.push(if deferred[m] && defer && pending.push(k) { 0 } else { exact(m) });
+                    }
+                };
+                let hint = |m: u16| {
+                    asked.borrow_mut().push(m);
+                    exact(m as usize)
+                };
+                while let Some((i, m)) = picker.next(&mut moves, &mut scores, score, hint) {
+                    assert_eq!(moves[i], m);
+                    order.push(m);
+                }
+                (order, asked.into_inner())
+            };
+            let (eager, _) = order(false);
+            let (lazy, asked) = order(true);
+            assert_eq!(lazy, eager, "round {round}");
+            // Asked at most once each, and only about deferred moves.
+            let mut sorted = asked.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), asked.len());
+            assert!(asked.iter().all(|&m| deferred[m as usize]));
+        }
+    }
+
+    #[test]
+    fn a_deferred_hint_is_not_worked_out_before_its_turn() {
+        // Move 2 ranks first; moves 0 and 3 are deferred. Handing out the first move asks nothing.
+        let mut moves = [0u16, 1, 2, 3];
+        let mut picker = MovePicker::new(&mut moves, NO_CODE, |m| m);
+        let mut scores = Vec::new();
+        let score = |ms: &[u16], s: &mut Vec<i32>, pending: &mut Pending| {
+            for (k, &m) in ms.iter().enumerate() {
+                s.push(match m {
+                    0 | 3 if pending.push(k) => 0,
+                    2 => PRIORITY + 1,
+                    _ => -5,
+                });
+            }
+        };
+        let asked = std::cell::Cell::new(0);
+        let hint = |m: u16| {
+            asked.set(asked.get() + 1);
+            if m == 0 {
+                -PRIORITY - 1
+            } else {
+                0
+            }
+        };
+        assert_eq!(picker.next(&mut moves, &mut scores, score, hint), Some((0, 2)));
+        assert_eq!(asked.get(), 0);
+        // The next would be a deferred move: both are worked out, and the losing one goes last.
+        let order: Vec<u16> =
+            std::iter::from_fn(|| picker.next(&mut moves, &mut scores, |_, _, _| unreachable!(), hint).map(|(_, m)| m))
+                .collect();
+        assert_eq!((order, asked.get()), (vec![3, 1, 0], 2));
     }
 
     #[test]

@@ -172,16 +172,21 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
         let defer = self.cx.shared.defers() && depth >= DEFER_DEPTH;
         frame.deferred.clear();
         let mut cutoff = false;
-        while let Some((i, mv)) = picker.next(&mut frame.moves, &mut frame.scores, |moves, scores| {
-            if use_table {
-                for &m in moves {
-                    if let Some(key) = self.game.child_table_key(m) {
-                        self.cx.table.prefetch(key);
+        while let Some((i, mv)) = picker.next(
+            &mut frame.moves,
+            &mut frame.scores,
+            |moves, scores, _| {
+                if use_table {
+                    for &m in moves {
+                        if let Some(key) = self.game.child_table_key(m) {
+                            self.cx.table.prefetch(key);
+                        }
                     }
                 }
-            }
-            self.cx.evaluator.move_orders(&self.game, moves, scores);
-        }) {
+                self.hints(moves, scores);
+            },
+            |mv| self.cx.evaluator.move_order(&self.game, mv),
+        ) {
             let child = if defer { self.game.child_table_key(mv) } else { None };
             let score = if let Some(child) = child {
                 if i > 0 && self.cx.shared.is_busy(child) {

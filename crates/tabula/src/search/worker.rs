@@ -12,11 +12,13 @@
 
 use super::limits::Limits;
 use super::options::SearchOptions;
-use super::ordering::{add_killer, lmr_reduction, move_score, History, MovePicker, Preceding, NO_PRECEDING};
+use super::ordering::{
+    add_killer, lmr_reduction, move_score, History, MovePicker, Pending, Preceding, QuietOrder, NO_PRECEDING,
+};
 use super::result::Line;
 use super::shared::{Completed, Counts, Shared, CHECK_EVERY, DEFER_DEPTH};
 use super::stack::{split, update_pv, Frame, NO_CODE};
-use crate::game::{Evaluator, Game, Outcome, TableKey, WinningMove, PRIORITY};
+use crate::game::{Evaluator, Game, Outcome, TableKey, WinningMove, DEFERRED, PRIORITY};
 use crate::score::{self, is_decisive, loss_in, win_in, Score, INFINITY, MAX_PLY};
 use crate::tt::{Bound, Probe, Record, TranspositionTable};
 use crate::zobrist::Key;
@@ -653,10 +655,16 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         let mut next_deferred = 0;
         loop {
             let killers = frame.killers;
-            let (i, mv, first_pass) = if let Some((i, mv)) =
-                picker.next(&mut frame.moves, &mut frame.scores, |moves, scores| {
-                    self.score_moves(moves, scores, &killers, counter, side, continuation.then_some(&kind.preceding))
-                }) {
+            let preceding = continuation.then_some(&kind.preceding);
+            let (i, mv, first_pass) = if let Some((i, mv)) = picker.next(
+                &mut frame.moves,
+                &mut frame.scores,
+                |moves, scores, pending| {
+                    let quiet = QuietOrder { killers, counter, side, preceding };
+                    self.score_moves(moves, scores, Some(pending), &quiet)
+                },
+                |mv| self.cx.evaluator.move_order(&self.game, mv),
+            ) {
                 (i, mv, true)
             } else if defer && next_deferred < frame.deferred.len() {
                 next_deferred += 1;
@@ -886,27 +894,45 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         None
     }
 
-    /// Fills `scores` with an ordering score for each move (see [`ordering`](super::ordering)).
+    /// Fills `scores` with an ordering score for each move (see [`ordering`](super::ordering)). A move the
+    /// evaluator hints at [`DEFERRED`] is scored as if hinted 0 and recorded in `pending`, if given and not
+    /// full; else its hint is worked out now.
     #[inline]
     pub(super) fn score_moves(
         &self,
         moves: &[G::Move],
         scores: &mut Vec<i32>,
-        killers: &[u16; 2],
-        counter: u16,
-        side: usize,
-        preceding: Option<&Preceding>,
+        mut pending: Option<&mut Pending>,
+        quiet: &QuietOrder,
     ) {
+        let QuietOrder { killers, counter, side, preceding } = *quiet;
         let options = self.cx.options;
-        let killers = if FULL && options.killers { *killers } else { [NO_CODE; 2] };
+        let killers = if FULL && options.killers { killers } else { [NO_CODE; 2] };
         let history = options.history;
         let start = scores.len();
         self.cx.evaluator.move_orders(&self.game, moves, scores);
-        for (&mv, score) in moves.iter().zip(&mut scores[start..]) {
+        for (k, (&mv, score)) in moves.iter().zip(&mut scores[start..]).enumerate() {
             let code = G::move_code(mv);
+            let mut hint = *score;
+            if hint == DEFERRED {
+                let put_off = pending.as_mut().is_some_and(|p| p.push(k));
+                hint = if put_off { 0 } else { self.cx.evaluator.move_order(&self.game, mv) };
+            }
             let continuation = preceding.map(|p| (p, self.game.piece_to(mv)));
             let h = if history { self.history.quiet(side, code, continuation) } else { 0 };
-            *score = move_score(*score, code, &killers, counter, h);
+            *score = move_score(hint, code, &killers, counter, h);
+        }
+    }
+
+    /// The evaluator's hints of `moves` appended to `hints`, [`DEFERRED`] ones worked out.
+    #[inline]
+    pub(super) fn hints(&self, moves: &[G::Move], hints: &mut Vec<i32>) {
+        let start = hints.len();
+        self.cx.evaluator.move_orders(&self.game, moves, hints);
+        for (&mv, hint) in moves.iter().zip(&mut hints[start..]) {
+            if *hint == DEFERRED {
+                *hint = self.cx.evaluator.move_order(&self.game, mv);
+            }
         }
     }
 
@@ -966,7 +992,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         frame.moves.clear();
         self.cx.evaluator.noisy_moves(&self.game, &mut frame.moves);
         frame.scores.clear();
-        self.cx.evaluator.move_orders(&self.game, &frame.moves, &mut frame.scores);
+        self.hints(&frame.moves, &mut frame.scores);
         let continuation = self.follows_continuations();
         let mut found = None;
         for i in 0..frame.moves.len() {
@@ -1076,7 +1102,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             return stand_pat;
         }
         frame.scores.clear();
-        self.cx.evaluator.move_orders(&self.game, &frame.moves, &mut frame.scores);
+        self.hints(&frame.moves, &mut frame.scores);
         let mut best = stand_pat;
         for i in 0..frame.moves.len() {
             super::ordering::pick_best(&mut frame.moves, &mut frame.scores, i);

@@ -8,7 +8,7 @@
 //! tune fit LABELLED [--epochs N] [--l2 X] > weights.rs
 //! tune wdl-gen OUT [--games N] [--nodes N] [--threads N]
 //! tune wdl-fit SAMPLES
-//! tune nnue-gen OUT [--games N] [--nodes N] [--threads N] [--first N]
+//! tune nnue-gen OUT [--games N] [--nodes N] [--threads N] [--first N] [--stockfish PATH] [--stockfish-go GO]
 //! tune nnue-label IN OUT [--go GO] [--threads N] [--stockfish PATH] [--resume]
 //! tune nnue-loss DATA NET... [--share X]
 //! tune nnue-fit DATA OUT [--epochs N] [--share X] [--scale CP] [--threads N] [--no-mirror] [--start NET] [--rate R]
@@ -39,7 +39,11 @@
 //! - `nnue-gen` plays the same self-play games as `gen`, numbered from `--first` (0 by default; each number seeds its
 //!   own random start, so runs with disjoint ranges add new games), and writes the training data of the network
 //!   (`nnue-fit` below): `FEN;score;result` per quiet position, where `score` is the search's score in centipawns and
-//!   `result` the game's result (1, 0.5 or 0), both from white's point of view.
+//!   `result` the game's result (1, 0.5 or 0), both from white's point of view. With `--stockfish` the engine plays
+//!   Stockfish instead of itself (white in the even-numbered games, Stockfish searching `go {stockfish-go}`,
+//!   `nodes 5000` by default, one thread), and the lines are the quiet positions where Stockfish is to move, scored
+//!   by its own search: positions the engine's play leads to against a stronger opponent, labelled as they are
+//!   played.
 //! - `nnue-label` replaces the score of each `FEN;score;result` line with Stockfish's after `go {go}` (`--go "depth 8"`
 //!   by default; one Stockfish of one thread per thread), white's point of view, a mate as ±3,000, and drops the
 //!   positions whose best move by Stockfish is a capture or a promotion. `label` and `nnue-label` write each block
@@ -221,6 +225,13 @@ enum Command {
         /// The number of the first game (each number seeds its own start).
         #[arg(long, default_value_t = 0)]
         first: u64,
+        /// Play against this Stockfish instead of self-play (the engine white in even-numbered games), and write
+        /// the positions where Stockfish is to move, scored by its own search of `--stockfish-go`.
+        #[arg(long)]
+        stockfish: Option<String>,
+        /// Stockfish's search of each move, as a UCI `go` command's arguments.
+        #[arg(long, default_value = "nodes 5000")]
+        stockfish_go: String,
     },
     /// Replaces each line's score by Stockfish's after `go GO`, dropping positions whose best move is a
     /// capture or a promotion.
@@ -293,8 +304,9 @@ fn main() -> anyhow::Result<()> {
         Command::Fit { labelled, epochs, l2 } => fit::run(&labelled, epochs, l2),
         Command::WdlGen(games) => gen(&games, wdl::sample_line),
         Command::WdlFit { samples } => wdl::fit(&samples),
-        Command::NnueGen { out, games, nodes, threads, first } => {
-            gen_from(&out, first..first.saturating_add(games), nodes, threads, |q, result| {
+        Command::NnueGen { out, games, nodes, threads, first, stockfish, stockfish_go } => {
+            let opponent = stockfish.map(|path| Opponent { path, go: stockfish_go });
+            gen_from(&out, first..first.saturating_add(games), nodes, threads, opponent.as_ref(), |q, result| {
                 let white_score = if q.white_to_move { q.score } else { -q.score };
                 format!("{};{white_score};{result}", q.fen)
             })
@@ -367,9 +379,58 @@ struct Quiet {
     white_to_move: bool,
 }
 
-/// One self-play game: the quiet positions met and the result for white.
-fn self_play(engine: &mut Engine, mut pos: Position, nodes: u64) -> (Vec<Quiet>, f64) {
+/// Another engine to play against instead of self-play: Stockfish at `path`, searching each move with `go {go}`.
+struct Opponent {
+    path: String,
+    go: String,
+}
+
+/// A running [`Opponent`] and the side it plays in the current game.
+struct Rival {
+    process: Process,
+    go: String,
+    color: Color,
+}
+
+impl Rival {
+    fn start(opponent: &Opponent) -> anyhow::Result<Rival> {
+        let mut process = Process::spawn(std::slice::from_ref(&opponent.path))?;
+        process.ask("uci", Duration::from_secs(600), |l| l == "uciok").context("Stockfish does not speak UCI")?;
+        for option in ["Threads value 1", "Hash value 16"] {
+            process.send(&format!("setoption name {option}"))?;
+        }
+        Ok(Rival { process, go: opponent.go.clone(), color: Color::White })
+    }
+
+    /// Its move in the game that went from `start` to `pos` by `moves`, with its score for the side to move.
+    fn answer(&mut self, start: &str, moves: &[tabula_chess::Move], pos: &Position) -> anyhow::Result<Verdict> {
+        let mut question = format!("position fen {start}");
+        if !moves.is_empty() {
+            question.push_str(" moves");
+            for mv in moves {
+                question.push(' ');
+                question.push_str(&mv.to_uci());
+            }
+        }
+        question.push_str(&format!("\ngo {}", self.go));
+        let answer = self.process.ask(&question, Duration::from_secs(600), |l| l.starts_with("bestmove"))?;
+        verdict(pos, &answer).with_context(|| format!("Stockfish gave no legal move in {}", pos.to_fen()))
+    }
+}
+
+/// One self-play game, or with a `rival` one against it: the quiet positions met (against a rival, those where it
+/// is to move, scored by its search) and the result for white.
+fn self_play(
+    engine: &mut Engine,
+    mut pos: Position,
+    nodes: u64,
+    mut rival: Option<&mut Rival>,
+) -> anyhow::Result<(Vec<Quiet>, f64)> {
     engine.clear_hash();
+    if let Some(rival) = rival.as_mut() {
+        rival.process.send("ucinewgame")?;
+    }
+    let (start, mut played) = (pos.to_fen(), Vec::new());
     let mut quiet = Vec::new();
     let mut decisive_run = 0;
     let result = loop {
@@ -393,27 +454,48 @@ fn self_play(engine: &mut Engine, mut pos: Position, nodes: u64) -> (Vec<Quiet>,
             let won = if b.by_color(Color::Black).count() == 1 { 1.0 } else { 0.0 };
             break if knights_only { 0.5 } else { won };
         }
-        let r = engine.search(&pos, &Limits::nodes(nodes), &[], |_| {});
-        let Some(mv) = r.best_move else { break 0.5 };
-        let white_score = if pos.turn() == Color::White { r.score } else { -r.score };
+        let (mv, score, kept) = match rival.as_mut().filter(|r| r.color == pos.turn()) {
+            Some(rival) => {
+                let v = rival.answer(&start, &played, &pos)?;
+                let Some(score) = v.score else { break 0.5 };
+                (v.best, if score.abs() >= MATE_CP { mate_score(score) } else { score }, true)
+            }
+            None => {
+                let r = engine.search(&pos, &Limits::nodes(nodes), &[], |_| {});
+                let Some(mv) = r.best_move else { break 0.5 };
+                (mv, r.score, rival.is_none())
+            }
+        };
+        let white_score = if pos.turn() == Color::White { score } else { -score };
         // Adjudicate long-won games to save time; their later positions add little.
         decisive_run = if white_score.abs() > 1500 { decisive_run + 1 } else { 0 };
-        if decisive_run >= 6 || is_decisive(r.score) {
+        if decisive_run >= 6 || is_decisive(score) {
             break if white_score > 0 { 1.0 } else { 0.0 };
         }
-        if !pos.is_check() && !pos.is_capture(mv) && mv.promotion().is_none() {
+        if kept && !pos.is_check() && !pos.is_capture(mv) && mv.promotion().is_none() {
             let (phase, white_to_move) = (tabula_chess::eval::phase(&pos), pos.turn() == Color::White);
-            quiet.push(Quiet { fen: pos.to_fen(), score: r.score, phase, white_to_move });
+            quiet.push(Quiet { fen: pos.to_fen(), score, phase, white_to_move });
         }
         pos.play_unchecked(mv);
+        played.push(mv);
     };
-    (quiet, result)
+    Ok((quiet, result))
+}
+
+/// A decisive score of the engine's scale for a mate Stockfish reports (as ±[`MATE_CP`]), so that the game is
+/// adjudicated as the engine's own mate scores adjudicate it.
+fn mate_score(score: i32) -> i32 {
+    if score > 0 {
+        tabula::score::win_in(1)
+    } else {
+        tabula::score::loss_in(1)
+    }
 }
 
 /// Plays the self-play games `games` asks for (numbered from 0) and writes a line to its file for each quiet
 /// position, as `line` makes it from the position and the game's result for white.
 fn gen(games: &SelfPlay, line: fn(&Quiet, f64) -> String) -> anyhow::Result<()> {
-    gen_from(&games.out, 0..games.games, games.nodes, games.threads, line)
+    gen_from(&games.out, 0..games.games, games.nodes, games.threads, None, line)
 }
 
 /// Writes `count` distinct random starts (numbered from `first`) that a search of `nodes` scores within
@@ -449,6 +531,7 @@ fn gen_from(
     games: std::ops::Range<u64>,
     nodes: u64,
     threads: usize,
+    opponent: Option<&Opponent>,
     line: fn(&Quiet, f64) -> String,
 ) -> anyhow::Result<()> {
     let out = Mutex::new(Output::create(out)?);
@@ -457,6 +540,7 @@ fn gen_from(
     let positions = AtomicUsize::new(0);
     on_threads(threads, || -> anyhow::Result<()> {
         let mut engine = Engine::new(8);
+        let mut rival = opponent.map(Rival::start).transpose()?;
         loop {
             let game = next.fetch_add(1, Ordering::Relaxed);
             if game as u64 >= games.end {
@@ -464,7 +548,11 @@ fn gen_from(
             }
             let mut rng = Rng::new(0x7ab1_0000 + game as u64);
             let Some(start) = random_start(&mut rng, &book) else { continue };
-            let (quiet, result) = self_play(&mut engine, start, nodes);
+            if let Some(rival) = rival.as_mut() {
+                // The engine takes white in even-numbered games.
+                rival.color = if game % 2 == 0 { Color::Black } else { Color::White };
+            }
+            let (quiet, result) = self_play(&mut engine, start, nodes, rival.as_mut())?;
             let mut w = out.lock().expect("no panics while writing");
             for q in &quiet {
                 w.line(line(q, result))?;

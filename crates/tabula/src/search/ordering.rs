@@ -49,29 +49,27 @@ pub(super) fn move_score(hint: i32, code: u16, killers: &[u16; 2], counter: u16,
 
 /// The moves of a node whose scores are still bounds, each ranked as if the evaluator had hinted it 0, its
 /// own hint not yet worked out: a bit per place among the scored moves, which follows the moves as the picker
-/// moves them. A node with more than 64 moves to score has no bits: its hints are all worked out at once.
+/// moves them. Only a node with at most [`PENDING_PLACES`] moves to score has them (the picker offers none to
+/// a larger one, whose hints are all worked out at once).
 pub(super) struct Pending {
     bits: u64,
-    open: bool,
 }
 
+/// The most moves a node may have to score and still put hints off: one bit each.
+const PENDING_PLACES: usize = 64;
+
 impl Pending {
-    /// Records the move at place `k` among the scored ones as pending; `false` if there is no room (its hint
-    /// must be worked out now).
+    /// Records the move at place `k` among the scored ones as pending.
     #[inline]
-    pub fn push(&mut self, k: usize) -> bool {
-        if !self.open {
-            return false;
-        }
-        debug_assert!(k < 64);
+    pub fn push(&mut self, k: usize) {
+        debug_assert!(k < PENDING_PLACES);
         self.bits |= 1 << k;
-        true
     }
 
     /// Whether the move at place `k` is pending.
     #[inline(always)]
     fn is_set(&self, k: usize) -> bool {
-        k < 64 && self.bits >> k & 1 != 0
+        k < PENDING_PLACES && self.bits >> k & 1 != 0
     }
 
     /// The places of the pending moves, which no longer are.
@@ -90,7 +88,7 @@ impl Pending {
         if self.bits == 0 || i == j {
             return;
         }
-        // (Places below 64: a node with bits has no more moves.)
+        // (Places below 64: a node with bits has no more moves than that.)
         let below = |k: usize| (1u64 << k) - 1;
         let moved = self.is_set(j) as u64;
         let between = self.bits & below(j) & !below(i);
@@ -124,12 +122,12 @@ impl MovePicker {
                 ordered = 1;
             }
         }
-        MovePicker { next: 0, ordered, scored: false, select: false, pending: Pending { bits: 0, open: false } }
+        MovePicker { next: 0, ordered, scored: false, select: false, pending: Pending { bits: 0 } }
     }
 
     /// The next move and its index, scoring the unordered moves with `score` the first time they are needed
-    /// (`score` fills `scores` for `moves[from..]`, one per move, and records in the [`Pending`] the moves
-    /// whose hints it put off, scoring them as if hinted 0), and asking `hint` for the pending moves' hints
+    /// (`score` fills `scores` for `moves[from..]`, one per move, and, given a [`Pending`], may record there
+    /// the moves whose hints it put off, scoring them as if hinted 0), and asking `hint` for the pending moves' hints
     /// when the first of them comes first: 0 leaves a score as it is, `-PRIORITY` or below becomes it (as
     /// [`move_score`] would make it).
     #[inline]
@@ -137,7 +135,7 @@ impl MovePicker {
         &mut self,
         moves: &mut [M],
         scores: &mut Vec<i32>,
-        score: impl FnOnce(&[M], &mut Vec<i32>, &mut Pending),
+        score: impl FnOnce(&[M], &mut Vec<i32>, Option<&mut Pending>),
         mut hint: impl FnMut(M) -> i32,
     ) -> Option<(usize, M)> {
         let i = self.next;
@@ -149,8 +147,8 @@ impl MovePicker {
                 self.scored = true;
                 scores.clear();
                 if moves.len() - i > 1 {
-                    self.pending.open = moves.len() - i <= 64;
-                    score(&moves[i..], scores, &mut self.pending);
+                    let room = moves.len() - i <= PENDING_PLACES;
+                    score(&moves[i..], scores, room.then_some(&mut self.pending));
                     debug_assert_eq!(scores.len(), moves.len() - i);
                     let first = scores[0];
                     self.select = self.pending.bits != 0 || scores.iter().any(|&s| s != first);
@@ -539,7 +537,7 @@ mod tests {
         let mut scores = Vec::new();
         let mut order = Vec::new();
         let hint = |m: u16| [0, 1, 5, 1, 5, 0][m as usize];
-        let score = |ms: &[u16], s: &mut Vec<i32>, _: &mut Pending| s.extend(ms.iter().map(|&m| hint(m)));
+        let score = |ms: &[u16], s: &mut Vec<i32>, _: Option<&mut Pending>| s.extend(ms.iter().map(|&m| hint(m)));
         while let Some((_, m)) = picker.next(&mut moves, &mut scores, score, |_| 0) {
             order.push(m);
         }
@@ -571,10 +569,16 @@ mod tests {
                 let mut moves: Vec<u16> = (0..n as u16).collect();
                 let mut picker = MovePicker::new(&mut moves, table, |m| m);
                 let (mut scores, mut order, asked) = (Vec::new(), Vec::new(), std::cell::RefCell::new(Vec::new()));
-                let score = |ms: &[u16], s: &mut Vec<i32>, pending: &mut Pending| {
+                let score = |ms: &[u16], s: &mut Vec<i32>, mut pending: Option<&mut Pending>| {
                     for (k, &m) in ms.iter().enumerate() {
                         let m = m as usize;
-                        s.push(if deferred[m] && defer && pending.push(k) { 0 } else { exact(m) });
+                        match pending.as_mut().filter(|_| deferred[m] && defer) {
+                            Some(p) => {
+                                p.push(k);
+                                s.push(0);
+                            }
+                            None => s.push(exact(m)),
+                        }
                     }
                 };
                 let hint = |m: u16| {
@@ -605,10 +609,14 @@ mod tests {
         let mut moves = [0u16, 1, 2, 3];
         let mut picker = MovePicker::new(&mut moves, NO_CODE, |m| m);
         let mut scores = Vec::new();
-        let score = |ms: &[u16], s: &mut Vec<i32>, pending: &mut Pending| {
+        let score = |ms: &[u16], s: &mut Vec<i32>, pending: Option<&mut Pending>| {
+            let pending = pending.expect("room for four moves");
             for (k, &m) in ms.iter().enumerate() {
                 s.push(match m {
-                    0 | 3 if pending.push(k) => 0,
+                    0 | 3 => {
+                        pending.push(k);
+                        0
+                    }
                     2 => PRIORITY + 1,
                     _ => -5,
                 });

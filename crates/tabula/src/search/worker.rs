@@ -661,7 +661,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
                 &mut frame.scores,
                 |moves, scores, pending| {
                     let quiet = QuietOrder { killers, counter, side, preceding };
-                    self.score_moves(moves, scores, Some(pending), &quiet)
+                    self.score_moves(moves, scores, pending, &quiet)
                 },
                 |mv| self.cx.evaluator.move_order(&self.game, mv),
             ) {
@@ -894,9 +894,9 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         None
     }
 
-    /// Fills `scores` with an ordering score for each move (see [`ordering`](super::ordering)). A move the
-    /// evaluator hints at [`DEFERRED`] is scored as if hinted 0 and recorded in `pending`, if given and not
-    /// full; else its hint is worked out now.
+    /// Fills `scores` with an ordering score for each move (see [`ordering`](super::ordering)). Given
+    /// `pending`, a move the evaluator hints at [`DEFERRED`] is scored as if hinted 0 and recorded there;
+    /// without, its hint is worked out now.
     #[inline]
     pub(super) fn score_moves(
         &self,
@@ -910,13 +910,17 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         let killers = if FULL && options.killers { killers } else { [NO_CODE; 2] };
         let history = options.history;
         let start = scores.len();
-        self.cx.evaluator.move_orders(&self.game, moves, scores);
+        match pending {
+            Some(_) => self.cx.evaluator.move_orders(&self.game, moves, scores),
+            None => self.hints(moves, scores),
+        }
         for (k, (&mv, score)) in moves.iter().zip(&mut scores[start..]).enumerate() {
             let code = G::move_code(mv);
             let mut hint = *score;
-            if hint == DEFERRED {
-                let put_off = pending.as_mut().is_some_and(|p| p.push(k));
-                hint = if put_off { 0 } else { self.cx.evaluator.move_order(&self.game, mv) };
+            // (Only given `pending`: `hints` worked the others out.)
+            if let (DEFERRED, Some(pending)) = (hint, pending.as_mut()) {
+                pending.push(k);
+                hint = 0;
             }
             let continuation = preceding.map(|p| (p, self.game.piece_to(mv)));
             let h = if history { self.history.quiet(side, code, continuation) } else { 0 };

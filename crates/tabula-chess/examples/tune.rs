@@ -394,11 +394,7 @@ struct Rival {
 
 impl Rival {
     fn start(opponent: &Opponent) -> anyhow::Result<Rival> {
-        let mut process = Process::spawn(std::slice::from_ref(&opponent.path))?;
-        process.ask("uci", Duration::from_secs(600), |l| l == "uciok").context("Stockfish does not speak UCI")?;
-        for option in ["Threads value 1", "Hash value 16"] {
-            process.send(&format!("setoption name {option}"))?;
-        }
+        let process = start_stockfish(&opponent.path, &[])?;
         Ok(Rival { process, go: opponent.go.clone(), color: Color::White })
     }
 
@@ -413,7 +409,7 @@ impl Rival {
             }
         }
         question.push_str(&format!("\ngo {}", self.go));
-        let answer = self.process.ask(&question, Duration::from_secs(600), |l| l.starts_with("bestmove"))?;
+        let answer = self.process.ask(&question, STOCKFISH_PATIENCE, |l| l.starts_with("bestmove"))?;
         verdict(pos, &answer).with_context(|| format!("Stockfish gave no legal move in {}", pos.to_fen()))
     }
 }
@@ -600,6 +596,20 @@ fn verdict(pos: &Position, answer: &[String]) -> Option<Verdict> {
     best.map(|best| Verdict { best, score, wdl })
 }
 
+/// How long to wait for any one answer of Stockfish's.
+const STOCKFISH_PATIENCE: Duration = Duration::from_secs(600);
+
+/// Stockfish at `path`, past the UCI handshake, with one thread, 16 MiB of table and the `options` given (as
+/// `NAME value VALUE`).
+fn start_stockfish(path: &str, options: &[&str]) -> anyhow::Result<Process> {
+    let mut process = Process::spawn(&[path.to_string()])?;
+    process.ask("uci", STOCKFISH_PATIENCE, |l| l == "uciok").context("Stockfish does not speak UCI")?;
+    for option in ["Threads value 1", "Hash value 16"].iter().chain(options) {
+        process.send(&format!("setoption name {option}"))?;
+    }
+    Ok(process)
+}
+
 /// Asks Stockfish (one thread each, `threads` of them) `go {go}` about the position that opens each line of
 /// `input` (`FEN;...`) and writes the line `line` makes of the entry, the position and the verdict, in the
 /// input's order block by block; positions whose best move is a capture or a promotion are dropped.
@@ -627,12 +637,7 @@ fn ask_stockfish(
     let next = AtomicUsize::new(0);
     let kept = AtomicUsize::new(0);
     on_threads(threads, || -> anyhow::Result<()> {
-        let mut engine = Process::spawn(&[stockfish.to_string()])?;
-        let patience = Duration::from_secs(600);
-        engine.ask("uci", patience, |l| l == "uciok").context("Stockfish does not speak UCI")?;
-        for option in ["Threads value 1", "Hash value 16", "UCI_ShowWDL value true"] {
-            engine.send(&format!("setoption name {option}"))?;
-        }
+        let mut engine = start_stockfish(stockfish, &["UCI_ShowWDL value true"])?;
         while let Some((first, block)) = next_block(&lines, &next, BLOCK) {
             let mut written = Vec::new();
             for entry in block {
@@ -640,7 +645,7 @@ fn ask_stockfish(
                 let Ok(pos) = Position::from_fen(fen) else { continue };
                 let question = format!("position fen {fen}\ngo {go}");
                 let answer = engine
-                    .ask(&question, patience, |l| l.starts_with("bestmove"))
+                    .ask(&question, STOCKFISH_PATIENCE, |l| l.starts_with("bestmove"))
                     .with_context(|| format!("Stockfish gave no best move for {fen}"))?;
                 let Some(v) = verdict(&pos, &answer) else { continue };
                 if pos.is_capture(v.best) || v.best.promotion().is_some() {

@@ -950,7 +950,7 @@ mod nnue_fit {
     use tabula::rng::Rng;
     use tabula_chess::eval::against_bare_king;
     use tabula_chess::eval::nnue::{
-        feature, names_embedded, Layers, Network, DEFAULT_SCALE, HIDDEN, INPUTS, MAX_BUCKETS, QA, QB,
+        names_embedded, KingLayout, Layers, Network, DEFAULT_SCALE, HIDDEN, INPUTS, MAX_BUCKETS, QA, QB,
     };
     use tabula_chess::{Color, Position};
 
@@ -969,6 +969,8 @@ mod nnue_fit {
     /// Training positions: the active features from each side's point of view, side to move, target.
     #[derive(Default)]
     pub struct Data {
+        /// The inputs the features are of.
+        kings: KingLayout,
         /// `[white's view, black's view]` per piece.
         features: Vec<[u16; 2]>,
         /// Where each position's features start in `features` (one more entry than positions).
@@ -983,14 +985,21 @@ mod nnue_fit {
             self.targets.len()
         }
 
+        /// No positions yet, their features to be those of the king layout `kings`.
+        pub fn new(kings: KingLayout) -> Data {
+            Data { kings, ..Data::default() }
+        }
+
         pub fn push(&mut self, pos: &Position, target_for_side_to_move: f32) {
             if self.starts.is_empty() {
                 self.starts.push(0);
             }
             let board = pos.board();
+            let [white, black] = self.kings.views(pos);
             for sq in board.occupied() {
                 let piece = board.piece_at(sq).expect("occupied");
-                self.features.push([feature(Color::White, piece, sq) as u16, feature(Color::Black, piece, sq) as u16]);
+                let [w, b] = [white.feature(Color::White, piece, sq), black.feature(Color::Black, piece, sq)];
+                self.features.push([w as u16, b as u16]);
             }
             self.starts.push(self.features.len() as u32);
             self.black_to_move.push(pos.turn() == Color::Black);
@@ -1013,7 +1022,12 @@ mod nnue_fit {
     /// The network in `f32`.
     #[derive(Clone)]
     pub struct Params {
-        /// Input by input, `H` each.
+        /// The inputs of the first layer.
+        pub kings: KingLayout,
+        /// Input by input, `H` each, king bucket by king bucket; with more than one king bucket, one more set of
+        /// [`INPUTS`] (the *factor*) that every bucket's inputs add to, so that what holds wherever the king
+        /// stands is learnt from every position (merged into each bucket's weights by
+        /// [`quantise`](Params::quantise)).
         pub w1: Vec<f32>,
         pub b1: Vec<f32>,
         /// Output bucket by bucket, `2 * H` each: side to move's `H`, then the other's.
@@ -1034,11 +1048,23 @@ mod nnue_fit {
             .collect()
     }
 
+    /// The sets of [`INPUTS`] first-layer weights a trainer keeps for `kings`: one per king bucket, and the
+    /// factor where there are several.
+    fn input_sets(kings: &KingLayout) -> usize {
+        let n = kings.buckets();
+        if n > 1 {
+            n + 1
+        } else {
+            1
+        }
+    }
+
     impl Params {
-        pub fn random(rng: &mut Rng, buckets: usize) -> Params {
+        pub fn random(rng: &mut Rng, buckets: usize, kings: KingLayout) -> Params {
             let mut uniform = |scale: f64| ((rng.unit() * 2.0 - 1.0) * scale) as f32;
             Params {
-                w1: (0..INPUTS * H).map(|_| uniform(0.15)).collect(),
+                kings,
+                w1: (0..INPUTS * input_sets(&kings) * H).map(|_| uniform(0.15)).collect(),
                 b1: (0..H).map(|_| uniform(0.1) + 0.1).collect(),
                 w2: (0..2 * H * buckets).map(|_| uniform(0.1)).collect(),
                 b2: vec![0.0; buckets],
@@ -1046,13 +1072,20 @@ mod nnue_fit {
         }
 
         /// The real-valued weights of a quantised network's layers (the inverse of
-        /// [`quantise`](Params::quantise) up to rounding), to go on training it, with `buckets` output buckets:
-        /// the network's own, or copies of the output neuron of a network with one bucket (which evaluate as
-        /// it does). A network may have fewer hidden neurons than `H`: those it lacks start with random input
+        /// [`quantise`](Params::quantise) up to rounding), to go on training it, with `buckets` output buckets
+        /// and the king layout `kings`: the network's own, or copies of the output neuron of a network with one
+        /// bucket (which evaluate as it does); the network's own king layout, or from the plain layout (one
+        /// set of inputs, no mirroring) any other, the plain weights becoming the factor that every king bucket
+        /// starts from. A network may have fewer hidden neurons than `H`: those it lacks start with random input
         /// weights (drawn from `rng`) and no output weight, so that the wider network evaluates as the narrower
         /// one until it learns. So do its silent neurons, with no weight in or out and no bias (a narrower
         /// network read at this build's width has them): never active, they would never learn.
-        pub fn from_layers(layers: &Layers, buckets: usize, rng: &mut Rng) -> anyhow::Result<Params> {
+        pub fn from_layers(
+            layers: &Layers,
+            buckets: usize,
+            kings: KingLayout,
+            rng: &mut Rng,
+        ) -> anyhow::Result<Params> {
             let (h, given) = (layers.hidden, layers.out_bias.len());
             if h > H {
                 bail!("a network of {h} hidden neurons cannot start one of {H}");
@@ -1060,33 +1093,45 @@ mod nnue_fit {
             if given != buckets && given != 1 {
                 bail!("a network of {given} output buckets cannot start one of {buckets}");
             }
+            if layers.kings != kings && layers.kings != KingLayout::PLAIN {
+                bail!("a network of {} king buckets cannot start another king layout", layers.kings.buckets());
+            }
             let real = |w: i16, q: i32| f32::from(w) / q as f32;
-            let random = Params::random(rng, 1);
+            let random = Params::random(rng, 1, kings);
             // At this build's width the neurons the network lacks are silent too, and all silent ones start
             // afresh.
             let wide = layers.widened(H);
             let silent = silent_neurons(&wide);
-            let w1 = wide
+            let given_w1: Vec<f32> = wide
                 .weights
                 .iter()
                 .enumerate()
                 .map(|(at, &w)| if silent[at % H] { random.w1[at] } else { real(w, QA) })
                 .collect();
+            let set = INPUTS * H;
+            let w1 = match (input_sets(&kings), layers.kings == kings) {
+                (1, _) => given_w1,
+                // Each bucket's own weights, no factor yet.
+                (_, true) => [given_w1, vec![0.0; set]].concat(),
+                // The plain weights as the factor under empty buckets.
+                (sets, false) => [vec![0.0; (sets - 1) * set], given_w1].concat(),
+            };
             let b1 = (0..H).map(|j| if silent[j] { random.b1[j] } else { real(wide.bias[j], QA) }).collect();
             // A silent neuron's output weights are zeros already.
             let w2: Vec<f32> = wide.out_weights.iter().map(|&w| real(w, QB)).collect();
             let b2: Vec<f32> = layers.out_bias.iter().map(|&b| b as f32 / (QA * QB) as f32).collect();
             let copies = buckets / given;
-            Ok(Params { w1, b1, w2: w2.repeat(copies), b2: b2.repeat(copies) })
+            Ok(Params { kings, w1, b1, w2: w2.repeat(copies), b2: b2.repeat(copies) })
         }
 
         pub fn buckets(&self) -> usize {
             self.b2.len()
         }
 
-        fn zeros(buckets: usize) -> Params {
+        fn zeros(buckets: usize, kings: KingLayout) -> Params {
             Params {
-                w1: vec![0.0; INPUTS * H],
+                kings,
+                w1: vec![0.0; INPUTS * input_sets(&kings) * H],
                 b1: vec![0.0; H],
                 w2: vec![0.0; 2 * H * buckets],
                 b2: vec![0.0; buckets],
@@ -1099,10 +1144,16 @@ mod nnue_fit {
             (bucket * 2 * H, bucket)
         }
 
+        /// The rows of `w1` that input `f` adds: its own, and its factor's if there is one.
+        fn rows(&self, f: usize) -> impl Iterator<Item = usize> {
+            let factor = (input_sets(&self.kings) > 1).then(|| self.kings.buckets() * INPUTS + f % INPUTS);
+            std::iter::once(f).chain(factor)
+        }
+
         fn accumulate(&self, features: impl Iterator<Item = usize>, acc: &mut [f32; H]) {
             acc.copy_from_slice(&self.b1);
-            for f in features {
-                for (a, w) in acc.iter_mut().zip(&self.w1[f * H..(f + 1) * H]) {
+            for row in features.flat_map(|f| self.rows(f)) {
+                for (a, w) in acc.iter_mut().zip(&self.w1[row * H..(row + 1) * H]) {
                     *a += w;
                 }
             }
@@ -1142,8 +1193,8 @@ mod nnue_fit {
                     dacc[j] = if a > 0.0 && a < 1.0 { dy * w2[j] } else { 0.0 };
                     grad.b1[j] += dacc[j];
                 }
-                for f in features {
-                    for (g, d) in grad.w1[f * H..(f + 1) * H].iter_mut().zip(&dacc) {
+                for row in features.flat_map(|f| self.rows(f)) {
+                    for (g, d) in grad.w1[row * H..(row + 1) * H].iter_mut().zip(&dacc) {
                         *g += d;
                     }
                 }
@@ -1169,8 +1220,26 @@ mod nnue_fit {
                 xs.iter().map(|&w| (w * scale as f32).round() as i16).collect()
             };
             let out_bias: Vec<i32> = self.b2.iter().map(|b| (b * (QA * QB) as f32).round() as i32).collect();
-            Network::new(&q(&self.w1, QA), &q(&self.b1, QA), &q(&self.w2, QB), &out_bias, scale as i32)
-                .expect("the clipped weights are in range")
+            // Each king bucket's weights with the factor's added, kept within the clip bound.
+            let set = INPUTS * H;
+            let w1: Vec<f32> = match input_sets(&self.kings) {
+                1 => self.w1.clone(),
+                sets => {
+                    let (buckets, factor) = self.w1.split_at((sets - 1) * set);
+                    let merged = buckets.iter().zip(factor.iter().cycle());
+                    merged.map(|(w, f)| (w + f).clamp(-FIRST_LAYER_CLIP, FIRST_LAYER_CLIP)).collect()
+                }
+            };
+            let layers = Layers {
+                hidden: H,
+                kings: self.kings,
+                weights: q(&w1, QA),
+                bias: q(&self.b1, QA),
+                out_weights: q(&self.w2, QB),
+                out_bias,
+                scale: scale as i32,
+            };
+            Network::from_layers(&layers).expect("the clipped weights are in range")
         }
     }
 
@@ -1202,8 +1271,8 @@ mod nnue_fit {
     /// `share * sigmoid(score / scale) + (1 - share) * result` for the side to move, leaving out the endings
     /// against a bare king, which the engine never asks the network about.
     /// Also returns the FEN of each position kept.
-    fn read(path: &str, share: f32, scale: f32) -> anyhow::Result<(Data, Vec<String>)> {
-        let mut data = Data::default();
+    fn read(path: &str, share: f32, scale: f32, kings: KingLayout) -> anyhow::Result<(Data, Vec<String>)> {
+        let mut data = Data::new(kings);
         let mut fens = Vec::new();
         let mut bare = 0;
         for line in super::read_lines(path)? {
@@ -1254,7 +1323,7 @@ mod nnue_fit {
     /// `nnue-loss`: the loss of the tapered evaluation and of each network file (`<embedded>` for the one in
     /// the crate) on every position of `path`, with the targets of `nnue-fit`.
     pub fn losses(path: &str, nets: &[&str], share: f32, scale: f32) -> anyhow::Result<()> {
-        let (data, fens) = read(path, share, scale)?;
+        let (data, fens) = read(path, share, scale, KingLayout::PLAIN)?;
         let networks = nets.iter().map(|&n| Ok((n, open_network(n)?))).collect::<anyhow::Result<Vec<_>>>()?;
         report_losses(&fens, &data.targets, scale, &networks, "");
         Ok(())
@@ -1294,6 +1363,18 @@ mod nnue_fit {
         /// Write the weights of the pass with the lowest held-out loss rather than the last pass's.
         #[arg(long)]
         pub keep_best: bool,
+        /// The king layout of the first layer's inputs (`plain`, `mirrored` or `four`; see
+        /// `KingLayout::NAMED`): by default the start network's, or plain. A plain network starts any other,
+        /// its weights becoming the factor every king bucket adds to.
+        #[arg(long, value_parser = parse_kings)]
+        pub kings: Option<KingLayout>,
+    }
+
+    fn parse_kings(name: &str) -> Result<KingLayout, String> {
+        KingLayout::named(name).ok_or_else(|| {
+            let names: Vec<&str> = KingLayout::NAMED.iter().map(|(n, _)| *n).collect();
+            format!("no king layout {name:?}: one of {}", names.join(", "))
+        })
     }
 
     /// Trains on `data` for `epochs` and writes the weights file `out`: from random weights, or from the
@@ -1311,16 +1392,29 @@ mod nnue_fit {
             rate,
             buckets,
             keep_best,
+            kings,
         } = *training;
-        let mirror = !no_mirror;
         let started = Instant::now();
-        let (all, fens) = read(path, share, scale)?;
+        // A file may be narrower than this build's networks: the trainer widens it.
+        let start = match start {
+            None => None,
+            Some(name) if names_embedded(name) => Some((name, Network::embedded().to_layers())),
+            Some(name) => {
+                let bytes = std::fs::read(name).with_context(|| format!("cannot read {name}"))?;
+                Some((name, Layers::from_bytes(&bytes).with_context(|| format!("cannot read the network {name}"))?))
+            }
+        };
+        let kings = kings.or(start.as_ref().map(|(_, layers)| layers.kings)).unwrap_or_default();
+        // Mirroring the positions left to right doubles them for the plain layout; a mirrored layout sees a
+        // position and its mirror image alike, and a king bucket need not hold for the mirrored king.
+        let mirror = !no_mirror && kings == KingLayout::PLAIN;
+        let (all, fens) = read(path, share, scale, kings)?;
         if all.len() < 20 {
             bail!("{path}: {} positions are too few to train on and hold out a twentieth", all.len());
         }
         // The last twentieth of the file (the latest games) is held out.
         let cut = all.len() - all.len() / 20;
-        let (mut train, mut valid) = (Data::default(), Data::default());
+        let (mut train, mut valid) = (Data::new(kings), Data::new(kings));
         for i in 0..all.len() {
             let part = if i < cut { &mut train } else { &mut valid };
             // The network sees the placement alone, which is as good mirrored left to right (castling rights
@@ -1344,15 +1438,8 @@ mod nnue_fit {
         report_losses(&fens[cut..], &all.targets[cut..], scale, &embedded, "held-out ");
         let mut rng = Rng::new(0x6e6e_7565);
         let (mut params, default_rate) = match start {
-            None => (Params::random(&mut rng, buckets.map_or(8, |b| b as usize)), 1e-3),
-            Some(start) => {
-                // A file may be narrower than this build's networks: the trainer widens it.
-                let layers = if names_embedded(start) {
-                    Network::embedded().to_layers()
-                } else {
-                    let bytes = std::fs::read(start).with_context(|| format!("cannot read {start}"))?;
-                    Layers::from_bytes(&bytes).with_context(|| format!("cannot read the network {start}"))?
-                };
+            None => (Params::random(&mut rng, buckets.map_or(8, |b| b as usize), kings), 1e-3),
+            Some((start, layers)) => {
                 // The weights mean `y · scale` centipawns: another scale would change every evaluation.
                 if layers.scale as f32 != scale {
                     bail!("{start} has scale {}, training asks for {scale}", layers.scale);
@@ -1366,10 +1453,10 @@ mod nnue_fit {
                     );
                 }
                 let buckets = buckets.map_or(layers.out_bias.len(), |b| b as usize);
-                (Params::from_layers(&layers, buckets, &mut rng)?, 1e-4)
+                (Params::from_layers(&layers, buckets, kings, &mut rng)?, 1e-4)
             }
         };
-        eprintln!("{} output buckets", params.buckets());
+        eprintln!("{} output buckets, {} king buckets", params.buckets(), kings.buckets());
         let rate = rate.unwrap_or(default_rate);
         let mut adam = Adam::new(&params);
         let mut order: Vec<u32> = (0..train.len() as u32).collect();
@@ -1423,7 +1510,7 @@ mod nnue_fit {
                 .chunks(chunk)
                 .map(|part| {
                     s.spawn(move || {
-                        let mut grad = Params::zeros(params.buckets());
+                        let mut grad = Params::zeros(params.buckets(), params.kings);
                         let mut acc = [[0.0; H]; 2];
                         let loss: f64 = part
                             .iter()
@@ -1436,7 +1523,8 @@ mod nnue_fit {
             handles.into_iter().map(|h| h.join().expect("no panic")).collect()
         });
         let mut parts = parts.into_iter();
-        let (mut total, mut loss) = parts.next().unwrap_or_else(|| (Params::zeros(params.buckets()), 0.0));
+        let (mut total, mut loss) =
+            parts.next().unwrap_or_else(|| (Params::zeros(params.buckets(), params.kings), 0.0));
         for (grad, l) in parts {
             for ((t, _), g) in total.values_mut().zip(grad.values()) {
                 *t += g;
@@ -1480,16 +1568,17 @@ mod nnue_fit {
     #[cfg(test)]
     mod tests {
         use super::*;
+        use tabula_chess::eval::nnue::feature;
 
         fn from_network(net: &Network, buckets: usize) -> anyhow::Result<Params> {
-            Params::from_layers(&net.to_layers(), buckets, &mut Rng::new(0))
+            Params::from_layers(&net.to_layers(), buckets, *net.kings(), &mut Rng::new(0))
         }
 
         /// A network of half the width starts a full one that evaluates as it does: checked against the
         /// narrow network's output computed here from its layers in floating point.
         #[test]
         fn a_narrower_network_starts_a_wider_one_that_evaluates_alike() {
-            let wide = Params::random(&mut Rng::new(5), 8).quantise(113.0).to_layers();
+            let wide = Params::random(&mut Rng::new(5), 8, KingLayout::PLAIN).quantise(113.0).to_layers();
             // Keep the first half of the neurons of each layer.
             let h = H / 2;
             let narrow = Layers {
@@ -1499,7 +1588,7 @@ mod nnue_fit {
                 out_weights: wide.out_weights.chunks_exact(H).flat_map(|c| c[..h].to_vec()).collect(),
                 ..wide.clone()
             };
-            let widened = Params::from_layers(&narrow, 8, &mut Rng::new(6)).unwrap().quantise(113.0);
+            let widened = Params::from_layers(&narrow, 8, KingLayout::PLAIN, &mut Rng::new(6)).unwrap().quantise(113.0);
             for fen in [
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
@@ -1529,21 +1618,21 @@ mod nnue_fit {
             }
             // The narrow network read at full width (its other neurons silent, as `Network::from_bytes` reads a
             // narrower file) starts the same network: the silent neurons start afresh rather than never learn.
-            let read_wide = Params::from_layers(&narrow.widened(H), 8, &mut Rng::new(6)).unwrap();
-            let fresh = Params::from_layers(&narrow, 8, &mut Rng::new(6)).unwrap();
+            let read_wide = Params::from_layers(&narrow.widened(H), 8, KingLayout::PLAIN, &mut Rng::new(6)).unwrap();
+            let fresh = Params::from_layers(&narrow, 8, KingLayout::PLAIN, &mut Rng::new(6)).unwrap();
             assert_eq!((read_wide.w1, read_wide.b1), (fresh.w1.clone(), fresh.b1));
             assert_eq!((read_wide.w2, read_wide.b2), (fresh.w2, fresh.b2));
             assert!(fresh.w1[h..H].iter().any(|&w| w != 0.0));
             // A wider network cannot start a narrower one.
             let mut too_wide = narrow.clone();
             too_wide.hidden = H + 1;
-            assert!(Params::from_layers(&too_wide, 8, &mut Rng::new(6)).is_err());
+            assert!(Params::from_layers(&too_wide, 8, KingLayout::PLAIN, &mut Rng::new(6)).is_err());
         }
 
         #[test]
         fn a_network_read_back_quantises_to_itself() {
             for buckets in [1, 8] {
-                let params = Params::random(&mut Rng::new(3), buckets);
+                let params = Params::random(&mut Rng::new(3), buckets, KingLayout::PLAIN);
                 let net = params.quantise(113.0);
                 assert_eq!(net.buckets(), buckets);
                 let back = from_network(&net, buckets).unwrap();
@@ -1554,7 +1643,7 @@ mod nnue_fit {
             let back = from_network(&embedded, embedded.buckets()).unwrap();
             assert_eq!(back.quantise(scale).to_bytes(), embedded.to_bytes());
             // One bucket starts eight that evaluate alike; eight cannot start three.
-            let one = Params::random(&mut Rng::new(4), 1).quantise(113.0);
+            let one = Params::random(&mut Rng::new(4), 1, KingLayout::PLAIN).quantise(113.0);
             let eight = from_network(&one, 8).unwrap().quantise(113.0);
             for fen in [
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -1577,7 +1666,7 @@ mod nnue_fit {
                 data.push(&Position::from_fen(fen).unwrap(), target);
             }
             let mut rng = Rng::new(5);
-            let params = Params::random(&mut rng, 8);
+            let params = Params::random(&mut rng, 8, KingLayout::PLAIN);
             // The first two positions (32 pieces) are read by the last bucket, the third (10) by the third.
             assert_eq!(data.pieces(2), 10);
             let (top, third) = (7 * 2 * H, 2 * 2 * H);
@@ -1629,12 +1718,95 @@ mod nnue_fit {
         }
 
         #[test]
+        fn a_symmetric_plain_network_starts_king_buckets_that_evaluate_alike() {
+            // Left-right symmetric first-layer weights: a mirrored layout sees what the plain one sees.
+            let mut params = Params::random(&mut Rng::new(12), 8, KingLayout::PLAIN);
+            let given = params.w1.clone();
+            for f in 0..INPUTS {
+                for j in 0..H {
+                    params.w1[f * H + j] = (given[f * H + j] + given[(f ^ 7) * H + j]) / 2.0;
+                }
+            }
+            let plain = params.quantise(113.0);
+            for kings in [KingLayout::MIRRORED, KingLayout::FOUR] {
+                let started = Params::from_layers(&plain.to_layers(), 8, kings, &mut Rng::new(0)).unwrap();
+                assert_eq!(started.w1.len(), INPUTS * H * input_sets(&kings));
+                let net = started.quantise(113.0);
+                assert_eq!(net.kings(), &kings);
+                let mut rng = Rng::new(13);
+                for plies in [0, 9, 30, 70, 120] {
+                    let mut pos = Position::startpos();
+                    for _ in 0..plies {
+                        let moves = pos.legal_moves();
+                        if moves.is_empty() {
+                            break;
+                        }
+                        pos.play_unchecked(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
+                    }
+                    assert_eq!(net.evaluate(&pos), plain.evaluate(&pos), "{}", pos.to_fen());
+                }
+                // Read back, it goes on as it was: bucket weights merged, no factor left.
+                let again = Params::from_layers(&net.to_layers(), 8, kings, &mut Rng::new(0)).unwrap();
+                assert_eq!(again.quantise(113.0).to_bytes(), net.to_bytes());
+            }
+            // Another layout cannot start a different one.
+            let four = Params::random(&mut Rng::new(14), 8, KingLayout::FOUR).quantise(113.0);
+            assert!(Params::from_layers(&four.to_layers(), 8, KingLayout::MIRRORED, &mut Rng::new(0)).is_err());
+        }
+
+        #[test]
+        fn the_factor_learns_from_every_king_bucket() {
+            let mut data = Data::new(KingLayout::FOUR);
+            // Kings at home, castled and walked up: three king buckets, and both sides of the board.
+            for (fen, target) in [
+                ("r3k2r/pppq1ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPPQ1PPP/R3K2R w KQkq - 0 1", 0.55),
+                ("r4rk1/pppq1ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPPQ1PPP/R4RK1 b - - 0 1", 0.3),
+                ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0.8),
+            ] {
+                data.push(&Position::from_fen(fen).unwrap(), target);
+            }
+            let params = Params::random(&mut Rng::new(15), 8, KingLayout::FOUR);
+            let batch: Vec<u32> = (0..data.len() as u32).collect();
+            let (grad, _) = gradient(&params, &data, &batch, 2);
+            let total = |p: &Params| loss(p, &data, 1) * data.len() as f64;
+            // A white pawn on e2... as white sees it with the king on e1 (bucket 0) and g1 (bucket 1); the
+            // factor's row of that input.
+            let pawn = feature(
+                Color::White,
+                tabula_chess::Piece::new(Color::White, tabula_chess::Role::Pawn),
+                "f2".parse::<tabula_chess::Square>().unwrap(),
+            );
+            let factor = 4 * INPUTS + pawn;
+            // A neuron both kings' pawns move (one inside its clipped range in both positions).
+            let j = (0..H)
+                .find(|&j| grad.w1[pawn * H + j] != 0.0 && grad.w1[(INPUTS + pawn) * H + j] != 0.0)
+                .expect("some neuron is open in both positions");
+            for row in [pawn, INPUTS + pawn, factor] {
+                let i = row * H + j;
+                let h = 1e-3f32;
+                let (mut up, mut down) = (params.clone(), params.clone());
+                up.w1[i] += h;
+                down.w1[i] -= h;
+                let numeric = (total(&up) - total(&down)) / (2.0 * f64::from(h));
+                let analytic = f64::from(grad.w1[i]);
+                assert!(analytic != 0.0, "row {row} untouched");
+                assert!(
+                    (numeric - analytic).abs() <= 1e-3 + 1e-2 * analytic.abs(),
+                    "row {row}: numeric {numeric}, analytic {analytic}"
+                );
+            }
+            // The factor's gradient is the sum of its buckets'.
+            let sum = grad.w1[pawn * H + j] + grad.w1[(INPUTS + pawn) * H + j];
+            assert!((grad.w1[factor * H + j] - sum).abs() <= 1e-6 + 1e-4 * sum.abs());
+        }
+
+        #[test]
         fn quantised_network_follows_the_real_one() {
             let mut data = Data::default();
             let pos =
                 Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8").unwrap();
             data.push(&pos, 0.5);
-            let params = Params::random(&mut Rng::new(9), 8);
+            let params = Params::random(&mut Rng::new(9), 8, KingLayout::PLAIN);
             let real = params.forward(&data, 0, &mut [[0.0; H]; 2]) * 113.0;
             let quantised = params.quantise(113.0).evaluate(&pos) as f32;
             // Rounding each of ~200,000 weights moves the output by a few centipawns at most.

@@ -14,11 +14,18 @@
 //! pieces on the board ([`Network::bucket`]), so that the same accumulators are read one way in the
 //! middlegame and another in the ending. The buckets cost nothing to update, since the first layer is shared.
 //!
+//! A network may also see each side's pieces through its own king (the *king layout*, [`KingLayout`]): the
+//! board mirrored left to right when that king stands on files a to d, so that it is always seen on files e to
+//! h, and a set of [`INPUTS`] inputs for each of a few regions of the king's squares (the *king buckets*), so
+//! that the first layer weighs a piece by where its own king stands. The plain layout, one set and no
+//! mirroring, is that of the files of versions 1 and 2.
+//!
 //! Because a move changes at most four features, the accumulators are updated as the Zobrist key is: by
 //! adding and subtracting the weight columns of the features the move changes ([`Position::placement_change`]).
 //! The update is lazy: making and taking back moves costs nothing (perft does not pay for the network); when a
 //! network evaluates a position, it brings the accumulators up to date from the last position it evaluated on
-//! the same line of play, or from scratch.
+//! the same line of play, or from scratch. A king moving to another bucket, or across the middle of a mirrored
+//! layout, changes every input of its side: that side's accumulator is computed afresh.
 //!
 //! # Quantisation
 //!
@@ -31,27 +38,32 @@
 //! the expected score and `sigmoid(cp / scale)` is how the trainer reads the search's scores. All inference is integer arithmetic, so the SIMD kernel and
 //! the scalar one give the same results exactly.
 //!
-//! # The weights file (version 2)
+//! # The weights file (version 3)
 //!
 //! Little-endian throughout:
 //!
 //! | bytes | content |
 //! | --- | --- |
 //! | 4 | magic `TBNN` |
-//! | 4 | version, `u32` (2) |
-//! | 4 | inputs, `u32` (768) |
+//! | 4 | version, `u32` (3) |
+//! | 4 | inputs per king bucket, `u32` (768) |
 //! | 4 | hidden neurons per side, `u32` ([`HIDDEN`]) |
 //! | 4 | output buckets, `u32` (1 to [`MAX_BUCKETS`]) |
+//! | 4 | king buckets `k`, `u32` (1 to [`MAX_KING_BUCKETS`]) |
+//! | 4 | mirroring, `u32` (1 to mirror the board so that each side's king stands on files e to h, else 0) |
 //! | 12 | `QA`, `QB` and the scale (centipawns per unit of output), `u32` each |
-//! | 2 × 768 × hidden | first layer weights, `i16`, input by input (each input's column of `hidden`) |
+//! | 64 | the king bucket of each square of a side's own king, seen from its side (a1 first), after mirroring |
+//! | 2 × 768 × k × hidden | first layer weights, `i16`, king bucket by king bucket, input by input (each input's column of `hidden`) |
 //! | 2 × hidden | first layer biases, `i16` |
 //! | 2 × 2 × hidden × buckets | output weights, `i16`, bucket by bucket: the side to move's accumulator's, then the other's |
 //! | 4 × buckets | output biases, `i32`, bucket by bucket |
 //! | 8 | checksum, `u64`: FNV-1a of every byte before it |
 //!
-//! Version 1 is the same without the buckets' field: one output neuron. [`Network::from_bytes`] reads both
-//! and checks each field and the sizes that keep the integer arithmetic from overflowing (see [`NetError`]);
-//! [`Network::to_bytes`] writes version 2.
+//! Version 2 is the same without the king layout's fields (the two counts' `u32`s and the 64 bytes): one king
+//! bucket, no mirroring. Version 1 is version 2 without the output buckets' field: one output neuron.
+//! [`Network::from_bytes`] reads all three and checks each field and the sizes that keep the integer arithmetic
+//! from overflowing (see [`NetError`]); [`Network::to_bytes`] writes version 2 for the plain layout, else
+//! version 3.
 //!
 //! # The embedded network
 //!
@@ -117,10 +129,13 @@ pub const QB: i32 = 512;
 pub const DEFAULT_SCALE: i32 = 113;
 /// The scales a file may state.
 pub const SCALES: std::ops::RangeInclusive<i32> = 1..=10_000;
-/// The file format's version that [`Network::to_bytes`] writes; [`Network::from_bytes`] also reads version 1.
-pub const VERSION: u32 = 2;
+/// The newest file format version, which [`Network::to_bytes`] writes for a network with a king layout other
+/// than [`KingLayout::PLAIN`] (version 2 otherwise); [`Network::from_bytes`] reads versions 1 to 3.
+pub const VERSION: u32 = 3;
 /// The most output buckets a network may have.
 pub const MAX_BUCKETS: usize = 16;
+/// The most king buckets (input sets) a network may have.
+pub const MAX_KING_BUCKETS: usize = 32;
 /// The name of the embedded network where a network is named ([`Network::named`]).
 pub const EMBEDDED_NAME: &str = "<embedded>";
 
@@ -134,9 +149,9 @@ const MAX_PIECES: i32 = 32;
 
 const MAGIC: &[u8; 4] = b"TBNN";
 
-/// The length of a version-2 file with [`HIDDEN`] neurons and `buckets` output buckets.
-pub const fn file_len(buckets: usize) -> usize {
-    header_len(VERSION) + body_len(HIDDEN, buckets) + 8
+/// The length of a file with [`HIDDEN`] neurons, `buckets` output buckets and the king layout `kings`.
+pub const fn file_len(buckets: usize, kings: &KingLayout) -> usize {
+    header_len(kings.version()) + body_len(HIDDEN, buckets, kings.buckets()) + 8
 }
 
 /// The most hidden neurons per side a file may state (files of other widths than [`HIDDEN`] are read as
@@ -144,15 +159,165 @@ pub const fn file_len(buckets: usize) -> usize {
 pub const MAX_HIDDEN: usize = 4_096;
 
 const fn header_len(version: u32) -> usize {
-    if version == 1 {
-        28
-    } else {
-        32
+    match version {
+        1 => 28,
+        2 => 32,
+        _ => 40 + 64,
     }
 }
 
-const fn body_len(hidden: usize, buckets: usize) -> usize {
-    2 * INPUTS * hidden + 2 * hidden + buckets * (4 * hidden + 4)
+const fn body_len(hidden: usize, buckets: usize, kings: usize) -> usize {
+    2 * INPUTS * kings * hidden + 2 * hidden + buckets * (4 * hidden + 4)
+}
+
+/// How each side's own king chooses the inputs its pieces are seen through: the *king buckets* (each a full
+/// set of [`INPUTS`] inputs, so that the first layer can weigh a piece by where its own king stands) and
+/// whether the board is mirrored left to right when that king stands on files a to d (so that a king is always
+/// seen on files e to h, and a position and its mirror image are one set of inputs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingLayout {
+    mirror: bool,
+    /// The bucket of each square of the side's own king, seen from its side (rank 1 its own back rank) and
+    /// after the mirroring: with `mirror`, the entries of files a to d are never read.
+    map: [u8; 64],
+    buckets: u8,
+}
+
+/// Which inputs one side's pieces are seen through, fixed by where that side's king stands: see
+/// [`KingLayout::view`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    /// What a square's index is XORed with: 56 turns the board top to bottom, 7 mirrors it left to right.
+    flip: usize,
+    /// The first input of the king's bucket.
+    offset: usize,
+}
+
+impl Default for KingLayout {
+    /// [`KingLayout::PLAIN`].
+    fn default() -> KingLayout {
+        KingLayout::PLAIN
+    }
+}
+
+impl View {
+    /// The input of `piece` on `sq` seen from `perspective` through this view.
+    #[inline(always)]
+    pub fn feature(self, perspective: Color, piece: Piece, sq: Square) -> usize {
+        let colour = usize::from(piece.color != perspective);
+        self.offset + 64 * (6 * colour + piece.role.index()) + (sq.index() ^ self.flip)
+    }
+}
+
+impl KingLayout {
+    /// One set of inputs, no mirroring: the layout of version 1 and 2 files.
+    pub const PLAIN: KingLayout = KingLayout { mirror: false, map: [0; 64], buckets: 1 };
+    /// One set of inputs, mirrored so that each side's king stands on files e to h.
+    pub const MIRRORED: KingLayout = KingLayout { mirror: true, map: [0; 64], buckets: 1 };
+    /// Mirrored, with four king buckets: the king at home in the centre (e1, f1), castled short (g1, h1), on
+    /// the second rank, and further up.
+    pub const FOUR: KingLayout = KingLayout::mirrored_by_rank_and_wing([[0, 1], [2, 2], [3, 3]]);
+
+    /// The named layouts, as the trainer takes them.
+    pub const NAMED: [(&'static str, KingLayout); 3] =
+        [("plain", KingLayout::PLAIN), ("mirrored", KingLayout::MIRRORED), ("four", KingLayout::FOUR)];
+
+    /// A mirrored layout whose bucket for a king on rank 1, rank 2 and above (rows of `by_rank`) is the first
+    /// entry of its row on files e and f (and d and c), the second on g and h (and b and a).
+    const fn mirrored_by_rank_and_wing(by_rank: [[u8; 2]; 3]) -> KingLayout {
+        let mut map = [0u8; 64];
+        let mut buckets = 0;
+        let mut sq = 0;
+        while sq < 64 {
+            let (rank, file) = (sq / 8, sq % 8);
+            let row = if rank < 2 { rank } else { 2 };
+            let wing = if file == 0 || file == 1 || file == 6 || file == 7 { 1 } else { 0 };
+            map[sq] = by_rank[row][wing];
+            if map[sq] + 1 > buckets {
+                buckets = map[sq] + 1;
+            }
+            sq += 1;
+        }
+        KingLayout { mirror: true, map, buckets }
+    }
+
+    /// The layout named `name` in [`NAMED`](KingLayout::NAMED).
+    pub fn named(name: &str) -> Option<KingLayout> {
+        KingLayout::NAMED.iter().find(|(n, _)| *n == name).map(|&(_, layout)| layout)
+    }
+
+    /// A layout from its parts, as a file states them.
+    ///
+    /// # Errors
+    ///
+    /// [`NetError::Kings`] for no bucket or more than [`MAX_KING_BUCKETS`], or a square mapped to a bucket
+    /// beyond the count.
+    pub fn new(mirror: bool, map: [u8; 64], buckets: usize) -> Result<KingLayout, NetError> {
+        if !(1..=MAX_KING_BUCKETS).contains(&buckets) || map.iter().any(|&b| usize::from(b) >= buckets) {
+            return Err(NetError::Kings(buckets as u32));
+        }
+        Ok(KingLayout { mirror, map, buckets: buckets as u8 })
+    }
+
+    /// The number of king buckets.
+    pub const fn buckets(&self) -> usize {
+        self.buckets as usize
+    }
+
+    /// Whether the board is mirrored so that each side's king stands on files e to h.
+    pub fn mirror(&self) -> bool {
+        self.mirror
+    }
+
+    /// The bucket of each square of the side's own king (see the type's documentation).
+    pub fn map(&self) -> &[u8; 64] {
+        &self.map
+    }
+
+    /// The oldest file version that can hold this layout.
+    const fn version(&self) -> u32 {
+        if !self.mirror && self.buckets == 1 {
+            2
+        } else {
+            VERSION
+        }
+    }
+
+    /// The inputs `perspective`'s pieces are seen through when its king stands on `king`.
+    #[inline(always)]
+    pub fn view(&self, perspective: Color, king: Square) -> View {
+        let mut flip = if perspective == Color::White { 0 } else { 56 };
+        if self.mirror && king.index() % 8 < 4 {
+            flip ^= 7;
+        }
+        View { flip, offset: INPUTS * usize::from(self.map[king.index() ^ flip]) }
+    }
+
+    /// The number of views a side may have: two (mirrored or not) for each king bucket.
+    fn views_per_side(&self) -> usize {
+        2 * self.buckets()
+    }
+
+    /// The number of `view` below [`views_per_side`](KingLayout::views_per_side).
+    #[inline(always)]
+    fn view_index(&self, view: View) -> usize {
+        2 * (view.offset / INPUTS) + usize::from(view.flip & 7 != 0)
+    }
+
+    /// The views of both sides in `pos`, indexed by [`Color::index`].
+    #[inline(always)]
+    pub fn views(&self, pos: &Position) -> [View; 2] {
+        Color::ALL.map(|side| self.view(side, pos.board().king_of(side).unwrap_or(Square::A1)))
+    }
+
+    /// The side whose view a change of placement changes (its king moving to another bucket or across the
+    /// board's middle), if any.
+    #[inline(always)]
+    fn side_whose_view_changes(&self, change: &crate::position::PlacementChange) -> Option<Color> {
+        let (&(piece, from), &(_, to)) = (change.removed().first()?, change.added().first()?);
+        (piece.role == crate::Role::King && self.view(piece.color, from) != self.view(piece.color, to))
+            .then_some(piece.color)
+    }
 }
 
 /// The network the engine embeds (trained by `examples/tune.rs`, `nnue-fit`).
@@ -178,6 +343,10 @@ pub enum NetError {
     /// An output bucket count outside `1..=`[`MAX_BUCKETS`].
     #[error("network has {0} output buckets, this build reads 1 to {MAX_BUCKETS}")]
     Buckets(u32),
+    /// A king layout with a bucket count outside `1..=`[`MAX_KING_BUCKETS`], a square mapped beyond it, or a
+    /// mirroring flag other than 0 or 1.
+    #[error("network has a king layout of {0} buckets that does not hold together (1 to {MAX_KING_BUCKETS} buckets, each square's below the count, mirroring 0 or 1)")]
+    Kings(u32),
     /// Inputs other than [`INPUTS`], or more hidden neurons than this build's [`HIDDEN`] (for [`Layers`],
     /// than [`MAX_HIDDEN`]).
     #[error(
@@ -228,7 +397,9 @@ pub enum NetError {
 pub struct Layers {
     /// Hidden neurons per side.
     pub hidden: usize,
-    /// The first layer: [`INPUTS`] columns of `hidden` weights, input by input.
+    /// Which inputs each side's pieces are seen through.
+    pub kings: KingLayout,
+    /// The first layer: [`INPUTS`] columns of `hidden` weights for each king bucket, input by input.
     pub weights: Vec<i16>,
     /// The first layer's `hidden` biases.
     pub bias: Vec<i16>,
@@ -267,6 +438,7 @@ impl Layers {
         };
         Layers {
             hidden,
+            kings: self.kings,
             weights: pad(&self.weights),
             bias: pad(&self.bias),
             out_weights: pad(&self.out_weights),
@@ -275,22 +447,31 @@ impl Layers {
         }
     }
 
-    /// The weights file (version 2) of these layers.
+    /// The weights file of these layers: version 2 for the [plain](KingLayout::PLAIN) king layout, else
+    /// version 3.
     ///
     /// # Panics
     ///
-    /// If the vectors' lengths do not agree with `hidden` and [`INPUTS`].
+    /// If the vectors' lengths do not agree with `hidden`, [`INPUTS`] and the king buckets.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let (hidden, buckets) = (self.hidden, self.out_bias.len());
+        let (hidden, buckets, kings) = (self.hidden, self.out_bias.len(), self.kings.buckets());
         assert_eq!(
             (self.weights.len(), self.bias.len(), self.out_weights.len()),
-            (INPUTS * hidden, hidden, 2 * hidden * buckets),
-            "layers of {hidden} hidden neurons and {buckets} buckets"
+            (INPUTS * kings * hidden, hidden, 2 * hidden * buckets),
+            "layers of {hidden} hidden neurons, {kings} king buckets and {buckets} buckets"
         );
-        let mut out = Vec::with_capacity(header_len(VERSION) + body_len(hidden, buckets) + 8);
+        let version = self.kings.version();
+        let mut out = Vec::with_capacity(header_len(version) + body_len(hidden, buckets, kings) + 8);
         out.extend_from_slice(MAGIC);
-        for n in [VERSION, INPUTS as u32, hidden as u32, buckets as u32, QA as u32, QB as u32, self.scale as u32] {
+        let mut header = vec![version, INPUTS as u32, hidden as u32, buckets as u32];
+        if version == 3 {
+            header.extend([kings as u32, u32::from(self.kings.mirror)]);
+        }
+        for n in header.into_iter().chain([QA as u32, QB as u32, self.scale as u32]) {
             out.extend_from_slice(&n.to_le_bytes());
+        }
+        if version == 3 {
+            out.extend_from_slice(&self.kings.map);
         }
         for w in self.weights.iter().chain(&self.bias).chain(&self.out_weights) {
             out.extend_from_slice(&w.to_le_bytes());
@@ -327,14 +508,26 @@ impl Layers {
             return Err(NetError::Buckets(buckets));
         }
         let buckets = buckets as usize;
-        let at = header - 12;
+        let kings = if version < 3 {
+            KingLayout::PLAIN
+        } else {
+            let (Some(count), Some(mirror), Some(map)) = (u32_at(20), u32_at(24), bytes.get(40..104)) else {
+                return Err(too_short(header));
+            };
+            if mirror > 1 {
+                return Err(NetError::Kings(count));
+            }
+            KingLayout::new(mirror == 1, map.try_into().expect("64 bytes"), count as usize)?
+        };
+        let at = if version == 3 { 28 } else { header - 12 };
         let (Some(qa), Some(qb), Some(scale)) = (u32_at(at), u32_at(at + 4), u32_at(at + 8)) else {
             return Err(too_short(header));
         };
         if (qa as i32, qb as i32) != (QA, QB) || !SCALES.contains(&(scale as i32)) {
             return Err(NetError::Quantisation { qa, qb, scale });
         }
-        let expected = header + body_len(hidden, buckets) + 8;
+        let body = body_len(hidden, buckets, kings.buckets());
+        let expected = header + body + 8;
         if bytes.len() != expected {
             return Err(too_short(expected));
         }
@@ -344,12 +537,13 @@ impl Layers {
         if stored != computed {
             return Err(NetError::Checksum { stored, computed });
         }
-        let (body, biases) = contents[header..].split_at(body_len(hidden, buckets) - 4 * buckets);
+        let (body, biases) = contents[header..].split_at(body - 4 * buckets);
         let mut values = body.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]]));
         let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
         Ok(Layers {
             hidden,
-            weights: take(INPUTS * hidden),
+            kings,
+            weights: take(INPUTS * kings.buckets() * hidden),
             bias: take(hidden),
             out_weights: take(2 * hidden * buckets),
             out_bias: biases.chunks_exact(4).map(|b| i32::from_le_bytes(b.try_into().expect("4 bytes"))).collect(),
@@ -405,7 +599,9 @@ pub struct Output {
 /// A network with integer weights; see the [module documentation](self).
 #[derive(Clone, Debug)]
 pub struct Network {
-    /// The first layer's weight column of each input.
+    /// Which inputs each side's pieces are seen through.
+    kings: KingLayout,
+    /// The first layer's weight column of each input, king bucket by king bucket.
     weights: Box<[Column]>,
     bias: Column,
     /// The output neuron of each bucket.
@@ -417,14 +613,10 @@ pub struct Network {
     id: u64,
 }
 
-/// The feature of `piece` on `sq` from `perspective`'s point of view.
+/// The feature of `piece` on `sq` from `perspective`'s point of view in the [plain](KingLayout::PLAIN) layout.
 #[inline(always)]
 pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
-    let (colour, square) = match perspective {
-        Color::White => (piece.color.index(), sq.index()),
-        Color::Black => (1 - piece.color.index(), sq.index() ^ 56),
-    };
-    64 * (6 * colour + piece.role.index()) + square
+    KingLayout::PLAIN.view(perspective, Square::A1).feature(perspective, piece, sq)
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -437,17 +629,38 @@ fn next_id() -> u64 {
 }
 
 impl Network {
-    /// A network from its integer weights: `weights` holds [`INPUTS`] columns of [`HIDDEN`] (input by input),
-    /// `bias` [`HIDDEN`] values, `out_weights` each output bucket's `2 ×` [`HIDDEN`] (bucket by bucket, the
-    /// side to move's then the other's) and `out_bias` each bucket's bias; `scale` is the centipawns per unit
-    /// of output.
+    /// A network of the [plain](KingLayout::PLAIN) king layout from its integer weights: `weights` holds
+    /// [`INPUTS`] columns of [`HIDDEN`] (input by input), `bias` [`HIDDEN`] values, `out_weights` each output
+    /// bucket's `2 ×` [`HIDDEN`] (bucket by bucket, the side to move's then the other's) and `out_bias` each
+    /// bucket's bias; `scale` is the centipawns per unit of output.
     ///
     /// # Errors
     ///
-    /// [`NetError::Shape`] if a slice has the wrong length, [`NetError::Buckets`] for no bucket or more than
-    /// [`MAX_BUCKETS`], [`NetError::Quantisation`] for a scale outside [`SCALES`], [`NetError::Range`] if the
-    /// weights could overflow the integer arithmetic.
+    /// As [`from_layers`](Network::from_layers).
     pub fn new(
+        weights: &[i16],
+        bias: &[i16],
+        out_weights: &[i16],
+        out_bias: &[i32],
+        scale: i32,
+    ) -> Result<Network, NetError> {
+        Network::with_kings(KingLayout::PLAIN, weights, bias, out_weights, out_bias, scale)
+    }
+
+    /// A network from its layers, [`HIDDEN`] neurons wide.
+    ///
+    /// # Errors
+    ///
+    /// [`NetError::Shape`] if a vector has the wrong length for [`HIDDEN`] neurons and the layers' king
+    /// buckets, [`NetError::Buckets`] for no bucket or more than [`MAX_BUCKETS`], [`NetError::Quantisation`] for
+    /// a scale outside [`SCALES`], [`NetError::Range`] if the weights could overflow the integer arithmetic.
+    pub fn from_layers(layers: &Layers) -> Result<Network, NetError> {
+        let Layers { kings, ref weights, ref bias, ref out_weights, ref out_bias, scale, .. } = *layers;
+        Network::with_kings(kings, weights, bias, out_weights, out_bias, scale)
+    }
+
+    fn with_kings(
+        kings: KingLayout,
         weights: &[i16],
         bias: &[i16],
         out_weights: &[i16],
@@ -458,7 +671,8 @@ impl Network {
         if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(NetError::Buckets(buckets as u32));
         }
-        if weights.len() != INPUTS * HIDDEN || bias.len() != HIDDEN || out_weights.len() != 2 * HIDDEN * buckets {
+        let inputs = INPUTS * kings.buckets();
+        if weights.len() != inputs * HIDDEN || bias.len() != HIDDEN || out_weights.len() != 2 * HIDDEN * buckets {
             return Err(NetError::Shape { inputs: (weights.len() / HIDDEN.max(1)) as u32, hidden: bias.len() as u32 });
         }
         if !SCALES.contains(&scale) {
@@ -482,6 +696,7 @@ impl Network {
             .map(|(w, &bias)| Output { weights: [column(&w[..HIDDEN]), column(&w[HIDDEN..])], bias })
             .collect();
         Ok(Network {
+            kings,
             weights: weights.chunks_exact(HIDDEN).map(column).collect(),
             bias: column(bias),
             outputs,
@@ -535,8 +750,7 @@ impl Network {
         if layers.hidden > HIDDEN {
             return Err(NetError::Shape { inputs: INPUTS as u32, hidden: layers.hidden as u32 });
         }
-        let layers = layers.widened(HIDDEN);
-        Network::new(&layers.weights, &layers.bias, &layers.out_weights, &layers.out_bias, layers.scale)
+        Network::from_layers(&layers.widened(HIDDEN))
     }
 
     /// The weights file of this network.
@@ -560,6 +774,7 @@ impl Network {
         let flat = |columns: &mut dyn Iterator<Item = &Column>| columns.flat_map(|c| c.0).collect::<Vec<i16>>();
         Layers {
             hidden: HIDDEN,
+            kings: self.kings,
             weights: flat(&mut self.weights.iter()),
             bias: self.bias.0.to_vec(),
             out_weights: flat(&mut self.outputs.iter().flat_map(|o| &o.weights)),
@@ -571,6 +786,11 @@ impl Network {
     /// The number of output buckets.
     pub fn buckets(&self) -> usize {
         self.outputs.len()
+    }
+
+    /// Which inputs each side's pieces are seen through.
+    pub fn kings(&self) -> &KingLayout {
+        &self.kings
     }
 
     /// The output bucket of a position with `pieces` pieces on the board (kings included), for a network of
@@ -597,17 +817,43 @@ impl Network {
 
     /// The accumulators of `pos` computed from scratch.
     pub fn accumulator(&self, pos: &Position) -> Accumulator {
-        let mut acc = Accumulator([self.bias; 2]);
-        for sq in pos.board().occupied() {
-            let piece = pos.board().piece_at(sq).expect("occupied");
-            for perspective in Color::ALL {
-                let column = &self.weights[feature(perspective, piece, sq)];
-                for (a, w) in acc.0[perspective.index()].0.iter_mut().zip(&column.0) {
-                    *a += w;
-                }
-            }
+        let mut acc = Accumulator::default();
+        for side in Color::ALL {
+            self.refresh(pos, side, &mut acc.0[side.index()]);
         }
         acc
+    }
+
+    /// `side`'s accumulator of `pos` into `column`, from the one it last had in its view in `seen` (a
+    /// [`Stack`]'s, made for this network), which is brought up to date.
+    fn refresh_from_seen(&self, pos: &Position, side: Color, seen: &mut [Seen], column: &mut Column) {
+        let view = self.kings.views(pos)[side.index()];
+        let last = &mut seen[side.index() * self.kings.views_per_side() + self.kings.view_index(view)];
+        for (i, piece) in Piece::ALL.into_iter().enumerate() {
+            let (now, then) = (pos.board().by_piece(piece), last.pieces[i]);
+            for (squares, sign) in [(now & !then, 1), (then & !now, -1)] {
+                for sq in squares {
+                    let w = &self.weights[view.feature(side, piece, sq)];
+                    for (a, w) in last.column.0.iter_mut().zip(&w.0) {
+                        *a = a.wrapping_add(sign * w);
+                    }
+                }
+            }
+            last.pieces[i] = now;
+        }
+        *column = last.column;
+    }
+
+    /// `side`'s accumulator of `pos` computed from scratch into `column`.
+    fn refresh(&self, pos: &Position, side: Color, column: &mut Column) {
+        let view = self.kings.views(pos)[side.index()];
+        *column = self.bias;
+        for sq in pos.board().occupied() {
+            let piece = pos.board().piece_at(sq).expect("occupied");
+            for (a, w) in column.0.iter_mut().zip(&self.weights[view.feature(side, piece, sq)].0) {
+                *a += w;
+            }
+        }
     }
 
     /// The evaluation of the accumulators `acc` with `turn` to move by the output neuron of `bucket`, in
@@ -637,13 +883,14 @@ impl Network {
         self.output(acc, pos.turn(), self.bucket(pos))
     }
 
-    /// `to = from` with the features of `change` taken off and put on, from both points of view.
-    fn apply(&self, from: &Accumulator, to: &mut Accumulator, change: &crate::position::PlacementChange) {
+    /// `to = from` with the features of the step's change taken off and put on, for the step's sides; the
+    /// other sides' accumulators in `to` are left as they were.
+    fn apply(&self, from: &Accumulator, to: &mut Accumulator, step: &Step) {
         match self.kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the kernel is AVX2 only where `Kernel::detect` found it (`with_kernel` checks the same).
-            Kernel::Avx2 => unsafe { self.apply_avx2(from, to, change) },
-            _ => self.apply_loops(from, to, change),
+            Kernel::Avx2 => unsafe { self.apply_avx2(from, to, step) },
+            _ => self.apply_loops(from, to, step),
         }
     }
 
@@ -655,18 +902,22 @@ impl Network {
     /// The processor must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn apply_avx2(&self, from: &Accumulator, to: &mut Accumulator, change: &crate::position::PlacementChange) {
-        self.apply_loops(from, to, change)
+    unsafe fn apply_avx2(&self, from: &Accumulator, to: &mut Accumulator, step: &Step) {
+        self.apply_loops(from, to, step)
     }
 
     #[inline(always)]
-    fn apply_loops(&self, from: &Accumulator, to: &mut Accumulator, change: &crate::position::PlacementChange) {
+    fn apply_loops(&self, from: &Accumulator, to: &mut Accumulator, step: &Step) {
+        let Step { change, views, sides } = *step;
         for perspective in Color::ALL {
             let p = perspective.index();
+            if !sides[p] {
+                continue;
+            }
             let columns = |list: &[(Piece, Square)]| {
                 let mut out = [&self.bias; 2];
                 for (slot, &(piece, sq)) in out.iter_mut().zip(list) {
-                    *slot = &self.weights[feature(perspective, piece, sq)];
+                    *slot = &self.weights[views[p].feature(perspective, piece, sq)];
                 }
                 out
             };
@@ -681,6 +932,14 @@ impl Network {
     }
 }
 
+/// One ply of a walk up the accumulators: the pieces the move changed, seen through each side's view, for
+/// the sides (indexed by [`Color::index`]) that are walked.
+struct Step<'a> {
+    change: &'a crate::position::PlacementChange,
+    views: [View; 2],
+    sides: [bool; 2],
+}
+
 /// Accumulators past this many plies behind are recomputed rather than walked up to.
 const REFRESH_PLIES: usize = 16;
 
@@ -692,12 +951,25 @@ struct Stack {
     base: usize,
     top: usize,
     net: u64,
+    /// The accumulator each side last had in each of its views, for the network `net`.
+    seen: Vec<Seen>,
 }
 
 impl Default for Stack {
     fn default() -> Stack {
-        Stack { entries: Vec::new(), base: 1, top: 0, net: 0 }
+        Stack { entries: Vec::new(), base: 1, top: 0, net: 0, seen: Vec::new() }
     }
+}
+
+/// A side's accumulator as it last was in one of its views, with the pieces it was computed for: a side whose
+/// view changes starts from the one it last had in the new view and takes off and puts on only the pieces that
+/// differ, where a refresh from scratch puts on every piece (Stockfish's accumulator caches, after the
+/// "Finny tables" of Koivisto).
+#[derive(Clone, Debug)]
+struct Seen {
+    column: Column,
+    /// The pieces counted in `column`, in the order of [`Piece::ALL`].
+    pieces: [crate::Bitboard; 12],
 }
 
 impl Stack {
@@ -707,13 +979,37 @@ impl Stack {
         if self.entries.len() <= n {
             self.entries.resize(n + 1 + 32, Accumulator::default());
         }
+        if self.net != net.id {
+            let blank = Seen { column: net.bias, pieces: [crate::Bitboard::EMPTY; 12] };
+            self.seen = vec![blank; 2 * net.kings.views_per_side()];
+        }
         if self.net != net.id || self.base > self.top || n - self.top > REFRESH_PLIES {
-            self.entries[n] = net.accumulator(pos);
+            for side in Color::ALL {
+                net.refresh_from_seen(pos, side, &mut self.seen, &mut self.entries[n].0[side.index()]);
+            }
             (self.base, self.top, self.net) = (n, n, net.id);
-        } else {
+        } else if self.top < n {
+            // A side whose king moves to another bucket, or across the middle of a mirrored layout, sees every
+            // piece through other inputs: its accumulator is computed afresh at `n`, the other side's walked up.
+            // Each ply is walked through the views at `n`: wrong for a side whose view changes on the way, but
+            // that side is computed afresh, and the positions walked past are then given up (below).
+            let (mut afresh, views) = ([false; 2], net.kings.views(pos));
             for ply in self.top..n {
+                let change = pos.placement_change(ply);
+                if net.kings != KingLayout::PLAIN {
+                    if let Some(side) = net.kings.side_whose_view_changes(&change) {
+                        afresh[side.index()] = true;
+                    }
+                }
                 let (done, rest) = self.entries.split_at_mut(ply + 1);
-                net.apply(&done[ply], &mut rest[0], &pos.placement_change(ply));
+                net.apply(&done[ply], &mut rest[0], &Step { change: &change, views, sides: afresh.map(|a| !a) });
+            }
+            for side in Color::ALL.into_iter().filter(|side| afresh[side.index()]) {
+                net.refresh_from_seen(pos, side, &mut self.seen, &mut self.entries[n].0[side.index()]);
+            }
+            // The positions walked past hold that side's accumulator half done.
+            if afresh.contains(&true) && n - self.top > 1 {
+                self.base = n;
             }
             self.top = n;
         }
@@ -909,13 +1205,13 @@ mod tests {
     fn files_round_trip_and_bad_files_are_named() {
         let net = Network::embedded();
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_len(net.buckets()));
+        assert_eq!(bytes.len(), file_len(net.buckets(), net.kings()));
         assert_eq!(bytes, EMBEDDED);
         assert!(matches!(Network::from_bytes(b"PK\x03\x04rest"), Err(NetError::Magic(m)) if m == b"PK\x03\x04"));
         assert!(matches!(Network::from_bytes(b"TB"), Err(NetError::Magic(_))));
         let mut bad = bytes.clone();
-        bad[4] = 3;
-        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Version(3))));
+        bad[4] = 4;
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Version(4))));
         let mut bad = bytes.clone();
         bad[12..16].copy_from_slice(&128u32.to_le_bytes());
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Length { .. })));
@@ -975,7 +1271,7 @@ mod tests {
         let mut bad = bytes.clone();
         bad[28..32].copy_from_slice(&0u32.to_le_bytes());
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Quantisation { scale: 0, .. })));
-        let expected = file_len(net.buckets());
+        let expected = file_len(net.buckets(), net.kings());
         assert!(
             matches!(Network::from_bytes(&bytes[..1000]), Err(NetError::Length { expected: e, found: 1000 }) if e == expected)
         );
@@ -1037,7 +1333,7 @@ mod tests {
         )
         .unwrap();
         let old = version_one(&one);
-        assert_eq!(old.len(), file_len(1) - 4);
+        assert_eq!(old.len(), file_len(1, &KingLayout::PLAIN) - 4);
         let read = Network::from_bytes(&old).unwrap();
         assert_eq!(read.to_bytes(), one.to_bytes());
         assert!(matches!(Network::from_bytes(&old[..old.len() - 1]), Err(NetError::Length { .. })));
@@ -1139,5 +1435,116 @@ mod tests {
             let Ok(mirrored) = Position::from_setup(&mirrored) else { continue };
             assert_eq!(net.evaluate(&pos), net.evaluate(&mirrored), "{}", pos.to_fen());
         }
+    }
+
+    /// A network of `kings` layout with random weights small enough for the loader.
+    fn random_network(kings: KingLayout, seed: u64) -> Network {
+        let mut rng = Rng::new(seed);
+        let mut small = |n: usize, range: u64| -> Vec<i16> {
+            (0..n).map(|_| (rng.next_u64() % (2 * range + 1)) as i16 - range as i16).collect()
+        };
+        let layers = Layers {
+            hidden: HIDDEN,
+            kings,
+            weights: small(INPUTS * kings.buckets() * HIDDEN, 400),
+            bias: small(HIDDEN, 400),
+            out_weights: small(2 * HIDDEN * 2, 300),
+            out_bias: vec![1000, -1000],
+            scale: DEFAULT_SCALE,
+        };
+        Network::from_layers(&layers).unwrap()
+    }
+
+    #[test]
+    fn king_layouts_map_each_square_below_their_count() {
+        for (name, layout) in KingLayout::NAMED {
+            assert_eq!(KingLayout::named(name), Some(layout));
+            assert_eq!(layout.buckets(), usize::from(*layout.map().iter().max().unwrap()) + 1, "{name}");
+            // Every input of every bucket is used by some view.
+            let mut seen = vec![false; INPUTS * layout.buckets()];
+            for king in Square::ALL {
+                for side in Color::ALL {
+                    let view = layout.view(side, king);
+                    for piece in Piece::ALL {
+                        for sq in Square::ALL {
+                            seen[view.feature(side, piece, sq)] = true;
+                        }
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&s| s), "{name}");
+        }
+        assert_eq!(KingLayout::named("five"), None);
+        // Castling short moves the king between buckets of the four-bucket layout; so does crossing the middle.
+        let four = KingLayout::FOUR;
+        assert_ne!(four.view(Color::White, Square::E1), four.view(Color::White, Square::G1));
+        assert_eq!(four.view(Color::White, Square::E1), four.view(Color::White, Square::F1));
+        assert_ne!(four.view(Color::Black, Square::D8), four.view(Color::Black, Square::E8));
+        // A king on b1 is seen as one on g1: the same bucket, the board mirrored.
+        let (b1, g1) = (four.view(Color::White, Square::B1), four.view(Color::White, Square::G1));
+        assert_eq!((b1.offset, b1.flip), (g1.offset, g1.flip ^ 7));
+        assert!(KingLayout::new(true, [4; 64], 4).is_err() && KingLayout::new(true, [0; 64], 0).is_err());
+    }
+
+    #[test]
+    fn king_layouts_update_incrementally_and_round_trip() {
+        for (name, kings) in KingLayout::NAMED {
+            let net = random_network(kings, 31);
+            let again = Network::from_bytes(&net.to_bytes()).unwrap();
+            assert_eq!(again.to_layers(), net.to_layers(), "{name}");
+            assert_eq!(net.to_bytes().len(), file_len(2, &kings), "{name}");
+            let mut rng = Rng::new(37);
+            // Kings walk the board in endings, crossing buckets and the middle; openings castle.
+            for (game, fen) in [
+                "8/8/3k4/8/8/4K3/8/8 w - - 0 1",
+                "r3k2r/pppq1ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+                "4k3/2p5/8/3K4/8/8/5P2/8 w - - 0 1",
+            ]
+            .into_iter()
+            .cycle()
+            .take(30)
+            .enumerate()
+            {
+                let mut pos = Position::from_fen(fen).unwrap();
+                net.evaluate(&pos);
+                for step in 0..100 {
+                    let moves = pos.legal_moves();
+                    if (pos.history_len() > 0 && rng.next_u64() % 4 == 0) || moves.is_empty() {
+                        if pos.history_len() == 0 {
+                            break;
+                        }
+                        pos.undo();
+                    } else {
+                        pos.play_unchecked(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
+                    }
+                    // Sometimes several plies pass between evaluations.
+                    if (step + game) % 3 != 1 {
+                        let fresh = net.output(&net.accumulator(&pos), pos.turn(), net.bucket(&pos));
+                        assert_eq!(net.evaluate(&pos), fresh, "{name}: {}", pos.to_fen());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_mirrored_layout_sees_a_position_and_its_mirror_image_alike() {
+        let net = random_network(KingLayout::FOUR, 41);
+        let plain = random_network(KingLayout::PLAIN, 41);
+        let mut rng = Rng::new(43);
+        let mut plain_differs = 0;
+        for plies in 0..60 {
+            let pos = random_game(&mut rng, plies);
+            let setup = pos.to_setup();
+            let mut board = crate::Board::empty();
+            for sq in setup.board.occupied() {
+                board.put(Square::from_index_unchecked(sq.index() as u32 ^ 7), setup.board.piece_at(sq).unwrap());
+            }
+            let mirrored = crate::Setup { board, castling: crate::CastlingRights::NONE, ep_square: None, ..setup };
+            let Ok(mirrored) = Position::from_setup(&mirrored) else { continue };
+            assert_eq!(net.evaluate(&pos), net.evaluate(&mirrored), "{}", pos.to_fen());
+            plain_differs += usize::from(plain.evaluate(&pos) != plain.evaluate(&mirrored));
+        }
+        assert!(plain_differs > 30, "{plain_differs}");
     }
 }

@@ -1345,14 +1345,18 @@ mod nnue_fit {
     /// Prints the loss of the tapered evaluation and of each network on the positions `fens` with their
     /// targets for the side to move.
     fn report_losses(fens: &[String], targets: &[f32], scale: f32, networks: &[(&str, Arc<Network>)], what: &str) {
-        let positions: Vec<Position> = fens.iter().map(|f| Position::from_fen(f).expect("read before")).collect();
+        // Each position is set up as it is evaluated: a network's accumulators make an evaluated position
+        // dozens of kilobytes, too many to keep for a million positions.
         let loss = |evaluate: &dyn Fn(&Position) -> i32| {
-            let sum: f64 = positions
+            let sum: f64 = fens
                 .iter()
                 .zip(targets)
-                .map(|(pos, &target)| f64::from((sigmoid(evaluate(pos) as f32 / scale) - target).powi(2)))
+                .map(|(fen, &target)| {
+                    let pos = Position::from_fen(fen).expect("read before");
+                    f64::from((sigmoid(evaluate(&pos) as f32 / scale) - target).powi(2))
+                })
                 .sum();
-            sum / positions.len().max(1) as f64
+            sum / fens.len().max(1) as f64
         };
         let tapered = loss(&|pos| tabula_chess::eval::Evaluation.evaluate(pos));
         eprintln!("the tapered evaluation's {what}loss: {tapered:.6}");

@@ -169,6 +169,15 @@ const fn header_len(version: u32) -> usize {
     }
 }
 
+/// Where the quantisation fields (`QA`, `QB`, the scale) start in a file of `version`.
+const fn quantisation_at(version: u32) -> usize {
+    match version {
+        1 => 16,
+        2 => 20,
+        _ => 28,
+    }
+}
+
 const fn body_len(hidden: usize, buckets: usize, kings: usize) -> usize {
     2 * INPUTS * kings * hidden + 2 * hidden + buckets * (4 * hidden + 4)
 }
@@ -372,7 +381,7 @@ impl Layers {
             }
             KingLayout::new(mirror == 1, map.try_into().expect("64 bytes"), count as usize)?
         };
-        let at = if version == 3 { 28 } else { header - 12 };
+        let at = quantisation_at(version);
         let (Some(qa), Some(qb), Some(scale)) = (u32_at(at), u32_at(at + 4), u32_at(at + 8)) else {
             return Err(too_short(header));
         };
@@ -1119,10 +1128,12 @@ mod tests {
             assert!(matches!(Network::from_bytes(&bad), Err(NetError::Buckets(b)) if b == buckets));
         }
         let mut bad = bytes.clone();
-        bad[24..28].copy_from_slice(&100u32.to_le_bytes());
+        let version = u32::from_le_bytes(bytes[4..8].try_into().unwrap());
+        let at = quantisation_at(version);
+        bad[at + 4..at + 8].copy_from_slice(&100u32.to_le_bytes());
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Quantisation { qb: 100, .. })));
         let mut bad = bytes.clone();
-        bad[28..32].copy_from_slice(&0u32.to_le_bytes());
+        bad[at + 8..at + 12].copy_from_slice(&0u32.to_le_bytes());
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Quantisation { scale: 0, .. })));
         let expected = file_len(net.buckets(), net.kings());
         assert!(
@@ -1217,7 +1228,15 @@ mod tests {
 
     #[test]
     fn damaged_files_are_refused_without_a_panic() {
-        let good = Network::embedded().to_bytes();
+        // The embedded network's file and a four-bucket one.
+        for good in [Network::embedded().to_bytes(), random_network(KingLayout::FOUR, 29).to_bytes()] {
+            refuses_damaged_copies_of(&good);
+        }
+    }
+
+    fn refuses_damaged_copies_of(good: &[u8]) {
+        let version = u32::from_le_bytes(good[4..8].try_into().unwrap());
+        let good = good.to_vec();
         let mut rng = Rng::new(23);
         let below = |rng: &mut Rng, n: usize| (rng.next_u64() % n as u64) as usize;
         for round in 0..1_000 {
@@ -1227,7 +1246,7 @@ mod tests {
                 0 => bytes.truncate(below(&mut rng, good.len())),
                 // Any header field, the checksum mended so that the field itself is judged.
                 1 | 2 => {
-                    let at = below(&mut rng, 32);
+                    let at = below(&mut rng, header_len(version));
                     bytes[at] = rng.next_u64() as u8;
                     if round % 4 == 2 {
                         bytes[16..20].copy_from_slice(&(below(&mut rng, 20) as u32).to_le_bytes());
@@ -1239,7 +1258,7 @@ mod tests {
                 // Large weights with a mended checksum: refused for their range or read.
                 _ => {
                     for _ in 0..8 {
-                        let at = 32 + below(&mut rng, good.len() - 40);
+                        let at = header_len(version) + below(&mut rng, good.len() - header_len(version) - 8);
                         bytes[at] = rng.next_u64() as u8;
                     }
                     mend_checksum(&mut bytes);
@@ -1315,6 +1334,27 @@ mod tests {
             let again = Network::from_bytes(&net.to_bytes()).unwrap();
             assert_eq!(again.to_layers(), net.to_layers(), "{name}");
             assert_eq!(net.to_bytes().len(), file_len(2, &kings), "{name}");
+            if kings != KingLayout::PLAIN {
+                // The king layout's fields are checked: the bucket count, the mirroring flag, the map.
+                let bytes = net.to_bytes();
+                assert_eq!(u32::from_le_bytes(bytes[4..8].try_into().unwrap()), VERSION);
+                let map_h8 = header_len(VERSION) - 1;
+                for (at, value) in [(20, 0u32), (20, 33), (24, 2), (map_h8, 9)] {
+                    let mut bad = bytes.clone();
+                    if at == map_h8 {
+                        bad[at] = value as u8;
+                    } else {
+                        bad[at..at + 4].copy_from_slice(&value.to_le_bytes());
+                    }
+                    mend_checksum(&mut bad);
+                    assert!(matches!(Network::from_bytes(&bad), Err(NetError::Kings(_))), "{name}: {value} at {at}");
+                }
+                // More king buckets than the weights hold: the length is wrong.
+                let mut bad = bytes.clone();
+                bad[20..24].copy_from_slice(&(kings.buckets() as u32 + 1).to_le_bytes());
+                mend_checksum(&mut bad);
+                assert!(matches!(Network::from_bytes(&bad), Err(NetError::Length { .. })), "{name}");
+            }
             let mut rng = Rng::new(37);
             // Kings walk the board in endings, crossing buckets and the middle; openings castle.
             for (game, fen) in [

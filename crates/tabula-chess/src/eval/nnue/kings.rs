@@ -109,12 +109,18 @@ impl KingLayout {
         &self.map
     }
 
+    /// Whether where a king stands changes its side's view: false for the plain layout only.
+    #[inline(always)]
+    pub const fn sees_kings(&self) -> bool {
+        self.mirror || self.buckets > 1
+    }
+
     /// The oldest file version that can hold this layout.
     pub(super) const fn version(&self) -> u32 {
-        if !self.mirror && self.buckets == 1 {
-            2
-        } else {
+        if self.sees_kings() {
             VERSION
+        } else {
+            2
         }
     }
 
@@ -142,13 +148,18 @@ impl KingLayout {
     /// The views of both sides in `pos`, indexed by [`Color::index`].
     #[inline(always)]
     pub fn views(&self, pos: &Position) -> [View; 2] {
-        Color::ALL.map(|side| self.view(side, pos.board().king_of(side).unwrap_or(Square::A1)))
+        // The plain layout's views do not depend on the kings: no need to find them.
+        let king = |side| if self.sees_kings() { pos.board().king_of(side) } else { None };
+        Color::ALL.map(|side| self.view(side, king(side).unwrap_or(Square::A1)))
     }
 
     /// The side whose view a change of placement changes (its king moving to another bucket or across the
     /// board's middle), if any.
     #[inline(always)]
     pub(super) fn side_whose_view_changes(&self, change: &PlacementChange) -> Option<Color> {
+        if !self.sees_kings() {
+            return None;
+        }
         let (&(piece, from), &(_, to)) = (change.removed().first()?, change.added().first()?);
         (piece.role == crate::Role::King && self.view(piece.color, from) != self.view(piece.color, to))
             .then_some(piece.color)

@@ -506,7 +506,15 @@ impl Network {
         out_bias: &[i32],
         scale: i32,
     ) -> Result<Network, NetError> {
-        Network::with_kings(KingLayout::PLAIN, weights, bias, out_weights, out_bias, scale)
+        Network::from_layers(&Layers {
+            hidden: HIDDEN,
+            kings: KingLayout::PLAIN,
+            weights: weights.to_vec(),
+            bias: bias.to_vec(),
+            out_weights: out_weights.to_vec(),
+            out_bias: out_bias.to_vec(),
+            scale,
+        })
     }
 
     /// A network from its layers, [`HIDDEN`] neurons wide.
@@ -518,17 +526,6 @@ impl Network {
     /// a scale outside [`SCALES`], [`NetError::Range`] if the weights could overflow the integer arithmetic.
     pub fn from_layers(layers: &Layers) -> Result<Network, NetError> {
         let Layers { kings, ref weights, ref bias, ref out_weights, ref out_bias, scale, .. } = *layers;
-        Network::with_kings(kings, weights, bias, out_weights, out_bias, scale)
-    }
-
-    fn with_kings(
-        kings: KingLayout,
-        weights: &[i16],
-        bias: &[i16],
-        out_weights: &[i16],
-        out_bias: &[i32],
-        scale: i32,
-    ) -> Result<Network, NetError> {
         let buckets = out_bias.len();
         if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(NetError::Buckets(buckets as u32));
@@ -858,10 +855,8 @@ impl Stack {
             let (mut afresh, views) = ([false; 2], net.kings.views(pos));
             for ply in self.top..n {
                 let change = pos.placement_change(ply);
-                if net.kings != KingLayout::PLAIN {
-                    if let Some(side) = net.kings.side_whose_view_changes(&change) {
-                        afresh[side.index()] = true;
-                    }
+                if let Some(side) = net.kings.side_whose_view_changes(&change) {
+                    afresh[side.index()] = true;
                 }
                 let (done, rest) = self.entries.split_at_mut(ply + 1);
                 net.apply(&done[ply], &mut rest[0], &Step { change: &change, views, sides: afresh.map(|a| !a) });

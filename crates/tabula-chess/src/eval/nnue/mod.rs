@@ -67,7 +67,7 @@
 //!
 //! # The embedded network
 //!
-//! [`Network::embedded`] (`default.tbnn`) was trained by `examples/tune.rs` in eight rounds. The first two
+//! [`Network::embedded`] (`default.tbnn`) was trained by `examples/tune.rs` in nine rounds. The first two
 //! learnt from our own data: quiet positions of self-play from random starts, each with the search's score
 //! and the game's result (`nnue-gen`) — 3.62 million by the engine on the first network and 2.72 million by
 //! the tapered evaluation — less the endings against a bare king, which the engine leaves to the tapered
@@ -90,6 +90,13 @@
 //! at 4,000 nodes a move (stronger play than the 1,000 of the rounds before): loss 0.015418 against the
 //! seventh's 0.015609 on the held-out 4,000-node games, +21.5 ± 15.0 Elo in self-play against the seventh
 //! and about +21 ± 22 beside it against Stockfish 15.1 at `UCI_Elo` 2500.
+//! The ninth went on from the eighth into the four-bucket king layout ([`KingLayout::FOUR`], the eighth's
+//! weights as the factor every bucket shares), on 6.65 million positions scored by Stockfish 15.1's static
+//! evaluation (`nnue-label --static-eval 115`): 5.08 million new positions of the eighth's self-play at 1,000
+//! nodes a move and 1.57 million of the two rounds before, relabelled; 10 passes, 11 minutes on one thread.
+//! Loss 0.012721 against the eighth's 0.014352 on 67,682 held-out positions scored by Stockfish's search at
+//! depth 8, +68 ± 43 Elo in self-play against the eighth, and 109.5 / 200 (+33 ± 39 Elo) against Stockfish
+//! 15.1 at `UCI_Elo` 2500 at 10 s + 0.1 s.
 //!
 //! # Examples
 //!

@@ -1130,7 +1130,7 @@ mod tests {
             assert!(matches!(Network::from_bytes(&bad), Err(NetError::Buckets(b)) if b == buckets));
         }
         let mut bad = bytes.clone();
-        let version = u32::from_le_bytes(bytes[4..8].try_into().unwrap());
+        let version = version_of(&bytes);
         let at = quantisation_at(version);
         bad[at + 4..at + 8].copy_from_slice(&100u32.to_le_bytes());
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Quantisation { qb: 100, .. })));
@@ -1182,6 +1182,11 @@ mod tests {
         let end = bytes.len() - 8;
         let checksum = fnv1a(&bytes[..end]);
         bytes[end..].copy_from_slice(&checksum.to_le_bytes());
+    }
+
+    /// The version field of a weights file.
+    fn version_of(bytes: &[u8]) -> u32 {
+        u32::from_le_bytes(bytes[4..8].try_into().unwrap())
     }
 
     #[test]
@@ -1237,7 +1242,7 @@ mod tests {
     }
 
     fn refuses_damaged_copies_of(good: &[u8]) {
-        let version = u32::from_le_bytes(good[4..8].try_into().unwrap());
+        let version = version_of(good);
         let good = good.to_vec();
         let mut rng = Rng::new(23);
         let below = |rng: &mut Rng, n: usize| (rng.next_u64() % n as u64) as usize;
@@ -1339,7 +1344,7 @@ mod tests {
             if kings != KingLayout::PLAIN {
                 // The king layout's fields are checked: the bucket count, the mirroring flag, the map.
                 let bytes = net.to_bytes();
-                assert_eq!(u32::from_le_bytes(bytes[4..8].try_into().unwrap()), VERSION);
+                assert_eq!(version_of(&bytes), VERSION);
                 let map_h8 = header_len(VERSION) - 1;
                 for (at, value) in [(20, 0u32), (20, 33), (24, 2), (map_h8, 9)] {
                     let mut bad = bytes.clone();

@@ -465,7 +465,7 @@ fn self_play(
                 (v.best, if score.abs() >= MATE_CP { mate_score(score) } else { score }, true)
             }
             None => {
-                let r = engine.search(&pos, &Limits::nodes(nodes), &[], |_| {});
+                let r = engine.search(&pos, Limits::nodes(nodes), |_| {});
                 let Some(mv) = r.best_move else { break 0.5 };
                 (mv, r.score, rival.is_none())
             }
@@ -518,7 +518,7 @@ fn balanced_openings(out: &str, count: usize, nodes: u64, margin: i32, first: u6
         let mut rng = Rng::new(0x0be9_0000 + n);
         let Some(start) = random_start(&mut rng, &book) else { continue };
         engine.clear_hash();
-        let r = engine.search(&start, &Limits::nodes(nodes), &[], |_| {});
+        let r = engine.search(&start, Limits::nodes(nodes), |_| {});
         if r.score.abs() > margin || !seen.insert(start.key()) {
             continue;
         }

@@ -12,7 +12,7 @@
 //! let mut engine = Engine::new(8);
 //! // Mate in one: the rook goes to the back rank.
 //! let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
-//! let result = engine.search(&pos, &Limits::depth(4), &[], |_| {});
+//! let result = engine.search(&pos, &Limits::depth(4), |_| {});
 //! assert_eq!(result.best_move.unwrap().to_string(), "a1a8");
 //! assert_eq!(tabula::score::uci_string(result.score), "mate 1");
 //! ```
@@ -125,20 +125,20 @@ pub fn history_keys(pos: &Position) -> Vec<Key> {
 mod tests {
     use super::*;
     use tabula::score::{is_decisive, DRAW};
-    use tabula::search::Limits;
+    use tabula::search::{Limits, Request};
 
     #[test]
     fn finds_tactics_and_mates() {
         let mut engine = Engine::new(8);
         // Win the queen with a knight fork.
         let pos = Position::from_fen("q3k3/8/8/1N6/8/8/4P3/4K3 w - - 0 1").unwrap();
-        let r = engine.search(&pos, &Limits::depth(6), &[], |_| {});
+        let r = engine.search(&pos, Limits::depth(6), |_| {});
         assert_eq!(r.best_move.unwrap().to_string(), "b5c7");
         // A queen won: well ahead (the network's scores flatten out beyond a few hundred centipawns).
         assert!(r.score > 100, "{}", r.score);
         // Mate in two with a rook and king.
         let pos = Position::from_fen("k7/8/1K6/8/8/8/8/7R w - - 0 1").unwrap();
-        let r = engine.search(&pos, &Limits::depth(6), &[], |_| {});
+        let r = engine.search(&pos, Limits::depth(6), |_| {});
         assert!(is_decisive(r.score) && r.score > 0, "{}", r.score);
     }
 
@@ -179,34 +179,35 @@ mod tests {
         assert_eq!(keys.len(), 4);
         assert_eq!(keys[0], pos.key());
         let mut engine = Engine::new(8);
-        let r = engine.search(&pos, &Limits::depth(5), &[], |_| {});
+        let r = engine.search(&pos, Limits::depth(5), |_| {});
         assert_eq!((r.best_move.unwrap().to_string(), r.score), ("g8h8".to_owned(), DRAW));
         // Without the history the same position is simply lost.
         let fresh = Position::from_fen(&pos.to_fen()).unwrap();
-        assert!(engine.search(&fresh, &Limits::depth(5), &[], |_| {}).score < -300);
+        assert!(engine.search(&fresh, Limits::depth(5), |_| {}).score < -300);
     }
 
     #[test]
     fn a_line_cut_short_gets_the_reply_from_the_table() {
         let pos = Position::startpos();
         let mut engine = Engine::new(8);
-        let deep = engine.search(&pos, &Limits::depth(6), &[], |_| {});
+        let deep = engine.search(&pos, Limits::depth(6), |_| {});
         assert_eq!(engine.table_move(&pos), deep.best_move);
         // A search of one ply, whose line ends after its move: the reply is the table's, from the deep search.
         let mut iterations = Vec::new();
-        let r = engine.search(&pos, &Limits::depth(1), &deep.pv[..1], |it| iterations.push(it.pv.clone()));
+        let only = Request::new(Limits::depth(1)).with_root_moves(&deep.pv[..1]);
+        let r = engine.search(&pos, only, |it| iterations.push(it.pv.clone()));
         assert_eq!(iterations, [deep.pv[..1].to_vec()]);
         assert_eq!(r.pv, deep.pv[..2], "{:?} {:?}", r.pv, deep.pv);
         // No reply after a mate.
         let mate = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
-        assert_eq!(engine.search(&mate, &Limits::depth(3), &[], |_| {}).pv.len(), 1);
+        assert_eq!(engine.search(&mate, Limits::depth(3), |_| {}).pv.len(), 1);
     }
 
     #[test]
     fn search_moves_restrict_the_root() {
         let pos = Position::startpos();
         let only = pos.parse_uci("a2a3").unwrap();
-        let r = Engine::new(8).search(&pos, &Limits::depth(4), &[only], |_| {});
+        let r = Engine::new(8).search(&pos, Request::new(Limits::depth(4)).with_root_moves(&[only]), |_| {});
         assert_eq!(r.best_move, Some(only));
     }
 
@@ -215,13 +216,13 @@ mod tests {
         // In check from the queen, the king's only move is to take it.
         let forced = Position::from_fen("k7/pp6/8/8/8/8/6q1/4R2K w - - 0 1").unwrap();
         let clock = Limits::default().with_time(Duration::from_secs(4), Duration::from_secs(20));
-        let r = Engine::new(8).search(&forced, &clock, &[], |_| {});
+        let r = Engine::new(8).search(&forced, &clock, |_| {});
         assert_eq!(r.best_move.unwrap().to_string(), "h1g2");
         // A twentieth of the soft limit, times at most 1.8 for a new best move: well under a second.
         assert!(r.elapsed < Duration::from_millis(1500), "{:?}", r.elapsed);
         assert!(r.depth >= 2 && r.pv.len() >= 2, "depth {} pv {:?}", r.depth, r.pv);
         // A fixed move time is spent as asked.
-        let r = Engine::new(8).search(&forced, &Limits::time(Duration::from_millis(300)), &[], |_| {});
+        let r = Engine::new(8).search(&forced, Limits::time(Duration::from_millis(300)), |_| {});
         assert!(r.elapsed >= Duration::from_millis(290), "{:?}", r.elapsed);
     }
 
@@ -229,13 +230,13 @@ mod tests {
     fn a_new_game_starts_as_a_fresh_engine_would() {
         let middlegame = Position::from_fen(BENCH_POSITIONS[2]).unwrap();
         let ending = Position::from_fen(BENCH_POSITIONS[3]).unwrap();
-        let fresh = Engine::new(8).search(&ending, &Limits::depth(8), &[], |_| {});
+        let fresh = Engine::new(8).search(&ending, Limits::depth(8), |_| {});
         let mut engine = Engine::new(8);
-        engine.search(&middlegame, &Limits::depth(8), &[], |_| {});
-        engine.search(&ending, &Limits::depth(6), &[], |_| {});
+        engine.search(&middlegame, Limits::depth(8), |_| {});
+        engine.search(&ending, Limits::depth(6), |_| {});
         // What the searches learned (the table, the correction history) is forgotten by a new game.
         engine.clear_hash();
-        let again = engine.search(&ending, &Limits::depth(8), &[], |_| {});
+        let again = engine.search(&ending, Limits::depth(8), |_| {});
         assert_eq!((again.nodes, again.best_move, again.score), (fresh.nodes, fresh.best_move, fresh.score));
     }
 }

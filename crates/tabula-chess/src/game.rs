@@ -2,7 +2,7 @@
 
 use crate::moves::Move;
 use crate::position::Position;
-use tabula::game::{Game, Outcome};
+use tabula::game::{Game, Hooks, Outcome, PieceTo, Repetition};
 use tabula::Key;
 
 impl Game for Position {
@@ -76,36 +76,43 @@ impl Game for Position {
 
     const MOVE_CODES: usize = Move::CODES;
 
-    /// The moving piece (colour and role, 0 to 11) times 64 plus the destination; a castling move is the
-    /// king's to the rook's square.
-    #[inline(always)]
-    fn piece_to(&self, mv: Move) -> u16 {
-        match self.board().piece_at(mv.from()) {
-            Some(p) => ((p.color.index() * 6 + p.role.index()) * 64 + mv.to().index()) as u16,
-            None => 0,
-        }
-    }
+    /// Checks, the null move, repetitions (draws, within the fifty-move window) and piece-to codes.
+    const HOOKS: Hooks<Position> = Hooks {
+        in_check: Some(Position::is_check),
+        null_move: Some(null_move),
+        repetition: Some(Repetition::draws(reversible_plies)),
+        piece_to: Some(PieceTo { codes: 12 * 64, code: piece_to }),
+        ..Hooks::NONE
+    };
+}
 
-    const PIECE_TO_CODES: usize = 12 * 64;
-
-    fn in_check(&self) -> bool {
-        self.is_check()
+/// The moving piece (colour and role, 0 to 11) times 64 plus the destination; a castling move is the king's to
+/// the rook's square.
+#[inline(always)]
+fn piece_to(pos: &Position, mv: Move) -> u16 {
+    match pos.board().piece_at(mv.from()) {
+        Some(p) => ((p.color.index() * 6 + p.role.index()) * 64 + mv.to().index()) as u16,
+        None => 0,
     }
+}
 
-    /// [`Move::NULL`] when not in check and the side to move has a piece besides pawns and king (pawn endings
-    /// are where zugzwang makes passing unsound).
-    fn null_move(&self) -> Option<Move> {
-        (!self.is_check() && self.has_non_pawn_material()).then_some(Move::NULL)
-    }
+/// [`Move::NULL`] when not in check and the side to move has a piece besides pawns and king (pawn endings are
+/// where zugzwang makes passing unsound).
+#[inline]
+fn null_move(pos: &Position) -> Option<Move> {
+    (!pos.is_check() && pos.has_non_pawn_material()).then_some(Move::NULL)
+}
 
-    fn reversible_plies(&self) -> Option<usize> {
-        Some(self.halfmove_clock() as usize)
-    }
+/// Plies since the last capture or pawn move.
+#[inline]
+fn reversible_plies(pos: &Position) -> usize {
+    pos.halfmove_clock() as usize
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula::game::HookedGame;
 
     #[test]
     fn outcomes() {
@@ -124,12 +131,12 @@ mod tests {
     #[test]
     fn null_move_hooks() {
         let mut pos = Position::from_fen("4k3/8/8/3pP3/8/8/8/4K1N1 w - d6 0 1").unwrap();
-        assert_eq!(Game::null_move(&pos), Some(Move::NULL));
+        assert_eq!(HookedGame::null_move(&pos), Some(Move::NULL));
         let key = pos.key();
         Game::play(&mut pos, Move::NULL);
         assert_eq!(pos.ep_square(), None);
         assert_eq!(pos.key(), pos.key_from_scratch());
-        assert_eq!(Game::null_move(&pos), None); // Black has only pawns
+        assert_eq!(HookedGame::null_move(&pos), None); // Black has only pawns
         Game::undo(&mut pos, Move::NULL);
         assert_eq!(pos.key(), key);
         assert_eq!(pos.to_fen(), "4k3/8/8/3pP3/8/8/8/4K1N1 w - d6 0 1");

@@ -77,7 +77,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tabula::rng::Rng;
 use tabula::search::skill::{Skill, MAX_LEVEL};
-use tabula::search::Iteration;
+use tabula::search::{Iteration, Request};
 use tabula_protocol::lines::BadLine;
 use tabula_protocol::server::{self, Action, Busy, Input, Protocol, Search};
 pub use tabula_protocol::uci::SearchControl;
@@ -335,11 +335,7 @@ impl UciSession {
             "skill level" => self.skill_level = number(0, MAX_LEVEL as u64)? as u32,
             "uci_limitstrength" => self.limit_strength = check_value(&name, value.as_deref())?,
             "uci_elo" => self.elo = number(*ELO_RANGE.start() as u64, *ELO_RANGE.end() as u64)? as u32,
-            "multipv" => {
-                self.multi_pv = number(1, MAX_MULTI_PV as u64)? as usize;
-                let lines = self.multi_pv;
-                self.lock_engine().set_multi_pv(lines);
-            }
+            "multipv" => self.multi_pv = number(1, MAX_MULTI_PV as u64)? as usize,
             "bookfile" => {
                 let file = value.unwrap_or_default();
                 self.book = None;
@@ -547,15 +543,19 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
     };
     let style = InfoStyle { multi_pv: job.multi_pv > 1, wdl: job.show_wdl.then_some(&wdl) };
     let mut limits = job.limits.clone();
+    let mut lines = job.multi_pv;
     if let Some(skill) = &job.skill {
         // A limited strength searches its node budget for a few best moves to choose from.
         limits.nodes = Some(limits.nodes.map_or(skill.nodes, |n| n.min(skill.nodes)));
-        engine.set_multi_pv(job.multi_pv.max(skill.lines));
+        lines = lines.max(skill.lines);
     }
     let mut result = shared::run_timed(
         &limits,
         control,
-        |limits, on_iteration| engine.search(&job.position, limits, &job.root_moves, on_iteration),
+        |limits, on_iteration| {
+            let request = Request::new(limits.clone()).with_root_moves(&job.root_moves).with_lines(lines);
+            engine.search(&job.position, request, on_iteration)
+        },
         &mut |it| {
             for line in shared::info_lines(it, style, |m: Move| m.to_uci_in(job.chess960)) {
                 out(line);
@@ -563,7 +563,6 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
         },
     );
     if let Some(skill) = &job.skill {
-        engine.set_multi_pv(job.multi_pv);
         if let Some(chosen) = skill.choose(&result.lines, job.seed) {
             (result.best_move, result.score, result.pv) = (chosen.pv.first().copied(), chosen.score, chosen.pv.clone());
         }

@@ -78,7 +78,7 @@ fn self_play(games: usize, seed: u64) -> String {
                 let moves = pos.legal_moves();
                 moves[(next() % moves.len() as u64) as usize]
             } else {
-                engine.search(&pos, &Limits::depth(2), &[], |_| {}).best_move.unwrap()
+                engine.search(&pos, Limits::depth(2), |_| {}).best_move.unwrap()
             };
             if ply % 2 == 0 {
                 text.push_str(&format!("{}. ", ply / 2 + 1));

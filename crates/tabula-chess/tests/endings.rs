@@ -32,7 +32,7 @@ fn play_out(engine: &mut Engine, fen: &str) -> Result<u32, String> {
         if pos.halfmove_clock() >= 100 {
             return Err(format!("fifty moves without mate, at {}", pos.to_fen()));
         }
-        let result = engine.search(&pos, &Limits::nodes(NODES), &[], |_| {});
+        let result = engine.search(&pos, Limits::nodes(NODES), |_| {});
         let Some(mv) = result.best_move else {
             return Err(format!("no move (stalemate?) at {}", pos.to_fen()));
         };

@@ -2,15 +2,18 @@
 //! size, one fresh search per position.
 //!
 //! ```sh
-//! cargo run --release -p tabula-compare --example versus -- [--depth 16] [--rounds 3] [--only tabula|minimax|history|defaults|threads]
+//! cargo run --release -p tabula-compare --example versus -- [--depth 16] [--rounds 3] [--set fresh|tuned|both]
+//!     [--only tabula|minimax|history|defaults|threads]
 //! ```
 //!
-//! Each round searches every position with every configuration in turn (so that a busy machine slows them
-//! alike); the table gives each configuration's median round. `--only` runs one crate's matched configuration
+//! Each round searches every position of each set with every configuration in turn (so that a busy machine
+//! slows them alike); a table per set gives each configuration's median round. The fresh set
+//! ([`POSITIONS`](tabula_compare::POSITIONS)) is the comparison; the tuned one
+//! ([`TUNED_POSITIONS`](tabula_compare::TUNED_POSITIONS)) is the check. `--only` runs one crate's matched configuration
 //! (or another of Tabula's) alone, for its peak memory or a profile (the process's high-water mark, from `/proc/self/status` where there is one).
 
 use std::time::Duration;
-use tabula_compare::{minimax_side, same_value, tabula_side, Four, Report, POSITIONS};
+use tabula_compare::{minimax_side, same_value, tabula_side, Four, Report, POSITIONS, TUNED_POSITIONS};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Run {
@@ -51,8 +54,12 @@ fn main() {
     let value_of = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
     let depth: u32 = value_of("--depth").map_or(16, |d| d.parse().expect("--depth takes a number"));
     let rounds: usize = value_of("--rounds").map_or(3, |r| r.parse().expect("--rounds takes a number"));
-    let positions: Vec<Four> = POSITIONS.iter().map(|p| p.parse().expect("valid position")).collect();
-
+    let sets: Vec<(&str, &[&str])> = match value_of("--set").as_deref() {
+        Some("fresh") => vec![("fresh", &POSITIONS)],
+        Some("tuned") => vec![("tuned (held out)", &TUNED_POSITIONS)],
+        Some("both") | None => vec![("fresh", &POSITIONS), ("tuned (held out)", &TUNED_POSITIONS)],
+        Some(other) => panic!("--set takes fresh, tuned or both, not {other}"),
+    };
     let runs: Vec<Run> = match value_of("--only").as_deref() {
         Some("tabula") => vec![Run::TabulaMatched(1)],
         Some("minimax") => vec![Run::Minimax],
@@ -73,56 +80,60 @@ fn main() {
             ]
         }
     };
-    // times[run][round], nodes[run]
-    let mut times = vec![Vec::new(); runs.len()];
-    let mut nodes = vec![0u64; runs.len()];
+    // times[set][run][round], nodes[set][run]
+    let mut times = vec![vec![Vec::new(); runs.len()]; sets.len()];
+    let mut nodes = vec![vec![0u64; runs.len()]; sets.len()];
     let mut disagreements = 0;
     for round in 0..rounds {
-        let mut round_time = vec![Duration::ZERO; runs.len()];
-        for (p, four) in positions.iter().enumerate() {
-            let reports: Vec<Report> = runs.iter().map(|r| r.search(four, depth)).collect();
-            for (i, r) in reports.iter().enumerate() {
-                round_time[i] += r.time;
-                if round == 0 {
-                    nodes[i] += r.nodes;
-                }
-                if !same_value(r.value, reports[0].value) {
-                    disagreements += 1;
-                    eprintln!(
-                        "position {p} ({}): {} says {:?}, {} says {:?}",
-                        POSITIONS[p],
-                        runs[0].name(),
-                        reports[0].value,
-                        runs[i].name(),
-                        r.value
-                    );
+        for (s, (_, set)) in sets.iter().enumerate() {
+            let mut round_time = vec![Duration::ZERO; runs.len()];
+            for text in set.iter() {
+                let four: Four = text.parse().expect("valid position");
+                let reports: Vec<Report> = runs.iter().map(|r| r.search(&four, depth)).collect();
+                for (i, r) in reports.iter().enumerate() {
+                    round_time[i] += r.time;
+                    if round == 0 {
+                        nodes[s][i] += r.nodes;
+                    }
+                    if !same_value(r.value, reports[0].value) {
+                        disagreements += 1;
+                        eprintln!(
+                            "{text}: {} says {:?}, {} says {:?}",
+                            runs[0].name(),
+                            reports[0].value,
+                            runs[i].name(),
+                            r.value
+                        );
+                    }
                 }
             }
-        }
-        for (i, t) in round_time.into_iter().enumerate() {
-            times[i].push(t);
+            for (i, t) in round_time.into_iter().enumerate() {
+                times[s][i].push(t);
+            }
         }
     }
-    println!(
-        "{} positions, depth {depth}, {} MiB tables, median of {rounds} rounds",
-        positions.len(),
-        tabula_side::TABLE_MIB
-    );
     let median = |v: &mut Vec<Duration>| {
         v.sort();
         v[v.len() / 2]
     };
-    let base = median(&mut times[0].clone());
-    for (i, run) in runs.iter().enumerate() {
-        let t = median(&mut times[i]);
+    for (s, (name, set)) in sets.iter().enumerate() {
         println!(
-            "{:<36} {:>9.3} s {:>13} nodes {:>6.2} M nodes/s {:>6.2}× the first",
-            run.name(),
-            t.as_secs_f64(),
-            nodes[i],
-            nodes[i] as f64 / t.as_secs_f64() / 1e6,
-            t.as_secs_f64() / base.as_secs_f64()
+            "{name}: {} positions, depth {depth}, {} MiB tables, median of {rounds} rounds",
+            set.len(),
+            tabula_side::TABLE_MIB
         );
+        let base = median(&mut times[s][0].clone());
+        for (i, run) in runs.iter().enumerate() {
+            let t = median(&mut times[s][i]);
+            println!(
+                "  {:<36} {:>9.3} s {:>13} nodes {:>6.2} M nodes/s {:>6.2}× the first",
+                run.name(),
+                t.as_secs_f64(),
+                nodes[s][i],
+                nodes[s][i] as f64 / t.as_secs_f64() / 1e6,
+                t.as_secs_f64() / base.as_secs_f64()
+            );
+        }
     }
     if let Some(peak) = peak_memory() {
         println!("peak memory of this process: {peak}");

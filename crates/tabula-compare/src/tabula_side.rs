@@ -9,8 +9,6 @@ use tabula::zobrist::Key;
 
 impl Game for Four {
     type Move = u8;
-    const MOVE_CODES: usize = 7;
-    const HOOKS: bool = false;
 
     fn legal_moves(&self, moves: &mut Vec<u8>) {
         self.moves(moves);
@@ -41,8 +39,6 @@ impl Game for Four {
 pub struct Heuristic;
 
 impl Evaluator<Four> for Heuristic {
-    const HOOKS: bool = false;
-
     fn evaluate(&self, four: &Four) -> Score {
         heuristic(four) as Score
     }
@@ -72,7 +68,7 @@ pub fn search(four: &Four, depth: u32, config: Config, threads: usize) -> Report
     };
     let mut searcher = Searcher::with_table_size(Heuristic, TABLE_MIB).with_options(options.with_threads(threads));
     let start = Instant::now();
-    let result = searcher.search(four, &Limits::depth(depth), |_| {});
+    let result = searcher.search(four, Limits::depth(depth), |_| {});
     let time = start.elapsed();
     let value = match score::plies_to_end(result.score) {
         Some(p) if p > 0 => Value::Win,

@@ -1,13 +1,13 @@
-//! What each optional hook of `tabula::Game` buys Connect Four's exact solver, measured: the same positions
-//! solved with every hook, then with one group hidden at a time (a wrapper that forwards the required items and
-//! leaves that group at its default), and without the table.
+//! What each group of search hooks buys Connect Four's exact solver, measured: the same positions solved with
+//! every hook, then with one group hidden at a time (a wrapper that forwards the required items and names every
+//! hook of the board's `Game::HOOKS` but that group), and without the table.
 //!
 //! `cargo run --release -p tabula-connect4 --example hooks -- [positions file] [count] [table MiB]`
 //! (the first 20 positions of `tests/data/mid.txt` and a 2 MiB table by default; without the tactics a solve
 //! takes hundreds of times longer, so keep the count small)
 
 use std::time::{Duration, Instant};
-use tabula::game::{Evaluator, Game, Outcome, Remaining, Symmetry, TableKey, Winners, WinningMove};
+use tabula::game::{Evaluator, Game, HookedGame, Hooks, Outcome, Symmetries};
 use tabula::search::{SearchOptions, Searcher};
 use tabula::{Key, Score};
 use tabula_connect4::{Column, Standard, Threats};
@@ -51,55 +51,42 @@ impl<const H: u8> Game for Hide<H> {
     fn move_code(mv: Column) -> u16 {
         mv as u16
     }
-    fn winning_move(&self) -> WinningMove<Column> {
-        if Self::HIDDEN == Hidden::Tactics {
-            WinningMove::NotChecked
-        } else {
-            self.0.winning_move()
-        }
-    }
-    fn non_losing_moves(&self, moves: &mut Vec<Column>) -> Option<usize> {
-        if Self::HIDDEN == Hidden::Tactics {
-            None
-        } else {
-            self.0.non_losing_moves(moves)
-        }
-    }
-    fn possible_winners(&self) -> Winners {
-        if Self::HIDDEN == Hidden::Tactics {
-            Winners::BOTH
-        } else {
-            self.0.possible_winners()
-        }
-    }
-    fn table_key(&self) -> TableKey {
-        if Self::HIDDEN == Hidden::Symmetry {
-            TableKey { key: self.0.key(), symmetry: Symmetry::IDENTITY }
-        } else {
-            self.0.table_key()
-        }
-    }
-    fn child_table_key(&self, mv: Column) -> Option<Key> {
+
+    /// The board's hooks, forwarded, less the hidden group.
+    const HOOKS: Hooks<Self> = {
+        let mut hooks = Hooks {
+            winning_move: Some(|g: &Self| g.0.winning_move()),
+            non_losing_moves: Some(|g: &Self, moves| g.0.non_losing_moves(moves)),
+            possible_winners: Some(|g: &Self| g.0.possible_winners()),
+            symmetry: Some(Symmetries {
+                table_key: |g: &Self| g.0.table_key(),
+                canonical_move_code: Standard::canonical_move_code,
+                actual_move_code: Standard::actual_move_code,
+            }),
+            child_table_key: Some(|g: &Self, mv| g.0.child_table_key(mv)),
+            remaining: Some(|g: &Self| g.0.remaining()),
+            ..Hooks::NONE
+        };
         match Self::HIDDEN {
-            Hidden::ChildKeys => None,
-            // Without symmetry the child's table key is its plain key.
-            Hidden::Symmetry => {
-                let mut child = self.0.clone();
-                child.play(mv);
-                Some(child.key())
+            Hidden::Nothing => {}
+            Hidden::Tactics => {
+                hooks.winning_move = None;
+                hooks.non_losing_moves = None;
+                hooks.possible_winners = None;
             }
-            _ => self.0.child_table_key(mv),
+            Hidden::Symmetry => {
+                hooks.symmetry = None;
+                // Without symmetry the child's table key is its plain key.
+                hooks.child_table_key = Some(|g: &Self, mv| {
+                    let mut child = g.0.clone();
+                    child.play(mv);
+                    Some(child.key())
+                });
+            }
+            Hidden::ChildKeys => hooks.child_table_key = None,
         }
-    }
-    fn canonical_move_code(code: u16, symmetry: Symmetry) -> u16 {
-        Standard::canonical_move_code(code, symmetry)
-    }
-    fn actual_move_code(code: u16, symmetry: Symmetry) -> u16 {
-        Standard::actual_move_code(code, symmetry)
-    }
-    fn remaining(&self) -> Option<Remaining> {
-        self.0.remaining()
-    }
+        hooks
+    };
 }
 
 impl<const H: u8> Evaluator<Hide<H>> for Threats {

@@ -6,7 +6,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use tabula::game::{Game, Outcome, Remaining, Symmetry, TableKey, Winners, WinningMove};
+use tabula::game::{Game, Hooks, Outcome, Remaining, Symmetries, Symmetry, TableKey, Winners, WinningMove};
 use tabula::zobrist::{Key, ZobristKeys};
 
 /// Keys per (bit, colour) for boards of up to 64 bits; colour 0 is the first player.
@@ -400,8 +400,27 @@ impl<const W: usize, const H: usize> Game for Board<W, H> {
         col as u16
     }
 
+    /// Wins and safe moves one ply ahead, who can still win, the mirror symmetry with children's keys ahead
+    /// of time, and the cells left.
+    const HOOKS: Hooks<Self> = Hooks {
+        winning_move: Some(Self::win_now),
+        non_losing_moves: Some(Self::safe_moves),
+        possible_winners: Some(Self::winners),
+        symmetry: Some(Symmetries {
+            table_key: Self::canonical_key,
+            canonical_move_code: Self::mirror_code,
+            actual_move_code: Self::mirror_code,
+        }),
+        child_table_key: Some(Self::child_key),
+        remaining: Some(Self::plies_left),
+        ..Hooks::NONE
+    };
+}
+
+/// The hooks of [`Game::HOOKS`].
+impl<const W: usize, const H: usize> Board<W, H> {
     #[inline(always)]
-    fn winning_move(&self) -> WinningMove<Column> {
+    fn win_now(&self) -> WinningMove<Column> {
         match self.possible() & self.own_threats() {
             0 => WinningMove::NoneExists,
             wins => WinningMove::Found((wins.trailing_zeros() as usize / (H + 1)) as Column),
@@ -409,7 +428,7 @@ impl<const W: usize, const H: usize> Game for Board<W, H> {
     }
 
     #[inline(always)]
-    fn non_losing_moves(&self, moves: &mut Vec<Column>) -> Option<usize> {
+    fn safe_moves(&self, moves: &mut Vec<Column>) -> Option<usize> {
         let cells = self.non_losing_cells();
         let before = moves.len();
         for c in Self::CENTRE_FIRST {
@@ -421,7 +440,7 @@ impl<const W: usize, const H: usize> Game for Board<W, H> {
     }
 
     #[inline(always)]
-    fn possible_winners(&self) -> Winners {
+    fn winners(&self) -> Winners {
         // A player can still win only through a line of four holding no stone of the other.
         let empty = Self::BOARD & !self.mask;
         if Self::has_four(empty) {
@@ -433,7 +452,7 @@ impl<const W: usize, const H: usize> Game for Board<W, H> {
     }
 
     #[inline(always)]
-    fn table_key(&self) -> TableKey {
+    fn canonical_key(&self) -> TableKey {
         if self.mirror_key < self.key {
             TableKey { key: self.mirror_key, symmetry: MIRROR }
         } else {
@@ -442,13 +461,14 @@ impl<const W: usize, const H: usize> Game for Board<W, H> {
     }
 
     #[inline(always)]
-    fn child_table_key(&self, col: Column) -> Option<Key> {
+    fn child_key(&self, col: Column) -> Option<Key> {
         let (key, mirror) = self.keys_after(col as usize);
         Some(key.min(mirror))
     }
 
+    /// A move's code in the mirror image under [`MIRROR`], else itself; the mirror image is its own inverse.
     #[inline(always)]
-    fn canonical_move_code(code: u16, symmetry: Symmetry) -> u16 {
+    fn mirror_code(code: u16, symmetry: Symmetry) -> u16 {
         if symmetry == MIRROR {
             (W as u16 - 1) - code
         } else {
@@ -456,13 +476,7 @@ impl<const W: usize, const H: usize> Game for Board<W, H> {
         }
     }
 
-    #[inline(always)]
-    fn actual_move_code(code: u16, symmetry: Symmetry) -> u16 {
-        // The mirror image is its own inverse.
-        Self::canonical_move_code(code, symmetry)
-    }
-
-    fn remaining(&self) -> Option<Remaining> {
+    fn plies_left(&self) -> Option<Remaining> {
         Some(Remaining { plies: Self::CELLS - self.moves, margin: 0 })
     }
 }
@@ -507,6 +521,7 @@ impl<const W: usize, const H: usize> fmt::Debug for Board<W, H> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula::game::HookedGame;
 
     #[test]
     fn centre_first_covers_every_column() {

@@ -1,8 +1,8 @@
 //! Every search configuration against plain minimax on random Connect Four positions, and the keys.
 
 use proptest::prelude::*;
-use tabula::game::Game;
-use tabula::search::verify;
+use tabula::game::{Game, HookedGame};
+use tabula::search::{verify, Limits, Request};
 use tabula::zobrist::SplitMix64;
 use tabula_connect4::{Board, Standard, Threats};
 
@@ -111,11 +111,9 @@ fn restricted_roots_keep_to_their_moves() {
     let board: Standard = "445566".parse().unwrap();
     let mut searcher = tabula::search::Searcher::with_table_size(Threats, 1);
     // (Columns are 0-based in the move type, 1-based in the notation.)
-    searcher.set_root_moves(vec![Standard::move_code(0)]);
-    assert_eq!(searcher.search_depth(&board, 6).best_move, Some(0));
-    searcher.set_root_moves(Vec::new());
-    let mut searcher = searcher.with_options(tabula::search::SearchOptions::default().with_multi_pv(3));
-    let lines = searcher.search_depth(&board, 6).lines;
+    let only_first = Request::new(Limits::depth(6)).with_root_moves(&[0]);
+    assert_eq!(searcher.search(&board, only_first, |_| {}).best_move, Some(0));
+    let lines = searcher.search(&board, Request::new(Limits::depth(6)).with_lines(3), |_| {}).lines;
     let firsts: Vec<_> = lines.iter().map(|l| l.pv[0]).collect();
     assert_eq!(lines.len(), 3);
     assert!(firsts[..2].contains(&2) && firsts[..2].contains(&6), "{lines:?}");

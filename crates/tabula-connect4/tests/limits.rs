@@ -9,7 +9,7 @@ use tabula_connect4::{Standard, Threats};
 #[test]
 fn node_limit_stops_the_search() {
     let mut s = Searcher::with_table_size(Threats, 4);
-    let r = s.search(&Standard::new(), &Limits::nodes(20_000), |_| {});
+    let r = s.search(&Standard::new(), Limits::nodes(20_000), |_| {});
     assert!(r.best_move.is_some());
     // Threads look at the budget every 1,024 nodes.
     assert!(r.nodes >= 20_000 && r.nodes < 20_000 + 2_048, "{}", r.nodes);
@@ -19,7 +19,7 @@ fn node_limit_stops_the_search() {
 fn time_limit_stops_the_search() {
     let mut s = Searcher::with_table_size(Threats, 4);
     let start = Instant::now();
-    let r = s.search(&Standard::new(), &Limits::time(Duration::from_millis(200)), |_| {});
+    let r = s.search(&Standard::new(), Limits::time(Duration::from_millis(200)), |_| {});
     assert!(r.best_move.is_some());
     assert!(start.elapsed() < Duration::from_secs(5));
 }
@@ -43,7 +43,7 @@ fn external_stop_flag_stops_every_thread() {
 fn iterations_report_growing_depth_and_nodes() {
     let mut s = Searcher::with_table_size(Threats, 4);
     let mut seen = Vec::new();
-    s.search(&Standard::new(), &Limits::depth(8), |it| seen.push((it.depth, it.nodes, it.pv.len(), it.hashfull)));
+    s.search(&Standard::new(), Limits::depth(8), |it| seen.push((it.depth, it.nodes, it.pv.len(), it.hashfull)));
     assert_eq!(seen.iter().map(|x| x.0).collect::<Vec<_>>(), (1..=8).collect::<Vec<_>>());
     assert!(seen.windows(2).all(|w| w[0].1 <= w[1].1));
     assert!(seen.iter().all(|&(depth, _, pv, _)| pv >= 1 && pv <= depth as usize));

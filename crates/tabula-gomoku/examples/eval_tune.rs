@@ -56,7 +56,7 @@ use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
-use tabula::game::Game;
+use tabula::game::{Game, HookedGame};
 use tabula::rng::Rng;
 use tabula::search::Limits;
 use tabula::tune::{golden_min, next_block, on_threads};

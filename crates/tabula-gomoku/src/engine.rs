@@ -34,9 +34,9 @@ use crate::policy::{Policy, ThreatOptions};
 use crate::threats::{ThreatCache, ThreatKind, ThreatSolver};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tabula::game::{Evaluator, Game};
+use tabula::game::{Evaluator, HookedGame};
 use tabula::score::{win_in, Score};
-use tabula::search::{Iteration, Limits, SearchOptions, SearchResult, Searcher};
+use tabula::search::{Iteration, Limits, Request, SearchOptions, SearchResult, Searcher};
 
 /// What the engine concluded about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -237,14 +237,12 @@ impl Engine {
             safe = self.refutations(board, &line, budgets, deadline, &mut thought.nodes);
         }
         self.threats.set_deadline(None);
-        self.searcher.set_root_moves(safe.iter().map(|&m| m.code()).collect());
         // Step 4. Alpha-beta on the time left.
         let mut search_limits = limits.clone();
         let left = |t: Duration| t.saturating_sub(start.elapsed()).mul_f64(0.9).max(Duration::from_millis(5));
         search_limits.soft_time = limits.soft_time.map(left);
         search_limits.hard_time = limits.hard_time.map(left);
-        let result = self.searcher.search(board, &search_limits, on_iteration);
-        self.searcher.set_root_moves(Vec::new());
+        let result = self.searcher.search(board, Request::new(search_limits).with_root_moves(&safe), on_iteration);
         thought.nodes += result.nodes;
         thought.depth = result.depth;
         thought.score = result.score;

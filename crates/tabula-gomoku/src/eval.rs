@@ -3,8 +3,8 @@
 //! Moves are the empty points within two steps along a line of some stone (the centre on an empty board),
 //! minus renju forbidden points for black: far points almost never matter and leaving them out cuts the
 //! branching factor by three. The tactical hooks are exact and come from [`Board::forced`]:
-//! [`Game::winning_move`] finds a five, [`Game::non_losing_moves`] answers a four by blocking it (or reports
-//! the loss to two fives), and [`Game::in_check`] says a five is to be made or stopped, so that with the
+//! [`winning_move`](tabula::game::HookedGame::winning_move) finds a five, [`non_losing_moves`](tabula::game::HookedGame::non_losing_moves) answers a four by blocking it (or reports
+//! the loss to two fives), and [`in_check`](tabula::game::HookedGame::in_check) says a five is to be made or stopped, so that with the
 //! search's check extension a four costs the attacker no depth and lines of fours end in exact scores.
 //!
 //! [`Eval`] scores a position from the line patterns of every candidate point for both sides: what each
@@ -37,7 +37,7 @@ use crate::board::{Board, Color, Forced, Point, MAX_SIZE};
 use crate::pattern::Pattern;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use tabula::game::{Evaluator, Game, Outcome, Remaining, WinningMove};
+use tabula::game::{Evaluator, Game, Hooks, Outcome, Remaining, WinningMove};
 use tabula::score::Score;
 use tabula::zobrist::Key;
 
@@ -232,30 +232,44 @@ impl Game for Board {
 
     const MOVE_CODES: usize = MAX_SIZE * MAX_SIZE;
 
-    fn winning_move(&self) -> WinningMove<Point> {
-        match self.forced() {
-            Forced::Win(p) => WinningMove::Found(p),
-            _ => WinningMove::NoneExists,
-        }
-    }
+    /// The tactics of fives and fours (a four is a check), and the plies left on the board.
+    const HOOKS: Hooks<Board> = Hooks {
+        winning_move: Some(winning_move),
+        non_losing_moves: Some(non_losing_moves),
+        in_check: Some(in_check),
+        remaining: Some(remaining),
+        ..Hooks::NONE
+    };
+}
 
-    fn non_losing_moves(&self, moves: &mut Vec<Point>) -> Option<usize> {
-        let before = moves.len();
-        match self.forced() {
-            Forced::Free => self.legal_moves(moves),
-            Forced::Block(p) | Forced::Win(p) => moves.push(p),
-            Forced::Lost(_) => {}
-        }
-        Some(moves.len() - before)
+/// A five to complete, else none within reach.
+fn winning_move(board: &Board) -> WinningMove<Point> {
+    match board.forced() {
+        Forced::Win(p) => WinningMove::Found(p),
+        _ => WinningMove::NoneExists,
     }
+}
 
-    fn in_check(&self) -> bool {
-        self.forced() != Forced::Free
+/// Every legal move when nothing is forced; the block of the opponent's four (or one's own five); none when
+/// the opponent has two fours to complete.
+fn non_losing_moves(board: &Board, moves: &mut Vec<Point>) -> Option<usize> {
+    let before = moves.len();
+    match board.forced() {
+        Forced::Free => board.legal_moves(moves),
+        Forced::Block(p) | Forced::Win(p) => moves.push(p),
+        Forced::Lost(_) => {}
     }
+    Some(moves.len() - before)
+}
 
-    fn remaining(&self) -> Option<Remaining> {
-        Some(Remaining { plies: (self.width() * self.height() - self.moves().len()) as u32, margin: 0 })
-    }
+/// A four of either side on the board: a move is forced.
+fn in_check(board: &Board) -> bool {
+    board.forced() != Forced::Free
+}
+
+/// The empty points: every ply fills one.
+fn remaining(board: &Board) -> Option<Remaining> {
+    Some(Remaining { plies: (board.width() * board.height() - board.moves().len()) as u32, margin: 0 })
 }
 
 /// The evaluator: line patterns of every candidate point for both sides. See the [module documentation](self).
@@ -542,6 +556,7 @@ impl Evaluator<Board> for Eval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula::game::HookedGame;
     use tabula::search::verify::check_all;
 
     #[test]

@@ -3,7 +3,7 @@
 //! switched by [`ThreatOptions`]:
 //!
 //! - **Forced replies.** A side that can make five makes it, and a side facing the opponent's four blocks it:
-//!   the board reports such a node [in check](tabula::Game::in_check) and lists the one move
+//!   the board reports such a node [in check](tabula::game::HookedGame::in_check) and lists the one move
 //!   ([`Board::forced`]). With the core's check extension (which [`ThreatOptions::search_options`] switches
 //!   on with this option) a four costs the attacker no depth, and quiescence answers a four with its block
 //!   and makes a five when it can, so lines of fours end in exact win and loss scores.
@@ -12,10 +12,10 @@
 //!   asks from four) and the side to move is not forced,
 //!   a bounded VCF ([`ThreatSolver`]) on the threat search's own keyed table ([`ThreatCache`], shared by the
 //!   search threads): a side with one plays its first move only
-//!   ([`winning_plan`](tabula::Evaluator::winning_plan)). A side whose opponent has a VCF finds out one ply
+//!   ([`winning_plan`](tabula::game::HookedEvaluator::winning_plan)). A side whose opponent has a VCF finds out one ply
 //!   later, at the opponent's node.
 //! - **VCF at the horizon.** Quiescence plays the first move of the side to move's VCF (its one
-//!   [noisy move](tabula::Evaluator::noisy_moves)); with the forced reply after each four, the line runs to the
+//!   [noisy move](tabula::game::HookedEvaluator::noisy_moves)); with the forced reply after each four, the line runs to the
 //!   five and gives an exact score. (Playing every four in quiescence instead explodes: both sides' fours
 //!   alternate without end.)
 //!
@@ -41,7 +41,7 @@ use crate::board::{Board, Point, Shape};
 use crate::eval::{shared_weights, Eval, Weights};
 use crate::threats::{self, ThreatCache, ThreatKind, ThreatSolver};
 use std::sync::Arc;
-use tabula::game::Evaluator;
+use tabula::game::{Evaluator, EvaluatorHooks};
 use tabula::score::Score;
 use tabula::search::SearchOptions;
 
@@ -132,16 +132,25 @@ impl Evaluator<Board> for Policy {
         Eval.move_order(board, mv)
     }
 
-    fn noisy_moves(&self, board: &Board, moves: &mut Vec<Point>) {
+    /// Quiescence resolves a win by continuous fours; fours are tactical; the winning plan and the parries of
+    /// open threes as the options say.
+    const HOOKS: EvaluatorHooks<Board, Policy> = EvaluatorHooks {
+        noisy_moves: Some(Policy::noisy_moves),
+        is_tactical: Some(|_, board, mv| makes_four(board, mv)),
+        winning_plan: Some(Policy::winning_plan),
+        threat_replies: Some(Policy::threat_replies),
+        ..EvaluatorHooks::NONE
+    };
+}
+
+impl Policy {
+    /// A win by continuous fours within the horizon's budget, if the threat search finds one.
+    pub fn noisy_moves(&self, board: &Board, moves: &mut Vec<Point>) {
         moves.extend(self.vcf(board, self.options.horizon_vcf_nodes));
     }
 
-    /// Moves that make a four (or five).
-    fn is_tactical(&self, board: &Board, mv: Point) -> bool {
-        board.patterns_at(mv.index(), board.side_to_move()).iter().any(|p| p.is_four())
-    }
-
-    fn winning_plan(&self, board: &Board) -> Option<Point> {
+    /// A win by continuous fours within the inner budget (with forced replies on).
+    pub fn winning_plan(&self, board: &Board) -> Option<Point> {
         if !self.options.forced_replies {
             return None;
         }
@@ -150,7 +159,7 @@ impl Evaluator<Board> for Policy {
 
     /// The parries of the opponent's open threes and the side to move's own fours, as the threat search's
     /// defender has them.
-    fn threat_replies(&self, board: &Board, moves: &mut Vec<Point>) -> Option<usize> {
+    pub fn threat_replies(&self, board: &Board, moves: &mut Vec<Point>) -> Option<usize> {
         let me = board.side_to_move();
         // (An open-four point, or one of two fours, is a four point too.)
         if !self.options.parry_threes || !board.has_shape(me.opponent(), Shape::Four) {
@@ -163,11 +172,16 @@ impl Evaluator<Board> for Policy {
     }
 }
 
+/// Whether `mv` makes a four (or five) for the side to move: a tactical move.
+fn makes_four(board: &Board, mv: Point) -> bool {
+    board.patterns_at(mv.index(), board.side_to_move()).iter().any(|p| p.is_four())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Rule;
-    use tabula::game::Game;
+    use tabula::game::HookedGame;
     use tabula::search::{minimax, Searcher};
 
     #[test]

@@ -3,7 +3,7 @@
 //! searching far deeper than the engine does, proves no win for the opponent.
 
 use std::sync::Arc;
-use tabula::game::{Evaluator, Game};
+use tabula::game::{Game, HookedGame};
 use tabula::search::Limits;
 use tabula_gomoku::policy::{Policy, ThreatOptions};
 use tabula_gomoku::threats::ThreatCache;

@@ -106,7 +106,7 @@ fn search(board: &Board, options: ThreatOptions, depth: u32) -> (Point, u64, i32
     let policy = Policy::new(options, Some(cache));
     let mut searcher =
         Searcher::with_table_size(policy, 16).with_options(options.search_options(SearchOptions::default()));
-    let r = searcher.search(board, &Limits::depth(depth), |_| {});
+    let r = searcher.search(board, Limits::depth(depth), |_| {});
     (r.best_move.unwrap(), r.nodes, r.score)
 }
 

@@ -372,7 +372,7 @@ impl<G: Front + Sync, E: Evaluator<G>> Think<G> for Searcher<G, E> {
 impl<G: Front + tabula::search::Playable + Sync> Think<G> for tabula::search::Engine<G> {
     /// The game's engine, counting repetitions of the game's own history.
     fn think(&mut self, game: &G, limits: &Limits, progress: &mut dyn FnMut(&Report<G::Move>)) -> Report<G::Move> {
-        let result = self.search(game, limits, &[], |it| progress(&Report::from_iteration(it, &G::WORDING)));
+        let result = self.search(game, limits, |it| progress(&Report::from_iteration(it, &G::WORDING)));
         Report::from_result(result, &G::WORDING)
     }
 }

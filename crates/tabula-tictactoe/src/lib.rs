@@ -26,7 +26,7 @@
 pub mod front;
 use std::fmt;
 use std::str::FromStr;
-use tabula::game::{Evaluator, Game, Outcome, Remaining, Symmetry, TableKey, WinningMove};
+use tabula::game::{Evaluator, Game, Hooks, Outcome, PieceTo, Remaining, Symmetries, Symmetry, TableKey, WinningMove};
 use tabula::score::Score;
 use tabula::zobrist::{Key, Layout, ZobristKeys};
 
@@ -272,56 +272,63 @@ impl Game for TicTacToe {
         cell as u16
     }
 
-    /// The mark (X 0, O 1) times 9 plus the cell.
-    fn piece_to(&self, cell: Cell) -> u16 {
-        self.side_to_move() as u16 * 9 + cell as u16
+    /// Lines to complete or block, the board's eight symmetries, the cells left, and piece-to codes.
+    const HOOKS: Hooks<TicTacToe> = Hooks {
+        winning_move: Some(winning_move),
+        non_losing_moves: Some(non_losing_moves),
+        symmetry: Some(Symmetries { table_key, canonical_move_code, actual_move_code }),
+        remaining: Some(|game| Some(Remaining { plies: 9 - game.stones(), margin: 0 })),
+        piece_to: Some(PieceTo { codes: 18, code: piece_to }),
+        ..Hooks::NONE
+    };
+}
+
+/// The mark (X 0, O 1) times 9 plus the cell.
+fn piece_to(game: &TicTacToe, cell: Cell) -> u16 {
+    game.side_to_move() as u16 * 9 + cell as u16
+}
+
+/// A cell that completes a line for the side to move.
+fn winning_move(game: &TicTacToe) -> WinningMove<Cell> {
+    match game.threats(game.side_to_move()) {
+        0 => WinningMove::NoneExists,
+        t => WinningMove::Found(t.trailing_zeros() as Cell),
     }
+}
 
-    const PIECE_TO_CODES: usize = 18;
+/// Every empty cell when the opponent threatens nothing, the block of its one threat, none against two.
+fn non_losing_moves(game: &TicTacToe, moves: &mut Vec<Cell>) -> Option<usize> {
+    let t = game.threats(match game.side_to_move() {
+        Mark::X => Mark::O,
+        Mark::O => Mark::X,
+    });
+    let before = moves.len();
+    match t.count_ones() {
+        0 => game.legal_moves(moves),
+        1 => moves.push(t.trailing_zeros() as Cell),
+        _ => {}
+    }
+    Some(moves.len() - before)
+}
 
-    fn winning_move(&self) -> WinningMove<Cell> {
-        match self.threats(self.side_to_move()) {
-            0 => WinningMove::NoneExists,
-            t => WinningMove::Found(t.trailing_zeros() as Cell),
+/// The smallest of the eight symmetric images' keys.
+#[inline]
+fn table_key(game: &TicTacToe) -> TableKey {
+    let mut best = 0;
+    for s in 1..8 {
+        if game.keys[s] < game.keys[best] {
+            best = s;
         }
     }
+    TableKey { key: game.keys[best], symmetry: Symmetry(best as u8) }
+}
 
-    fn non_losing_moves(&self, moves: &mut Vec<Cell>) -> Option<usize> {
-        let t = self.threats(match self.side_to_move() {
-            Mark::X => Mark::O,
-            Mark::O => Mark::X,
-        });
-        let before = moves.len();
-        match t.count_ones() {
-            0 => self.legal_moves(moves),
-            1 => moves.push(t.trailing_zeros() as Cell),
-            _ => {}
-        }
-        Some(moves.len() - before)
-    }
+fn canonical_move_code(code: u16, symmetry: Symmetry) -> u16 {
+    SYMMETRIES[symmetry.0 as usize][code as usize] as u16
+}
 
-    #[inline]
-    fn table_key(&self) -> TableKey {
-        let mut best = 0;
-        for s in 1..8 {
-            if self.keys[s] < self.keys[best] {
-                best = s;
-            }
-        }
-        TableKey { key: self.keys[best], symmetry: Symmetry(best as u8) }
-    }
-
-    fn canonical_move_code(code: u16, symmetry: Symmetry) -> u16 {
-        SYMMETRIES[symmetry.0 as usize][code as usize] as u16
-    }
-
-    fn actual_move_code(code: u16, symmetry: Symmetry) -> u16 {
-        SYMMETRIES[INVERSE[symmetry.0 as usize]][code as usize] as u16
-    }
-
-    fn remaining(&self) -> Option<Remaining> {
-        Some(Remaining { plies: 9 - self.stones(), margin: 0 })
-    }
+fn actual_move_code(code: u16, symmetry: Symmetry) -> u16 {
+    SYMMETRIES[INVERSE[symmetry.0 as usize]][code as usize] as u16
 }
 
 /// A simple evaluation: lines still open to the side to move minus lines open to the opponent, and a move
@@ -414,6 +421,7 @@ pub fn move_to_string(cell: Cell) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula::game::HookedGame;
     use tabula::quality;
     use tabula::search::{alphabeta, minimax, Searcher};
 

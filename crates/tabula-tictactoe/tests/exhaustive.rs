@@ -1,6 +1,6 @@
 //! Exhaustive checks over all 5,478 reachable tic-tac-toe positions.
 
-use tabula::game::Game;
+use tabula::game::HookedGame;
 use tabula::search::{minimax, verify, SearchOptions, Searcher};
 use tabula_tictactoe::{Heuristic, TicTacToe};
 
@@ -65,7 +65,7 @@ fn start_is_a_draw() {
 fn unlimited_search_stops_at_the_proved_draw() {
     let mut s = Searcher::with_table_size(Heuristic, 1);
     let mut iterations = 0;
-    let r = s.search(&TicTacToe::new(), &tabula::search::Limits::default(), |_| iterations += 1);
+    let r = s.search(&TicTacToe::new(), tabula::search::Limits::default(), |_| iterations += 1);
     assert!(r.exact && r.score == 0, "{r:?}");
     assert!(r.depth <= 10 && iterations <= 10, "{} iterations", iterations);
     let solved = s.solve(&TicTacToe::new());
@@ -94,7 +94,7 @@ fn heuristic_options_end_at_the_proved_value() {
     let mut searcher = Searcher::with_table_size(Heuristic, 1).with_options(options);
     for g in TicTacToe::all_positions().iter().step_by(5) {
         let expected = minimax(&mut g.clone(), &Heuristic, g.remaining().unwrap().plies).score;
-        let r = searcher.search(g, &tabula::search::Limits::default(), |_| {});
+        let r = searcher.search(g, tabula::search::Limits::default(), |_| {});
         assert!(r.exact && r.score == expected, "{:?} against {expected}\n{g}", r.score);
     }
 }

@@ -1,7 +1,7 @@
 //! The xiangqi engine: [`Engine`] is the core's [`tabula::search::Engine`] for [`Position`], which says here
 //! (as [`Playable`]) what it plays with: the xiangqi [`Evaluation`], the search options below, the keys of the
 //! game's own history (so that repetitions count, ruled by the Asian rules through
-//! [`Game::repetition_outcome`](tabula::game::Game::repetition_outcome)) and the positions of
+//! [`Game::repetition_outcome`](tabula::game::HookedGame::repetition_outcome)) and the positions of
 //! [`Engine::bench`].
 //!
 //! The options: the table (probed in quiescence too), principal variation search with aspiration windows,
@@ -19,7 +19,7 @@
 //! let mut engine = Engine::new(8);
 //! // Mate in one: the rook takes the last free point of the black king's rank.
 //! let pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K1R3 w - - 0 1").unwrap();
-//! let result = engine.search(&pos, &Limits::depth(4), &[], |_| {});
+//! let result = engine.search(&pos, &Limits::depth(4), |_| {});
 //! assert_eq!(tabula::score::uci_string(result.score), "mate 1");
 //! ```
 
@@ -83,19 +83,19 @@ pub fn history_keys(pos: &Position) -> Vec<Key> {
 mod tests {
     use super::*;
     use tabula::score::{is_decisive, loss_in, DRAW};
-    use tabula::search::Limits;
+    use tabula::search::{Limits, Request};
 
     #[test]
     fn finds_tactics() {
         let mut engine = Engine::new(8);
         // An undefended rook is taken.
         let pos = Position::from_fen("4k4/9/9/9/2r6/9/9/2R6/9/3K5 w - - 0 1").unwrap();
-        let r = engine.search(&pos, &Limits::depth(5), &[], |_| {});
+        let r = engine.search(&pos, Limits::depth(5), |_| {});
         assert_eq!(r.best_move.unwrap().to_string(), "c2c5");
         assert!(r.score > 500, "{}", r.score);
         // Mate with two rooks.
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/R2K5 w - - 0 1").unwrap();
-        let r = engine.search(&pos, &Limits::depth(6), &[], |_| {});
+        let r = engine.search(&pos, Limits::depth(6), |_| {});
         assert!(is_decisive(r.score) && r.score > 0, "{}", r.score);
     }
 
@@ -115,23 +115,23 @@ mod tests {
         // again from a8 repeats the position by perpetual check, and loses at once.
         let pos = after("9/4k4/9/9/9/9/9/9/9/R2K5 w", &["a0a8", "e8e9", "a8a9", "e9e8"]);
         let again = pos.parse_iccs("a9a8").unwrap();
-        let r = engine.search(&pos, &Limits::depth(4), &[again], |_| {});
+        let r = engine.search(&pos, Request::new(Limits::depth(4)).with_root_moves(&[again]), |_| {});
         assert_eq!(r.score, loss_in(1));
         // Without the history the same move is no repetition (and rook and king win against a bare king).
         let fresh = Position::from_fen(&pos.to_fen()).unwrap();
-        let r = engine.search(&fresh, &Limits::depth(4), &[again], |_| {});
+        let r = engine.search(&fresh, Request::new(Limits::depth(4)).with_root_moves(&[again]), |_| {});
         assert!(r.score > 0, "{}", r.score);
         // Advisors and kings shuffling without check or chase: the repetition is a draw.
         let pos = after("3k5/9/9/9/9/9/9/9/4A4/3AK4 w", &["e1f2", "d9d8", "f2e1", "d8d9"]);
         let again = pos.parse_iccs("e1f2").unwrap();
-        assert_eq!(engine.search(&pos, &Limits::depth(4), &[again], |_| {}).score, DRAW);
+        assert_eq!(engine.search(&pos, Request::new(Limits::depth(4)).with_root_moves(&[again]), |_| {}).score, DRAW);
     }
 
     #[test]
     fn search_moves_restrict_the_root() {
         let pos = Position::startpos();
         let only = pos.parse_iccs("a3a4").unwrap();
-        let r = Engine::new(8).search(&pos, &Limits::depth(4), &[only], |_| {});
+        let r = Engine::new(8).search(&pos, Request::new(Limits::depth(4)).with_root_moves(&[only]), |_| {});
         assert_eq!(r.best_move, Some(only));
     }
 }

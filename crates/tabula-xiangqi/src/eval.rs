@@ -39,7 +39,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::see::{capture_order, see, SEE_VALUE};
 use crate::types::{Color, Piece, Role, Square};
-use tabula::game::Evaluator;
+use tabula::game::{Evaluator, EvaluatorHooks};
 use tabula::score::Score;
 
 /// The material value of each role, by [`Role::index`] (the king's is 0: it is never traded).
@@ -96,19 +96,22 @@ impl Evaluator<Position> for Evaluation {
         capture_order(pos, mv)
     }
 
-    fn noisy_moves(&self, pos: &Position, moves: &mut Vec<Move>) {
-        pos.captures_into(moves);
-        moves.retain(|&mv| {
-            let board = pos.board();
-            let value = |sq| board.piece_at(sq).map_or(0, |p: Piece| SEE_VALUE[p.role.index()]);
-            value(mv.to()) >= value(mv.from()) || see(pos, mv) >= 0
-        });
-    }
+    /// Quiescence on the captures that do not lose material; captures are tactical.
+    const HOOKS: EvaluatorHooks<Position, Evaluation> = EvaluatorHooks {
+        noisy_moves: Some(|_, pos, moves| noisy_moves(pos, moves)),
+        is_tactical: Some(|_, pos, mv| pos.is_capture(mv)),
+        ..EvaluatorHooks::NONE
+    };
+}
 
-    #[inline]
-    fn is_tactical(&self, pos: &Position, mv: Move) -> bool {
-        pos.is_capture(mv)
-    }
+/// The captures that do not lose material by [`see`]: the moves quiescence resolves.
+pub fn noisy_moves(pos: &Position, moves: &mut Vec<Move>) {
+    pos.captures_into(moves);
+    moves.retain(|&mv| {
+        let board = pos.board();
+        let value = |sq| board.piece_at(sq).map_or(0, |p: Piece| SEE_VALUE[p.role.index()]);
+        value(mv.to()) >= value(mv.from()) || see(pos, mv) >= 0
+    });
 }
 
 /// Attacking material on the board: 2 per rook, 1 per horse or cannon; 12 at the start.

@@ -2,7 +2,7 @@
 //!
 //! The rules' own parts: the side without a legal move loses (checkmated or stalemated alike); 120 plies
 //! without a capture draw ([`MOVE_LIMIT_PLIES`]); a repeated position is ruled by the Asian rules through
-//! [`repetition_outcome`](Game::repetition_outcome), which walks the position's own history (perpetual check
+//! [`Repetition::outcome`](tabula::game::Repetition::outcome), which walks the position's own history (perpetual check
 //! or chase loses for the side that forced it, anything else draws). The search hooks: checks (extended,
 //! answered in quiescence), a null move when the side to move is not in check and still has a rook, horse or
 //! cannon (without them zugzwang is common), and the plies since the last capture as the window in which
@@ -16,7 +16,7 @@
 //! # Examples
 //!
 //! ```
-//! use tabula::game::{Game, Outcome};
+//! use tabula::game::{HookedGame, Outcome};
 //! use tabula_xiangqi::Position;
 //!
 //! // The red rook checks from a8 and a9 while the black king steps between e8 and e9: when the position
@@ -25,13 +25,13 @@
 //! for iccs in ["a0a8", "e8e9", "a8a9", "e9e8", "a9a8"] {
 //!     pos.play(pos.parse_iccs(iccs).unwrap()).unwrap();
 //! }
-//! assert_eq!(Game::repetition_outcome(&pos, 4), Outcome::Win);
+//! assert_eq!(HookedGame::repetition_outcome(&pos, 4), Outcome::Win);
 //! ```
 
 use crate::moves::Move;
 use crate::position::Position;
 use crate::repetition::{self, Ruling, MOVE_LIMIT_PLIES};
-use tabula::game::{Game, Outcome};
+use tabula::game::{Game, Hooks, Outcome, Repetition};
 use tabula::Key;
 
 impl Game for Position {
@@ -103,40 +103,45 @@ impl Game for Position {
 
     const MOVE_CODES: usize = Move::CODES;
 
-    #[inline(always)]
-    fn in_check(&self) -> bool {
-        self.is_check()
-    }
+    /// Checks, the null move, and repetitions within the move-limit window, ruled by the Asian rules.
+    const HOOKS: Hooks<Position> = Hooks {
+        in_check: Some(Position::is_check),
+        null_move: Some(null_move),
+        repetition: Some(Repetition { reversible_plies, outcome: repetition_outcome }),
+        ..Hooks::NONE
+    };
+}
 
-    /// [`Move::NULL`] when not in check and the side to move has a rook, horse or cannon.
-    #[inline]
-    fn null_move(&self) -> Option<Move> {
-        (!self.is_check() && self.has_attacking_pieces()).then_some(Move::NULL)
-    }
+/// [`Move::NULL`] when not in check and the side to move has a rook, horse or cannon.
+#[inline]
+fn null_move(pos: &Position) -> Option<Move> {
+    (!pos.is_check() && pos.has_attacking_pieces()).then_some(Move::NULL)
+}
 
-    #[inline(always)]
-    fn reversible_plies(&self) -> Option<usize> {
-        Some(self.halfmove_clock() as usize)
-    }
+/// Plies since the last capture.
+#[inline(always)]
+fn reversible_plies(pos: &Position) -> usize {
+    pos.halfmove_clock() as usize
+}
 
-    /// The Asian rules' ruling on the cycle since the position last occurred: a loss for the side to move if
-    /// it alone forced the repetition by perpetual check or chase, a win if its opponent alone did, else a
-    /// draw (also when the cycle crosses a null move of the search, which is no move of the game).
-    fn repetition_outcome(&self, cycle: usize) -> Outcome {
-        match repetition::repetition(self) {
-            Some(found) if found.cycle == cycle => match found.ruling() {
-                Ruling::Draw => Outcome::Draw,
-                Ruling::Loss { offender, .. } if offender == self.turn() => Outcome::Loss,
-                Ruling::Loss { .. } => Outcome::Win,
-            },
-            _ => Outcome::Draw,
-        }
+/// The Asian rules' ruling on the cycle since the position last occurred: a loss for the side to move if it
+/// alone forced the repetition by perpetual check or chase, a win if its opponent alone did, else a draw (also
+/// when the cycle crosses a null move of the search, which is no move of the game).
+fn repetition_outcome(pos: &Position, cycle: usize) -> Outcome {
+    match repetition::repetition(pos) {
+        Some(found) if found.cycle == cycle => match found.ruling() {
+            Ruling::Draw => Outcome::Draw,
+            Ruling::Loss { offender, .. } if offender == pos.turn() => Outcome::Loss,
+            Ruling::Loss { .. } => Outcome::Win,
+        },
+        _ => Outcome::Draw,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula::game::HookedGame;
 
     #[test]
     fn outcomes() {
@@ -158,15 +163,15 @@ mod tests {
         for iccs in ["e1f2", "d9d8", "f2e1", "d8d9"] {
             pos.play(pos.parse_iccs(iccs).unwrap()).unwrap();
         }
-        assert_eq!(Game::repetition_outcome(&pos, 4), Outcome::Draw);
+        assert_eq!(HookedGame::repetition_outcome(&pos, 4), Outcome::Draw);
     }
 
     #[test]
     fn null_move_hooks() {
         let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/3p5/4K4 w - - 0 1").unwrap();
-        assert_eq!(Game::null_move(&pos), None); // no attacking piece
+        assert_eq!(HookedGame::null_move(&pos), None); // no attacking piece
         let mut pos2 = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4KR3 w - - 0 1").unwrap();
-        assert_eq!(Game::null_move(&pos2), Some(Move::NULL));
+        assert_eq!(HookedGame::null_move(&pos2), Some(Move::NULL));
         let key = pos2.key();
         Game::play(&mut pos2, Move::NULL);
         assert_eq!(pos2.key(), pos2.key_from_scratch());

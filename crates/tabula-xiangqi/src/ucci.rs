@@ -48,7 +48,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tabula::score::{is_decisive, plies_to_end, Score};
-use tabula::search::Iteration;
+use tabula::search::{Iteration, Request};
 use tabula::tt::Bound;
 use tabula_protocol::lines::BadLine;
 use tabula_protocol::server::{self, Action, Busy, Input, Protocol};
@@ -390,7 +390,9 @@ pub fn run_search(
     let result = shared::run_timed(
         &job.limits,
         control,
-        |limits, on_iteration| engine.search(&job.position, limits, &job.root_moves, on_iteration),
+        |limits, on_iteration| {
+            engine.search(&job.position, Request::new(limits.clone()).with_root_moves(&job.root_moves), on_iteration)
+        },
         &mut |it| info_lines(it).into_iter().for_each(&mut *out),
     );
     let best = result.best_move.map(|best| {

@@ -48,6 +48,7 @@ use crate::types::{File, Rank, Square};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
+use tabula::search::Request;
 use tabula_protocol::lines::BadLine;
 use tabula_protocol::server::{self, Action, Busy, Input, Protocol, Search};
 use tabula_protocol::uci::{
@@ -359,7 +360,9 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
     let result = shared::run_timed(
         &job.limits,
         control,
-        |limits, on_iteration| engine.search(&job.position, limits, &job.root_moves, on_iteration),
+        |limits, on_iteration| {
+            engine.search(&job.position, Request::new(limits.clone()).with_root_moves(&job.root_moves), on_iteration)
+        },
         &mut |it| out(shared::info_line(it, |m: Move| m.to_string())),
     );
     out(shared::bestmove_line(&result, |m: Move| m.to_string()).unwrap_or_else(|| "bestmove (none)".to_owned()));

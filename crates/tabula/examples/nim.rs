@@ -52,7 +52,7 @@ fn main() {
     let stones = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(21).min(1000);
     let mut searcher = Searcher::new(Blind);
     let words = Wording::MOVES;
-    let result = searcher.search(&Nim { stones }, &Limits::default(), |it| {
+    let result = searcher.search(&Nim { stones }, Limits::default(), |it| {
         let score = describe(it.score, it.exact, &words);
         println!("depth {:>2} score {score:<16} nodes {:>6} pv {:?}", it.depth, it.nodes, it.pv);
     });

@@ -9,7 +9,7 @@
 
 use std::fmt;
 use std::time::{Duration, Instant};
-use tabula::game::{Evaluator, Game, Outcome, Remaining};
+use tabula::game::{Evaluator, Game, Hooks, Outcome, Remaining};
 use tabula::score::{describe, Distance, Score, Wording};
 use tabula::search::{alphabeta, SearchOptions, Searcher};
 use tabula::zobrist::{Key, SplitMix64, ZobristKeys};
@@ -255,9 +255,13 @@ impl Game for Othello {
         mv as u16
     }
 
+    const HOOKS: Hooks<Othello> = Hooks { remaining: Some(Othello::remaining), ..Hooks::NONE };
+}
+
+impl Othello {
     /// Every ply fills a square or passes, and two passes in a row end the game: at most two plies per empty
     /// square, and one more. The margin is at most the 64 squares.
-    fn remaining(&self) -> Option<Remaining> {
+    pub fn remaining(&self) -> Option<Remaining> {
         Some(Remaining { plies: 2 * self.empties() + 1, margin: 64 })
     }
 }

@@ -3,21 +3,12 @@
 //!
 //! A game is a two-player, zero-sum, perfect-information game whose players alternate. [`Game`] says which
 //! moves exist, how to make and undo them, when the game is over and what the position's key is: six required
-//! items. Optional hooks, each with a default that assumes nothing, give a search more to work with; they come
-//! in groups, each a fact about the rules:
+//! items, and a few optional ones that describe the game (how many move codes there are, what perft counts).
+//! An [`Evaluator`] scores positions that are not over and hints which moves to try first.
 //!
-//! | group | hooks | what the search gains |
-//! |---|---|---|
-//! | tactics | [`winning_move`](Game::winning_move), [`non_losing_moves`](Game::non_losing_moves), [`possible_winners`](Game::possible_winners), [`in_check`](Game::in_check) | wins and losses one move away cost no search; forced replies cost no depth |
-//! | null move | [`null_move`](Game::null_move) | null-move pruning |
-//! | symmetry | [`table_key`](Game::table_key), [`child_table_key`](Game::child_table_key), [`canonical_move_code`](Game::canonical_move_code), [`actual_move_code`](Game::actual_move_code) | symmetric positions share table entries; children's entries are prefetched |
-//! | repetition | [`reversible_plies`](Game::reversible_plies), [`repetition_outcome`](Game::repetition_outcome) | repeated positions scored by the rules |
-//! | end | [`remaining`](Game::remaining) | exact solving, with margins |
-//! | move order | [`piece_to`](Game::piece_to) | the continuation history |
-//!
-//! An [`Evaluator`] scores positions that are not over and sets the search's policy for the game: which
-//! moves to try first, which are noisy (for quiescence), which are tactical (never reduced), and moves its own
-//! analysis proves winning. The rules stay one type; a different engine is a different evaluator.
+//! Everything else a search can use is a [hook](hooks), and both traits name theirs in one place, a constant
+//! (`HOOKS`) that lists them: a game that names none gets the lean search, and a hook it names is used wherever
+//! a search can use it. The rules stay one type; a different engine is a different evaluator.
 //!
 //! # Examples
 //!
@@ -60,6 +51,10 @@ use crate::score::{self, Score};
 use crate::zobrist::Key;
 use std::fmt::Debug;
 
+pub mod hooks;
+
+pub use hooks::{EvaluatorHooks, HookedEvaluator, HookedGame, Hooks, PieceTo, Repetition, Symmetries};
+
 /// How a finished game ended, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -72,7 +67,7 @@ pub enum Outcome {
     /// The game ended with the side to move ahead by this many units of the game's own (discs, half
     /// points...): behind if negative, level if zero. A larger margin is better whenever it comes; every
     /// margin ranks below a [`Win`](Outcome::Win) and above a [`Loss`](Outcome::Loss). Exact solvers bisect
-    /// over the margins [`Game::remaining`] allows.
+    /// over the margins [`remaining`](crate::game::HookedGame::remaining) allows.
     Margin(i32),
 }
 
@@ -101,7 +96,7 @@ impl Outcome {
     }
 }
 
-/// What [`Game::winning_move`] found.
+/// What [`winning_move`](crate::game::HookedGame::winning_move) found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WinningMove<M> {
     /// The game does not look (the default): the search assumes nothing.
@@ -112,7 +107,7 @@ pub enum WinningMove<M> {
     Found(M),
 }
 
-/// Which players could still win, whatever is played (see [`Game::possible_winners`]).
+/// Which players could still win, whatever is played (see [`possible_winners`](crate::game::HookedGame::possible_winners)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Winners {
     /// The side to move could still win.
@@ -144,7 +139,7 @@ pub struct TableKey {
     pub symmetry: Symmetry,
 }
 
-/// What is left of a game that is sure to end (see [`Game::remaining`]).
+/// What is left of a game that is sure to end (see [`remaining`](crate::game::HookedGame::remaining)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Remaining {
     /// At most this many plies, forced passes included, until the game ends.
@@ -161,7 +156,7 @@ pub struct Remaining {
 /// position; `undo` receives the last move played. Whatever `undo` needs to restore (a captured piece, the
 /// castling rights, a ko point) lives in the game itself, usually on a stack of its own that `play` pushes
 /// and `undo` pops, or in the move. A forced pass (Othello, Go) is an ordinary legal move; it is not
-/// [`null_move`](Game::null_move), which only serves pruning.
+/// [`null_move`](crate::game::HookedGame::null_move), which only serves pruning.
 ///
 /// Six items are required; every other item is an optional hook that a search may use (see the [module
 /// documentation](self)). Each hook states a fact about the rules and must be exact: the searches stay equal to
@@ -202,133 +197,15 @@ pub trait Game: Clone + Send {
     /// by it, so a game with few codes should say so.
     const MOVE_CODES: usize = 1 << 16;
 
-    /// Which piece `mv` (legal here) moves, whose it is and where it goes, as a code below
-    /// [`PIECE_TO_CODES`](Game::PIECE_TO_CODES): the same for every move taking the same piece to the same
-    /// square, whatever the position. The [continuation
-    /// history](crate::search::SearchOptions::continuation_history) learns which moves answer which by these
-    /// codes. The default, with `PIECE_TO_CODES` 0, leaves that option without effect.
-    #[inline(always)]
-    fn piece_to(&self, _mv: Self::Move) -> u16 {
-        0
-    }
-
-    /// An upper bound on [`piece_to`](Game::piece_to) codes (exclusive, at most 4,096, or a search of the game
-    /// does not build; the continuation history has this many squared entries). 0: the game has none.
-    const PIECE_TO_CODES: usize = 0;
-
-    /// Whether the game implements any of the hooks of the full search: [`winning_move`](Game::winning_move),
-    /// [`non_losing_moves`](Game::non_losing_moves), [`in_check`](Game::in_check) or
-    /// [`null_move`](Game::null_move). A game that implements none of them says `false`: together with an
-    /// evaluator that says the same ([`Evaluator::HOOKS`]), the searcher then runs its lean search under
-    /// options whose tactics, quiescence, check extension and null move would find nothing to do (the
-    /// defaults), with the same values and without their cost at every node. Debug builds check the promise
-    /// at every node of the lean search. `true` by default.
-    const HOOKS: bool = true;
-
-    // ---- Tactics --------------------------------------------------------------------------------------------
-
-    /// Whether the side to move can win with its next move, if the game has a cheap way to tell.
-    /// [`WinningMove::NoneExists`] is a promise: the search then knows no win can come sooner than three plies.
-    #[inline(always)]
-    fn winning_move(&self) -> WinningMove<Self::Move> {
-        WinningMove::NotChecked
-    }
-
-    /// Appends the legal moves after which the opponent cannot win at once, in the order
-    /// [`legal_moves`](Game::legal_moves) would give them, and returns how many it appended (0: every move
-    /// loses at once). `None` (the default): the game does not know, and the buffer is left alone. Called only
-    /// when the side to move has no win at once.
-    #[inline(always)]
-    fn non_losing_moves(&self, _moves: &mut Vec<Self::Move>) -> Option<usize> {
-        None
-    }
-
-    /// Which players could still win at all, whatever is played: a `false` only when the rules prove it
-    /// impossible (every line blocked, say). Exact solvers then bound the score by a draw; depth-limited
-    /// searches ignore it, so that their values stay those of minimax.
-    #[inline(always)]
-    fn possible_winners(&self) -> Winners {
-        Winners::BOTH
-    }
-
-    /// Whether the side to move is in check, or under whatever immediate threat the rules force it to answer
-    /// (a four in Gomoku). With the [`check_extension`](crate::search::SearchOptions::check_extension) option
-    /// the search extends moves that give check; quiescence answers a check with every move that does not
-    /// lose at once instead of standing pat; reductions and pruning leave such nodes alone.
-    #[inline(always)]
-    fn in_check(&self) -> bool {
-        false
-    }
-
-    // ---- Null move --------------------------------------------------------------------------------------------
-
-    /// A move that passes the turn, if passing here is a sound test of the position for null-move pruning
-    /// (`None` in zugzwang-prone positions, in check, or in games without one). The search plays it with
-    /// [`play`](Game::play) and takes it back with [`undo`](Game::undo); it is never a legal move.
-    #[inline(always)]
-    fn null_move(&self) -> Option<Self::Move> {
-        None
-    }
-
-    // ---- Symmetry ---------------------------------------------------------------------------------------------
-
-    /// The key under which the table stores this position, and the symmetry that maps the position to that
-    /// form. Mirror-symmetric games return the smaller of the key and the mirrored key so that both halves of
-    /// the tree share entries. Default: the key itself, the identity.
-    #[inline(always)]
-    fn table_key(&self) -> TableKey {
-        TableKey { key: self.key(), symmetry: Symmetry::IDENTITY }
-    }
-
-    /// The [`table_key`](Game::table_key) of the position after `mv`, if the game can compute it without
-    /// playing the move (one XOR per feature). The search then fetches children's table entries ahead of time;
-    /// `None` (the default): no prefetch.
-    #[inline(always)]
-    fn child_table_key(&self, _mv: Self::Move) -> Option<Key> {
-        None
-    }
-
-    /// The code of a move in the canonical form of the position, from its code in the position as it is,
-    /// `symmetry` being the position's [`TableKey::symmetry`]. Identity by default.
-    #[inline(always)]
-    fn canonical_move_code(code: u16, _symmetry: Symmetry) -> u16 {
-        code
-    }
-
-    /// The inverse of [`canonical_move_code`](Game::canonical_move_code): the code in the position as it is,
-    /// from the code in its canonical form. Identity by default.
-    #[inline(always)]
-    fn actual_move_code(code: u16, _symmetry: Symmetry) -> u16 {
-        code
-    }
-
-    // ---- Repetition -------------------------------------------------------------------------------------------
-
-    /// Plies played since the last irreversible move, if positions of this game can repeat: the search then
-    /// looks for a repeated position within that window. `None` (the default): positions never repeat.
-    #[inline(always)]
-    fn reversible_plies(&self) -> Option<usize> {
-        None
-    }
-
-    /// The result for the side to move when the position repeats the one `cycle` plies back (an even number):
-    /// a draw by default. Xiangqi, for one, rules a perpetual check or chase lost for the side that made it.
-    /// The search never stores a result that depends on such a ruling in the table, since it holds only on
-    /// this path.
-    #[inline(always)]
-    fn repetition_outcome(&self, _cycle: usize) -> Outcome {
-        Outcome::Draw
-    }
-
-    // ---- End ----------------------------------------------------------------------------------------------------
-
-    /// How much is left of the game, if it is sure to end: at most how many plies and at most what margin.
-    /// Exact solvers ([`Searcher::solve`](crate::search::Searcher::solve)) need it to size the range of
-    /// possible scores; iterative deepening stops once a search reaches the end of every line.
-    #[inline(always)]
-    fn remaining(&self) -> Option<Remaining> {
-        None
-    }
+    /// The search hooks the game gives: none by default. A game names the ones it has, the rest left to
+    /// [`Hooks::NONE`]:
+    ///
+    /// ```ignore
+    /// const HOOKS: Hooks<Self> = Hooks { in_check: Some(Position::is_check), ..Hooks::NONE };
+    /// ```
+    ///
+    /// See [`hooks`] for what each buys.
+    const HOOKS: Hooks<Self> = Hooks::NONE;
 
     // ---- Perft ---------------------------------------------------------------------------------------------------
 
@@ -354,17 +231,12 @@ pub trait Game: Clone + Send {
 
 /// Judges positions of `G` and sets the search's policy for it.
 ///
-/// Only [`evaluate`](Evaluator::evaluate) is required. The other methods are policy: they decide what the
-/// search looks at first or longer, never what the rules allow.
+/// Only [`evaluate`](Evaluator::evaluate) is required. The other items are policy: they decide what the
+/// search looks at first or longer, never what the rules allow. The move-order hints are methods;
+/// everything else is a [hook](hooks) named in [`HOOKS`](Evaluator::HOOKS).
 pub trait Evaluator<G: Game>: Sync {
     /// How good the position looks for the side to move, strictly within `±score::DECISIVE`.
     fn evaluate(&self, game: &G) -> Score;
-
-    /// Whether the evaluator implements any of [`noisy_moves`](Evaluator::noisy_moves),
-    /// [`is_tactical`](Evaluator::is_tactical), [`winning_plan`](Evaluator::winning_plan) or
-    /// [`threat_replies`](Evaluator::threat_replies); see
-    /// [`Game::HOOKS`]. `true` by default.
-    const HOOKS: bool = true;
 
     /// A hint for move ordering, for a legal move not yet played: higher is tried first.
     ///
@@ -388,57 +260,8 @@ pub trait Evaluator<G: Game>: Sync {
         hints.extend(moves.iter().map(|&mv| self.move_order(game, mv)));
     }
 
-    /// Appends the noisy moves (captures, promotions...) that quiescence search should resolve. None by
-    /// default: the horizon is the evaluation.
-    #[inline(always)]
-    fn noisy_moves(&self, _game: &G, _moves: &mut Vec<G::Move>) {}
-
-    /// The most a noisy move (legal here, not yet played) can win by itself on the evaluation's scale: in chess
-    /// the value of the piece it takes, and a promotion's gain. With
-    /// [`quiescence_delta`](crate::search::SearchOptions::quiescence_delta), quiescence leaves out a move that
-    /// could not lift the static evaluation to alpha even so. `None` (the default): unknown, always searched.
-    #[inline(always)]
-    fn noisy_gain(&self, _game: &G, _mv: G::Move) -> Option<Score> {
-        None
-    }
-
-    /// Whether `mv` (legal here, not yet played) is tactical: a capture, a promotion, a four — a move that
-    /// late-move reductions and pruning must leave alone. `false` by default.
-    #[inline(always)]
-    fn is_tactical(&self, _game: &G, _mv: G::Move) -> bool {
-        false
-    }
-
-    /// A move the evaluator's own analysis proves winning (a threat-space search, a tablebase), if it knows
-    /// one. At nodes [`plan_depth`](crate::search::SearchOptions::plan_depth) plies or more from the horizon
-    /// (two by default) where the side to move is not forced, the search then tries this move only. Called only when the [`tactics`](crate::search::SearchOptions::tactics) option is
-    /// on; `None` by default.
-    #[inline(always)]
-    fn winning_plan(&self, _game: &G) -> Option<G::Move> {
-        None
-    }
-
-    /// Appends the moves that answer a threat of the opponent's the evaluator knows, where every other legal
-    /// move loses (in Gomoku an open three: any move but a parry or a four of one's own lets it become an
-    /// open four), and returns how many it appended; `None` (the default) when it knows no such threat, and
-    /// the buffer is left alone. At nodes two plies or more from the horizon where the side to move is not
-    /// forced and has no [winning plan](Evaluator::winning_plan), the search then tries these moves only
-    /// (all of them if there are none). Called only when the [`tactics`](crate::search::SearchOptions::tactics)
-    /// option is on.
-    #[inline(always)]
-    fn threat_replies(&self, _game: &G, _moves: &mut Vec<G::Move>) -> Option<usize> {
-        None
-    }
-
-    /// A key of the part of the position (with the side to move) the evaluation's errors follow, in chess
-    /// the pawns: with the [`correction_history`](crate::search::SearchOptions::correction_history) option
-    /// the search learns, per key, how far its searched scores fall from [`evaluate`](Evaluator::evaluate)
-    /// and corrects the evaluation by that. Any 64-bit value; positions that share it share a correction.
-    /// `None` (the default): no correction.
-    #[inline(always)]
-    fn correction_key(&self, _game: &G) -> Option<u64> {
-        None
-    }
+    /// The search hooks the evaluator gives: none by default (see [`EvaluatorHooks`]).
+    const HOOKS: EvaluatorHooks<G, Self> = EvaluatorHooks::NONE;
 }
 
 /// Move-order hints at or beyond `±PRIORITY` rank before killer moves (or after everything, if negative);

@@ -1,8 +1,7 @@
-//! A game and evaluator that declare no hooks (`Game::HOOKS`, `Evaluator::HOOKS`) are searched by the lean
-//! search under the default options, with minimax's values; a game that declares none but answers one is
-//! caught in debug builds.
+//! A game and evaluator that name no hooks (`Game::HOOKS`, `Evaluator::HOOKS`) are searched by the lean
+//! search under the default options, with minimax's values; a hook one of them names is used.
 
-use tabula::game::{Evaluator, Game, Outcome};
+use tabula::game::{Evaluator, EvaluatorHooks, Game, Hooks, Outcome};
 use tabula::score::Score;
 use tabula::search::{minimax, verify, Limits, SearchOptions, Searcher};
 use tabula::zobrist::{Key, ZobristKeys};
@@ -23,7 +22,6 @@ struct Nim {
 impl Game for Nim {
     type Move = usize;
     const MOVE_CODES: usize = 6;
-    const HOOKS: bool = false;
 
     fn legal_moves(&self, moves: &mut Vec<usize>) {
         moves.extend([1, 2, 5].into_iter().filter(|&take| take <= self.stones));
@@ -52,8 +50,6 @@ impl Game for Nim {
 struct Guess;
 
 impl Evaluator<Nim> for Guess {
-    const HOOKS: bool = false;
-
     fn evaluate(&self, nim: &Nim) -> Score {
         if nim.stones % 3 == 0 {
             -10
@@ -65,25 +61,31 @@ impl Evaluator<Nim> for Guess {
 
 #[test]
 fn hookless_games_keep_minimax_values_under_every_option_set() {
-    assert!(SearchOptions::default().without_hooks().is_lean());
+    assert!(SearchOptions::default().for_hooks::<Nim, Guess>().is_lean());
     for stones in [7, 12, 20, 33, 50] {
         for depth in 1..=6 {
             let game = Nim { stones, moves: 0 };
             verify::check_all(&game, &Guess, depth).unwrap_or_else(|m| panic!("{stones} stones: {m}"));
             let mut searcher = Searcher::with_table_size(Guess, 1);
-            let result = searcher.search(&game, &Limits::depth(depth), |_| {});
+            let result = searcher.search(&game, Limits::depth(depth), |_| {});
             assert_eq!(result.score, minimax(&mut game.clone(), &Guess, depth).score, "{stones} stones, depth {depth}");
         }
     }
 }
 
-/// Says it has no hooks, but claims checks.
+/// Nim that says the side to move is in check on an odd heap: the one hook it names.
 #[derive(Clone, Debug)]
-struct Liar(Nim);
+struct Checked(Nim);
 
-impl Game for Liar {
+impl Checked {
+    fn odd(&self) -> bool {
+        self.0.stones % 2 == 1
+    }
+}
+
+impl Game for Checked {
     type Move = usize;
-    const HOOKS: bool = false;
+    const HOOKS: Hooks<Checked> = Hooks { in_check: Some(Checked::odd), ..Hooks::NONE };
 
     fn legal_moves(&self, moves: &mut Vec<usize>) {
         self.0.legal_moves(moves);
@@ -103,28 +105,27 @@ impl Game for Liar {
     fn move_code(take: usize) -> u16 {
         take as u16
     }
-    fn in_check(&self) -> bool {
-        self.0.stones % 2 == 1
-    }
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Blind;
 
-impl Evaluator<Liar> for Blind {
-    const HOOKS: bool = false;
-
-    fn evaluate(&self, _: &Liar) -> Score {
+impl Evaluator<Checked> for Blind {
+    fn evaluate(&self, _: &Checked) -> Score {
         0
     }
 }
 
-#[cfg(debug_assertions)]
 #[test]
-#[should_panic(expected = "Game::HOOKS is false")]
-fn a_game_that_breaks_its_promise_is_caught_in_debug_builds() {
+fn a_named_hook_keeps_the_features_that_use_it() {
+    let options = SearchOptions::default().for_hooks::<Checked, Blind>();
+    // Checks are extended and answered in quiescence; nothing else has work.
+    assert!(options.check_extension && options.quiescence && !options.is_lean());
+    assert!(!options.tactics && !options.null_move);
+    // An extended check reaches past the horizon: a depth-1 search sees more than one ply.
     let mut searcher = Searcher::with_table_size(Blind, 1);
-    searcher.search(&Liar(Nim { stones: 9, moves: 0 }), &Limits::depth(4), |_| {});
+    let result = searcher.search(&Checked(Nim { stones: 9, moves: 0 }), Limits::depth(1), |_| {});
+    assert!(result.seldepth > 1, "seldepth {}", result.seldepth);
 }
 
 /// Knows the wins of one take and says so by a plan, noting how many moves into the game it was asked.
@@ -133,14 +134,19 @@ struct Planner {
     asked_at: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
 }
 
-impl Evaluator<Nim> for Planner {
-    fn evaluate(&self, nim: &Nim) -> Score {
-        Guess.evaluate(nim)
-    }
-
-    fn winning_plan(&self, nim: &Nim) -> Option<usize> {
+impl Planner {
+    fn plan(&self, nim: &Nim) -> Option<usize> {
         self.asked_at.lock().unwrap().push(nim.moves);
         [1, 2, 5].into_iter().find(|&take| take == nim.stones)
+    }
+}
+
+impl Evaluator<Nim> for Planner {
+    const HOOKS: EvaluatorHooks<Nim, Planner> =
+        EvaluatorHooks { winning_plan: Some(Planner::plan), ..EvaluatorHooks::NONE };
+
+    fn evaluate(&self, nim: &Nim) -> Score {
+        Guess.evaluate(nim)
     }
 }
 
@@ -151,7 +157,7 @@ fn the_plan_is_asked_only_as_far_from_the_horizon_as_the_option_says() {
         let planner = Planner::default();
         let options = SearchOptions::default().with_plan_depth(plan_depth);
         let mut searcher = Searcher::with_table_size(planner.clone(), 1).with_options(options);
-        searcher.search(&Nim { stones: 40, moves: 0 }, &Limits::depth(depth), |_| {});
+        searcher.search(&Nim { stones: 40, moves: 0 }, Limits::depth(depth), |_| {});
         let asked = planner.asked_at.lock().unwrap().clone();
         // A node `moves` plies from the root is at most `depth - moves` plies from the horizon.
         assert!(asked.iter().all(|&ply| depth as i32 - ply as i32 >= plan_depth), "{plan_depth}: {asked:?}");

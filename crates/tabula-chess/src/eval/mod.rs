@@ -34,7 +34,7 @@ use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Piece, Role, Square};
-use tabula::game::{Evaluator, DEFERRED, PRIORITY};
+use tabula::game::{Evaluator, EvaluatorHooks, DEFERRED, PRIORITY};
 use tabula::score::Score;
 
 pub mod nnue;
@@ -251,29 +251,11 @@ impl Evaluator<Position> for EngineEvaluation {
         Evaluation.move_orders(pos, moves, hints)
     }
 
-    #[inline]
-    fn noisy_moves(&self, pos: &Position, moves: &mut Vec<Move>) {
-        Evaluation.noisy_moves(pos, moves)
-    }
-
-    #[inline]
-    fn is_tactical(&self, pos: &Position, mv: Move) -> bool {
-        Evaluation.is_tactical(pos, mv)
-    }
-
-    #[inline]
-    fn noisy_gain(&self, pos: &Position, mv: Move) -> Option<Score> {
-        Evaluation.noisy_gain(pos, mv)
-    }
-
-    #[inline]
-    fn correction_key(&self, pos: &Position) -> Option<u64> {
-        Some(pawn_key(pos))
-    }
+    const HOOKS: EvaluatorHooks<Position, EngineEvaluation> = hooks();
 }
 
 /// A key of the pawns of both sides and the side to move: the [correction
-/// key](tabula::game::Evaluator::correction_key) of both evaluations (the pawn structure is what their
+/// key](tabula::game::HookedEvaluator::correction_key) of both evaluations (the pawn structure is what their
 /// errors follow longest: a weak pawn stays weak).
 #[inline]
 pub fn pawn_key(pos: &Position) -> u64 {
@@ -588,34 +570,46 @@ impl Evaluator<Position> for Evaluation {
         capture_orders(pos, moves, hints)
     }
 
-    /// Captures that do not lose material by [`see`], and queen promotions: the moves worth resolving at the
-    /// horizon.
-    fn noisy_moves(&self, pos: &Position, moves: &mut Vec<Move>) {
-        pos.noisy_moves_into(moves);
-        let b = pos.board();
-        moves.retain(|&mv| match (mv.promotion(), b.piece_at(mv.from()), victim(pos, mv)) {
-            (Some(role), _, _) => role == Role::Queen,
-            (None, Some(attacker), Some(victim)) => keeps_material(pos, mv, attacker.role, victim),
-            _ => see(pos, mv) >= 0,
-        });
-    }
+    const HOOKS: EvaluatorHooks<Position, Evaluation> = hooks();
+}
 
-    /// Captures and promotions.
-    fn is_tactical(&self, pos: &Position, mv: Move) -> bool {
-        mv.promotion().is_some() || pos.is_capture(mv)
+/// The search hooks of both evaluations: [`noisy_moves`], [`noisy_gain`], [`is_tactical`] and the [`pawn_key`]
+/// as the correction key.
+const fn hooks<E>() -> EvaluatorHooks<Position, E> {
+    EvaluatorHooks {
+        noisy_moves: Some(|_, pos, moves| noisy_moves(pos, moves)),
+        noisy_gain: Some(|_, pos, mv| noisy_gain(pos, mv)),
+        is_tactical: Some(|_, pos, mv| is_tactical(pos, mv)),
+        correction_key: Some(|_, pos| Some(pawn_key(pos))),
+        ..EvaluatorHooks::NONE
     }
+}
 
-    /// The [`SEE_VALUE`] of the piece taken (a pawn en passant), plus a promotion's gain over the pawn.
-    fn noisy_gain(&self, pos: &Position, mv: Move) -> Option<Score> {
-        let taken = victim(pos, mv).map_or(0, |role| SEE_VALUE[role.index()]);
-        let promotion = mv.promotion().map_or(0, |role| SEE_VALUE[role.index()] - SEE_VALUE[Role::Pawn.index()]);
-        Some(taken + promotion)
-    }
+/// Captures that do not lose material by [`see`], and queen promotions: the moves worth resolving at the
+/// horizon (quiescence's noisy moves, for both evaluations).
+pub fn noisy_moves(pos: &Position, moves: &mut Vec<Move>) {
+    pos.noisy_moves_into(moves);
+    let b = pos.board();
+    moves.retain(|&mv| match (mv.promotion(), b.piece_at(mv.from()), victim(pos, mv)) {
+        (Some(role), _, _) => role == Role::Queen,
+        (None, Some(attacker), Some(victim)) => keeps_material(pos, mv, attacker.role, victim),
+        _ => see(pos, mv) >= 0,
+    });
+}
 
-    /// The [`pawn_key`].
-    fn correction_key(&self, pos: &Position) -> Option<u64> {
-        Some(pawn_key(pos))
-    }
+/// Captures and promotions: the moves reductions and pruning leave alone.
+#[inline]
+pub fn is_tactical(pos: &Position, mv: Move) -> bool {
+    mv.promotion().is_some() || pos.is_capture(mv)
+}
+
+/// The [`SEE_VALUE`] of the piece taken (a pawn en passant), plus a promotion's gain over the pawn: the most a
+/// noisy move wins by itself.
+#[inline]
+pub fn noisy_gain(pos: &Position, mv: Move) -> Option<Score> {
+    let taken = victim(pos, mv).map_or(0, |role| SEE_VALUE[role.index()]);
+    let promotion = mv.promotion().map_or(0, |role| SEE_VALUE[role.index()] - SEE_VALUE[Role::Pawn.index()]);
+    Some(taken + promotion)
 }
 
 /// The ordering hint of [`Evaluation`]'s `move_order`: beyond [`PRIORITY`] (before killer moves) for good
@@ -788,6 +782,7 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula::game::HookedEvaluator;
 
     fn eval(fen: &str) -> i32 {
         Evaluation.white_score(&Position::from_fen(fen).unwrap())

@@ -1,7 +1,7 @@
 //! A searcher set up to play a game over a protocol: [`Engine`] keeps the table (resized, cleared), the
-//! thread count and the game's search options, feeds the searcher the keys of the game's own history so that
-//! repetitions of earlier positions count, restricts the root to the moves a protocol asks for, finds several
-//! best moves when asked (MultiPV), and runs a fixed benchmark. What differs between games is said once, by
+//! thread count and the game's search options, feeds each search the keys of the game's own history so that
+//! repetitions of earlier positions count, and runs a fixed benchmark; a [`Request`] carries what one search
+//! asks (its limits, the root moves a protocol allows, several best moves for MultiPV). What differs between games is said once, by
 //! implementing [`Playable`].
 //!
 //! # Examples
@@ -9,7 +9,7 @@
 //! ```
 //! use tabula::game::{Evaluator, Game, Outcome};
 //! use tabula::score::Score;
-//! use tabula::search::{Engine, Limits, Playable, SearchOptions};
+//! use tabula::search::{Engine, Limits, Playable, Request, SearchOptions};
 //! use tabula::zobrist::{Key, ZobristKeys};
 //!
 //! const KEYS: ZobristKeys<Key, 33> = ZobristKeys::<Key, 33>::generate(7);
@@ -39,13 +39,13 @@
 //! }
 //!
 //! let mut engine = Engine::<Nim>::new(1);
-//! let result = engine.search(&Nim { stones: 10 }, &Limits::depth(12), &[], |_| {});
+//! let result = engine.search(&Nim { stones: 10 }, Limits::depth(12), |_| {});
 //! assert_eq!(result.best_move, Some(2)); // leave a multiple of four
 //! // Only the moves asked for at the root.
-//! assert_eq!(engine.search(&Nim { stones: 10 }, &Limits::depth(12), &[3], |_| {}).best_move, Some(3));
+//! let only_three = Request::new(Limits::depth(12)).with_root_moves(&[3]);
+//! assert_eq!(engine.search(&Nim { stones: 10 }, only_three, |_| {}).best_move, Some(3));
 //! // The three moves, best first: taking two wins, then the longer of the two losses.
-//! engine.set_multi_pv(3);
-//! let lines = engine.search(&Nim { stones: 10 }, &Limits::depth(12), &[], |_| {}).lines;
+//! let lines = engine.search(&Nim { stones: 10 }, Request::new(Limits::depth(12)).with_lines(3), |_| {}).lines;
 //! let firsts: Vec<usize> = lines.iter().map(|l| l.pv[0]).collect();
 //! assert_eq!(firsts, [2, 1, 3]); // one stone loses on the sixth ply, three on the fourth
 //! assert!(lines[0].score > 0 && lines[1].score < 0 && lines[1].score > lines[2].score);
@@ -53,8 +53,8 @@
 //! assert_eq!(nodes, Engine::<Nim>::bench(8).0); // deterministic
 //! ```
 
-use super::{Iteration, Limits, SearchOptions, SearchResult, Searcher};
-use crate::game::{Evaluator, Game};
+use super::{Iteration, Limits, Request, SearchOptions, SearchResult, Searcher};
+use crate::game::{Evaluator, Game, HookedGame};
 use crate::tt::TranspositionTable;
 use crate::zobrist::Key;
 use std::sync::Arc;
@@ -106,15 +106,8 @@ impl<G: Playable> Engine<G> {
 
     /// Sets the number of search threads.
     pub fn set_threads(&mut self, threads: usize) {
-        let options = self.searcher.options();
-        let (table, multi_pv) = (options.table, options.multi_pv);
-        self.searcher.set_options(G::engine_options(threads).with_table(table).with_multi_pv(multi_pv));
-    }
-
-    /// Sets how many best root moves a search finds, each with its line (UCI's `MultiPV`; at least one).
-    pub fn set_multi_pv(&mut self, lines: usize) {
-        let options = self.searcher.options().clone().with_multi_pv(lines.max(1));
-        self.searcher.set_options(options);
+        let table = self.searcher.options().table;
+        self.searcher.set_options(G::engine_options(threads).with_table(table));
     }
 
     /// Searches with the transposition table or without it (to measure what it saves).
@@ -146,22 +139,24 @@ impl<G: Playable> Engine<G> {
         self.searcher.table()
     }
 
-    /// Searches `game` within `limits`, restricted to `root_moves` if not empty, calling `on_iteration` after
-    /// each iteration. The game's own history counts for repetitions.
+    /// Searches `game` as `request` asks, calling `on_iteration` after each iteration. The game's own history
+    /// counts for repetitions: it replaces the request's.
     ///
     /// A principal variation of the best move alone (the search stopped early, or the line ended in the
     /// table) gets the reply the table holds for the position after it, if any, so that a protocol can name
     /// the move it expects and ponder on it.
-    pub fn search(
+    pub fn search<'r>(
         &mut self,
         game: &G,
-        limits: &Limits,
-        root_moves: &[G::Move],
+        request: impl Into<Request<'r, G::Move>>,
         on_iteration: impl FnMut(&Iteration<G::Move>),
-    ) -> SearchResult<G::Move> {
-        self.searcher.set_history(game.history_keys());
-        self.searcher.set_root_moves(root_moves.iter().map(|&m| G::move_code(m)).collect());
-        let mut result = self.searcher.search(game, limits, on_iteration);
+    ) -> SearchResult<G::Move>
+    where
+        G::Move: 'r,
+    {
+        let history = game.history_keys();
+        let request = request.into().with_history(&history);
+        let mut result = self.searcher.search(game, request, on_iteration);
         if let (Some(best), true) = (result.best_move, result.pv.len() <= 1) {
             let mut after = game.clone();
             after.play(best);
@@ -198,7 +193,7 @@ impl<G: Playable> Engine<G> {
         for game in G::bench_positions() {
             let mut engine = Engine::<G>::new(BENCH_TABLE_MIB);
             engine.set_evaluation(evaluation());
-            nodes += engine.search(&game, &Limits::depth(depth), &[], |_| {}).nodes;
+            nodes += engine.search(&game, Limits::depth(depth), |_| {}).nodes;
         }
         (nodes, start.elapsed())
     }

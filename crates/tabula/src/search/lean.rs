@@ -13,10 +13,10 @@
 use super::ordering::QuietOrder;
 use super::shared::DEFER_DEPTH;
 use super::stack::{split, update_pv, Frame, NO_CODE};
-use super::worker::Worker;
-use crate::game::{Evaluator, Game, WinningMove};
-use crate::score::{loss_in, win_in, Score, INFINITY, MAX_PLY};
-use crate::tt::{Probe, Record};
+use super::worker::{Taken, Tally, Worker};
+use crate::game::{Evaluator, Game, HookedGame};
+use crate::score::{loss_in, win_in, Score, MAX_PLY};
+use crate::tt::Probe;
 
 impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, E, FULL, SMP> {
     /// Fail-soft negamax with the table and PVS: the score of the position searched `depth` (at least 1) plies
@@ -41,7 +41,6 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
         if let Some(score) = self.enter_node(ply) {
             return score;
         }
-        self.debug_check_hookless();
         let (cuts_at_entry, rulings_at_entry) = (self.cuts, self.rulings);
 
         // Step 2. Mate distance pruning.
@@ -106,9 +105,7 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
         if defer {
             frame.deferred.clear();
         }
-        let alpha_orig = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = None;
+        let mut tally = Tally::new(alpha, beta);
         // The moves, then the deferred ones.
         let (count, mut end) = (frame.moves.len(), frame.moves.len());
         let mut i = 0;
@@ -116,79 +113,49 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
             let first_pass = !SMP || i < count;
             let mv = if first_pass { frame.moves[i] } else { frame.deferred[i - count].1 };
             self.play(mv);
-            let mut busy = None;
             let marks = defer && first_pass && i > 0;
-            if !leaves && (children_probe || marks) {
-                let key = self.game.table_key().key;
-                if children_probe {
-                    self.cx.table.prefetch(key);
-                }
-                if marks {
-                    if self.cx.shared.is_busy(key) {
-                        self.undo(mv);
-                        frame.deferred.push((i, mv));
-                        end += 1;
-                        i += 1;
-                        continue;
-                    }
-                    self.cx.shared.set_busy(key, true);
-                    busy = Some(key);
-                }
-            }
+            let Some(busy) = self.claim_child(frame, i, mv, !leaves && children_probe, !leaves && marks) else {
+                end += 1;
+                i += 1;
+                continue;
+            };
             let score = if leaves {
                 -self.leaf(ply + 1)
             } else if i == 0 || !options.pvs {
-                -self.lean(below, depth - 1, ply + 1, -beta, -alpha, pv)
+                -self.lean(below, depth - 1, ply + 1, -tally.beta, -tally.alpha, pv)
             } else {
-                let s = -self.lean(below, depth - 1, ply + 1, -alpha - 1, -alpha, false);
-                if s > alpha && s < beta && pv {
-                    -self.lean(below, depth - 1, ply + 1, -beta, -alpha, true)
+                let s = -self.lean(below, depth - 1, ply + 1, -tally.alpha - 1, -tally.alpha, false);
+                if s > tally.alpha && s < tally.beta && pv {
+                    -self.lean(below, depth - 1, ply + 1, -tally.beta, -tally.alpha, true)
                 } else {
                     s
                 }
             };
-            if let Some(key) = busy {
-                self.cx.shared.set_busy(key, false);
-            }
-            self.undo(mv);
+            self.leave_child(mv, busy);
             if self.stopped {
                 break;
             }
-            if score > best {
-                best = score;
-                best_move = Some(mv);
-                if ply == 0 && score > alpha_orig {
-                    self.root_best = Some(mv);
+            let taken = self.take(&mut tally, ply, mv, score);
+            if taken >= Taken::Raised && pv {
+                if leaves {
+                    frame.pv.clear();
+                    frame.pv.push(mv);
+                } else {
+                    update_pv(frame, mv, below);
                 }
-                if score > alpha {
-                    alpha = score;
-                    if pv {
-                        if leaves {
-                            frame.pv.clear();
-                            frame.pv.push(mv);
-                        } else {
-                            update_pv(frame, mv, below);
-                        }
-                    }
-                    if alpha >= beta {
-                        if options.history {
-                            // The moves before it in the first pass count as tried.
-                            let index = if first_pass { i } else { frame.deferred[i - count].0 };
-                            debug_assert!(frame.moves[index] == mv);
-                            self.reward(frame, index, depth, side, NO_CODE, None);
-                        }
-                        break;
-                    }
+            }
+            if taken == Taken::Cutoff {
+                if options.history {
+                    // The moves before it in the first pass count as tried.
+                    let index = if first_pass { i } else { frame.deferred[i - count].0 };
+                    debug_assert!(frame.moves[index] == mv);
+                    self.reward(frame, index, depth, side, NO_CODE, None);
                 }
+                break;
             }
             i += 1;
         }
-        if ply == 0 && self.root_best.is_none() {
-            self.root_best = best_move;
-            if frame.pv.is_empty() {
-                frame.pv.extend(best_move);
-            }
-        }
+        self.settle_root(ply, frame, tally.best_move);
         if self.stopped {
             return 0;
         }
@@ -196,38 +163,8 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
         // Step 6. Store the result with its bound, unless it rests on a repetition ruling or is a restricted
         // root's.
         let storable = self.rulings == rulings_at_entry && !(ply == 0 && self.root_is_restricted());
-        if let (Some((tk, probe)), true) = (probe, storable) {
-            let move_code = best_move.map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
-            let record = Record::searched(depth, best, alpha_orig, beta, move_code, self.cuts == cuts_at_entry);
-            self.cx.table.store(probe.slot, tk.key, ply, record);
-        }
-        best
-    }
-
-    /// In debug builds, checks what [`Game::HOOKS`] and [`Evaluator::HOOKS`] promise: a game or evaluator
-    /// that says it has no hooks answers every hook as the default does.
-    fn debug_check_hookless(&self) {
-        if cfg!(debug_assertions) && !G::HOOKS {
-            let game = &self.game;
-            let mut moves = Vec::new();
-            assert!(
-                matches!(game.winning_move(), WinningMove::NotChecked)
-                    && game.non_losing_moves(&mut moves).is_none()
-                    && !game.in_check()
-                    && game.null_move().is_none(),
-                "the game says it has no hooks (Game::HOOKS is false), but one of them answers"
-            );
-        }
-        if cfg!(debug_assertions) && !E::HOOKS {
-            let mut moves = Vec::new();
-            self.cx.evaluator.noisy_moves(&self.game, &mut moves);
-            assert!(
-                moves.is_empty()
-                    && self.cx.evaluator.winning_plan(&self.game).is_none()
-                    && self.cx.evaluator.threat_replies(&self.game, &mut moves).is_none(),
-                "the evaluator says it has no hooks (Evaluator::HOOKS is false), but one of them answers"
-            );
-        }
+        self.store_result(probe, storable, ply, depth, &tally, None, self.cuts == cuts_at_entry);
+        tally.best
     }
 
     /// A node at the horizon: the game's end, a repetition, or the evaluation.

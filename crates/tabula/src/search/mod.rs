@@ -17,10 +17,11 @@
 //! horizon, no pruning that guesses) has the game's own value, and iterative deepening stops there
 //! ([`Iteration::exact`]).
 //!
-//! The parts, each in its own module: [`options`] (what the search does), [`limits`] (when it stops),
-//! `ordering` (the move picker, killers, history, reductions), `stack` (one frame per ply), `worker` (one
-//! thread's iterative deepening, aspiration, negamax and quiescence), `lean` (the same with everything off
-//! but the table and PVS, for option sets that ask for no more), `threads` (Lazy SMP: threads start at
+//! The parts, each in its own module: [`options`] (what the search does), [`limits`] (when it stops), the
+//! [`request`] (what one search is asked), `ordering` (the move picker, killers, history, reductions), `stack`
+//! (one frame per ply), `worker` (one thread's iterative deepening and aspiration, and what its nodes share),
+//! `negamax` and `quiescence` (the full search's nodes), `lean` (the same with everything off but the table,
+//! PVS and history, for option sets that ask for no more, as the defaults do for a game without hooks), `threads` (Lazy SMP: threads start at
 //! depth 1 or 2 alternately and never repeat a depth another thread has completed; the first to complete the
 //! last depth ends the search), `solve` and `prove` (exact solving), `searcher` (the [`Searcher`] that holds
 //! them together), [`skill`] (playing below full strength: a node budget and a move chosen among the best).
@@ -61,9 +62,12 @@
 pub mod engine;
 mod lean;
 pub mod limits;
+mod negamax;
 pub mod options;
 mod ordering;
 mod prove;
+mod quiescence;
+pub mod request;
 mod result;
 mod searcher;
 mod shared;
@@ -77,6 +81,7 @@ mod worker;
 pub use engine::{Engine, Playable};
 pub use limits::Limits;
 pub use options::SearchOptions;
+pub use request::Request;
 pub use result::{Counted, Iteration, Line, SearchResult, Solution, TableUse};
 pub use searcher::{Searcher, DEFAULT_TABLE_MIB};
 pub use solve::PARALLEL_AFTER;
@@ -102,7 +107,7 @@ pub fn minimax<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u32
 }
 
 /// Each legal move's value as [`minimax`] at `depth` (at least 1) sees it from the root, with the nodes of its subtree,
-/// in the game's move order: the oracle for the lines of a [`multi_pv`](SearchOptions::multi_pv) search. The root's value is
+/// in the game's move order: the oracle for the lines of a search asked for [several](Request::lines). The root's value is
 /// the best of them.
 ///
 /// # Panics

@@ -18,6 +18,7 @@
 //! extensions) are tried only switched off there; the thresholds that tune them are options too, so each
 //! game can set its own.
 
+use crate::game::{Evaluator, Game};
 use crate::score::Score;
 
 /// Declares the options: doc, name, builder, type, default, solver value, lean value (`None`: the lean
@@ -132,34 +133,34 @@ declare_options! {
     /// killers. Off by default; chess turns it on.
     counter_moves / with_counter_moves: bool = false, solver false, lean Some(false), verify [false, true];
     /// Continuation history: a quiet move's history also counts how often the same piece going to the same
-    /// square ([`Game::piece_to`](crate::game::Game::piece_to)) cut off after the moves one and two plies
+    /// square ([`Game::piece_to`](crate::game::HookedGame::piece_to)) cut off after the moves one and two plies
     /// before, in ordering and (with `lmr_history`) in reductions. Needs `history`, and a game with piece-to
     /// codes. Off by default; chess turns it on.
     continuation_history / with_continuation_history: bool = false, solver false, lean Some(false), verify [false, true];
     /// Quiet rewards: only a quiet move (one the evaluator does not call
-    /// [tactical](crate::game::Evaluator::is_tactical)) that cuts off becomes a killer or counter move and
+    /// [tactical](crate::game::HookedEvaluator::is_tactical)) that cuts off becomes a killer or counter move and
     /// gains history, and only the quiet moves tried before it lose history (they are what the histories
     /// order). Off: every move that cuts off counts, and every move tried before it. Chess turns it on.
     quiet_rewards / with_quiet_rewards: bool = false, solver false, lean Some(false), verify [false, true];
 
     // ---- The game's tactics ----
-    /// The game's tactical hooks ([`Game::winning_move`](crate::game::Game::winning_move),
-    /// [`non_losing_moves`](crate::game::Game::non_losing_moves), ...) and the evaluator's
-    /// [`winning_plan`](crate::game::Evaluator::winning_plan) and
-    /// [`threat_replies`](crate::game::Evaluator::threat_replies).
+    /// The game's tactical hooks ([`Game::winning_move`](crate::game::HookedGame::winning_move),
+    /// [`non_losing_moves`](crate::game::HookedGame::non_losing_moves), ...) and the evaluator's
+    /// [`winning_plan`](crate::game::HookedEvaluator::winning_plan) and
+    /// [`threat_replies`](crate::game::HookedEvaluator::threat_replies).
     tactics / with_tactics: bool = true, solver true, lean Some(false), verify [false, true];
     /// Nodes at least this many plies from the horizon ask the evaluator's
-    /// [`winning_plan`](crate::game::Evaluator::winning_plan) (with `tactics`); nearer the horizon the
+    /// [`winning_plan`](crate::game::HookedEvaluator::winning_plan) (with `tactics`); nearer the horizon the
     /// search's own tactics must find the win. A plan may be dear (Gomoku's is a threat-space search at every
     /// such node) while near the horizon the forced replies find short wins anyway: Gomoku asks from 4.
     plan_depth / with_plan_depth: i32 = 2, solver 2, lean None, verify [2];
     /// Enhanced transposition cutoffs: before searching a node's moves, look each child up in the table (for
-    /// games with [`child_table_key`](crate::game::Game::child_table_key)). Off by default: on Connect Four it
+    /// games with [`child_table_key`](crate::game::HookedGame::child_table_key)). Off by default: on Connect Four it
     /// saves a quarter of the nodes but costs more time in table probes than it saves.
     etc / with_etc: bool = false, solver false, lean Some(false), verify [false, true];
 
     // ---- The horizon ----
-    /// Quiescence search on the evaluator's [noisy moves](crate::game::Evaluator::noisy_moves) at the leaves.
+    /// Quiescence search on the evaluator's [noisy moves](crate::game::HookedEvaluator::noisy_moves) at the leaves.
     /// Changes values where there are noisy moves: the differential tests use evaluators without them.
     quiescence / with_quiescence: bool = true, solver false, lean Some(false), verify [false, true];
     /// Quiescence nodes probe the table (cutting off on a bound that decides, reusing a stored evaluation)
@@ -167,18 +168,18 @@ declare_options! {
     /// without noisy moves, where the leaf is the evaluation. Needs `table` and `quiescence`.
     quiescence_table / with_quiescence_table: bool = false, solver false, lean Some(false), verify [false, true];
     /// Delta pruning with this margin: quiescence nodes not in check leave out a noisy move that does not give
-    /// check and whose [gain](crate::game::Evaluator::noisy_gain) plus the margin cannot lift the static
+    /// check and whose [gain](crate::game::HookedEvaluator::noisy_gain) plus the margin cannot lift the static
     /// evaluation to alpha. `None`: off.
     quiescence_delta / with_quiescence_delta: Option<Score> = None, solver None, lean None, verify [None];
-    /// Extend by one ply every move that leaves the opponent [in check](crate::game::Game::in_check).
+    /// Extend by one ply every move that leaves the opponent [in check](crate::game::HookedGame::in_check).
     /// Changes values at a fixed depth.
     check_extension / with_check_extension: bool = true, solver true, lean Some(false), verify [false];
 
     // ---- Pruning and reductions (each changes values at a fixed depth) ----
-    /// Null-move pruning where the game offers a [null move](crate::game::Game::null_move).
+    /// Null-move pruning where the game offers a [null move](crate::game::HookedGame::null_move).
     null_move / with_null_move: bool = true, solver false, lean Some(false), verify [false];
     /// Late-move reductions: at PVS null-window nodes, quiet moves (not
-    /// [tactical](crate::game::Evaluator::is_tactical), not killers, not giving or escaping check) tried late
+    /// [tactical](crate::game::HookedEvaluator::is_tactical), not killers, not giving or escaping check) tried late
     /// are searched shallower first, and again at full depth only if they beat alpha.
     lmr / with_lmr: bool = false, solver false, lean Some(false), verify [false];
     /// With late-move reductions and history on: a move's reduction shrinks by its history score divided by
@@ -219,7 +220,7 @@ declare_options! {
     table_eval / with_table_eval: bool = false, solver false, lean Some(false), verify [false];
     /// Correction history: the static evaluation (at every node and at quiescence's stand-pat) is corrected by
     /// how far searched scores of positions with the same [correction
-    /// key](crate::game::Evaluator::correction_key) (in chess, the pawns and the side to move) lately fell
+    /// key](crate::game::HookedEvaluator::correction_key) (in chess, the pawns and the side to move) lately fell
     /// from it. Each node not in check whose score is not decisive and whose best move is quiet teaches it,
     /// deeper searches more, where its bound says which way the evaluation erred. It carries over from search
     /// to search until [`Searcher::clear`](super::Searcher::clear). Needs an evaluator with correction keys.
@@ -239,7 +240,7 @@ declare_options! {
     /// (another move would likely cut off too).
     singular_reduction / with_singular_reduction: bool = false, solver false, lean Some(false), verify [false];
     /// ProbCut with this margin: at non-PV nodes `probcut_depth` or more plies from the horizon, not in check,
-    /// each noisy move (the evaluator's [`noisy_moves`](crate::game::Evaluator::noisy_moves)) is searched, first
+    /// each noisy move (the evaluator's [`noisy_moves`](crate::game::HookedEvaluator::noisy_moves)) is searched, first
     /// by quiescence, then four plies shallower, with a null window at beta plus the margin; the first to beat
     /// it ends the node with its score less the margin. Not where the table holds a score below beta plus the
     /// margin from a search at most three plies shallower. `None`: off.
@@ -274,11 +275,6 @@ declare_options! {
     /// Enhanced transposition cutoffs are tried this many plies from the horizon and further.
     etc_depth / with_etc_depth: i32 = 4, solver 4, lean None, verify [4];
 
-    // ---- What the search reports ----
-    /// How many best root moves to find, each with its score and line (MultiPV): at every depth the root is
-    /// searched once per line, with the moves of the lines before excluded. At least one.
-    multi_pv / with_multi_pv: usize = 1, solver 1, lean None, verify [1, 3];
-
     // ---- Time ----
     /// Time scaling: under a clock, the soft limit (past which no new iteration starts) follows the search.
     /// It grows while the best root move is new and shrinks while it stays the same (1.8 times the limit
@@ -310,11 +306,23 @@ impl SearchOptions {
         options
     }
 
-    /// The option sets the differential tests compare with minimax: every triple of test values of any three
-    /// options appears in some set (a covering array of strength three, built greedily and deterministically),
-    /// and the value-keeping parts of the three presets are among them. Sets with two threads keep the table.
-    pub fn verification() -> Vec<SearchOptions> {
-        let counts = Self::test_value_counts();
+    /// The option sets the differential tests compare with minimax, each with the number of lines to ask for
+    /// ([`Request::lines`](super::Request::lines): 1 or 3): every triple of test values of any three options
+    /// (the lines counting as one) appears in some set (a covering array of strength three, built greedily and
+    /// deterministically), and the value-keeping parts of the three presets, with one line, are among them.
+    /// Sets with two threads keep the table. Built once (it takes a good part of a second) and kept.
+    pub fn verification() -> &'static [(SearchOptions, usize)] {
+        static SETS: std::sync::OnceLock<Vec<(SearchOptions, usize)>> = std::sync::OnceLock::new();
+        SETS.get_or_init(Self::covering_sets)
+    }
+
+    /// The sets of [`verification`](Self::verification), built.
+    fn covering_sets() -> Vec<(SearchOptions, usize)> {
+        const LINES: [usize; 2] = [1, 3];
+        let mut counts = Self::test_value_counts();
+        // The lines are one more dimension, after the options.
+        counts.push(LINES.len());
+        let options = counts.len() - 1;
         let varied: Vec<usize> = (0..counts.len()).filter(|&i| counts[i] > 1).collect();
         // Every combination of the varied options' test values, the others at their only value.
         let mut candidates = Vec::new();
@@ -325,7 +333,7 @@ impl SearchOptions {
                 choice[i] = n % counts[i];
                 n /= counts[i];
             }
-            if Self::from_test_values(&choice).is_sound() {
+            if Self::from_test_values(&choice[..options]).is_sound() {
                 candidates.push(choice);
             }
         }
@@ -352,12 +360,14 @@ impl SearchOptions {
                 uncovered[slot(t, choice)] = true;
             }
         }
-        let mut sets = vec![Self::default().value_keeping(), Self::solver().value_keeping(), Self::table_and_pvs()];
-        for preset in &sets {
-            let choice = preset.test_choice();
+        let mut sets = Vec::new();
+        for preset in [Self::default().value_keeping(), Self::solver().value_keeping(), Self::table_and_pvs()] {
+            let mut choice = preset.test_choice();
+            choice.push(0);
             for t in 0..triples.len() {
                 uncovered[slot(t, &choice)] = false;
             }
+            sets.push((preset, LINES[0]));
         }
         let mut left = uncovered.iter().filter(|&&u| u).count();
         while left > 0 {
@@ -373,22 +383,44 @@ impl SearchOptions {
                 left -= uncovered[s] as usize;
                 uncovered[s] = false;
             }
-            sets.push(Self::from_test_values(best));
+            sets.push((Self::from_test_values(&best[..options]), LINES[best[options]]));
         }
         sets
     }
 
-    /// These options with every feature that only a game's or evaluator's hooks give work to turned off:
-    /// what the search does with a game and evaluator that have none of them ([`Game::HOOKS`]).
+    /// These options with every feature turned off that the hooks of `G` and `E` give nothing to do: what a
+    /// search of `G` with `E` does under these options, and [`is_lean`](Self::is_lean) on the result tells
+    /// whether the lean search runs. A game and evaluator that name no hook get the lean search under the
+    /// defaults. Each feature turned off would have done nothing (see the [hooks](crate::game::hooks)):
     ///
-    /// [`Game::HOOKS`]: crate::game::Game::HOOKS
+    /// - the tactics, without a winning move, non-losing moves, winning plan or threat replies;
+    /// - the null move, without a null move;
+    /// - check extension, without checks;
+    /// - quiescence (and its table), without noisy moves or checks; ProbCut, without noisy moves; delta
+    ///   pruning, without the noisy moves' gains;
+    /// - the correction history, without a correction key; the continuation history, without piece-to codes.
     #[must_use]
-    pub fn without_hooks(mut self) -> Self {
-        self.tactics = false;
-        self.quiescence = false;
-        self.quiescence_table = false;
-        self.check_extension = false;
-        self.null_move = false;
+    pub fn for_hooks<G: Game, E: Evaluator<G>>(mut self) -> Self {
+        let (game, evaluator) = (&G::HOOKS, &E::HOOKS);
+        let tactics = game.winning_move.is_some()
+            || game.non_losing_moves.is_some()
+            || evaluator.winning_plan.is_some()
+            || evaluator.threat_replies.is_some();
+        let checks = game.in_check.is_some();
+        let noisy = evaluator.noisy_moves.is_some();
+        self.tactics &= tactics;
+        self.null_move &= game.null_move.is_some();
+        self.check_extension &= checks;
+        self.quiescence &= noisy || (checks && self.check_extension);
+        self.quiescence_table &= self.quiescence;
+        if !noisy {
+            self.probcut_margin = None;
+        }
+        if evaluator.noisy_gain.is_none() {
+            self.quiescence_delta = None;
+        }
+        self.correction_history &= evaluator.correction_key.is_some();
+        self.continuation_history &= game.piece_to.is_some();
         self
     }
 
@@ -409,14 +441,16 @@ mod tests {
         let s = SearchOptions::solver();
         assert!(s.table && s.tactics && !s.pvs && !s.killers && !s.null_move);
         let t = SearchOptions::table_and_pvs();
-        assert!(t.table && t.pvs && t.is_lean() && !d.is_lean() && d.clone().without_hooks().is_lean());
+        assert!(t.table && t.pvs && t.is_lean() && !d.is_lean());
         assert_eq!(SearchOptions::default().with_table(false).with_threads(3).threads, 3);
     }
 
     #[test]
     fn verification_covers_every_triple_of_test_values() {
-        let sets = SearchOptions::verification();
-        assert!(sets.len() >= 8 && sets.len() <= 40, "{} sets", sets.len());
+        let trials = SearchOptions::verification();
+        assert!(trials.len() >= 8 && trials.len() <= 40, "{} sets", trials.len());
+        assert!(trials.iter().any(|&(_, lines)| lines == 1) && trials.iter().any(|&(_, lines)| lines == 3));
+        let sets: Vec<&SearchOptions> = trials.iter().map(|(options, _)| options).collect();
         assert!(sets.iter().all(|s| s.threads == 1 || s.table));
         assert!(sets.iter().any(|s| s.is_lean()) && sets.iter().any(|s| !s.is_lean()));
         assert!(sets.iter().all(|s| !s.null_move && !s.lmr && !s.check_extension));

@@ -226,9 +226,9 @@ fn bring_forward<M>(moves: &mut [M], scores: &mut [i32], i: usize, j: usize) {
 /// What a thread learns about quiet moves: the history heuristic (for each side and move code, how often the
 /// move caused a cutoff lately), the counter moves (for each side and code of the opponent's move before,
 /// the last move that cut off after it) and the continuation history (the history of a move's
-/// [piece-to code](crate::game::Game::piece_to) after the piece-to code of the move one or two plies
+/// [piece-to code](crate::game::HookedGame::piece_to) after the piece-to code of the move one or two plies
 /// before), and the correction history (for each [correction
-/// key](crate::game::Evaluator::correction_key), how far searched scores lately fell from the static
+/// key](crate::game::HookedEvaluator::correction_key), how far searched scores lately fell from the static
 /// evaluation).
 pub(super) struct History {
     scores: Vec<i32>,
@@ -253,7 +253,7 @@ const CORRECTION_MAX: i32 = 64;
 const CORRECTION_WEIGHT_MAX: i32 = 16;
 const CORRECTION_WEIGHT_SCALE: i32 = 256;
 
-/// The most piece-to codes a game may declare ([`Game::PIECE_TO_CODES`](crate::game::Game::PIECE_TO_CODES)):
+/// The most piece-to codes a game may declare ([`Game::PIECE_TO_CODES`](crate::game::HookedGame::PIECE_TO_CODES)):
 /// the continuation history holds their square, 32 MiB a thread at this bound.
 pub(super) const MAX_PIECE_TO_CODES: usize = 4_096;
 

@@ -17,7 +17,7 @@ use super::ordering::MovePicker;
 use super::shared::DEFER_DEPTH;
 use super::stack::{split, Frame, NO_CODE};
 use super::worker::Worker;
-use crate::game::{Evaluator, Game, WinningMove};
+use crate::game::{Evaluator, Game, HookedGame, WinningMove};
 use crate::score::{loss_in, win_in, Score, DRAW, MAX_PLY};
 use crate::tt::{Bound, Record};
 

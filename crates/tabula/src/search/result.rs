@@ -28,7 +28,7 @@ impl TableUse {
 }
 
 /// One of the best root moves with its score and line (see
-/// [`SearchOptions::multi_pv`](super::SearchOptions::multi_pv)).
+/// [`Request::lines`](super::Request::lines)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line<M> {
     /// The score of the line's first move for the side to move.
@@ -60,7 +60,7 @@ pub struct Iteration<M> {
     pub table: TableUse,
     /// The principal variation.
     pub pv: Vec<M>,
-    /// The best root moves, best first, as many as [`SearchOptions::multi_pv`](super::SearchOptions::multi_pv)
+    /// The best root moves, best first, as many as [`Request::lines`](super::Request::lines)
     /// asks for and the root has: each searched with the ones before it excluded. The first is `score` and
     /// `pv`.
     pub lines: Vec<Line<M>>,

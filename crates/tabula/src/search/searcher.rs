@@ -1,13 +1,13 @@
 //! The [`Searcher`]: the options, the table and the threads' buffers, and the searches on top of them.
 
-use super::limits::Limits;
 use super::options::SearchOptions;
 use super::ordering::MAX_PIECE_TO_CODES;
+use super::request::Request;
 use super::result::{Iteration, SearchResult, TableUse};
 use super::shared::Shared;
 use super::threads::{self, ThreadData};
 use super::worker::{max_depth, Context};
-use crate::game::{Evaluator, Game};
+use crate::game::{Evaluator, Game, HookedGame};
 use crate::tt::TranspositionTable;
 use crate::zobrist::Key;
 use std::sync::Arc;
@@ -26,8 +26,6 @@ pub struct Searcher<G: Game, E: Evaluator<G>> {
     pub(super) evaluator: E,
     pub(super) table: Arc<TranspositionTable>,
     pub(super) options: SearchOptions,
-    history: Vec<Key>,
-    root_moves: Vec<u16>,
     pub(super) threads: Vec<ThreadData<G::Move>>,
 }
 
@@ -44,14 +42,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
 
     /// A searcher with default options on an existing (possibly shared) table.
     pub fn with_table(evaluator: E, table: Arc<TranspositionTable>) -> Self {
-        Self {
-            evaluator,
-            table,
-            options: SearchOptions::default(),
-            history: Vec::new(),
-            root_moves: Vec::new(),
-            threads: Vec::new(),
-        }
+        Self { evaluator, table, options: SearchOptions::default(), threads: Vec::new() }
     }
 
     /// This searcher with `options`.
@@ -108,48 +99,54 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
     }
 
-    /// The keys of the positions before the root, oldest first: a search scores a return to one of them
-    /// (within the game's [`reversible_plies`](Game::reversible_plies)) by the game's repetition rule.
-    pub fn set_history(&mut self, keys: Vec<Key>) {
-        self.history = keys;
+    /// The options a search of `G` with `E` runs under: the options in force less the features the game's
+    /// and the evaluator's hooks give nothing to do ([`SearchOptions::for_hooks`]).
+    pub fn effective_options(&self) -> SearchOptions {
+        self.options.clone().for_hooks::<G, E>()
     }
 
-    /// Restricts the root to the moves with these [codes](Game::move_code) (UCI's `searchmoves`); empty: every
-    /// legal move. Codes that match no legal move are ignored, and so is a list that matches none.
-    pub fn set_root_moves(&mut self, codes: Vec<u16>) {
-        self.root_moves = codes;
-    }
-
-    /// Makes sure `count` threads have buffers, ready for a search.
-    pub(super) fn prepare_threads(&mut self, count: usize) {
+    /// Makes sure `count` threads have buffers, ready for a search under `options` from a root whose earlier
+    /// positions have the keys `history`.
+    pub(super) fn prepare_threads(&mut self, count: usize, options: &SearchOptions, history: &[Key]) {
         while self.threads.len() < count {
             self.threads.push(ThreadData::new());
         }
         // (The counter moves share the history's table.)
-        let history = self.options.history || self.options.counter_moves;
+        let uses_history = options.history || options.counter_moves;
         // A game that declares more piece-to codes than the continuation history allows does not build.
-        const { assert!(G::PIECE_TO_CODES <= MAX_PIECE_TO_CODES, "Game::PIECE_TO_CODES is at most 4,096") };
-        let pieces_to = if self.options.history && self.options.continuation_history { G::PIECE_TO_CODES } else { 0 };
-        let corrections = self.options.correction_history;
+        const { assert!(G::PIECE_TO_CODES <= MAX_PIECE_TO_CODES, "PieceTo::codes is at most 4,096") };
+        let pieces_to = if options.history && options.continuation_history { G::PIECE_TO_CODES } else { 0 };
+        let corrections = options.correction_history;
         for td in &mut self.threads[..count] {
-            td.prepare(history, G::MOVE_CODES, pieces_to, corrections, &self.history);
+            td.prepare(uses_history, G::MOVE_CODES, pieces_to, corrections, history);
         }
     }
 
-    /// Iterative deepening from `game` within `limits`, calling `on_iteration` after each completed iteration
-    /// (the deepest of any thread so far). It ends at a limit, or once an iteration proves the value (see
+    /// Iterative deepening from `game` as `request` asks (its limits, the positions before the root, the root
+    /// moves allowed, the lines wanted), calling `on_iteration` after each completed iteration (the deepest
+    /// of any thread so far). It ends at a limit, or once an iteration proves the value (see
     /// [`Iteration::exact`]). With `threads > 1`, helper threads search the same tree and share the table
-    /// (Lazy SMP, see the [module documentation](super)).
-    pub fn search(
+    /// (Lazy SMP, see the [module documentation](super)). [`Limits`](super::Limits) alone make a request for
+    /// one line from any move.
+    ///
+    /// With more than one line asked for, each iteration searches the root once per line, each time without
+    /// the first moves of the lines found before (as Stockfish does), then orders the lines by score; the
+    /// result's [`lines`](SearchResult::lines) hold them, best first, and its score and PV are the best line's.
+    pub fn search<'r>(
         &mut self,
         game: &G,
-        limits: &Limits,
+        request: impl Into<Request<'r, G::Move>>,
         mut on_iteration: impl FnMut(&Iteration<G::Move>),
-    ) -> SearchResult<G::Move> {
+    ) -> SearchResult<G::Move>
+    where
+        G::Move: 'r,
+    {
+        let request = request.into();
         let start = Instant::now();
-        let count = self.options.threads.max(1);
+        let options = self.effective_options();
+        let count = options.threads.max(1);
         self.table.new_search();
-        self.prepare_threads(count);
+        self.prepare_threads(count, &options, request.history);
         let mut result = SearchResult {
             best_move: None,
             score: 0,
@@ -167,9 +164,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             result.exact = true;
             return result;
         }
-        let mut shared = Shared::new(limits, start, max_depth(limits)).with_time_scaling(self.options.time_scaling);
+        let root_moves: Vec<u16> = request.root_moves.iter().map(|&m| G::move_code(m)).collect();
+        let limits = &request.limits;
+        let mut shared = Shared::new(limits, start, max_depth(limits)).with_time_scaling(options.time_scaling);
         // On a clock a forced move is played quickly.
-        if shared.runs_a_clock() && self.allowed_root_moves(game).len() == 1 {
+        if shared.runs_a_clock() && allowed_root_moves(game, &root_moves).len() == 1 {
             shared = shared.with_single_reply();
         }
         if count > 1 {
@@ -178,16 +177,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         let cx = Context {
             evaluator: &self.evaluator,
             table: &self.table,
-            options: &self.options,
+            options: &options,
             shared: &shared,
-            root_moves: &self.root_moves,
+            root_moves: &root_moves,
+            lines: request.lines.max(1),
         };
         let table = &*self.table;
-        let use_table = self.options.table;
-        // A game and evaluator without hooks give the hook-driven features nothing to do: the lean search runs.
-        let hookless = !G::HOOKS && !E::HOOKS;
-        let lean = self.options.is_lean() || (hookless && self.options.clone().without_hooks().is_lean());
-        threads::search(game, cx, &mut self.threads[..count], lean, &mut |c, _| {
+        let use_table = options.table;
+        threads::search(game, cx, &mut self.threads[..count], options.is_lean(), &mut |c, _| {
             let elapsed = start.elapsed();
             let nodes = shared.nodes();
             on_iteration(&Iteration {
@@ -215,7 +212,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         if result.best_move.is_none() {
             // Stopped before the first iteration ended: any move allowed at the root, rather than none.
-            result.best_move = self.allowed_root_moves(game).first().copied();
+            result.best_move = allowed_root_moves(game, &root_moves).first().copied();
         }
         result.nodes = shared.nodes();
         result.table = shared.table_use();
@@ -223,17 +220,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         result
     }
 
-    /// The moves the root may choose from: the legal moves [restricted](Self::set_root_moves) to the
-    /// allowed ones, or all of them where the restriction matches none.
-    fn allowed_root_moves(&self, game: &G) -> Vec<G::Move> {
-        let mut moves = Vec::new();
-        game.legal_moves(&mut moves);
-        super::worker::keep_allowed::<G>(&mut moves, &self.root_moves);
-        moves
-    }
-
     /// Searches to a fixed `depth` with no other limit.
     pub fn search_depth(&mut self, game: &G, depth: u32) -> SearchResult<G::Move> {
-        self.search(game, &Limits::depth(depth), |_| {})
+        self.search(game, super::Limits::depth(depth), |_| {})
     }
+}
+
+/// The moves the root may choose from: the legal moves restricted to those with the codes `allowed`, or all
+/// of them where the restriction matches none.
+fn allowed_root_moves<G: Game>(game: &G, allowed: &[u16]) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    super::worker::keep_allowed::<G>(&mut moves, allowed);
+    moves
 }

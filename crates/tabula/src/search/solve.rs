@@ -11,7 +11,7 @@ use super::searcher::Searcher;
 use super::shared::Shared;
 use super::threads::ThreadData;
 use super::worker::{Context, Worker};
-use crate::game::{Evaluator, Game, Remaining};
+use crate::game::{Evaluator, Game, HookedGame, Remaining};
 use crate::score::{self, loss_by, loss_in, win_by, win_in, Score, DRAW};
 use std::time::Instant;
 
@@ -39,7 +39,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     ///
     /// # Panics
     ///
-    /// If the game does not bound what remains of it ([`Game::remaining`] is `None`).
+    /// If the game does not bound what remains of it ([`remaining`](crate::game::HookedGame::remaining) is `None`).
     pub fn solve(&mut self, game: &G) -> Solution<G::Move> {
         let mut solution = self.solve_score(game);
         if let Some(first) = solution.best_move {
@@ -49,13 +49,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     }
 
     /// The exact score of `game`, with a move that achieves it (the principal variation holds that move only),
-    /// by null-window bisection over the scores the game allows ([`Game::remaining`]), each test searched to
+    /// by null-window bisection over the scores the game allows ([`remaining`](crate::game::HookedGame::remaining)), each test searched to
     /// the end of the game. Scores near a draw are tested first: proving a quick win or loss costs more than
     /// proving the result.
     ///
     /// # Panics
     ///
-    /// If the game does not bound what remains of it ([`Game::remaining`] is `None`).
+    /// If the game does not bound what remains of it ([`remaining`](crate::game::HookedGame::remaining) is `None`).
     pub fn solve_score(&mut self, game: &G) -> Solution<G::Move> {
         let remaining = game.remaining().expect("solve needs Game::remaining");
         self.table.new_search();
@@ -94,7 +94,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     }
 
     /// Whether `game` is won, drawn or lost (a positive, zero or negative score), with a move that achieves
-    /// it, by two null-window searches around a draw. Requires [`Game::remaining`]; uses threads as
+    /// it, by two null-window searches around a draw. Requires [`remaining`](crate::game::HookedGame::remaining); uses threads as
     /// [`solve`](Self::solve) does.
     ///
     /// # Panics
@@ -121,7 +121,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
 
     /// The exact value of every legal move of `game` for the side to move, in the order
     /// [`legal_moves`](Game::legal_moves) gives them: each solution's score is the game's after that move,
-    /// its principal variation starts with the move. Requires [`Game::remaining`]; empty if the game is over.
+    /// its principal variation starts with the move. Requires [`remaining`](crate::game::HookedGame::remaining); empty if the game is over.
     ///
     /// # Panics
     ///
@@ -194,17 +194,19 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         beta: Score,
         nodes: &mut u64,
     ) -> (Score, Option<G::Move>) {
-        let threads = self.options.threads.max(1);
+        let options = self.options.clone();
+        let threads = options.threads.max(1);
         if threads == 1 || *nodes < PARALLEL_AFTER {
-            self.prepare_threads(1);
+            self.prepare_threads(1, &options, &[]);
             let limits = Limits { nodes: (threads > 1).then(|| PARALLEL_AFTER - *nodes), ..Limits::default() };
             let shared = Shared::new(&limits, Instant::now(), 0);
             let cx = Context {
                 evaluator: &self.evaluator,
                 table: &self.table,
-                options: &self.options,
+                options: &options,
                 shared: &shared,
                 root_moves: &[],
+                lines: 1,
             };
             let ThreadData { stack, history, keys } = &mut self.threads[0];
             let mut worker = Worker::<G, E, false, false>::new(game.clone(), cx, history, keys, true);
@@ -214,15 +216,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 return (r, worker.root_best);
             }
         }
-        self.prepare_threads(threads);
+        self.prepare_threads(threads, &options, &[]);
         let shared = Shared::new(&Limits::default(), Instant::now(), 0).with_busy_slots();
         let answer = std::sync::Mutex::new(None);
         let cx = Context {
             evaluator: &self.evaluator,
             table: &self.table,
-            options: &self.options,
+            options: &options,
             shared: &shared,
             root_moves: &[],
+            lines: 1,
         };
         let searched: u64 = std::thread::scope(|scope| {
             let handles: Vec<_> = self.threads[..threads]

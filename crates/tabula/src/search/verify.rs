@@ -3,8 +3,8 @@
 //! A game author runs [`check_all`] on positions of a new game to catch a broken hook or key: at a fixed depth,
 //! alpha-beta and the searcher under every option set of [`SearchOptions::verification`] (a covering array over every
 //! option's test values: a new option joins by being declared) must return exactly [`minimax`]'s root value, and under
-//! [`multi_pv`](SearchOptions::multi_pv) each line the value [`minimax_moves`] gives its move, the lines being the best
-//! moves in order. The evaluator must have no [noisy moves](crate::game::Evaluator::noisy_moves): quiescence on them
+//! [several lines](super::Request::lines) each line the value [`minimax_moves`] gives its move, the lines being the best
+//! moves in order. The evaluator must have no [noisy moves](crate::game::HookedEvaluator::noisy_moves): quiescence on them
 //! changes values by design. Positions must be as far from the root along every path to them (as in games that add a
 //! stone a move): where a position recurs at different depths, the table answers with the deeper search's value, better
 //! than minimax's at the shallower depth but not equal to it.
@@ -37,7 +37,7 @@
 //! }
 //! ```
 
-use super::{alphabeta, minimax, minimax_moves, SearchOptions, Searcher};
+use super::{alphabeta, minimax, minimax_moves, Limits, Request, SearchOptions, Searcher};
 use crate::game::{Evaluator, Game};
 use crate::score::Score;
 use std::fmt;
@@ -69,7 +69,7 @@ impl std::error::Error for Mismatch {}
 
 /// Checks that alpha-beta and the searcher under every option set of [`SearchOptions::verification`] return
 /// minimax's value for `game` at `depth`, and that with several lines asked for
-/// ([`multi_pv`](SearchOptions::multi_pv)) the lines are the best moves, best first, each with its minimax
+/// ([`Request::lines`](super::Request::lines)) the lines are the best moves, best first, each with its minimax
 /// value. Each searcher starts from an empty table.
 ///
 /// # Errors
@@ -91,15 +91,16 @@ pub fn check_all<G: Game, E: Evaluator<G> + Clone>(game: &G, evaluator: &E, dept
     if got != expected {
         return Err(Mismatch { search: "alphabeta".into(), depth, expected, got });
     }
-    for options in SearchOptions::verification() {
+    for &(ref options, lines) in SearchOptions::verification() {
         let mut searcher = Searcher::with_table_size(evaluator.clone(), 1).with_options(options.clone());
-        let result = searcher.search_depth(game, depth);
+        let result = searcher.search(game, Request::new(Limits::depth(depth)).with_lines(lines), |_| {});
+        let search = || format!("{options:?} with {lines} line{}", if lines > 1 { "s" } else { "" });
         if result.score != expected {
-            return Err(Mismatch { search: format!("{options:?}"), depth, expected, got: result.score });
+            return Err(Mismatch { search: search(), depth, expected, got: result.score });
         }
-        if options.multi_pv > 1 && !move_values.is_empty() {
-            check_lines(&result.lines, &move_values, options.multi_pv, |m| G::move_code(*m)).map_err(
-                |(what, expected, got)| Mismatch { search: format!("{what} of {options:?}"), depth, expected, got },
+        if lines > 1 && !move_values.is_empty() {
+            check_lines(&result.lines, &move_values, lines, |m| G::move_code(*m)).map_err(
+                |(what, expected, got)| Mismatch { search: format!("{what} of {}", search()), depth, expected, got },
             )?;
         }
     }

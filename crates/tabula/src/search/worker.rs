@@ -1,9 +1,12 @@
-//! One thread's search: iterative deepening, aspiration windows, negamax alpha-beta with the table and
-//! quiescence.
+//! One thread's search: iterative deepening, aspiration windows, and what the nodes of both searches share
+//! (entering a node, probing the table, taking a move's score, claiming a child from the other threads, storing
+//! the result, ordering and rewarding moves). The nodes themselves are in `negamax` (the full search),
+//! `quiescence` (its horizon) and `lean`.
 //!
 //! A [`Worker`] is generic over `FULL`: the full search reads every option, the lean one
 //! (`FULL = false`, chosen when [`SearchOptions::is_lean`] holds) compiles out everything but the table,
-//! principal variation search and aspiration windows, so that a node pays for no feature that is off.
+//! principal variation search, aspiration windows and the history heuristic, so that a node pays for no
+//! feature that is off.
 //!
 //! Every node keeps count of the lines it cut short ([`Worker::cuts`]): a leaf evaluated at the horizon, a
 //! pruning that guesses, a table cutoff on a result that was itself cut short, a repetition. A node that
@@ -12,15 +15,13 @@
 
 use super::limits::Limits;
 use super::options::SearchOptions;
-use super::ordering::{
-    add_killer, lmr_reduction, move_score, History, MovePicker, Pending, Preceding, QuietOrder, NO_PRECEDING,
-};
+use super::ordering::{add_killer, move_score, History, Pending, Preceding, QuietOrder, NO_PRECEDING};
 use super::result::Line;
-use super::shared::{Completed, Counts, Shared, CHECK_EVERY, DEFER_DEPTH};
-use super::stack::{split, update_pv, Frame, NO_CODE};
-use crate::game::{Evaluator, Game, Outcome, TableKey, WinningMove, DEFERRED, PRIORITY};
-use crate::score::{self, is_decisive, loss_in, win_in, Score, INFINITY, MAX_PLY};
-use crate::tt::{Bound, Probe, Record, TranspositionTable};
+use super::shared::{Completed, Counts, Shared, CHECK_EVERY};
+use super::stack::{Frame, NO_CODE};
+use crate::game::{Evaluator, Game, HookedEvaluator, HookedGame, Outcome, TableKey, DEFERRED};
+use crate::score::{self, is_decisive, Score, INFINITY, MAX_PLY};
+use crate::tt::{Probe, Record, TranspositionTable};
 use crate::zobrist::Key;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -32,6 +33,8 @@ pub(super) struct Context<'a, G: Game, E> {
     pub shared: &'a Shared<G::Move>,
     /// Codes of the moves the root may play (empty: every legal move).
     pub root_moves: &'a [u16],
+    /// How many lines each iteration finds (at least one).
+    pub lines: usize,
 }
 
 impl<G: Game, E> Clone for Context<'_, G, E> {
@@ -46,7 +49,7 @@ impl<G: Game, E> Copy for Context<'_, G, E> {}
 pub(super) struct Kind {
     /// A principal-variation node: searched with an open window, its PV kept.
     pub pv: bool,
-    /// The parent chose the move among its [non-losing moves](Game::non_losing_moves): this node has no win
+    /// The parent chose the move among its [non-losing moves](crate::game::HookedGame::non_losing_moves): this node has no win
     /// at once to look for.
     pub safe: bool,
     /// The code of the move that led here ([`NO_CODE`] at the root and after a null move).
@@ -85,6 +88,38 @@ pub(super) fn keep_allowed<G: Game>(moves: &mut Vec<G::Move>, allowed: &[u16]) {
     if moves.iter().any(|&m| allowed.contains(&G::move_code(m))) {
         moves.retain(|&m| allowed.contains(&G::move_code(m)));
     }
+}
+
+/// A node's search so far: the best score and move among the moves searched, and the window the best score
+/// narrows.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Tally<M> {
+    pub best: Score,
+    pub best_move: Option<M>,
+    pub alpha: Score,
+    /// Alpha as the node was entered, which decides the bound the node stores.
+    pub alpha_orig: Score,
+    pub beta: Score,
+}
+
+impl<M> Tally<M> {
+    /// Nothing searched yet within (`alpha`, `beta`).
+    pub fn new(alpha: Score, beta: Score) -> Tally<M> {
+        Tally { best: -INFINITY, best_move: None, alpha, alpha_orig: alpha, beta }
+    }
+}
+
+/// What a move's score did to a node's [`Tally`], in increasing order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Taken {
+    /// Nothing: it is no better than the best so far.
+    Nothing,
+    /// A new best move, at or below alpha.
+    Best,
+    /// A new best move that raised alpha: the node's principal variation follows it.
+    Raised,
+    /// A new best move at or above beta: the node is cut off.
+    Cutoff,
 }
 
 /// One thread's search: the full search or (`FULL` false) only the lean one compiled in, and (`SMP`) the
@@ -147,7 +182,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
     /// the other threads; the main thread reports the deepest one so far to `on_iteration`. A thread never
     /// starts a depth another thread has completed, so a thread that falls behind catches up.
     ///
-    /// With [`multi_pv`](SearchOptions::multi_pv) above one, each iteration searches the root once per line,
+    /// With [several lines](super::Request::lines) asked for, each iteration searches the root once per line,
     /// each time without the first moves of the lines found before (as Stockfish does), then orders the lines
     /// by score; the iteration is complete when every line is.
     pub fn iterate(
@@ -227,7 +262,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
 
     /// How many lines an iteration searches: the lines asked for, at most the moves the root may play.
     fn root_line_count(&self) -> usize {
-        let wanted = self.cx.options.multi_pv.max(1);
+        let wanted = self.cx.lines;
         if wanted == 1 {
             return 1;
         }
@@ -365,533 +400,103 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
         Some((tk, probe))
     }
 
-    /// Fail-soft negamax: the score of the position searched `depth` plies deep within (`alpha`, `beta`).
-    pub fn negamax(
+    /// Takes the `score` of `mv`, a move of the node at `ply`, into the node's `tally`; a new best root move
+    /// beyond the window's lower end becomes the iteration's best.
+    #[inline(always)]
+    pub(super) fn take(&mut self, tally: &mut Tally<G::Move>, ply: u32, mv: G::Move, score: Score) -> Taken {
+        if score <= tally.best {
+            return Taken::Nothing;
+        }
+        tally.best = score;
+        tally.best_move = Some(mv);
+        if ply == 0 && score > tally.alpha_orig {
+            self.root_best = Some(mv);
+        }
+        if score <= tally.alpha {
+            return Taken::Best;
+        }
+        tally.alpha = score;
+        if tally.alpha >= tally.beta {
+            Taken::Cutoff
+        } else {
+            Taken::Raised
+        }
+    }
+
+    /// With `mv`, the `i`-th move of a node, just played: starts fetching the child's table bucket
+    /// (`prefetch`, as the child probes the table first thing) and, where the node defers moves (`marks`),
+    /// marks the child busy, unless another thread has marked it: then the move is taken back and deferred,
+    /// and `None` returned. Otherwise the key marked busy, if any, for [`leave_child`](Self::leave_child).
+    #[inline(always)]
+    pub(super) fn claim_child(
         &mut self,
-        stack: &mut [Frame<G::Move>],
-        mut depth: i32,
-        ply: u32,
-        mut alpha: Score,
-        mut beta: Score,
-        kind: Kind,
-    ) -> Score {
-        debug_assert!(-INFINITY <= alpha && alpha < beta && beta <= INFINITY);
-        let options = self.cx.options;
-
-        // Step 1. The horizon; count the node; stop; game over; repetition.
-        if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.horizon(stack, ply, alpha, beta);
+        frame: &mut Frame<G::Move>,
+        i: usize,
+        mv: G::Move,
+        prefetch: bool,
+        marks: bool,
+    ) -> Option<Option<Key>> {
+        if !prefetch && !marks {
+            return Some(None);
         }
-        if !FULL {
-            return self.lean(stack, depth, ply, alpha, beta, kind.pv);
+        let key = self.game.table_key().key;
+        if prefetch {
+            self.cx.table.prefetch(key);
         }
-        if kind.pv {
-            stack[0].pv.clear();
+        if !marks {
+            return Some(None);
         }
-        if let Some(score) = self.enter_node(ply) {
-            return score;
-        }
-        let (cuts_at_entry, rulings_at_entry) = (self.cuts, self.rulings);
-
-        // Step 2. Mate distance pruning: nothing can beat a win on the next ply or lose before this one.
-        alpha = alpha.max(loss_in(ply));
-        beta = beta.min(win_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
-        }
-
-        // Step 3. The table: its move goes first; at non-PV nodes a deep enough bound that decides ends the node.
-        // (A node leaving a move out is not the position the table knows: it neither cuts off on the entry
-        // nor stores, nor runs the game's tactics or a null move.)
-        let excluding = FULL && kind.excluded != NO_CODE;
-        let probe = if depth >= options.table_depth { self.probe(ply) } else { None };
-        let mut table_code = NO_CODE;
-        let mut static_eval = None;
-        if let Some((tk, Probe { hit: Some(e), .. })) = probe {
-            static_eval = e.eval;
-            if let Some(code) = e.move_code.filter(|_| !excluding) {
-                table_code = G::actual_move_code(code, tk.symmetry);
-            }
-            if !kind.pv && ply > 0 && !excluding && e.reaches(depth) && e.decides(alpha, beta) {
-                self.counts.cutoffs += 1;
-                self.cuts += !e.proven as u64;
-                return e.score;
-            }
-        }
-
-        // Step 3b. Singular extension: when no other move comes near the table move's stored lower bound (a
-        // search without it, half as deep, fails low under the bound less a margin), the table move is
-        // searched a ply deeper; when that search beats beta anyway, several moves do, and the node is cut.
-        // The table move's extension: a ply deeper where it is singular, a ply shallower (with
-        // `singular_reduction`) where it is not and its bound beats beta.
-        let mut table_extension = 0;
-        if let (Some(min_depth), Some((_, Probe { hit: Some(e), .. }))) = (options.singular_depth, probe) {
-            // (At least a ply of search without the move: the horizon's quiescence would not leave it out.)
-            let candidate = FULL && ply > 0 && !excluding && depth >= min_depth.max(3) && table_code != NO_CODE;
-            if candidate && e.bound != Bound::Upper && e.depth as i32 >= depth - 3 && !is_decisive(e.score) {
-                let singular_beta = e.score - options.singular_margin * depth;
-                let without = Kind { pv: false, excluded: table_code, ..kind };
-                let score = self.negamax(stack, (depth - 1) / 2, ply, singular_beta - 1, singular_beta, without);
-                if self.stopped {
-                    return 0;
-                }
-                if score < singular_beta {
-                    table_extension = 1;
-                } else if singular_beta >= beta {
-                    self.cuts += 1;
-                    return singular_beta;
-                } else if options.singular_reduction && e.score >= beta {
-                    table_extension = -1;
-                }
-            }
-        }
-
-        // Step 3c. Razoring: far enough below alpha near the horizon, a node whose quiescence search cannot
-        // reach alpha either is taken to fail low.
-        let in_check = FULL && self.game.in_check();
-        let razoring = FULL && !kind.pv && ply > 0 && !in_check && !excluding && depth <= options.razor_depth;
-        if let Some(margin) = options.razor_margin.filter(|_| razoring && !is_decisive(alpha)) {
-            if self.static_eval(&mut static_eval) + margin * depth < alpha {
-                let score = self.quiescence_entered(stack, ply, alpha, alpha + 1);
-                if self.stopped {
-                    return 0;
-                }
-                if score <= alpha && !is_decisive(score) {
-                    self.cuts += 1;
-                    return score;
-                }
-            }
-        }
-        let (frame, below) = split(stack);
-
-        // Step 4. The game's tactics: win at once; keep only the moves that do not lose at once; the
-        // evaluator's winning plan.
-        frame.moves.clear();
-        // Whether `frame.moves` already holds the moves, and whether none of them lets the opponent win at once.
-        let (mut generated, mut safe_children) = (false, false);
-        // (A restricted root keeps to its moves: the hooks would offer others.)
-        if FULL && options.tactics && !excluding && !(ply == 0 && self.root_is_restricted()) {
-            let win_now = if kind.safe { WinningMove::NoneExists } else { self.game.winning_move() };
-            match win_now {
-                WinningMove::Found(mv) => {
-                    if ply == 0 {
-                        self.root_best = Some(mv);
-                    }
-                    if kind.pv {
-                        frame.pv.push(mv);
-                    }
-                    return win_in(ply + 1);
-                }
-                WinningMove::NoneExists => {
-                    beta = beta.min(win_in(ply + 3));
-                    if alpha >= beta {
-                        return beta;
-                    }
-                }
-                WinningMove::NotChecked => {}
-            }
-            // (At one ply from the horizon the replies are leaves, so restricting them would change values,
-            // except where checks are extended anyway.)
-            if depth >= 2 || (in_check && options.check_extension) {
-                if let Some(n) = self.game.non_losing_moves(&mut frame.moves) {
-                    (generated, safe_children) = (true, true);
-                    if n == 0 {
-                        if ply == 0 {
-                            self.game.legal_moves(&mut frame.moves);
-                            self.root_best = frame.moves.first().copied();
-                            frame.pv.extend(self.root_best);
-                        }
-                        return loss_in(ply + 2);
-                    }
-                    // Some move does not lose at once, so the earliest loss is four plies away.
-                    alpha = alpha.max(loss_in(ply + 4));
-                    if alpha >= beta {
-                        return alpha;
-                    }
-                }
-            }
-            if depth >= 2 && !in_check {
-                let mut planned = false;
-                let plan = if depth >= options.plan_depth { self.cx.evaluator.winning_plan(&self.game) } else { None };
-                if let Some(plan) = plan {
-                    if !generated || frame.moves.contains(&plan) {
-                        frame.moves.clear();
-                        frame.moves.push(plan);
-                        (generated, planned) = (true, true);
-                        // The plan proves a win, not the quickest one: the value is the evaluator's.
-                        self.cuts += 1;
-                    }
-                }
-                // The replies follow the moves already listed, which then give way to them.
-                let listed = frame.moves.len();
-                if !planned && self.cx.evaluator.threat_replies(&self.game, &mut frame.moves).is_some_and(|n| n > 0) {
-                    frame.moves.drain(..listed);
-                    generated = true;
-                    // The moves left out lose, though maybe not within the depth left: the value is the
-                    // evaluator's.
-                    self.cuts += 1;
-                }
-            }
-        }
-
-        // Step 5. Whether the side to move stands better than two plies before (unknown counts as better):
-        // where it does not, reverse futility asks a margin more (and late moves may be reduced more, step 9).
-        // Reverse futility: far enough above beta near the horizon, assume a move keeps it there.
-        let mut improving = true;
-        if FULL && options.improving {
-            let eval = (!in_check).then(|| self.static_eval(&mut static_eval));
-            if let (Some(eval), Some(before)) = (eval, frame.eval_before) {
-                improving = eval > before;
-            }
-            if let Some(grandchildren) = below.get_mut(1) {
-                grandchildren.eval_before = eval;
-            }
-        }
-        let prunable = FULL && !kind.pv && ply > 0 && !in_check && !is_decisive(beta);
-        // (A node leaving a move out is not the position whose score the table holds.)
-        let table_bound = match probe {
-            Some((_, Probe { hit: Some(e), .. })) if options.table_eval && !excluding && !is_decisive(e.score) => {
-                Some((e.score, e.bound))
-            }
-            _ => None,
-        };
-        if let Some(margin) = options.futility_margin.filter(|_| prunable && depth <= options.futility_depth) {
-            let eval = beyond(self.static_eval(&mut static_eval), table_bound);
-            if eval - margin * (depth + !improving as i32) >= beta {
-                self.cuts += 1;
-                return eval;
-            }
-        }
-
-        // Step 6. Null move: if passing still fails high, a real move will too.
-        if FULL && options.null_move && prunable && !excluding && depth >= 3 {
-            if let Some(null) = self.game.null_move() {
-                let eval = beyond(self.static_eval(&mut static_eval), table_bound);
-                if eval >= beta {
-                    let above = options.null_move_eval_step.map_or(0, |step| ((eval - beta) / step.max(1)).min(3));
-                    let reduction = options.null_move_reduction + depth / 4 + above;
-                    self.play(null);
-                    let after_null = Kind { cut: !kind.cut, ..Kind::AFTER_NULL };
-                    let score = -self.negamax(below, depth - 1 - reduction, ply + 1, -beta, -beta + 1, after_null);
-                    self.undo(null);
-                    if self.stopped {
-                        return 0;
-                    }
-                    if score >= beta {
-                        self.cuts += 1;
-                        return if is_decisive(score) { beta } else { score };
-                    }
-                }
-            }
-        }
-
-        // Step 6b. ProbCut: a noisy move whose search four plies shallower beats beta by a margin would very
-        // likely beat beta at full depth too. (Not where the game's tactics chose the moves, nor where the table
-        // holds a score below that bar from a search nearly as deep.)
-        let probcut = prunable && !excluding && !generated && depth >= options.probcut_depth;
-        if let Some(margin) = options.probcut_margin.filter(|_| probcut) {
-            let probcut_beta = beta + margin;
-            let table_below = matches!(probe, Some((_, Probe { hit: Some(e), .. }))
-                if e.depth as i32 >= depth - 3 && e.score < probcut_beta);
-            if !is_decisive(probcut_beta) && !table_below {
-                if let Some(score) = self.probcut(frame, below, depth, ply, probcut_beta, kind) {
-                    self.cuts += 1;
-                    // (A win found on the way keeps its distance.)
-                    return if is_decisive(score) { score } else { score - margin };
-                }
-                if self.stopped {
-                    return 0;
-                }
-            }
-        }
-
-        // Step 7. No table move this far from the horizon: search a ply shallower.
-        if FULL && options.iir && depth >= options.iir_depth && table_code == NO_CODE && ply > 0 {
-            depth -= 1;
-        }
-
-        // Step 8. The moves; the root's restricted to the ones asked for; children's table entries fetched
-        // ahead, and looked up for a cutoff (enhanced transposition cutoffs).
-        if !generated {
-            self.game.legal_moves(&mut frame.moves);
-        }
-        if ply == 0 && self.root_is_restricted() {
-            self.restrict_root(&mut frame.moves);
-        }
-        debug_assert!(!frame.moves.is_empty(), "a game that is not over has a legal move");
-        if let (Some((tk, probe)), true) = (probe, depth > options.table_depth.max(1) && frame.moves.len() > 1) {
-            if self.game.child_table_key(frame.moves[0]).is_some() {
-                for &mv in &frame.moves {
-                    if let Some(key) = self.game.child_table_key(mv) {
-                        self.cx.table.prefetch(key);
-                    }
-                }
-                if FULL && options.etc && !kind.pv && !excluding && depth >= options.etc_depth {
-                    if let Some(score) = self.enhanced_cutoff(frame, ply, depth, beta, tk, probe) {
-                        return score;
-                    }
-                }
-            }
-        }
-
-        // Step 9. Search the moves, best first; PVS searches all but the first with a null window, late quiet
-        // moves (with LMR) shallower first.
-        let mut picker = MovePicker::new(&mut frame.moves, table_code, G::move_code);
-        let side = (ply & 1) as usize;
-        let alpha_orig = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = None;
-        // Whether a move's quietness matters (computing it costs a killer lookup and a hook call).
-        let judges_quiet = FULL && (options.lmr || options.late_move_pruning || options.move_futility_margin.is_some());
-        let child = Kind::child(safe_children);
-        let counter = if options.counter_moves { self.history.counter(side, kind.prev) } else { NO_CODE };
-        let continuation = FULL && self.follows_continuations();
-        // With several threads, a move whose position another thread is searching comes after the others
-        // (simplified ABDADA; see the lean search).
-        let defer = SMP && depth >= DEFER_DEPTH;
-        if defer {
-            frame.deferred.clear();
-        }
-        let mut next_deferred = 0;
-        loop {
-            let killers = frame.killers;
-            let preceding = continuation.then_some(&kind.preceding);
-            let (i, mv, first_pass) = if let Some((i, mv)) = picker.next(
-                &mut frame.moves,
-                &mut frame.scores,
-                |moves, scores, pending| {
-                    let quiet = QuietOrder { killers, counter, side, preceding };
-                    self.score_moves(moves, scores, pending, &quiet)
-                },
-                |mv| self.cx.evaluator.move_order(&self.game, mv),
-            ) {
-                (i, mv, true)
-            } else if defer && next_deferred < frame.deferred.len() {
-                next_deferred += 1;
-                let (i, mv) = frame.deferred[next_deferred - 1];
-                (i, mv, false)
-            } else {
-                break;
-            };
-            let code = G::move_code(mv);
-            if excluding && code == kind.excluded {
-                continue;
-            }
-            let piece_to = if continuation { self.game.piece_to(mv) } else { NO_CODE };
-            let child = child.after(code, piece_to, &kind);
-            let killer = options.killers && killers.contains(&code);
-            let quiet = judges_quiet && !in_check && !killer && !self.cx.evaluator.is_tactical(&self.game, mv);
-
-            // Step 9a. Late quiet moves at shallow non-PV nodes, once some move has been found that does not
-            // lose: skip those that come too late, or that cannot lift a poor static evaluation to alpha.
-            if quiet && prunable && best_move.is_some() && !(is_decisive(best) && best < 0) {
-                if options.late_move_pruning && depth <= options.lmp_depth && i >= 3 + (depth * depth) as usize {
-                    self.cuts += 1;
-                    continue;
-                }
-                if let Some(margin) = options.move_futility_margin.filter(|_| depth <= options.futility_depth) {
-                    let eval = self.static_eval(&mut static_eval);
-                    if eval + margin * (depth + 1) <= alpha {
-                        self.cuts += 1;
-                        continue;
-                    }
-                }
-            }
-
-            // Losing moves (by the evaluator's hint) near the horizon, likewise.
-            if let (Some(limit), true) = (options.losing_move_pruning, prunable && best_move.is_some()) {
-                let losing = picker.score_of(i, frame.moves.len(), &frame.scores).is_some_and(|s| s <= -PRIORITY);
-                if losing && depth <= limit && !(is_decisive(best) && best < 0) {
-                    self.cuts += 1;
-                    continue;
-                }
-            }
-
-            // Step 9b. Search it.
-            self.play(mv);
-            let gives_check = FULL && options.check_extension && self.game.in_check();
-            let extension =
-                if code == table_code && table_extension != 0 { table_extension } else { gives_check as i32 };
-            let new_depth = depth - 1 + extension;
-            // The child probes the table first thing: start fetching its bucket now. Its key also marks it busy.
-            let prefetch = options.table && new_depth >= options.table_depth;
-            let marks = defer && first_pass && i > 0;
-            let key = (prefetch || marks).then(|| self.game.table_key().key);
-            if let (true, Some(key)) = (prefetch, key) {
-                self.cx.table.prefetch(key);
-            }
-            let mut busy = None;
-            if let (true, Some(key)) = (marks, key) {
-                if self.cx.shared.is_busy(key) {
-                    self.undo(mv);
-                    frame.deferred.push((i, mv));
-                    continue;
-                }
-                self.cx.shared.set_busy(key, true);
-                busy = Some(key);
-            }
-            let score = if i == 0 || !options.pvs {
-                // (Below a PV node the first move leads to a PV node; below any other, kinds alternate.)
-                let first = Kind { pv: kind.pv, cut: !kind.pv && !kind.cut, ..child };
-                -self.negamax(below, new_depth, ply + 1, -beta, -alpha, first)
-            } else {
-                let reducible = FULL
-                    && options.lmr
-                    && quiet
-                    && !gives_check
-                    && depth >= options.lmr_depth
-                    && i >= options.lmr_moves + kind.pv as usize;
-                // About ln(depth)·ln(index)/2, one less at PV nodes, one more where not improving (with
-                // `lmr_improving`), less for a good history.
-                let mut reduction = if reducible { lmr_reduction(depth, i) - kind.pv as i32 } else { 0 };
-                if reducible && options.lmr_improving && !improving {
-                    reduction += 1;
-                }
-                if let (true, true, Some(divisor)) = (reducible, options.history, options.lmr_history) {
-                    let history = self.history.quiet(side, code, continuation.then_some((&kind.preceding, piece_to)));
-                    reduction -= history / divisor.max(1);
-                }
-                if let (true, true, Some(more)) = (reducible, kind.cut, options.cut_node_reduction) {
-                    reduction += more;
-                }
-                let reduction = reduction.min(new_depth - 1).max(0);
-                // A reduced search expects the move to be refuted; a full-depth one alternates.
-                let full = Kind { cut: !kind.cut, ..child };
-                let first = if reduction > 0 { Kind { cut: true, ..child } } else { full };
-                let mut s = -self.negamax(below, new_depth - reduction, ply + 1, -alpha - 1, -alpha, first);
-                if s > alpha && reduction > 0 {
-                    s = -self.negamax(below, new_depth, ply + 1, -alpha - 1, -alpha, full);
-                }
-                if s > alpha && s < beta && kind.pv {
-                    -self.negamax(below, new_depth, ply + 1, -beta, -alpha, Kind { pv: true, ..child })
-                } else {
-                    s
-                }
-            };
-            if let Some(key) = busy {
-                self.cx.shared.set_busy(key, false);
-            }
+        if self.cx.shared.is_busy(key) {
             self.undo(mv);
-            if self.stopped {
-                break;
-            }
-
-            // Step 9c. A new best move; a cutoff.
-            if score > best {
-                best = score;
-                best_move = Some(mv);
-                if ply == 0 && score > alpha_orig {
-                    self.root_best = Some(mv);
-                }
-                if score > alpha {
-                    alpha = score;
-                    if kind.pv {
-                        update_pv(frame, mv, below);
-                    }
-                    if alpha >= beta {
-                        if options.killers || options.history || options.counter_moves {
-                            let preceding = continuation.then_some(&kind.preceding);
-                            // (The picker leaves each move where it handed it out.)
-                            debug_assert!(frame.moves[i] == mv);
-                            self.reward(frame, i, depth, side, kind.prev, preceding);
-                        }
-                        break;
-                    }
-                }
-            }
+            frame.deferred.push((i, mv));
+            return None;
         }
+        self.cx.shared.set_busy(key, true);
+        Some(Some(key))
+    }
+
+    /// Takes back `mv` after its child's search, clearing the child's busy mark (`busy`).
+    #[inline(always)]
+    pub(super) fn leave_child(&mut self, mv: G::Move, busy: Option<Key>) {
+        if let Some(key) = busy {
+            self.cx.shared.set_busy(key, false);
+        }
+        self.undo(mv);
+    }
+
+    /// At the root, once its moves are searched: the best move, if no move beat the window, is still the
+    /// iteration's best, with itself as the line.
+    #[inline]
+    pub(super) fn settle_root(&mut self, ply: u32, frame: &mut Frame<G::Move>, best_move: Option<G::Move>) {
         if ply == 0 && self.root_best.is_none() {
             self.root_best = best_move;
             if frame.pv.is_empty() {
                 frame.pv.extend(best_move);
             }
         }
-        if self.stopped {
-            return 0;
-        }
-
-        // Step 10. Teach the correction history how far the static evaluation was off, where the bound says
-        // which way (a cutoff at or below the evaluation, or a fail-low at or above it, says nothing). Store the
-        // result with its bound, unless it rests on a repetition ruling or is a restricted root's, which is
-        // not the position's.
-        if let (true, Some(raw)) = (FULL && options.correction_history && !in_check && !excluding, static_eval) {
-            let quiet = best_move.map_or(true, |mv| !self.cx.evaluator.is_tactical(&self.game, mv));
-            if let (true, Some(key)) = (quiet && !is_decisive(best), self.cx.evaluator.correction_key(&self.game)) {
-                let eval = raw + self.history.correction(key);
-                let (upper, lower) = (best <= alpha_orig, best >= beta);
-                let says_nothing = (lower && best <= eval) || (upper && best >= eval);
-                if !says_nothing {
-                    self.history.learn_correction(key, best - raw, depth);
-                }
-            }
-        }
-        let storable = self.rulings == rulings_at_entry && !excluding && !(ply == 0 && self.root_is_restricted());
-        if let (Some((tk, probe)), true) = (probe, storable) {
-            // (Exact only strictly inside the window, possible only when it is wider than a null window.)
-            let move_code = best_move.map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
-            let proven = self.cuts == cuts_at_entry;
-            let record =
-                Record { eval: static_eval, ..Record::searched(depth, best, alpha_orig, beta, move_code, proven) };
-            self.cx.table.store(probe.slot, tk.key, ply, record);
-        }
-        best
     }
 
-    /// The node's static evaluation, corrected (see [`corrected`](Self::corrected)): `raw` holds the
-    /// evaluator's, from the table or computed here once (and then kept for the table).
+    /// Stores the node's result from `tally` in the table slot `probe` found, with its bound, its static
+    /// evaluation `eval` and whether it is `proven`, unless it is not `storable` (it rests on a repetition
+    /// ruling, or the node was not the position: a restricted root, a node leaving a move out).
     #[inline]
-    fn static_eval(&self, raw: &mut Option<Score>) -> Score {
-        let eval = *raw.get_or_insert_with(|| self.cx.evaluator.evaluate(&self.game));
-        self.corrected(eval)
-    }
-
-    /// The evaluator's `eval` of the position, with the correction history's correction (with that option).
-    #[inline]
-    fn corrected(&self, eval: Score) -> Score {
-        if !FULL || !self.cx.options.correction_history {
-            return eval;
-        }
-        match self.cx.evaluator.correction_key(&self.game) {
-            Some(key) => (eval + self.history.correction(key)).clamp(1 - score::DECISIVE, score::DECISIVE - 1),
-            None => eval,
-        }
-    }
-
-    /// Enhanced transposition cutoff: a child already known to be bad enough for the opponent refutes this node
-    /// without a search. Returns the refutation's score.
-    fn enhanced_cutoff(
-        &mut self,
-        frame: &Frame<G::Move>,
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store_result(
+        &self,
+        probe: Option<(TableKey, Probe)>,
+        storable: bool,
         ply: u32,
         depth: i32,
-        beta: Score,
-        tk: TableKey,
-        probe: Probe,
-    ) -> Option<Score> {
-        for &mv in &frame.moves {
-            let key = self.game.child_table_key(mv)?;
-            let Some(e) = self.cx.table.probe(key, ply + 1).hit else {
-                continue;
-            };
-            if e.reaches(depth - 1) && e.bound != Bound::Lower && -e.score >= beta {
-                self.cuts += !e.proven as u64;
-                let code = G::canonical_move_code(G::move_code(mv), tk.symmetry);
-                let record = Record {
-                    depth: depth.clamp(0, 255) as u8,
-                    bound: Bound::Lower,
-                    score: -e.score,
-                    eval: None,
-                    move_code: Some(code),
-                    proven: e.proven,
-                };
-                self.cx.table.store(probe.slot, tk.key, ply, record);
-                if ply == 0 {
-                    self.root_best = Some(mv);
-                }
-                return Some(-e.score);
-            }
-        }
-        None
+        tally: &Tally<G::Move>,
+        eval: Option<Score>,
+        proven: bool,
+    ) {
+        let (Some((tk, probe)), true) = (probe, storable) else { return };
+        // (Exact only strictly inside the window, possible only when it is wider than a null window.)
+        let move_code = tally.best_move.map(|m| G::canonical_move_code(G::move_code(m), tk.symmetry));
+        let Tally { best, alpha_orig, beta, .. } = *tally;
+        let record = Record { eval, ..Record::searched(depth, best, alpha_orig, beta, move_code, proven) };
+        self.cx.table.store(probe.slot, tk.key, ply, record);
     }
 
     /// Fills `scores` with an ordering score for each move (see [`ordering`](super::ordering)). Given
@@ -976,190 +581,9 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
     }
 
     /// Whether the continuation history is on and the game names its moves' piece and destination.
-    fn follows_continuations(&self) -> bool {
+    pub(super) fn follows_continuations(&self) -> bool {
         let options = self.cx.options;
         options.history && options.continuation_history && G::PIECE_TO_CODES > 0
-    }
-
-    /// ProbCut's searches (step 6b of [`negamax`](Self::negamax)): the noisy moves, best first, each through
-    /// quiescence and then, if that beats `probcut_beta`, four plies shallower than the node with a null window
-    /// at `probcut_beta`. The first score at or above it, if any. Leaves `frame.moves` empty.
-    fn probcut(
-        &mut self,
-        frame: &mut Frame<G::Move>,
-        below: &mut [Frame<G::Move>],
-        depth: i32,
-        ply: u32,
-        probcut_beta: Score,
-        kind: Kind,
-    ) -> Option<Score> {
-        frame.moves.clear();
-        self.cx.evaluator.noisy_moves(&self.game, &mut frame.moves);
-        frame.scores.clear();
-        self.hints(&frame.moves, &mut frame.scores);
-        let continuation = self.follows_continuations();
-        let mut found = None;
-        for i in 0..frame.moves.len() {
-            super::ordering::pick_best(&mut frame.moves, &mut frame.scores, i);
-            let mv = frame.moves[i];
-            let piece_to = if continuation { self.game.piece_to(mv) } else { NO_CODE };
-            let child = Kind { cut: !kind.cut, ..Kind::child(false) }.after(G::move_code(mv), piece_to, &kind);
-            self.play(mv);
-            let mut score = -self.quiescence(below, ply + 1, -probcut_beta, -probcut_beta + 1);
-            if score >= probcut_beta && !self.stopped {
-                score = -self.negamax(below, depth - 4, ply + 1, -probcut_beta, -probcut_beta + 1, child);
-            }
-            self.undo(mv);
-            if self.stopped {
-                break;
-            }
-            if score >= probcut_beta {
-                found = Some(score);
-                break;
-            }
-        }
-        frame.moves.clear();
-        found
-    }
-
-    /// A node at the horizon: the lean search evaluates it, the full one runs quiescence.
-    #[inline]
-    fn horizon(&mut self, stack: &mut [Frame<G::Move>], ply: u32, alpha: Score, beta: Score) -> Score {
-        // No line continues from the horizon: a parent copying this frame's line must not find an old one.
-        stack[0].pv.clear();
-        if FULL {
-            return self.quiescence(stack, ply, alpha, beta);
-        }
-        self.leaf(ply)
-    }
-
-    /// The horizon: the static evaluation, or with quiescence on, noisy moves resolved with stand-pat. With
-    /// check extension on, a side in check does not stand pat: it wins at once if it can, else every move that
-    /// does not lose at once is searched.
-    fn quiescence(&mut self, stack: &mut [Frame<G::Move>], ply: u32, alpha: Score, beta: Score) -> Score {
-        if let Some(score) = self.enter_node(ply) {
-            return score;
-        }
-        self.quiescence_entered(stack, ply, alpha, beta)
-    }
-
-    /// [`Worker::quiescence`] at a node already entered (counted, and found neither over nor repeated), as
-    /// razoring's is.
-    fn quiescence_entered(&mut self, stack: &mut [Frame<G::Move>], ply: u32, mut alpha: Score, beta: Score) -> Score {
-        let options = self.cx.options;
-        let (frame, below) = split(stack);
-        let (cuts_at_entry, rulings_at_entry) = (self.cuts, self.rulings);
-        // The table: a bound that decides ends the node; a stored evaluation saves computing it.
-        let probe = if options.quiescence_table && options.quiescence { self.probe(ply) } else { None };
-        let mut tt_eval = None;
-        if let Some((_, Probe { hit: Some(e), .. })) = probe {
-            if e.decides(alpha, beta) {
-                self.counts.cutoffs += 1;
-                self.cuts += !e.proven as u64;
-                return e.score;
-            }
-            tt_eval = e.eval;
-        }
-        let in_check = options.check_extension && options.quiescence && ply < MAX_PLY - 1 && self.game.in_check();
-        if in_check && options.tactics {
-            if let WinningMove::Found(_) = self.game.winning_move() {
-                return win_in(ply + 1);
-            }
-        }
-        let static_eval =
-            if in_check { None } else { Some(tt_eval.unwrap_or_else(|| self.cx.evaluator.evaluate(&self.game))) };
-        let stand_pat = static_eval.map_or(-INFINITY, |eval| self.corrected(eval));
-        if !options.quiescence || stand_pat >= beta || ply >= MAX_PLY - 1 {
-            self.cuts += 1;
-            if let (Some((tk, probe)), true) = (probe, stand_pat >= beta && stand_pat > -INFINITY) {
-                let record = Record {
-                    depth: 0,
-                    bound: Bound::Lower,
-                    score: stand_pat,
-                    eval: static_eval,
-                    move_code: None,
-                    proven: false,
-                };
-                self.cx.table.store(probe.slot, tk.key, ply, record);
-            }
-            return stand_pat;
-        }
-        if !in_check {
-            // Standing pat is a guess about the quiet moves left out.
-            self.cuts += 1;
-        }
-        let alpha_orig = alpha;
-        alpha = alpha.max(stand_pat);
-        frame.moves.clear();
-        if in_check {
-            let listed = if options.tactics { self.game.non_losing_moves(&mut frame.moves) } else { None };
-            match listed {
-                Some(0) => return loss_in(ply + 2),
-                Some(_) => {}
-                None => self.game.legal_moves(&mut frame.moves),
-            }
-        } else {
-            self.cx.evaluator.noisy_moves(&self.game, &mut frame.moves);
-        }
-        if frame.moves.is_empty() {
-            // (In check without a move: the game's outcome, which `enter_node` reports before we get here.)
-            return stand_pat;
-        }
-        frame.scores.clear();
-        self.hints(&frame.moves, &mut frame.scores);
-        let mut best = stand_pat;
-        for i in 0..frame.moves.len() {
-            super::ordering::pick_best(&mut frame.moves, &mut frame.scores, i);
-            let mv = frame.moves[i];
-            // Delta pruning: a capture that cannot reach alpha even with a margin to spare, unless it checks.
-            let reach = match (options.quiescence_delta, in_check) {
-                (Some(delta), false) => {
-                    self.cx.evaluator.noisy_gain(&self.game, mv).map(|gain| stand_pat + gain + delta)
-                }
-                _ => None,
-            };
-            self.play(mv);
-            if let Some(reach) = reach.filter(|&reach| reach <= alpha && !self.game.in_check()) {
-                self.undo(mv);
-                self.cuts += 1;
-                best = best.max(reach);
-                continue;
-            }
-            let score = -self.quiescence(below, ply + 1, -beta, -alpha);
-            self.undo(mv);
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        // (A check answered in quiescence can repeat a position: a ruling on it holds only on this path.)
-        let ruled = self.rulings != rulings_at_entry;
-        if let Some((tk, probe)) = probe.filter(|_| !self.stopped && !ruled && best > -INFINITY) {
-            let proven = self.cuts == cuts_at_entry;
-            let record = Record { eval: static_eval, ..Record::searched(0, best, alpha_orig, beta, None, proven) };
-            self.cx.table.store(probe.slot, tk.key, ply, record);
-        }
-        best
-    }
-}
-
-/// The evaluation `eval`, or the table's score where its bound (`table_bound`: score and bound) says the
-/// searched score lies beyond it.
-#[inline]
-fn beyond(eval: Score, table_bound: Option<(Score, Bound)>) -> Score {
-    match table_bound {
-        Some((score, bound)) if (bound != Bound::Upper && score > eval) || (bound != Bound::Lower && score < eval) => {
-            score
-        }
-        _ => eval,
     }
 }
 

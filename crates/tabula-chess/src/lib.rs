@@ -89,3 +89,8 @@ pub use position::{Position, PositionError};
 pub use san::SanError;
 pub use setup::Setup;
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -304,3 +304,17 @@ pub struct Report {
     /// Wall time.
     pub time: std::time::Duration,
 }
+
+/// The Rust examples of the front page, the crate READMEs that have none of their own crate to run them in, and
+/// the book, compiled and run as doctests of this crate: it is not published, so it may read files outside its
+/// directory, and it depends on the core the examples use. `tests/docs.rs` checks that every page with a Rust
+/// example is listed here.
+#[cfg(doctest)]
+pub mod book {
+    #[doc = include_str!("../../../README.md")]
+    pub struct FrontPage;
+    #[doc = include_str!("../../../docs/src/rust/writing-a-game.md")]
+    pub struct WritingAGame;
+    #[doc = include_str!("../../../docs/src/rust/presets.md")]
+    pub struct Presets;
+}

@@ -27,3 +27,8 @@ mod solver;
 pub use board::{Board, Column, MoveError, Standard, KEYS};
 pub use eval::Threats;
 pub use solver::{Solution, Solver};
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -62,3 +62,8 @@ pub use gtp::GtpSession;
 #[cfg(feature = "engine")]
 pub use mcts::{Analysis, Budget, Mcts};
 pub use position::{KoRule, Position, Rules};
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -58,3 +58,8 @@ pub use engine::{Engine, Thought};
 pub use gomocup::Session;
 #[cfg(feature = "engine")]
 pub use threats::{ThreatKind, ThreatSolver};
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

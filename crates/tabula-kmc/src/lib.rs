@@ -50,3 +50,8 @@ pub use run::{compare_recall, run, Error, RecallComparison, Summary};
 
 /// A species number: atoms `0..n`, then the vacancy as species `n`.
 pub type Species = u8;
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

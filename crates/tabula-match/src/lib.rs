@@ -467,3 +467,8 @@ mod tests {
         assert!(d.as_str() >= "2024.01.01");
     }
 }
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

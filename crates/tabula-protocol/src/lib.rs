@@ -41,3 +41,8 @@ pub mod uci;
 pub use lines::{BadLine, LineError, LineReader};
 pub use process::{EngineError, Process};
 pub use server::{Action, Busy, Input, Protocol, Search};
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -485,3 +485,8 @@ mod tests {
         assert_eq!(s.solve(&g).score, 0);
     }
 }
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -146,3 +146,8 @@ pub fn run(addr: SocketAddr, catalog: Catalog, limits: Limits, ready: impl FnOnc
         serve(listener, catalog, limits).await
     })
 }
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

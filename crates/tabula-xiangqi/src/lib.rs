@@ -77,3 +77,8 @@ pub use fen::{FenError, FenField, Setup};
 pub use moves::{Move, MoveError, MoveList, MoveSink};
 pub use position::{Position, PositionError};
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -35,7 +35,8 @@ pub use search::{Limits, SearchOptions, Searcher};
 pub use tt::TranspositionTable;
 pub use zobrist::{Key, Key128};
 
-/// The README's library example, compiled and run as a doctest so that it stays true.
-#[doc = include_str!("../../../README.md")]
+/// The crate README's examples, compiled and run as doctests. (The front page's library example is a doctest of
+/// the unpublished `tabula-compare`, with the book's, so that this crate's package reads only its own files.)
 #[cfg(doctest)]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

@@ -65,7 +65,6 @@ use crate::book::{Book, BookError};
 use crate::engine::Engine;
 use crate::eval::nnue::{names_embedded, NetError, Network, EMBEDDED_NAME};
 use crate::eval::{EngineEvaluation, EvalKind};
-use crate::fen::FenError;
 use crate::moves::Move;
 use crate::perft;
 use crate::position::Position;
@@ -100,12 +99,6 @@ const MAX_MULTI_PV: usize = 256;
 /// `UCI_Elo` before it is set: the middle of the range.
 const DEFAULT_ELO: u32 = (*ELO_RANGE.start() + *ELO_RANGE.end()) / 2;
 pub use tabula_protocol::uci::CommandError;
-
-impl From<FenError> for CommandError {
-    fn from(e: FenError) -> CommandError {
-        CommandError::Fen(Box::new(e))
-    }
-}
 
 impl From<BookError> for CommandError {
     fn from(e: BookError) -> CommandError {
@@ -403,7 +396,7 @@ impl UciSession {
         let start = split_position(args).ok_or_else(|| CommandError::Position(args.join(" ")))?;
         let mut pos = match &start.fen {
             None => Position::startpos(),
-            Some(fen) => Position::from_fen(fen)?,
+            Some(fen) => Position::from_fen(fen).map_err(CommandError::fen)?,
         };
         let mut reply = Vec::new();
         for &text in start.moves {

@@ -224,7 +224,7 @@ impl UcciSession {
             None => Position::startpos(),
             Some(fen) => match Position::from_fen(fen) {
                 Ok(pos) => pos,
-                Err(e) => return vec![info(&e.into())],
+                Err(e) => return vec![info(&CommandError::fen(e))],
             },
         };
         for &text in start.moves {

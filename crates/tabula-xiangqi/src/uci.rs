@@ -40,7 +40,6 @@
 //! ```
 
 use crate::engine::{Engine, BENCH_POSITIONS};
-use crate::fen::FenError;
 use crate::moves::Move;
 use crate::perft;
 use crate::position::Position;
@@ -67,12 +66,6 @@ pub(crate) const MAX_THREADS: usize = 64;
 const DEFAULT_OVERHEAD: u64 = 30;
 
 pub use tabula_protocol::uci::CommandError;
-
-impl From<FenError> for CommandError {
-    fn from(e: FenError) -> CommandError {
-        CommandError::Fen(Box::new(e))
-    }
-}
 
 /// A search to run: the position, what `go` asked, the root moves allowed.
 #[derive(Clone, Debug)]
@@ -124,7 +117,7 @@ impl Core {
     ) -> Result<Vec<String>, CommandError> {
         let mut pos = match &start.fen {
             None => Position::startpos(),
-            Some(fen) => Position::from_fen(fen)?,
+            Some(fen) => Position::from_fen(fen).map_err(CommandError::fen)?,
         };
         let mut reply = Vec::new();
         for &text in start.moves {

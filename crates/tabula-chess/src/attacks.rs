@@ -45,7 +45,7 @@ const fn step_table(steps: &[(i32, i32)]) -> [Bitboard; 64] {
             }
             i += 1;
         }
-        table[sq] = Bitboard(bits);
+        table[sq] = Bitboard::from_bits(bits);
         sq += 1;
     }
     table
@@ -182,7 +182,7 @@ const fn fill(
             // Attack sets are never empty, so zero marks a free slot; two subsets may share a slot only if
             // they give the same attacks.
             assert!(table[index].0 == 0 || table[index].0 == attacks, "magic number with a harmful collision");
-            table[index] = Bitboard(attacks);
+            table[index] = Bitboard::from_bits(attacks);
             subset = subset.wrapping_sub(m.mask) & m.mask;
             if subset == 0 {
                 break;
@@ -225,8 +225,8 @@ const fn line_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
             let mut gap = 0u64;
             s = from;
             while let Some(next) = s.offset(df, dr) {
-                between[a][next.index()] = Bitboard(gap);
-                line[a][next.index()] = Bitboard(full);
+                between[a][next.index()] = Bitboard::from_bits(gap);
+                line[a][next.index()] = Bitboard::from_bits(full);
                 gap |= 1 << next.index();
                 s = next;
             }
@@ -327,8 +327,8 @@ mod tests {
         for sq in Square::ALL {
             for _ in 0..200 {
                 let occupied = xorshift(&mut state) & xorshift(&mut state);
-                assert_eq!(rook(sq, Bitboard(occupied)).0, slide(sq, &ROOK_DIRECTIONS, occupied));
-                assert_eq!(bishop(sq, Bitboard(occupied)).0, slide(sq, &BISHOP_DIRECTIONS, occupied));
+                assert_eq!(rook(sq, Bitboard::from_bits(occupied)).0, slide(sq, &ROOK_DIRECTIONS, occupied));
+                assert_eq!(bishop(sq, Bitboard::from_bits(occupied)).0, slide(sq, &BISHOP_DIRECTIONS, occupied));
             }
         }
     }

@@ -18,7 +18,7 @@
 //! ```
 
 use crate::attacks;
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, PawnSets};
 use crate::types::{Color, Piece, Role, Square};
 use crate::zobrist;
 use tabula::Key;

@@ -28,101 +28,21 @@ use crate::position::{Position, PositionError};
 pub use crate::setup::Setup;
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use std::fmt;
+use tabula_board::fen;
 
-/// A field of a FEN record.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FenField {
-    /// The piece placement, rank 8 first.
-    Placement,
-    /// `w` or `b`.
-    SideToMove,
-    /// `KQkq`, a subset, or `-`; in Chess960 also rook files (X-FEN, Shredder-FEN).
-    Castling,
-    /// A square on the third or sixth rank, or `-`.
-    EnPassant,
-    /// The half-move clock.
-    Halfmove,
-    /// The full-move number.
-    Fullmove,
-}
+pub use tabula_board::FenField;
 
-impl fmt::Display for FenField {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            FenField::Placement => "piece placement",
-            FenField::SideToMove => "side to move",
-            FenField::Castling => "castling rights",
-            FenField::EnPassant => "en-passant square",
-            FenField::Halfmove => "half-move clock",
-            FenField::Fullmove => "full-move number",
-        })
-    }
-}
-
-/// Why a FEN or EPD record cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum FenError {
-    /// One field is missing or malformed.
-    #[error("invalid {field} {value:?} in FEN: {reason}")]
-    Field {
-        /// The field at fault.
-        field: FenField,
-        /// Its text (empty if missing).
-        value: String,
-        /// What was expected.
-        reason: &'static str,
-    },
-    /// Text after the six fields.
-    #[error("FEN has {0} fields, expected at most 6")]
-    TooManyFields(usize),
-    /// The fields are well formed but describe an illegal position.
-    #[error("FEN describes an illegal position: {0}")]
-    Position(#[from] PositionError),
-}
+/// Why a FEN or EPD record cannot be read: a field at fault, too many fields, or an illegal position.
+pub type FenError = tabula_board::FenError<PositionError>;
 
 fn field_error(field: FenField, value: &str, reason: &'static str) -> FenError {
-    FenError::Field { field, value: value.to_owned(), reason }
+    FenError::field(field, value, reason)
 }
 
 fn parse_placement(text: &str) -> Result<Board, FenError> {
-    let err = |reason| field_error(FenField::Placement, text, reason);
     let mut board = Board::empty();
-    let ranks: Vec<&str> = text.split('/').collect();
-    if ranks.len() != 8 {
-        return Err(err("expected 8 ranks separated by '/'"));
-    }
-    for (i, row) in ranks.iter().enumerate() {
-        let rank = Rank::ALL[7 - i];
-        let mut file = 0u32;
-        let mut last_was_digit = false;
-        for c in row.chars() {
-            if let Some(d) = c.to_digit(10) {
-                if !(1..=8).contains(&d) {
-                    return Err(err("empty-square counts run from 1 to 8"));
-                }
-                if last_was_digit {
-                    return Err(err("two empty-square counts in a row"));
-                }
-                last_was_digit = true;
-                file += d;
-            } else {
-                last_was_digit = false;
-                let piece =
-                    Piece::from_char(c).ok_or_else(|| err("unknown piece letter (expected one of PNBRQKpnbrqk)"))?;
-                let Some(f) = File::new(file) else {
-                    return Err(err("a rank has more than 8 squares"));
-                };
-                board.put(Square::from_coords(f, rank), piece);
-                file += 1;
-            }
-            if file > 8 {
-                return Err(err("a rank has more than 8 squares"));
-            }
-        }
-        if file != 8 {
-            return Err(err("a rank has fewer than 8 squares"));
-        }
-    }
+    let letters = "unknown piece letter (expected one of PNBRQKpnbrqk)";
+    fen::parse_placement(text, "square", letters, Piece::from_char, |sq, piece| board.put(sq, piece))?;
     Ok(board)
 }
 
@@ -192,13 +112,6 @@ fn parse_ep(text: &str) -> Result<Option<Square>, FenError> {
     Ok(Some(sq))
 }
 
-fn parse_number(field: FenField, text: &str) -> Result<u32, FenError> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(field_error(field, text, "expected a non-negative integer"));
-    }
-    text.parse().map_err(|_| field_error(field, text, "number too large"))
-}
-
 impl Setup {
     /// Reads a FEN record. Surrounding whitespace and runs of spaces between fields are accepted.
     ///
@@ -206,30 +119,22 @@ impl Setup {
     ///
     /// [`FenError::Field`] naming the first malformed or missing field, or [`FenError::TooManyFields`].
     pub fn from_fen(fen: &str) -> Result<Setup, FenError> {
-        let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
-        if fields.len() > 6 {
-            return Err(FenError::TooManyFields(fields.len()));
-        }
+        let fields = fen::split_fields(fen)?;
         let mut setup = Setup::from_fields(&fields)?;
         if let Some(h) = fields.get(4) {
-            setup.halfmove_clock = parse_number(FenField::Halfmove, h)?;
+            setup.halfmove_clock = fen::parse_number(FenField::Halfmove, h)?;
         }
         if let Some(f) = fields.get(5) {
-            setup.fullmove_number = parse_number(FenField::Fullmove, f)?;
+            setup.fullmove_number = fen::parse_number(FenField::Fullmove, f)?;
         }
         Ok(setup)
     }
 
     /// The first four fields (placement, side, castling, en passant); clocks at 0 and 1.
     fn from_fields(fields: &[&str]) -> Result<Setup, FenError> {
-        let get = |i: usize, field| fields.get(i).copied().ok_or_else(|| field_error(field, "", "missing"));
+        let get = |i: usize, field| fields.get(i).copied().ok_or_else(|| FenError::missing(field));
         let board = parse_placement(get(0, FenField::Placement)?)?;
-        let side = get(1, FenField::SideToMove)?;
-        let turn = match side {
-            "w" => Color::White,
-            "b" => Color::Black,
-            _ => return Err(field_error(FenField::SideToMove, side, "expected w or b")),
-        };
+        let turn = fen::parse_side(get(1, FenField::SideToMove)?, Color::from_char, "expected w or b")?;
         let castling = parse_castling(get(2, FenField::Castling)?, &board)?;
         let ep_square = parse_ep(get(3, FenField::EnPassant)?)?;
         Ok(Setup { board, turn, castling, ep_square, halfmove_clock: 0, fullmove_number: 1 })
@@ -243,27 +148,7 @@ impl Setup {
     /// The four position fields shared by FEN and EPD.
     fn to_epd_fields(&self) -> String {
         let mut out = String::with_capacity(80);
-        for (i, rank) in Rank::ALL.iter().rev().enumerate() {
-            if i > 0 {
-                out.push('/');
-            }
-            let mut empty = 0;
-            for file in File::ALL {
-                match self.board.piece_at(Square::from_coords(file, *rank)) {
-                    Some(piece) => {
-                        if empty > 0 {
-                            out.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        out.push(piece.to_char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                out.push(char::from(b'0' + empty));
-            }
-        }
+        fen::write_placement(&mut out, |sq| self.board.piece_at(sq).map(Piece::to_char));
         out.push(' ');
         out.push(self.turn.to_char());
         out.push(' ');
@@ -377,10 +262,10 @@ impl Epd {
         }
         let mut setup = Setup::from_fields(&fields)?;
         if let Some(h) = fields.get(4) {
-            setup.halfmove_clock = parse_number(FenField::Halfmove, h)?;
+            setup.halfmove_clock = fen::parse_number(FenField::Halfmove, h)?;
         }
         if let Some(f) = fields.get(5) {
-            setup.fullmove_number = parse_number(FenField::Fullmove, f)?;
+            setup.fullmove_number = fen::parse_number(FenField::Fullmove, f)?;
         }
         let mut operations = Vec::new();
         for part in split_operations(rest) {
@@ -392,8 +277,8 @@ impl Epd {
             let operand = operand.trim();
             let operand = operand.strip_prefix('"').and_then(|o| o.strip_suffix('"')).unwrap_or(operand);
             match opcode {
-                "hmvc" => setup.halfmove_clock = parse_number(FenField::Halfmove, operand)?,
-                "fmvn" => setup.fullmove_number = parse_number(FenField::Fullmove, operand)?,
+                "hmvc" => setup.halfmove_clock = fen::parse_number(FenField::Halfmove, operand)?,
+                "fmvn" => setup.fullmove_number = fen::parse_number(FenField::Fullmove, operand)?,
                 _ => {}
             }
             operations.push(Operation { opcode: opcode.to_owned(), operand: operand.to_owned() });

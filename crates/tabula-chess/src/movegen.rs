@@ -25,7 +25,7 @@
 //! ```
 
 use crate::attacks;
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, PawnSets};
 use crate::castling::CastlingSide;
 use crate::moves::{Move, MoveList, MoveSink};
 use crate::position::{CastlingPath, Position};
@@ -73,7 +73,7 @@ impl PieceMoves {
     }
 
     #[inline(always)]
-    fn push_into<S: MoveSink>(&self, sink: &mut S) {
+    fn push_into<S: MoveSink<Move>>(&self, sink: &mut S) {
         if self.promotion {
             for to in self.to {
                 for role in Role::PROMOTIONS {
@@ -213,15 +213,15 @@ impl Position {
         let third_rank = Bitboard::rank(Rank::Third.relative_to(us));
         let free = pawns & !pinned;
         let forward: i8 = if us == Color::White { 8 } else { -8 };
-        const NOT_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
-        const NOT_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
+        const NOT_A: Bitboard = Bitboard::from_bits(!0x0101_0101_0101_0101);
+        const NOT_H: Bitboard = Bitboard::from_bits(!0x8080_8080_8080_8080);
         let single = free.forward(us) & !occupied;
         let double = (single & third_rank).forward(us) & !occupied;
         let toward_a = (free & NOT_A).forward(us);
         let toward_h = (free & NOT_H).forward(us);
         // (A capture toward the a-file lands one square before the push square, toward h one after.)
-        let left = Bitboard(toward_a.0 >> 1);
-        let right = Bitboard(toward_h.0 << 1);
+        let left = Bitboard::from_bits(toward_a.0 >> 1);
+        let right = Bitboard::from_bits(toward_h.0 << 1);
         for (to, shift) in [
             (single & target, forward),
             (double & target, 2 * forward),
@@ -292,7 +292,7 @@ impl Position {
     }
 
     /// Appends every legal move to `sink`.
-    pub fn legal_moves_into<S: MoveSink>(&self, sink: &mut S) {
+    pub fn legal_moves_into<S: MoveSink<Move>>(&self, sink: &mut S) {
         self.generate(|pm| {
             pm.push_into(sink);
             false
@@ -300,7 +300,7 @@ impl Position {
     }
 
     /// Appends the legal captures (en passant included) and promotions to `sink`.
-    pub fn noisy_moves_into<S: MoveSink>(&self, sink: &mut S) {
+    pub fn noisy_moves_into<S: MoveSink<Move>>(&self, sink: &mut S) {
         let us = self.turn();
         let theirs = self.board().by_color(us.flip());
         let ep = self.ep_square().map_or(Bitboard::EMPTY, Bitboard::from_square);
@@ -331,7 +331,7 @@ impl Position {
     }
 
     /// The legal moves of the piece on `from`, appended to `sink`.
-    pub fn legal_moves_from<S: MoveSink>(&self, from: Square, sink: &mut S) {
+    pub fn legal_moves_from<S: MoveSink<Move>>(&self, from: Square, sink: &mut S) {
         self.generate(|mut pm| {
             if pm.shift != 0 {
                 pm.to = pm.to.into_iter().filter(|&to| pm.origin(to) == from).collect();

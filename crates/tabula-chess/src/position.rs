@@ -732,7 +732,7 @@ impl Position {
         if minors.count() <= 1 {
             return true;
         }
-        const DARK: Bitboard = Bitboard(0xaa55_aa55_aa55_aa55);
+        const DARK: Bitboard = Bitboard::from_bits(0xaa55_aa55_aa55_aa55);
         let bishops = b.by_role(Role::Bishop);
         b.by_role(Role::Knight).is_empty() && ((bishops & DARK).is_empty() || (bishops & !DARK).is_empty())
     }

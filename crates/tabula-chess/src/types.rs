@@ -200,69 +200,13 @@ impl Piece {
     }
 }
 
-macro_rules! coordinate {
-    ($(#[$doc:meta])* $name:ident, $what:literal, [$($variant:ident),*], $base:literal) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[allow(missing_docs)]
-        pub enum $name {
-            $($variant),*
-        }
-
-        impl $name {
-            #[doc = concat!("Every ", $what, " in order.")]
-            pub const ALL: [$name; 8] = [$($name::$variant),*];
-            #[doc = concat!("Number of ", $what, "s.")]
-            pub const COUNT: usize = 8;
-
-            #[doc = concat!("The ", $what, " numbered `index` (0 to 7).")]
-            #[inline(always)]
-            pub const fn new(index: u32) -> Option<$name> {
-                if index < 8 {
-                    Some($name::ALL[index as usize])
-                } else {
-                    None
-                }
-            }
-
-            #[doc = concat!("0 to 7.")]
-            #[inline(always)]
-            pub const fn index(self) -> usize {
-                self as usize
-            }
-
-            #[doc = concat!("The ", $what, "'s character.")]
-            pub const fn to_char(self) -> char {
-                ($base + self as u8) as char
-            }
-
-            #[doc = concat!("The ", $what, " of a character.")]
-            pub const fn from_char(c: char) -> Option<$name> {
-                let base = $base as u32;
-                let c = c as u32;
-                if c >= base && c < base + 8 {
-                    $name::new(c - base)
-                } else {
-                    None
-                }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "{}", self.to_char())
-            }
-        }
-    };
-}
-
-coordinate!(
+tabula_board::coordinate!(
     /// A column of the board, `a` to `h`.
-    File, "file", [A, B, C, D, E, F, G, H], b'a'
+    File, "file", 8, [A, B, C, D, E, F, G, H], b'a'
 );
-coordinate!(
+tabula_board::coordinate!(
     /// A row of the board, `1` to `8` (White starts on the first).
-    Rank, "rank", [First, Second, Third, Fourth, Fifth, Sixth, Seventh, Eighth], b'1'
+    Rank, "rank", 8, [First, Second, Third, Fourth, Fifth, Sixth, Seventh, Eighth], b'1'
 );
 
 impl Rank {
@@ -380,13 +324,31 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file(), self.rank())
+        tabula_board::coords::fmt_square(*self, f)
     }
 }
 
 impl fmt::Debug for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file(), self.rank())
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl tabula_board::Square for Square {
+    type Word = u64;
+    type File = File;
+    type Rank = Rank;
+    const COUNT: usize = 64;
+    const BOARD: u64 = !0;
+
+    #[inline(always)]
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    #[inline(always)]
+    fn from_index_unchecked(index: usize) -> Square {
+        Square::from_index_unchecked(index as u32)
     }
 }
 
@@ -399,11 +361,7 @@ impl FromStr for Square {
     type Err = ParseSquareError;
 
     fn from_str(s: &str) -> Result<Square, ParseSquareError> {
-        let mut chars = s.chars();
-        match (chars.next().and_then(File::from_char), chars.next().and_then(Rank::from_char), chars.next()) {
-            (Some(file), Some(rank), None) => Ok(Square::from_coords(file, rank)),
-            _ => Err(ParseSquareError(s.to_owned())),
-        }
+        tabula_board::coords::parse_square(s, false).ok_or_else(|| ParseSquareError(s.to_owned()))
     }
 }
 

@@ -61,75 +61,45 @@
 //! assert!(out.contains("readyok") && out.contains("bestmove"));
 //! ```
 
-use crate::book::{Book, BookError};
+use crate::book::Book;
 use crate::engine::Engine;
 use crate::eval::nnue::{names_embedded, NetError, Network, EMBEDDED_NAME};
 use crate::eval::{EngineEvaluation, EvalKind};
-use crate::fen::FenError;
 use crate::moves::Move;
-use crate::perft;
 use crate::position::Position;
 use crate::strength::{self, ELO_RANGE};
-use crate::types::{Color, File, Rank, Square};
+use crate::types::{File, Rank, Square};
 use crate::wdl::MODEL;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tabula::rng::Rng;
 use tabula::search::skill::{Skill, MAX_LEVEL};
 use tabula::search::{Iteration, Request};
-use tabula_protocol::lines::BadLine;
-use tabula_protocol::server::{self, Action, Busy, Input, Protocol, Search};
+use tabula_protocol::server;
+pub use tabula_protocol::uci::CommandError;
 pub use tabula_protocol::uci::SearchControl;
-use tabula_protocol::uci::{
-    self as shared, check_value, number_value, split_option, split_position, GoLimits, InfoStyle,
-};
+use tabula_protocol::uci::{self as shared, check_value, number_value, GoLimits, InfoStyle};
+pub use tabula_protocol::uci_session::UNLIMITED_DEPTH;
+use tabula_protocol::uci_session::{Dialect, UciPosition};
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("Tabula ", env!("CARGO_PKG_VERSION"));
 /// Depth of the `bench` command without an argument.
 pub const BENCH_DEPTH: u32 = 7;
-/// [`UciSession::handle`] cannot be told to stop, so it caps an unlimited search at this depth.
-pub const UNLIMITED_DEPTH: u32 = 6;
-const DEFAULT_HASH: usize = 16;
-const MAX_HASH: usize = 4096;
-const MAX_THREADS: usize = 64;
-const DEFAULT_OVERHEAD: u64 = 30;
 /// The most lines `MultiPV` may ask for (more than any position has moves).
 const MAX_MULTI_PV: usize = 256;
 /// `UCI_Elo` before it is set: the middle of the range.
 const DEFAULT_ELO: u32 = (*ELO_RANGE.start() + *ELO_RANGE.end()) / 2;
-pub use tabula_protocol::uci::CommandError;
 
-impl From<FenError> for CommandError {
-    fn from(e: FenError) -> CommandError {
-        CommandError::Fen(Box::new(e))
-    }
-}
+/// The state of a UCI conversation: the shared session on chess's [`Chess`] dialect.
+pub type UciSession = tabula_protocol::uci_session::UciSession<Chess>;
 
-impl From<BookError> for CommandError {
-    fn from(e: BookError) -> CommandError {
-        CommandError::File(Box::new(e))
-    }
-}
+/// A search for [`run_search`] to run: what `go` asked for, with chess's [`Settings`].
+pub type SearchJob = tabula_protocol::uci_session::SearchJob<Position, Settings>;
 
-impl From<NetError> for CommandError {
-    fn from(e: NetError) -> CommandError {
-        CommandError::File(Box::new(e))
-    }
-}
-
-/// A search for [`run_search`] to run: what `go` asked for.
+/// What a chess search takes along of the session's options.
 #[derive(Clone, Debug)]
-pub struct SearchJob {
-    /// The position to search, with the moves that led to it.
-    pub position: Position,
-    /// Depth, nodes, mate, the time plan, `infinite` and `ponder`.
-    pub limits: GoLimits,
-    /// `searchmoves`: the root moves to consider (empty: all).
-    pub root_moves: Vec<Move>,
-    /// Lines to print before the search starts (reports of malformed parts of the command).
-    pub notes: Vec<String>,
+pub struct Settings {
     /// Whether to write moves in the notation of Chess960 (`UCI_Chess960`).
     pub chess960: bool,
     /// How many best moves to report (`MultiPV`): above one, each iteration's lines are tagged `multipv <k>`.
@@ -143,30 +113,27 @@ pub struct SearchJob {
     pub seed: u64,
 }
 
-impl SearchJob {
-    /// Whether nothing but `stop` ends this search.
-    pub fn is_unbounded(&self) -> bool {
-        self.limits.is_unbounded()
+impl UciPosition for Position {
+    fn startpos() -> Position {
+        Position::startpos()
+    }
+
+    fn from_fen(fen: &str) -> Result<Position, CommandError> {
+        Position::from_fen(fen).map_err(CommandError::fen)
+    }
+
+    fn to_fen(&self) -> String {
+        Position::to_fen(self)
+    }
+
+    fn side_to_move(&self) -> usize {
+        self.turn().index()
     }
 }
 
-/// What a command asks for.
-#[derive(Debug)]
-enum Parsed {
-    /// Print these lines (possibly none).
-    Reply(Vec<String>),
-    /// Start this search.
-    Search(Box<SearchJob>),
-    /// Stop serving.
-    Quit,
-}
-
-/// The state of a UCI conversation: options, book, current position and the engine.
-pub struct UciSession {
-    engine: Arc<Mutex<Engine>>,
-    position: Position,
-    overhead: Duration,
-    threads: usize,
+/// Chess's options beyond the protocol's: the book, Chess960 notation, `MultiPV`, WDL, the strength limiter
+/// and the evaluation.
+pub struct Chess {
     own_book: bool,
     book_file: String,
     book: Option<Book>,
@@ -185,26 +152,11 @@ pub struct UciSession {
     /// The network of `EvalFile`, used when `eval_kind` is NNUE.
     network: Arc<Network>,
     rng: Rng,
-    /// Cleared by `ponderhit`; shared with the running search.
-    pondering: Arc<AtomicBool>,
-    /// Whether the running search ends only when told.
-    unbounded: bool,
 }
 
-impl Default for UciSession {
-    fn default() -> Self {
-        UciSession::new()
-    }
-}
-
-impl UciSession {
-    /// A session at the starting position with default options.
-    pub fn new() -> UciSession {
-        UciSession {
-            engine: Arc::new(Mutex::new(Engine::new(DEFAULT_HASH))),
-            position: Position::startpos(),
-            overhead: Duration::from_millis(DEFAULT_OVERHEAD),
-            threads: 1,
+impl Default for Chess {
+    fn default() -> Chess {
+        Chess {
             own_book: false,
             book_file: String::new(),
             book: None,
@@ -218,74 +170,42 @@ impl UciSession {
             eval_kind: EvalKind::DEFAULT,
             network: Network::embedded(),
             rng: Rng::from_clock(),
-            pondering: Arc::default(),
-            unbounded: false,
+        }
+    }
+}
+
+fn file_error(e: impl std::error::Error + Send + Sync + 'static) -> CommandError {
+    CommandError::File(Box::new(e))
+}
+
+impl Chess {
+    /// The evaluation `Evaluation` and `EvalFile` ask for.
+    fn evaluation(&self) -> EngineEvaluation {
+        match self.eval_kind {
+            EvalKind::Tapered => EngineEvaluation::Tapered,
+            EvalKind::Nnue => EngineEvaluation::Nnue(Arc::clone(&self.network)),
         }
     }
 
-    /// The current position.
-    pub fn position(&self) -> &Position {
-        &self.position
-    }
-
-    /// The engine, shared with the search thread.
-    pub fn engine(&self) -> Arc<Mutex<Engine>> {
-        Arc::clone(&self.engine)
-    }
-
-    /// Handles one line and returns the answer; a `go` is searched here to the end (an unlimited one to
-    /// [`UNLIMITED_DEPTH`]), so this suits scripts and tests. `quit` returns nothing.
-    pub fn handle(&mut self, line: &str) -> Vec<String> {
-        match self.parse(line) {
-            Parsed::Reply(lines) => lines,
-            Parsed::Quit => Vec::new(),
-            Parsed::Search(mut job) => {
-                job.limits.bound(UNLIMITED_DEPTH);
-                let mut out = Vec::new();
-                run_search(&self.engine, &job, &SearchControl::default(), &mut |line| out.push(line));
-                out
-            }
+    /// The strength the options ask for: `UCI_Elo` with `UCI_LimitStrength`, else `Skill Level`; `None` at
+    /// full strength.
+    fn skill(&self) -> Option<Skill> {
+        if self.limit_strength {
+            strength::skill(strength::level_for_elo(self.elo))
+        } else {
+            strength::skill(self.skill_level as f64)
         }
     }
+}
 
-    /// Interprets one line: the lines to answer, a search to start, or the end.
-    fn parse(&mut self, line: &str) -> Parsed {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some((&first, args)) = words.split_first() else {
-            return Parsed::Reply(Vec::new());
-        };
-        let reply = match first {
-            "uci" => Ok(self.identify()),
-            "isready" => Ok(vec!["readyok".to_owned()]),
-            "debug" | "register" | "stop" | "ponderhit" => Ok(Vec::new()),
-            "quit" => return Parsed::Quit,
-            "ucinewgame" => {
-                self.lock_engine().clear_hash();
-                self.position = Position::startpos();
-                Ok(Vec::new())
-            }
-            "setoption" => self.set_option(args),
-            "position" => self.set_position(args),
-            "go" => return self.go(args),
-            "d" => Ok(self.display()),
-            "bench" => bench(args, &self.evaluation()),
-            _ => Err(CommandError::Unknown(first.to_owned())),
-        };
-        Parsed::Reply(reply.unwrap_or_else(|e| vec![e.to_info()]))
-    }
+impl Dialect for Chess {
+    type Position = Position;
+    type Extra = Settings;
+    const NAME: &'static str = ENGINE_NAME;
+    const FAILED_BESTMOVE: &'static str = "bestmove 0000";
 
-    fn lock_engine(&self) -> std::sync::MutexGuard<'_, Engine> {
-        self.engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    fn identify(&self) -> Vec<String> {
-        [
-            format!("id name {ENGINE_NAME}"),
-            "id author the Tabula authors".to_owned(),
-            format!("option name Hash type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}"),
-            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
-            "option name Clear Hash type button".to_owned(),
-            format!("option name Move Overhead type spin default {DEFAULT_OVERHEAD} min 0 max 5000"),
+    fn options(&self) -> Vec<String> {
+        vec![
             "option name OwnBook type check default false".to_owned(),
             "option name BookFile type string default <empty>".to_owned(),
             "option name Ponder type check default false".to_owned(),
@@ -307,33 +227,24 @@ impl UciSession {
                 EvalKind::Tapered.name()
             ),
             format!("option name EvalFile type string default {EMBEDDED_NAME}"),
-            "uciok".to_owned(),
         ]
-        .into()
     }
 
-    fn set_option(&mut self, args: &[&str]) -> Result<Vec<String>, CommandError> {
-        let (name, value) = split_option(args)?;
-        let number = |min: u64, max: u64| number_value(&name, value.as_deref(), min, max);
+    fn set_option(
+        &mut self,
+        engine: &Mutex<Engine>,
+        name: &str,
+        value: Option<String>,
+    ) -> Result<Option<Vec<String>>, CommandError> {
+        let lock = || engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let number = |min: u64, max: u64| number_value(name, value.as_deref(), min, max);
         match name.to_ascii_lowercase().as_str() {
-            "hash" => self.lock_engine().set_hash(number(1, MAX_HASH as u64)? as usize),
-            "threads" => {
-                self.threads = number(1, MAX_THREADS as u64)? as usize;
-                let threads = self.threads;
-                self.lock_engine().set_threads(threads);
-            }
-            "clear hash" => self.lock_engine().clear_hash(),
-            "move overhead" => self.overhead = Duration::from_millis(number(0, 5000)?),
-            "ownbook" => self.own_book = check_value(&name, value.as_deref())?,
-            // Pondering is the GUI's decision (`go ponder`); the option only says the engine can.
-            "ponder" => {
-                check_value(&name, value.as_deref())?;
-            }
-            "uci_chess960" => self.chess960 = check_value(&name, value.as_deref())?,
-            "uci_showwdl" => self.show_wdl = check_value(&name, value.as_deref())?,
-            "uci_analysemode" => self.analyse_mode = check_value(&name, value.as_deref())?,
+            "ownbook" => self.own_book = check_value(name, value.as_deref())?,
+            "uci_chess960" => self.chess960 = check_value(name, value.as_deref())?,
+            "uci_showwdl" => self.show_wdl = check_value(name, value.as_deref())?,
+            "uci_analysemode" => self.analyse_mode = check_value(name, value.as_deref())?,
             "skill level" => self.skill_level = number(0, MAX_LEVEL as u64)? as u32,
-            "uci_limitstrength" => self.limit_strength = check_value(&name, value.as_deref())?,
+            "uci_limitstrength" => self.limit_strength = check_value(name, value.as_deref())?,
             "uci_elo" => self.elo = number(*ELO_RANGE.start() as u64, *ELO_RANGE.end() as u64)? as u32,
             "multipv" => self.multi_pv = number(1, MAX_MULTI_PV as u64)? as usize,
             "bookfile" => {
@@ -341,143 +252,46 @@ impl UciSession {
                 self.book = None;
                 self.book_file = file.clone();
                 if !file.is_empty() && file != "<empty>" {
-                    let book = Book::open(&file)?;
+                    let book = Book::open(&file).map_err(file_error)?;
                     let entries = book.len();
                     self.book = Some(book);
-                    return Ok(vec![format!("info string book {file} loaded with {entries} entries")]);
+                    return Ok(Some(vec![format!("info string book {file} loaded with {entries} entries")]));
                 }
             }
             "evaluation" => {
                 let value = value.unwrap_or_default();
                 self.eval_kind = EvalKind::from_name(&value)
                     .ok_or_else(|| CommandError::bad("Evaluation", "nnue or tapered", Some(value.as_str())))?;
-                self.apply_evaluation();
+                lock().set_evaluation(self.evaluation());
             }
             "evalfile" => {
                 let file = value.unwrap_or_default();
-                self.network = Network::named(&file)?;
-                self.apply_evaluation();
+                self.network = Network::named(&file).map_err(|e: NetError| file_error(e))?;
+                lock().set_evaluation(self.evaluation());
                 if !names_embedded(&file) {
-                    return Ok(vec![format!("info string network {file} loaded")]);
+                    return Ok(Some(vec![format!("info string network {file} loaded")]));
                 }
             }
-            _ => return Err(CommandError::UnknownOption(name)),
+            _ => return Ok(None),
         }
-        Ok(Vec::new())
+        Ok(Some(Vec::new()))
     }
 
-    /// The evaluation `Evaluation` and `EvalFile` ask for.
-    fn evaluation(&self) -> EngineEvaluation {
-        match self.eval_kind {
-            EvalKind::Tapered => EngineEvaluation::Tapered,
-            EvalKind::Nnue => EngineEvaluation::Nnue(Arc::clone(&self.network)),
-        }
+    fn parse_move(&self, pos: &Position, text: &str) -> Option<Move> {
+        pos.parse_uci(text).ok()
     }
 
-    /// Gives the engine the evaluation `Evaluation` and `EvalFile` ask for.
-    fn apply_evaluation(&mut self) {
-        let evaluation = self.evaluation();
-        self.lock_engine().set_evaluation(evaluation);
-    }
-
-    /// The strength the options ask for: `UCI_Elo` with `UCI_LimitStrength`, else `Skill Level`; `None` at
-    /// full strength.
-    fn skill(&self) -> Option<Skill> {
-        if self.limit_strength {
-            strength::skill(strength::level_for_elo(self.elo))
-        } else {
-            strength::skill(self.skill_level as f64)
-        }
-    }
-
-    /// A move in the notation the options ask for.
+    /// Castling as the king taking its rook with `UCI_Chess960`, else as the king's move.
     fn notation(&self, mv: Move) -> String {
         mv.to_uci_in(self.chess960)
     }
 
-    fn set_position(&mut self, args: &[&str]) -> Result<Vec<String>, CommandError> {
-        let start = split_position(args).ok_or_else(|| CommandError::Position(args.join(" ")))?;
-        let mut pos = match &start.fen {
-            None => Position::startpos(),
-            Some(fen) => Position::from_fen(fen)?,
-        };
-        let mut reply = Vec::new();
-        for &text in start.moves {
-            match pos.parse_uci(text) {
-                Ok(mv) => pos.play_unchecked(mv),
-                Err(_) => {
-                    let err = CommandError::IllegalMove { mv: text.to_owned(), fen: pos.to_fen() };
-                    reply.push(format!("{}; the position stops before it", err.to_info()));
-                    break;
-                }
-            }
-        }
-        self.position = pos;
-        Ok(reply)
+    fn clock_policy(&self, overhead: Duration) -> tabula::clock::Policy {
+        crate::engine::CLOCK_POLICY.with_overhead(overhead)
     }
 
-    fn go(&mut self, args: &[&str]) -> Parsed {
-        let side = if self.position.turn() == Color::White { 0 } else { 1 };
-        let go = shared::parse_go(args, side, crate::engine::CLOCK_POLICY.with_overhead(self.overhead));
-        if let Some(perft) = go.perft {
-            return Parsed::Reply(match perft {
-                Ok(depth) => self.perft(depth),
-                Err(e) => vec![CommandError::from(e).to_info()],
-            });
-        }
-        let mut notes: Vec<String> = go.errors.into_iter().map(|e| CommandError::from(e).to_info()).collect();
-        let mut root_moves = Vec::new();
-        for text in &go.search_moves {
-            match self.position.parse_uci(text) {
-                Ok(mv) => root_moves.push(mv),
-                Err(_) => {
-                    notes.push(CommandError::IllegalMove { mv: text.to_owned(), fen: self.position.to_fen() }.to_info())
-                }
-            }
-        }
-        let limits = go.limits;
-        if self.own_book && !self.analyse_mode && !limits.infinite && !limits.ponder && root_moves.is_empty() {
-            if let Some(book) = &self.book {
-                if let Some(mv) = book.pick(&self.position, self.rng.next_u64()) {
-                    let mv = self.notation(mv);
-                    notes.push(format!("info string book move {mv}"));
-                    notes.push(format!("bestmove {mv}"));
-                    return Parsed::Reply(notes);
-                }
-            }
-        }
-        Parsed::Search(Box::new(SearchJob {
-            position: self.position.clone(),
-            limits,
-            root_moves,
-            notes,
-            chess960: self.chess960,
-            multi_pv: self.multi_pv,
-            show_wdl: self.show_wdl,
-            skill: self.skill(),
-            seed: self.rng.next_u64(),
-        }))
-    }
-
-    fn perft(&self, depth: u32) -> Vec<String> {
-        let mut pos = self.position.clone();
-        let mut total = 0;
-        let mut lines = Vec::new();
-        if depth == 0 {
-            total = 1;
-        } else {
-            for (mv, count) in perft::divide(&mut pos, depth) {
-                lines.push(format!("{}: {count}", self.notation(mv)));
-                total += count;
-            }
-        }
-        lines.push(String::new());
-        lines.push(format!("Nodes searched: {total}"));
-        lines
-    }
-
-    fn display(&self) -> Vec<String> {
-        let board = self.position.board();
+    fn display(&self, pos: &Position) -> Vec<String> {
+        let board = pos.board();
         let mut lines = vec![" +---+---+---+---+---+---+---+---+".to_owned()];
         for rank in Rank::ALL.iter().rev() {
             let mut row = String::from(" |");
@@ -491,36 +305,54 @@ impl UciSession {
         }
         lines.push("   a   b   c   d   e   f   g   h".to_owned());
         lines.push(String::new());
-        lines.push(format!("Fen: {}", self.position.to_fen()));
-        lines.push(format!("Key: {:016X}", self.position.key().as_u64()));
-        let checkers: Vec<String> = self.position.checkers().into_iter().map(|s| s.to_string()).collect();
+        lines.push(format!("Fen: {}", pos.to_fen()));
+        lines.push(format!("Key: {:016X}", pos.key().as_u64()));
+        let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
         lines.push(format!("Checkers: {}", checkers.join(" ")));
         lines
     }
-}
 
-/// `bench [depth]`: the bench searches with the session's evaluation.
-fn bench(args: &[&str], evaluation: &EngineEvaluation) -> Result<Vec<String>, CommandError> {
-    let depth = match args.first() {
-        None => BENCH_DEPTH,
-        Some(v) => v.parse::<u32>().ok().filter(|d| (1..=30).contains(d)).ok_or(CommandError::bad(
-            "bench",
-            "a depth from 1 to 30",
-            Some(v),
-        ))?,
-    };
-    let (nodes, time) = Engine::bench_with(depth, || evaluation.clone());
-    let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
-    Ok(vec![
-        format!(
+    /// `bench [depth]`: the bench searches with the session's evaluation.
+    fn bench(&self, args: &[&str]) -> Result<Vec<String>, CommandError> {
+        let evaluation = self.evaluation();
+        let depth = bench_depth(args)?;
+        let (nodes, time) = Engine::bench_with(depth, || evaluation.clone());
+        let mut lines = vec![format!(
             "info string bench depth {depth} positions {} evaluation {}",
             crate::engine::BENCH_POSITIONS.len(),
             evaluation.kind().name()
-        ),
-        format!("Total time (ms) : {}", time.as_millis()),
-        format!("Nodes searched  : {nodes}"),
-        format!("Nodes/second    : {nps}"),
-    ])
+        )];
+        lines.extend(tabula_protocol::uci_session::bench_lines(nodes, time));
+        Ok(lines)
+    }
+
+    /// A book move, when `OwnBook` is on, a book is loaded, the GUI does not analyse and the search would end
+    /// on its own over all moves.
+    fn instant_move(&mut self, pos: &Position, limits: &GoLimits, root_moves: &[Move]) -> Option<Move> {
+        if self.own_book && !self.analyse_mode && !limits.infinite && !limits.ponder && root_moves.is_empty() {
+            return self.book.as_ref()?.pick(pos, self.rng.next_u64());
+        }
+        None
+    }
+
+    fn extra(&mut self) -> Settings {
+        Settings {
+            chess960: self.chess960,
+            multi_pv: self.multi_pv,
+            show_wdl: self.show_wdl,
+            skill: self.skill(),
+            seed: self.rng.next_u64(),
+        }
+    }
+
+    fn run(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchControl, out: &mut dyn FnMut(String)) {
+        run_search(engine, job, control, out);
+    }
+}
+
+/// The depth of `bench [depth]`: [`BENCH_DEPTH`] without one.
+fn bench_depth(args: &[&str]) -> Result<u32, CommandError> {
+    tabula_protocol::uci_session::bench_depth(args, BENCH_DEPTH)
 }
 
 /// The `info` line for an iteration, moves in the notation of Chess960 if `chess960`.
@@ -535,20 +367,22 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
     for note in &job.notes {
         out(note.clone());
     }
+    let settings = &job.extra;
     let mut engine = engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let phase = crate::eval::phase(&job.position);
     let wdl = |score| {
         let chances = MODEL.wdl(score, phase);
         [chances.win, chances.draw, chances.loss]
     };
-    let style = InfoStyle { multi_pv: job.multi_pv > 1, wdl: job.show_wdl.then_some(&wdl) };
+    let style = InfoStyle { multi_pv: settings.multi_pv > 1, wdl: settings.show_wdl.then_some(&wdl) };
     let mut limits = job.limits.clone();
-    let mut lines = job.multi_pv;
-    if let Some(skill) = &job.skill {
+    let mut lines = settings.multi_pv;
+    if let Some(skill) = &settings.skill {
         // A limited strength searches its node budget for a few best moves to choose from.
         limits.nodes = Some(limits.nodes.map_or(skill.nodes, |n| n.min(skill.nodes)));
         lines = lines.max(skill.lines);
     }
+    let notation = |m: Move| m.to_uci_in(settings.chess960);
     let mut result = shared::run_timed(
         &limits,
         control,
@@ -557,58 +391,19 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
             engine.search(&job.position, request, on_iteration)
         },
         &mut |it| {
-            for line in shared::info_lines(it, style, |m: Move| m.to_uci_in(job.chess960)) {
+            for line in shared::info_lines(it, style, notation) {
                 out(line);
             }
         },
     );
-    if let Some(skill) = &job.skill {
-        if let Some(chosen) = skill.choose(&result.lines, job.seed) {
+    if let Some(skill) = &settings.skill {
+        if let Some(chosen) = skill.choose(&result.lines, settings.seed) {
             (result.best_move, result.score, result.pv) = (chosen.pv.first().copied(), chosen.score, chosen.pv.clone());
         }
     }
     // No legal move (mate or stalemate): `(none)`, as Stockfish says it and GUIs and python-chess read it, not
     // the null move `0000`.
-    out(shared::bestmove_line(&result, |m| m.to_uci_in(job.chess960)).unwrap_or_else(|| "bestmove (none)".to_owned()));
-}
-
-/// The session in the serving harness: `go` searches on the engine thread; while it runs, `isready` is
-/// answered at once, `stop` and `ponderhit` act on the search, a bad line is reported, `quit` and (during an
-/// infinite or pondering search) any other command stop it first, and the rest wait for it to end.
-impl Protocol for UciSession {
-    type Outcome = ();
-
-    fn command(&mut self, line: &str) -> Action<()> {
-        match self.parse(line) {
-            Parsed::Reply(lines) => Action::Reply(lines),
-            Parsed::Quit => Action::Quit(Vec::new()),
-            Parsed::Search(job) => {
-                self.unbounded = job.is_unbounded();
-                self.pondering = Arc::new(AtomicBool::new(job.limits.ponder));
-                let (engine, pondering) = (self.engine(), Arc::clone(&self.pondering));
-                Action::Search(Search::new(move |stop, emit| {
-                    let control = SearchControl { stop: Arc::clone(stop), pondering };
-                    run_search(&engine, &job, &control, emit);
-                }))
-            }
-        }
-    }
-
-    fn bad_line(&mut self, bad: &BadLine) -> Vec<String> {
-        vec![format!("info string error: {bad}")]
-    }
-
-    fn busy(&mut self, input: Input<'_>) -> Busy {
-        shared::busy(input, self.unbounded, &self.pondering, |bad| vec![format!("info string error: {bad}")])
-    }
-
-    fn finish(&mut self, outcome: Option<()>) -> Vec<String> {
-        // A search that panicked printed no `bestmove`; the GUI still waits for one.
-        match outcome {
-            Some(()) => Vec::new(),
-            None => vec!["info string error: the search failed".to_owned(), "bestmove 0000".to_owned()],
-        }
-    }
+    out(shared::bestmove_line(&result, notation).unwrap_or_else(|| "bestmove (none)".to_owned()));
 }
 
 /// Serves UCI on standard input and output until `quit` or the end of input.

@@ -1,7 +1,14 @@
 //! Polyglot keys: the reference values, incremental against from-scratch keys, transpositions, key quality.
 
 use tabula::Key;
+use tabula_board::testing::{check_keys_through_random_walks, Rules};
 use tabula_chess::{zobrist, Position};
+
+const RULES: Rules<Position> = Rules {
+    from_fen: |fen| Position::from_fen(fen).unwrap(),
+    to_fen: Position::to_fen,
+    key_from_scratch: Position::key_from_scratch,
+};
 
 /// The Polyglot reference positions and keys (the moves e4 d5 e5 f5 Ke2 Kf7 from the start, and a4 b5 h4 b4 c4
 /// bxc3 Ra3 from it).
@@ -60,26 +67,7 @@ fn incremental_key_equals_key_from_scratch_through_random_moves_and_undos() {
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     ];
     let mut rng = tabula::rng::Rng::new(7);
-    for fen in starts {
-        for _ in 0..40 {
-            let mut pos = Position::from_fen(fen).unwrap();
-            let mut fens = vec![pos.to_fen()];
-            for _ in 0..120 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() || (rng.below(4) == 0 && pos.history_len() > 0) {
-                    pos.undo();
-                    fens.pop();
-                    assert_eq!(&pos.to_fen(), fens.last().unwrap());
-                } else {
-                    pos.play_unchecked(moves[rng.below(moves.len())]);
-                    fens.push(pos.to_fen());
-                }
-                assert_eq!(pos.key(), pos.key_from_scratch(), "{}", pos.to_fen());
-                // The key is a function of the position: reading the FEN back gives the same key.
-                assert_eq!(Position::from_fen(&pos.to_fen()).unwrap().key(), pos.key());
-            }
-        }
-    }
+    check_keys_through_random_walks(&RULES, &starts, 40, 120, &mut |n| rng.below(n));
 }
 
 #[test]

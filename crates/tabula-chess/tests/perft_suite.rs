@@ -2,7 +2,8 @@
 //! Counts up to [`DEFAULT_LIMIT`] leaves run by default; the deep ones are ignored:
 //! `cargo test --release -p tabula-chess -- --ignored`.
 
-use tabula_chess::perft::{perft, perft_hashed, PerftTable};
+use tabula_board::testing::{check_perft, perft_cases, PerftCase};
+use tabula_chess::perft::{perft_hashed, PerftTable};
 use tabula_chess::{Epd, Position};
 
 /// Entries with more leaves than this only run with `--ignored`.
@@ -11,31 +12,18 @@ const DEFAULT_LIMIT: u64 = 10_000_000;
 const STANDARD: &str = include_str!("data/perftsuite.epd");
 const CHESS960: &str = include_str!("data/chess960.epd");
 
-/// (line number, FEN, depth, expected count) for every `;D<depth> <count>` operation of a suite.
-fn suite(text: &str) -> Vec<(usize, Position, u32, u64)> {
-    let mut cases = Vec::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#')) {
-        let epd = Epd::parse(line).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
-        let pos = Position::from_setup(&epd.setup).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
-        for op in &epd.operations {
-            let depth = op.opcode.strip_prefix('D').and_then(|d| d.parse().ok()).expect("a D<depth> opcode");
-            let count = op.operand.parse().expect("a leaf count");
-            cases.push((i + 1, pos.clone(), depth, count));
-        }
-    }
+/// Every `;D<depth> <count>` operation of a suite.
+fn suite(text: &str) -> Vec<PerftCase<Position>> {
+    let cases = perft_cases(text, |line| {
+        let epd = Epd::parse(line).map_err(|e| e.to_string())?;
+        Position::from_setup(&epd.setup).map_err(|e| e.to_string())
+    });
     assert!(cases.len() > 700, "the suite has more than 700 counts");
     cases
 }
 
 fn check(text: &str, filter: impl Fn(u64) -> bool) {
-    let mut failures = Vec::new();
-    for (line, mut pos, depth, expected) in suite(text).into_iter().filter(|case| filter(case.3)) {
-        let got = perft(&mut pos, depth);
-        if got != expected {
-            failures.push(format!("line {line} {pos} depth {depth}: expected {expected}, got {got}"));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    check_perft(&suite(text), filter);
 }
 
 #[test]
@@ -63,10 +51,9 @@ fn chess960_deep_counts() {
 #[test]
 fn hashed_perft_matches_the_suite() {
     let mut table = PerftTable::new(1 << 16);
-    for (line, mut pos, depth, expected) in
-        suite(STANDARD).into_iter().chain(suite(CHESS960)).filter(|case| case.3 <= 200_000)
-    {
-        assert_eq!(perft_hashed(&mut pos, depth, &mut table), expected, "line {line} depth {depth}");
+    for case in suite(STANDARD).into_iter().chain(suite(CHESS960)).filter(|case| case.count <= 200_000) {
+        let (mut pos, depth) = (case.position, case.depth);
+        assert_eq!(perft_hashed(&mut pos, depth, &mut table), case.count, "line {} depth {depth}", case.line);
     }
 }
 

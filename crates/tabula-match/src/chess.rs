@@ -24,16 +24,13 @@
 //! assert!(err.to_string().starts_with("o.epd, line 1"));
 //! ```
 
+use crate::uci::{go, handshake, is_ready, movetext, position_command, result_token, tags, Ply, Reply};
 use crate::{
     forfeit, opening_lines, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player,
 };
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
 use tabula_chess::{Color, Epd, Move, Position};
 use tabula_protocol::process::{EngineError, Process};
-
-/// How long an engine may take to answer `uci` or `isready`.
-const HANDSHAKE: Duration = Duration::from_secs(10);
 
 /// Chess matches over UCI.
 #[derive(Clone, Copy, Debug, Default)]
@@ -48,22 +45,6 @@ pub struct ChessOpening {
     pub chess960: bool,
 }
 
-/// `uci`, the options as `setoption`, then `isready`.
-pub(crate) fn handshake(process: &mut Process, options: &[EngineOption]) -> Result<(), EngineError> {
-    process.send("uci")?;
-    let deadline = Instant::now() + HANDSHAKE;
-    process.wait_for(deadline, HANDSHAKE, |l| l.trim() == "uciok")?;
-    for option in options {
-        process.send(&format!("setoption name {}", option.joined(" value ")))?;
-    }
-    is_ready(process)
-}
-
-pub(crate) fn is_ready(process: &mut Process) -> Result<(), EngineError> {
-    process.send("isready")?;
-    process.wait_for(Instant::now() + HANDSHAKE, HANDSHAKE, |l| l.trim() == "readyok").map(|_| ())
-}
-
 /// Asks `process` for a move in `pos` (reached from `start` by `moves`) and returns it, legal, with the
 /// engine's reply.
 fn ask(
@@ -74,136 +55,11 @@ fn ask(
     clock: &Clock,
     seat: usize,
 ) -> Result<(Move, Reply), EngineError> {
-    let mut command = match start {
-        Some(fen) => format!("position fen {fen}"),
-        None => "position startpos".to_string(),
-    };
-    if !moves.is_empty() {
-        command.push_str(" moves ");
-        command.push_str(&moves.join(" "));
-    }
-    process.send(&command)?;
+    process.send(&position_command(start, moves.iter().cloned()))?;
     let reply = go(process, clock, seat, pos.turn() == Color::White)?;
     Move::from_uci(&reply.text).map_err(|_| EngineError::Garbage(reply.line.clone()))?;
     let mv = pos.parse_uci(&reply.text).map_err(|_| EngineError::Illegal(reply.text.clone()))?;
     Ok((mv, reply))
-}
-
-/// An engine's answer to `go`.
-pub(crate) struct Reply {
-    /// The move as written.
-    pub text: String,
-    /// The whole `bestmove` line.
-    pub line: String,
-    /// The time it took.
-    pub elapsed: Duration,
-    /// The last score the engine reported for its first line, if any.
-    pub eval: Option<Eval>,
-}
-
-impl Reply {
-    /// The record's comment on the move: score and depth if reported, and the time taken.
-    pub fn comment(&self) -> String {
-        let time = format!("{:.3}s", self.elapsed.as_secs_f64());
-        match self.eval {
-            Some(eval) => format!("{eval} {time}"),
-            None => time,
-        }
-    }
-}
-
-/// A score and depth from an `info` line, from the side to move's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Eval {
-    /// Centipawns, or with `mate` the moves to mate (negative: being mated).
-    pub score: i32,
-    /// Whether the score is a mate distance.
-    pub mate: bool,
-    /// The nominal depth of the search that gave it.
-    pub depth: u32,
-}
-
-impl Eval {
-    /// The score and depth of an `info` line about the first line of play (no `multipv`, or `multipv 1`), if
-    /// it has both.
-    pub fn read(line: &str) -> Option<Eval> {
-        let mut words = line.split_whitespace();
-        if words.next() != Some("info") {
-            return None;
-        }
-        let (mut depth, mut score, mut mate) = (None, None, false);
-        while let Some(word) = words.next() {
-            match word {
-                "depth" => depth = words.next().and_then(|d| d.parse().ok()),
-                // The guard reads the line's number: a line other than the first ends the reading.
-                "multipv" if words.next() != Some("1") => return None,
-                "score" => {
-                    mate = match words.next() {
-                        Some("cp") => false,
-                        Some("mate") => true,
-                        _ => return None,
-                    };
-                    score = words.next().and_then(|s| s.parse().ok());
-                }
-                // The rest of the line is moves or free text.
-                "pv" | "string" => break,
-                _ => {}
-            }
-        }
-        Some(Eval { score: score?, mate, depth: depth? })
-    }
-}
-
-impl std::fmt::Display for Eval {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let sign = if self.score < 0 { '-' } else { '+' };
-        let n = self.score.unsigned_abs();
-        if self.mate {
-            write!(f, "{sign}M{n}/{}", self.depth)
-        } else {
-            write!(f, "{sign}{}.{:02}/{}", n / 100, n % 100, self.depth)
-        }
-    }
-}
-
-/// Sends `go` with the clocks (the first colour's, White's or Red's, as `wtime`) to the engine in `seat`, which
-/// plays the first colour if `first_colour`, and waits for its `bestmove` within the time it has, keeping the
-/// last score it reports on the way.
-pub(crate) fn go(process: &mut Process, clock: &Clock, seat: usize, first_colour: bool) -> Result<Reply, EngineError> {
-    let tc = clock.control();
-    let mut go = "go".to_string();
-    if let (Some(_), Some(_)) = (clock.left(0), clock.left(1)) {
-        // Seats are the colours in order only from the first colour to move; map by colour instead.
-        let first = if first_colour { seat } else { 1 - seat };
-        let ms = |d: Option<Duration>| d.unwrap_or_default().as_millis();
-        go.push_str(&format!(
-            " wtime {} btime {} winc {} binc {}",
-            ms(clock.left(first)),
-            ms(clock.left(1 - first)),
-            tc.increment.as_millis(),
-            tc.increment.as_millis()
-        ));
-    }
-    if let Some(t) = tc.movetime {
-        go.push_str(&format!(" movetime {}", t.as_millis()));
-    }
-    if let Some(d) = tc.depth {
-        go.push_str(&format!(" depth {d}"));
-    }
-    if let Some(n) = tc.nodes {
-        go.push_str(&format!(" nodes {n}"));
-    }
-    let allowed = clock.allowance(seat);
-    let started = Instant::now();
-    process.send(&go)?;
-    let mut eval = None;
-    let line = process.wait_for(started + allowed, allowed, |l| {
-        eval = Eval::read(l).or(eval);
-        l.split_whitespace().next() == Some("bestmove")
-    })?;
-    let elapsed = started.elapsed();
-    let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
-    Ok(Reply { text, line, elapsed, eval })
 }
 
 /// The outcome of the position after a move, if the game is over.
@@ -327,15 +183,6 @@ impl MatchGame for Chess {
     }
 }
 
-/// The PGN result token for a result by seat.
-pub(crate) fn result_token(result: GameResult, white_seat: usize) -> &'static str {
-    match result {
-        GameResult::Draw => "1/2-1/2",
-        GameResult::Win(s) if s == white_seat => "1-0",
-        GameResult::Win(_) => "0-1",
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 fn pgn(
     start: &Position,
@@ -374,90 +221,6 @@ fn pgn(
     out
 }
 
-/// One move of a game record: whether the first colour (White, Red) made it, its move number, how it is
-/// written, the comment after it.
-pub(crate) struct Ply {
-    pub first_colour: bool,
-    pub number: u32,
-    pub text: String,
-    pub comment: Option<String>,
-}
-
-/// The PGN move text: numbered moves (a second colour's move numbered when it opens the record or follows a
-/// comment), their comments, the reason as a final comment, the result token, wrapped at 79 columns, and the
-/// blank line that ends the record.
-pub(crate) fn movetext(plies: &[Ply], reason: &str, token: &str) -> String {
-    // A comment ends at the first `}`, so one inside the text is written as `)`.
-    let braced = |comment: &str| format!("{{{}}}", comment.replace('}', ")"));
-    let mut text = String::new();
-    let mut after_comment = true;
-    for ply in plies {
-        if ply.first_colour {
-            text.push_str(&format!("{}. ", ply.number));
-        } else if after_comment {
-            text.push_str(&format!("{}... ", ply.number));
-        }
-        text.push_str(&ply.text);
-        text.push(' ');
-        after_comment = ply.comment.is_some();
-        if let Some(comment) = &ply.comment {
-            text.push_str(&braced(comment));
-            text.push(' ');
-        }
-    }
-    text.push_str(&format!("{} {token}", braced(reason)));
-    let mut out = wrap(&text, 79);
-    out.push_str("\n\n");
-    out
-}
-
-/// The PGN tag section (seven-tag roster, `Termination`, `TimeControl`, then `extra`) and the blank line after
-/// it; the first colour (White, Red) is `white_seat`'s.
-pub(crate) fn tags(
-    info: &GameInfo,
-    white_seat: usize,
-    token: &str,
-    termination: &str,
-    extra: &[(&str, String)],
-) -> String {
-    let mut out = String::new();
-    let mut tag = |name: &str, value: &str| {
-        out.push_str(&format!("[{name} \"{}\"]\n", value.replace('\\', "\\\\").replace('"', "\\\"")));
-    };
-    tag("Event", "tabula match");
-    tag("Site", "?");
-    tag("Date", &info.date);
-    tag("Round", &info.round.to_string());
-    tag("White", &info.names[white_seat]);
-    tag("Black", &info.names[1 - white_seat]);
-    tag("Result", token);
-    tag("Termination", termination);
-    tag("TimeControl", &info.tc.pgn_tag());
-    for (name, value) in extra {
-        tag(name, value);
-    }
-    out.push('\n');
-    out
-}
-
-/// Wraps words to lines of at most `width` characters.
-fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line = 0;
-    for word in text.split(' ') {
-        if line > 0 && line + 1 + word.len() > width {
-            out.push('\n');
-            line = 0;
-        } else if line > 0 {
-            out.push(' ');
-            line += 1;
-        }
-        out.push_str(word);
-        line += word.len();
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -492,26 +255,6 @@ mod tests {
         let opening = Chess.default_opening();
         let text = pgn(&start, &opening, &moves, &comments, 0, &info(), GameResult::Draw, "agreed", "normal");
         assert!(text.contains("1. e4 {+0.31/12 0.412s} 1... e5 {0.020s} 2. Nf3 {agreed} 1/2-1/2"), "{text}");
-    }
-
-    #[test]
-    fn info_lines_give_the_first_lines_score() {
-        let read = Eval::read;
-        let eval = |score, mate, depth| Some(Eval { score, mate, depth });
-        assert_eq!(read("info depth 12 seldepth 18 score cp 31 nodes 9 pv e2e4 e7e5"), eval(31, false, 12));
-        assert_eq!(read("info depth 9 multipv 1 score cp -105 lowerbound pv e2e4"), eval(-105, false, 9));
-        assert_eq!(read("info depth 20 score mate -3 pv e1e2"), eval(-3, true, 20));
-        assert_eq!(read("info depth 9 multipv 2 score cp 40 pv d2d4"), None);
-        assert_eq!(read("info depth 9 currmove e2e4 currmovenumber 1"), None);
-        assert_eq!(read("info string depth 3 score cp 5"), None);
-        assert_eq!(read("info depth x score cp 5"), None);
-        assert_eq!(read("bestmove e2e4"), None);
-        let text = |score, mate| Eval { score, mate, depth: 7 }.to_string();
-        assert_eq!(
-            [text(31, false), text(-5, false), text(-120, false), text(0, false)],
-            ["+0.31/7", "-0.05/7", "-1.20/7", "+0.00/7"]
-        );
-        assert_eq!([text(3, true), text(-2, true)], ["+M3/7", "-M2/7"]);
     }
 
     #[test]

@@ -33,6 +33,7 @@ pub mod go;
 pub mod gomoku;
 pub mod runner;
 pub mod stats;
+pub mod uci;
 pub mod xiangqi;
 
 use std::fmt;

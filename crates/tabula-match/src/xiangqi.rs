@@ -24,17 +24,15 @@
 //! assert!(err.to_string().starts_with("o.txt, line 1"));
 //! ```
 
-use crate::chess::{go, handshake, is_ready, movetext, result_token, tags, Ply, Reply};
+use crate::uci::{go, handshake, is_ready, movetext, position_command, result_token, tags, Ply, Reply, HANDSHAKE};
 use crate::{
     forfeit, opening_lines, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player,
 };
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tabula_protocol::process::{EngineError, Process};
 use tabula_xiangqi::repetition::{adjudicate, Ending, Ruling, Violation};
 use tabula_xiangqi::{Color, Move, Position};
 
-/// How long an engine may take to answer `uci` or `isready`.
-const HANDSHAKE: Duration = Duration::from_secs(10);
 /// A position ends the game at its third occurrence.
 const OCCURRENCES: u32 = 3;
 
@@ -101,18 +99,7 @@ fn ask(
     clock: &Clock,
     seat: usize,
 ) -> Result<(Move, Reply), EngineError> {
-    let mut command = match start {
-        Some(fen) => format!("position fen {fen}"),
-        None => "position startpos".to_string(),
-    };
-    if !moves.is_empty() {
-        command.push_str(" moves");
-        for &mv in moves {
-            command.push(' ');
-            command.push_str(&coordinates.write(mv));
-        }
-    }
-    process.send(&command)?;
+    process.send(&position_command(start, moves.iter().map(|&mv| coordinates.write(mv))))?;
     let reply = go(process, clock, seat, pos.turn() == Color::Red)?;
     let mv = coordinates.parse(&reply.text).map_err(|_| EngineError::Garbage(reply.line.clone()))?;
     if !pos.is_legal(mv) {

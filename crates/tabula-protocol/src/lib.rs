@@ -12,6 +12,8 @@
 //! - [`uci`]: what the sessions of the UCI family (chess UCI, xiangqi UCI and UCCI) share: the clock and
 //!   time plan, the words of `go`, `setoption` and `position`, `info` and `bestmove`, and the search run under
 //!   the clock with `stop` and `ponderhit`.
+//! - [`uci_session`]: the UCI session itself, generic over a game's small [`Dialect`](uci_session::Dialect),
+//!   and the core every session of the family keeps.
 //! - [`process`]: the other side: an engine as a child process, with deadlines, crash and hang detection
 //!   and restarts.
 //!
@@ -37,6 +39,7 @@ pub mod process;
 pub mod server;
 pub mod terminal;
 pub mod uci;
+pub mod uci_session;
 
 pub use lines::{BadLine, LineError, LineReader};
 pub use process::{EngineError, Process};

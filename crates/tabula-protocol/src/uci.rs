@@ -138,6 +138,11 @@ impl CommandError {
         CommandError::BadValue(ArgError::new(keyword, expected, got))
     }
 
+    /// The game's error reading a FEN.
+    pub fn fen(error: impl std::error::Error + Send + Sync + 'static) -> CommandError {
+        CommandError::Fen(Box::new(error))
+    }
+
     /// The `info string` line reporting this error.
     pub fn to_info(&self) -> String {
         format!("info string {self}")

@@ -150,7 +150,7 @@ pub fn file_stops(rank: usize, occ: u16) -> LineStops {
 /// Bits `lo..=hi` of rank 0, as a bitboard (shift by `9 * rank` for another rank).
 #[inline(always)]
 pub const fn rank_span(lo: usize, hi: usize) -> Bitboard {
-    Bitboard(((1u128 << (hi + 1)) - 1) & !((1u128 << lo) - 1))
+    Bitboard::from_bits(((1u128 << (hi + 1)) - 1) & !((1u128 << lo) - 1))
 }
 
 static FILE_SPANS: [[Bitboard; 10]; 10] = {
@@ -161,7 +161,7 @@ static FILE_SPANS: [[Bitboard; 10]; 10] = {
         let mut bits = 0u128;
         while hi < 10 {
             bits |= 1 << (9 * hi);
-            table[lo][hi] = Bitboard(bits);
+            table[lo][hi] = Bitboard::from_bits(bits);
             hi += 1;
         }
         lo += 1;
@@ -210,7 +210,7 @@ impl<const N: usize> Steps<N> {
             bits |= 1 << self.to[i];
             i += 1;
         }
-        Bitboard(bits)
+        Bitboard::from_bits(bits)
     }
 }
 
@@ -409,7 +409,7 @@ pub const fn reachable(color: Color, role: crate::types::Role) -> Bitboard {
         }
         i += 1;
     }
-    Bitboard(bits)
+    Bitboard::from_bits(bits)
 }
 
 #[cfg(test)]

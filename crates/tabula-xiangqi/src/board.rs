@@ -201,9 +201,9 @@ impl Board {
     #[inline(always)]
     pub fn rook_targets(&self, sq: Square) -> Bitboard {
         let (lo, hi) = self.rank_stops(sq).rook_span(9);
-        let rank = Bitboard(attacks::rank_span(lo, hi).0 << (9 * sq.rank().index()));
+        let rank = Bitboard::from_bits(attacks::rank_span(lo, hi).0 << (9 * sq.rank().index()));
         let (lo, hi) = self.file_stops(sq).rook_span(10);
-        let file = Bitboard(attacks::file_span(lo, hi).0 << sq.file().index());
+        let file = Bitboard::from_bits(attacks::file_span(lo, hi).0 << sq.file().index());
         (rank | file).without(sq)
     }
 
@@ -216,11 +216,11 @@ impl Board {
         let mut targets = Bitboard::EMPTY;
         let (lo, hi) = rs.slide_span(9);
         if lo <= hi {
-            targets |= Bitboard(attacks::rank_span(lo, hi).0 << (9 * sq.rank().index()));
+            targets |= Bitboard::from_bits(attacks::rank_span(lo, hi).0 << (9 * sq.rank().index()));
         }
         let (lo, hi) = fs.slide_span(10);
         if lo <= hi {
-            targets |= Bitboard(attacks::file_span(lo, hi).0 << sq.file().index());
+            targets |= Bitboard::from_bits(attacks::file_span(lo, hi).0 << sq.file().index());
         }
         for i in [rs.second_low(), rs.second_high()].into_iter().flatten() {
             targets = targets.with(Board::on_rank(sq, i));

@@ -27,8 +27,9 @@
 
 use crate::board::Board;
 use crate::position::{Position, PositionError};
-use crate::types::{Color, File, Piece, Rank, Square};
+use crate::types::{Color, Piece};
 use std::fmt;
+use tabula_board::fen;
 
 /// A position as FEN describes it, not yet checked for legality. [`Position::from_setup`] validates it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,108 +44,16 @@ pub struct Setup {
     pub fullmove_number: u32,
 }
 
-/// A field of a FEN record.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FenField {
-    /// The piece placement, rank 9 first.
-    Placement,
-    /// `w` (or `r`) or `b`.
-    SideToMove,
-    /// Chess's castling field: `-`.
-    Castling,
-    /// Chess's en-passant field: `-`.
-    EnPassant,
-    /// The half-move clock.
-    Halfmove,
-    /// The full-move number.
-    Fullmove,
-}
+pub use tabula_board::FenField;
 
-impl fmt::Display for FenField {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            FenField::Placement => "piece placement",
-            FenField::SideToMove => "side to move",
-            FenField::Castling => "castling field",
-            FenField::EnPassant => "en-passant field",
-            FenField::Halfmove => "half-move clock",
-            FenField::Fullmove => "full-move number",
-        })
-    }
-}
-
-/// Why a FEN record cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum FenError {
-    /// One field is missing or malformed.
-    #[error("invalid {field} {value:?} in FEN: {reason}")]
-    Field {
-        /// The field at fault.
-        field: FenField,
-        /// Its text (empty if missing).
-        value: String,
-        /// What was expected.
-        reason: &'static str,
-    },
-    /// Text after the six fields.
-    #[error("FEN has {0} fields, expected at most 6")]
-    TooManyFields(usize),
-    /// The fields are well formed but describe an illegal position.
-    #[error("FEN describes an illegal position: {0}")]
-    Position(#[from] PositionError),
-}
-
-fn field_error(field: FenField, value: &str, reason: &'static str) -> FenError {
-    FenError::Field { field, value: value.to_owned(), reason }
-}
+/// Why a FEN record cannot be read: a field at fault, too many fields, or an illegal position.
+pub type FenError = tabula_board::FenError<PositionError>;
 
 fn parse_placement(text: &str) -> Result<Board, FenError> {
-    let err = |reason| field_error(FenField::Placement, text, reason);
     let mut board = Board::empty();
-    let ranks: Vec<&str> = text.split('/').collect();
-    if ranks.len() != Rank::COUNT {
-        return Err(err("expected 10 ranks separated by '/'"));
-    }
-    for (i, row) in ranks.iter().enumerate() {
-        let rank = Rank::ALL[9 - i];
-        let mut file = 0u32;
-        let mut last_was_digit = false;
-        for c in row.chars() {
-            if let Some(d) = c.to_digit(10) {
-                if !(1..=9).contains(&d) {
-                    return Err(err("empty-point counts run from 1 to 9"));
-                }
-                if last_was_digit {
-                    return Err(err("two empty-point counts in a row"));
-                }
-                last_was_digit = true;
-                file += d;
-            } else {
-                last_was_digit = false;
-                let piece = Piece::from_char(c)
-                    .ok_or_else(|| err("unknown piece letter (expected one of KABNRCP / kabnrcp, or E H e h)"))?;
-                let Some(f) = File::new(file) else {
-                    return Err(err("a rank has more than 9 points"));
-                };
-                board.put(Square::from_coords(f, rank), piece);
-                file += 1;
-            }
-            if file > 9 {
-                return Err(err("a rank has more than 9 points"));
-            }
-        }
-        if file != 9 {
-            return Err(err("a rank has fewer than 9 points"));
-        }
-    }
+    let letters = "unknown piece letter (expected one of KABNRCP / kabnrcp, or E H e h)";
+    fen::parse_placement(text, "point", letters, Piece::from_char, |sq, piece| board.put(sq, piece))?;
     Ok(board)
-}
-
-fn parse_number(field: FenField, text: &str) -> Result<u32, FenError> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(field_error(field, text, "expected a non-negative integer"));
-    }
-    text.parse().map_err(|_| field_error(field, text, "number too large"))
 }
 
 impl Setup {
@@ -159,31 +68,24 @@ impl Setup {
     ///
     /// [`FenError::Field`] naming the first malformed or missing field, or [`FenError::TooManyFields`].
     pub fn from_fen(fen: &str) -> Result<Setup, FenError> {
-        let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
-        if fields.len() > 6 {
-            return Err(FenError::TooManyFields(fields.len()));
-        }
+        let fields = fen::split_fields(fen)?;
         let placement = fields.first().copied().unwrap_or("");
         if placement.is_empty() {
-            return Err(field_error(FenField::Placement, "", "missing"));
+            return Err(FenError::missing(FenField::Placement));
         }
         let board = parse_placement(placement)?;
-        let side = fields.get(1).copied().ok_or_else(|| field_error(FenField::SideToMove, "", "missing"))?;
-        let turn = match side {
-            "w" | "r" => Color::Red,
-            "b" => Color::Black,
-            _ => return Err(field_error(FenField::SideToMove, side, "expected w (or r) for Red, b for Black")),
-        };
+        let side = fields.get(1).copied().ok_or_else(|| FenError::missing(FenField::SideToMove))?;
+        let turn = fen::parse_side(side, Color::from_char, "expected w (or r) for Red, b for Black")?;
         // The two chess fields are optional; a number where the first would be starts the clocks.
         let mut rest = &fields[2..];
         if let Some(&castling) = rest.first() {
             if !castling.bytes().all(|b| b.is_ascii_digit()) {
                 if castling != "-" {
-                    return Err(field_error(FenField::Castling, castling, "expected '-': xiangqi has no castling"));
+                    return Err(FenError::field(FenField::Castling, castling, "expected '-': xiangqi has no castling"));
                 }
                 let ep = rest.get(1).copied().unwrap_or("-");
                 if ep != "-" {
-                    return Err(field_error(FenField::EnPassant, ep, "expected '-': xiangqi has no en passant"));
+                    return Err(FenError::field(FenField::EnPassant, ep, "expected '-': xiangqi has no en passant"));
                 }
                 rest = &rest[rest.len().min(2)..];
             }
@@ -191,35 +93,15 @@ impl Setup {
         if rest.len() > 2 {
             return Err(FenError::TooManyFields(fields.len()));
         }
-        let halfmove_clock = rest.first().map_or(Ok(0), |h| parse_number(FenField::Halfmove, h))?;
-        let fullmove_number = rest.get(1).map_or(Ok(1), |f| parse_number(FenField::Fullmove, f))?;
+        let halfmove_clock = rest.first().map_or(Ok(0), |h| fen::parse_number(FenField::Halfmove, h))?;
+        let fullmove_number = rest.get(1).map_or(Ok(1), |f| fen::parse_number(FenField::Fullmove, f))?;
         Ok(Setup { board, turn, halfmove_clock, fullmove_number })
     }
 
     /// The placement field alone.
     pub fn placement(&self) -> String {
         let mut out = String::with_capacity(90);
-        for (i, rank) in Rank::ALL.iter().rev().enumerate() {
-            if i > 0 {
-                out.push('/');
-            }
-            let mut empty = 0;
-            for file in File::ALL {
-                match self.board.piece_at(Square::from_coords(file, *rank)) {
-                    Some(piece) => {
-                        if empty > 0 {
-                            out.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        out.push(piece.to_char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                out.push(char::from(b'0' + empty));
-            }
-        }
+        fen::write_placement(&mut out, |sq| self.board.piece_at(sq).map(Piece::to_char));
         out
     }
 

@@ -25,7 +25,7 @@
 //! assert!(pos.legal_moves().iter().filter(|mv| mv.from() == e4).all(|mv| mv.to().file() == e4.file()));
 //! ```
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{file_bits, rank_bits, Bitboard};
 use crate::moves::{Move, MoveList, MoveSink};
 use crate::position::Position;
 use crate::types::{Role, Square};
@@ -36,7 +36,7 @@ static LINES: [Bitboard; 90] = {
     let mut i = 0;
     while i < 90 {
         let sq = Square::ALL[i];
-        table[i] = Bitboard(Bitboard::rank(sq.rank()).0 | Bitboard::file(sq.file()).0);
+        table[i] = Bitboard::from_bits(rank_bits(sq.rank()) | file_bits(sq.file()));
         i += 1;
     }
     table
@@ -57,7 +57,7 @@ static DIAGONAL_NEIGHBOURS: [Bitboard; 90] = {
             }
             d += 1;
         }
-        table[i] = Bitboard(bits);
+        table[i] = Bitboard::from_bits(bits);
         i += 1;
     }
     table
@@ -115,7 +115,7 @@ impl Position {
     }
 
     /// Appends every legal move to `sink`.
-    pub fn legal_moves_into<S: MoveSink>(&self, sink: &mut S) {
+    pub fn legal_moves_into<S: MoveSink<Move>>(&self, sink: &mut S) {
         self.generate(|from, to| {
             for to in to {
                 sink.push_move(Move::new(from, to));
@@ -125,7 +125,7 @@ impl Position {
     }
 
     /// Appends the legal captures to `sink`.
-    pub fn captures_into<S: MoveSink>(&self, sink: &mut S) {
+    pub fn captures_into<S: MoveSink<Move>>(&self, sink: &mut S) {
         let theirs = self.board().by_color(self.turn().flip());
         self.generate_within(theirs, |from, to| {
             for to in to {
@@ -136,7 +136,7 @@ impl Position {
     }
 
     /// The legal moves of the piece on `from`, appended to `sink`.
-    pub fn legal_moves_from<S: MoveSink>(&self, from: Square, sink: &mut S) {
+    pub fn legal_moves_from<S: MoveSink<Move>>(&self, from: Square, sink: &mut S) {
         self.generate(|sq, to| {
             if sq == from {
                 for to in to {

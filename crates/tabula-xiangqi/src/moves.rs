@@ -28,7 +28,8 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A move: origin in bits 0–6, destination in bits 7–13.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The default, code 0, is the null square-to-itself move that fills a [`MoveList`]'s unused slots.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(u16);
 
 impl Move {
@@ -191,90 +192,10 @@ pub enum MoveError {
 /// A fixed-capacity list of moves, big enough for any position (no side has more than 119 moves even
 /// ignoring its king's safety: two rooks and two cannons 17 each, two horses 8, five pawns 3, king 4, two
 /// advisors and two elephants 4 each).
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MoveList::CAPACITY],
-    len: usize,
-}
-
-impl MoveList {
-    /// The most moves the list holds.
-    pub const CAPACITY: usize = 128;
-
-    /// An empty list.
-    #[inline(always)]
-    pub fn new() -> MoveList {
-        MoveList { moves: [Move(0); MoveList::CAPACITY], len: 0 }
-    }
-
-    /// Appends a move.
-    ///
-    /// # Panics
-    ///
-    /// If the list is full (it never is for the moves of a position).
-    #[inline(always)]
-    pub fn push(&mut self, mv: Move) {
-        self.moves[self.len] = mv;
-        self.len += 1;
-    }
-
-    /// The moves as a slice.
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-
-    /// Number of moves.
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether there are none.
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-}
-
-impl Default for MoveList {
-    fn default() -> MoveList {
-        MoveList::new()
-    }
-}
-
-impl std::ops::Deref for MoveList {
-    type Target = [Move];
-    fn deref(&self) -> &[Move] {
-        self.as_slice()
-    }
-}
-
-impl fmt::Debug for MoveList {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.as_slice()).finish()
-    }
-}
+pub type MoveList = tabula_board::MoveList<Move, 128>;
 
 /// Something moves can be pushed onto: a [`MoveList`] or a `Vec<Move>`.
-pub trait MoveSink {
-    /// Appends one move.
-    fn push_move(&mut self, mv: Move);
-}
-
-impl MoveSink for MoveList {
-    #[inline(always)]
-    fn push_move(&mut self, mv: Move) {
-        self.push(mv);
-    }
-}
-
-impl MoveSink for Vec<Move> {
-    #[inline(always)]
-    fn push_move(&mut self, mv: Move) {
-        self.push(mv);
-    }
-}
+pub use tabula_board::MoveSink;
 
 #[cfg(test)]
 mod tests {

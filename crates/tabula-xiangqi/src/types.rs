@@ -223,67 +223,11 @@ impl Piece {
     }
 }
 
-macro_rules! coordinate {
-    ($(#[$doc:meta])* $name:ident, $what:literal, $count:literal, [$($variant:ident),*], $base:literal) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[allow(missing_docs)]
-        pub enum $name {
-            $($variant),*
-        }
-
-        impl $name {
-            #[doc = concat!("Every ", $what, " in order.")]
-            pub const ALL: [$name; $count] = [$($name::$variant),*];
-            #[doc = concat!("Number of ", $what, "s.")]
-            pub const COUNT: usize = $count;
-
-            #[doc = concat!("The ", $what, " numbered `index`, counting from 0.")]
-            #[inline(always)]
-            pub const fn new(index: u32) -> Option<$name> {
-                if index < $count {
-                    Some($name::ALL[index as usize])
-                } else {
-                    None
-                }
-            }
-
-            #[doc = concat!("The ", $what, "'s number, counting from 0.")]
-            #[inline(always)]
-            pub const fn index(self) -> usize {
-                self as usize
-            }
-
-            #[doc = concat!("The ", $what, "'s character in ICCS.")]
-            pub const fn to_char(self) -> char {
-                ($base + self as u8) as char
-            }
-
-            #[doc = concat!("The ", $what, " of an ICCS character.")]
-            pub const fn from_char(c: char) -> Option<$name> {
-                let base = $base as u32;
-                let c = c as u32;
-                if c >= base && c < base + $count {
-                    $name::new(c - base)
-                } else {
-                    None
-                }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "{}", self.to_char())
-            }
-        }
-    };
-}
-
-coordinate!(
+tabula_board::coordinate!(
     /// A column of the board, `a` to `i` from Red's left.
     File, "file", 9, [A, B, C, D, E, F, G, H, I], b'a'
 );
-coordinate!(
+tabula_board::coordinate!(
     /// A row of the board, `0` (Red's back rank) to `9` (Black's).
     Rank, "rank", 10, [R0, R1, R2, R3, R4, R5, R6, R7, R8, R9], b'0'
 );
@@ -414,13 +358,31 @@ impl Square {
 impl fmt::Display for Square {
     /// ICCS coordinates: file letter and rank digit, `e0`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file(), self.rank())
+        tabula_board::coords::fmt_square(*self, f)
     }
 }
 
 impl fmt::Debug for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
+    }
+}
+
+impl tabula_board::Square for Square {
+    type Word = u128;
+    type File = File;
+    type Rank = Rank;
+    const COUNT: usize = 90;
+    const BOARD: u128 = (1 << 90) - 1;
+
+    #[inline(always)]
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    #[inline(always)]
+    fn from_index_unchecked(index: usize) -> Square {
+        Square::from_index_unchecked(index)
     }
 }
 
@@ -434,14 +396,7 @@ impl FromStr for Square {
 
     /// ICCS coordinates, `a0` to `i9` (the file letter in either case).
     fn from_str(s: &str) -> Result<Square, ParseSquareError> {
-        let err = || ParseSquareError(s.to_owned());
-        let mut chars = s.chars();
-        let (Some(f), Some(r), None) = (chars.next(), chars.next(), chars.next()) else {
-            return Err(err());
-        };
-        let file = File::from_char(f.to_ascii_lowercase()).ok_or_else(err)?;
-        let rank = Rank::from_char(r).ok_or_else(err)?;
-        Ok(Square::from_coords(file, rank))
+        tabula_board::coords::parse_square(s, true).ok_or_else(|| ParseSquareError(s.to_owned()))
     }
 }
 

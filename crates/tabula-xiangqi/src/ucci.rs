@@ -43,7 +43,7 @@
 use crate::engine::Engine;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::uci::{bench, CommandError, Core, SearchJob, DEFAULT_HASH, ENGINE_NAME, MAX_HASH, MAX_THREADS};
+use crate::uci::{bench, CommandError, SearchJob, ENGINE_NAME};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -53,6 +53,7 @@ use tabula::tt::Bound;
 use tabula_protocol::lines::BadLine;
 use tabula_protocol::server::{self, Action, Busy, Input, Protocol};
 use tabula_protocol::uci::{self as shared, check_value, number_value, split_position, ArgError, Clock, SearchControl};
+use tabula_protocol::uci_session::{Core, DEFAULT_HASH, MAX_HASH, MAX_THREADS};
 
 /// [`UcciSession::handle`] cannot be told to stop, so it caps an unlimited search at this depth.
 pub const UNLIMITED_DEPTH: u32 = 6;
@@ -91,7 +92,7 @@ pub struct Answer {
 
 /// The state of a UCCI conversation.
 pub struct UcciSession {
-    core: Core,
+    core: Core<Position>,
     millis: bool,
     banned: Vec<Move>,
     /// The table, shared with the engine, so that `probe` is answered during a search.
@@ -162,7 +163,7 @@ impl UcciSession {
             "banmoves" => self.ban(args),
             "probe" => Ok(self.probe(args)),
             "go" => return self.go(args),
-            "bench" => bench(args).map_err(CommandError::from),
+            "bench" => bench(args),
             _ => Err(CommandError::Unknown(first.to_owned())),
         };
         Parsed::Reply(reply.unwrap_or_else(|e| vec![info(&e)]))
@@ -183,8 +184,7 @@ impl UcciSession {
                 self.table = Arc::clone(engine.table());
             }
             "threads" => {
-                self.core.threads = number(1, MAX_THREADS as u64)? as usize;
-                let threads = self.core.threads;
+                let threads = number(1, MAX_THREADS as u64)? as usize;
                 self.core.lock_engine().set_threads(threads);
             }
             "newgame" => {
@@ -224,7 +224,7 @@ impl UcciSession {
             None => Position::startpos(),
             Some(fen) => match Position::from_fen(fen) {
                 Ok(pos) => pos,
-                Err(e) => return vec![info(&e.into())],
+                Err(e) => return vec![info(&CommandError::fen(e))],
             },
         };
         for &text in start.moves {
@@ -265,7 +265,7 @@ impl UcciSession {
             lines.push("nobestmove".to_owned());
             return Parsed::Reply(lines);
         }
-        Parsed::Search(Box::new(SearchJob { position: pos.clone(), limits: go, root_moves, notes }))
+        Parsed::Search(Box::new(SearchJob { position: pos.clone(), limits: go, root_moves, notes, extra: () }))
     }
 
     /// The final line of a search: `bestmove` (with `draw` to accept an offered draw) or `nobestmove`.
@@ -415,10 +415,13 @@ impl Protocol for UcciSession {
         match self.parse(line) {
             Parsed::Reply(lines) => Action::Reply(lines),
             Parsed::Quit => Action::Quit(vec!["bye".to_owned()]),
-            Parsed::Search(job) => self.core.start(*job, |engine, job, control, out| {
-                let answer = run_search(engine, job, control, out);
-                Outcome { answer, stopped_pondering: control.pondering.load(Relaxed) }
-            }),
+            Parsed::Search(job) => {
+                let limits = job.limits.clone();
+                self.core.start(*job, &limits, |engine, job: &SearchJob, control, out| {
+                    let answer = run_search(engine, job, control, out);
+                    Outcome { answer, stopped_pondering: control.pondering.load(Relaxed) }
+                })
+            }
         }
     }
 

@@ -1,7 +1,14 @@
 //! Zobrist keys: incremental against from-scratch keys through random moves and undos, transpositions, and the
 //! quality of the key set.
 
+use tabula_board::testing::{check_keys_through_random_walks, Rules};
 use tabula_xiangqi::{zobrist, Position};
+
+const RULES: Rules<Position> = Rules {
+    from_fen: |fen| Position::from_fen(fen).unwrap(),
+    to_fen: Position::to_fen,
+    key_from_scratch: Position::key_from_scratch,
+};
 
 /// A small deterministic generator for random games.
 struct Rng(u64);
@@ -21,26 +28,7 @@ fn incremental_key_equals_key_from_scratch_through_random_moves_and_undos() {
         "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w - - 0 1",
     ];
     let mut rng = Rng(7);
-    for fen in starts {
-        for _ in 0..30 {
-            let mut pos = Position::from_fen(fen).unwrap();
-            let mut fens = vec![pos.to_fen()];
-            for _ in 0..150 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() || (rng.below(4) == 0 && pos.history_len() > 0) {
-                    pos.undo();
-                    fens.pop();
-                    assert_eq!(&pos.to_fen(), fens.last().unwrap());
-                } else {
-                    pos.play_unchecked(moves[rng.below(moves.len())]);
-                    fens.push(pos.to_fen());
-                }
-                assert_eq!(pos.key(), pos.key_from_scratch(), "{}", pos.to_fen());
-                // The key is a function of the position: reading the FEN back gives the same key.
-                assert_eq!(Position::from_fen(&pos.to_fen()).unwrap().key(), pos.key());
-            }
-        }
-    }
+    check_keys_through_random_walks(&RULES, &starts, 30, 150, &mut |n| rng.below(n));
 }
 
 #[test]

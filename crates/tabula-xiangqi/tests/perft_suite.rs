@@ -2,7 +2,8 @@
 //! [`DEFAULT_LIMIT`] leaves run by default; the deep ones are ignored:
 //! `cargo test --release -p tabula-xiangqi --test perft_suite -- --ignored`.
 
-use tabula_xiangqi::perft::{perft, perft_hashed, PerftTable};
+use tabula_board::testing::{check_perft, perft_cases, PerftCase};
+use tabula_xiangqi::perft::{perft_hashed, PerftTable};
 use tabula_xiangqi::Position;
 
 /// Entries with more leaves than this only run with `--ignored`.
@@ -10,32 +11,15 @@ const DEFAULT_LIMIT: u64 = 10_000_000;
 
 const SUITE: &str = include_str!("data/perft.epd");
 
-/// (line number, position, depth, expected count) for every `;D<depth> <count>` of the suite.
-fn suite() -> Vec<(usize, Position, u32, u64)> {
-    let mut cases = Vec::new();
-    for (i, line) in SUITE.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#')) {
-        let mut parts = line.split(';');
-        let fen = parts.next().expect("a FEN before the first ';'");
-        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
-        for op in parts {
-            let (opcode, count) = op.trim().split_once(' ').expect("an operation `D<depth> <count>`");
-            let depth = opcode.strip_prefix('D').and_then(|d| d.parse().ok()).expect("a D<depth> opcode");
-            cases.push((i + 1, pos.clone(), depth, count.trim().parse().expect("a leaf count")));
-        }
-    }
+/// Every `;D<depth> <count>` of the suite.
+fn suite() -> Vec<PerftCase<Position>> {
+    let cases = perft_cases(SUITE, Position::from_fen);
     assert_eq!(cases.len(), 56, "the suite has 56 counts");
     cases
 }
 
 fn check(filter: impl Fn(u64) -> bool) {
-    let mut failures = Vec::new();
-    for (line, mut pos, depth, expected) in suite().into_iter().filter(|case| filter(case.3)) {
-        let got = perft(&mut pos, depth);
-        if got != expected {
-            failures.push(format!("line {line} {pos} depth {depth}: expected {expected}, got {got}"));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    check_perft(&suite(), filter);
 }
 
 #[test]
@@ -52,8 +36,9 @@ fn deep_counts() {
 #[test]
 fn hashed_perft_matches_the_suite() {
     let mut table = PerftTable::new(1 << 16);
-    for (line, mut pos, depth, expected) in suite().into_iter().filter(|case| case.3 <= 2_000_000) {
-        assert_eq!(perft_hashed(&mut pos, depth, &mut table), expected, "line {line} depth {depth}");
+    for case in suite().into_iter().filter(|case| case.count <= 2_000_000) {
+        let (mut pos, depth) = (case.position, case.depth);
+        assert_eq!(perft_hashed(&mut pos, depth, &mut table), case.count, "line {} depth {depth}", case.line);
     }
 }
 

@@ -30,7 +30,7 @@
 //! ```
 
 use crate::attacks;
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, PawnSets};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Piece, Role, Square};
@@ -421,7 +421,7 @@ fn walk(pos: &Position, sink: &mut impl Sink) -> i32 {
                     sink.add(us, f::PAWN_THREAT, -1);
                 }
                 let reach = attacks::attacks(Piece::new(color, role), sq, occupied);
-                let count = (reach & !own & !Bitboard(pawn_attacks[them])).count() as usize;
+                let count = (reach & !own & !Bitboard::from_bits(pawn_attacks[them])).count() as usize;
                 sink.add(us, MOBILITY_BASE[role.index()] + count, 1);
                 if matches!(role, Role::Knight | Role::Bishop) {
                     sink.add(us, f::MINOR_THREAT, (reach & enemy_majors).count() as i32);

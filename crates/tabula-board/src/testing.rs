@@ -1,0 +1,155 @@
+//! Generic checks that the board games' own tests run on their positions (the `testing` feature, for
+//! dev-dependencies): counting perft suites, keys through random walks, random games for round trips.
+//!
+//! A game's test describes its rules to these checks with [`Rules`], plain function pointers, so that the checks
+//! need nothing of the game but the core's [`Game`] trait and its FEN.
+//!
+//! # Examples
+//!
+//! ```
+//! use tabula_board::testing::{perft_cases, random_game};
+//!
+//! let suite = "# a comment\nfen one ;D1 20 ;D2 400\n\nfen two ;D1 48\n";
+//! let cases = perft_cases(suite, |fen| Ok::<_, String>(fen.to_owned()));
+//! assert_eq!(cases.len(), 3);
+//! assert_eq!((cases[2].line, cases[2].position.as_str(), cases[2].depth, cases[2].count), (4, "fen two", 1, 48));
+//! # let _ = random_game::<tabula_board_doc::Never>;
+//! # mod tabula_board_doc {
+//! #     #[derive(Clone)]
+//! #     pub struct Never;
+//! #     impl tabula::Game for Never {
+//! #         type Move = u8;
+//! #         fn legal_moves(&self, _: &mut Vec<u8>) {}
+//! #         fn play(&mut self, _: u8) {}
+//! #         fn undo(&mut self, _: u8) {}
+//! #         fn outcome(&self) -> Option<tabula::Outcome> { None }
+//! #         fn key(&self) -> tabula::Key { tabula::Key(0) }
+//! #         fn move_code(_: u8) -> u16 { 0 }
+//! #     }
+//! # }
+//! ```
+
+use std::fmt::Display;
+use tabula::perft::perft;
+use tabula::{Game, Key};
+
+/// What the checks need of a game beyond [`Game`]: its FEN both ways and its key computed from scratch.
+pub struct Rules<G> {
+    /// Reads a FEN (the checks read only FENs the game wrote, or a test's own).
+    pub from_fen: fn(&str) -> G,
+    /// Writes the position's FEN.
+    pub to_fen: fn(&G) -> String,
+    /// The key recomputed from the placement and state, not kept up to date.
+    pub key_from_scratch: fn(&G) -> Key,
+}
+
+/// One count of a perft suite: the position of `line` (counting from 1) has `count` leaves at `depth`.
+#[derive(Clone, Debug)]
+pub struct PerftCase<P> {
+    /// The line of the suite.
+    pub line: usize,
+    /// The position read.
+    pub position: P,
+    /// The depth counted.
+    pub depth: u32,
+    /// The expected number of leaves.
+    pub count: u64,
+}
+
+/// Reads a perft suite in EPD style: one position a line, then `;D<depth> <count>` operations. Blank lines and
+/// lines starting with `#` are skipped; `read` reads the text before the first `;`.
+///
+/// # Panics
+///
+/// On a line that does not read, naming it.
+pub fn perft_cases<P: Clone, E: Display>(suite: &str, read: impl Fn(&str) -> Result<P, E>) -> Vec<PerftCase<P>> {
+    let mut cases = Vec::new();
+    for (i, text) in suite.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#')) {
+        let mut parts = text.split(';');
+        let position = read(parts.next().expect("a position before the first ';'").trim())
+            .unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
+        for op in parts {
+            let (opcode, count) = op.trim().split_once(' ').expect("an operation `D<depth> <count>`");
+            let depth = opcode.strip_prefix('D').and_then(|d| d.parse().ok()).expect("a D<depth> opcode");
+            let count = count.trim().parse().expect("a leaf count");
+            cases.push(PerftCase { line: i + 1, position: position.clone(), depth, count });
+        }
+    }
+    cases
+}
+
+/// Counts every case whose expected count `filter` keeps, and fails listing every count that differs.
+///
+/// # Panics
+///
+/// If a count differs.
+pub fn check_perft<G: Game + Clone + Display>(cases: &[PerftCase<G>], filter: impl Fn(u64) -> bool) {
+    let mut failures = Vec::new();
+    for case in cases.iter().filter(|case| filter(case.count)) {
+        let mut pos = case.position.clone();
+        let got = perft(&mut pos, case.depth);
+        if got != case.count {
+            failures.push(format!("line {} {pos} depth {}: expected {}, got {got}", case.line, case.depth, case.count));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Random walks of `plies` steps from each of `starts`, `walks` times each: a step plays a random legal move
+/// or, one time in four (or when there is none), takes the last one back. After every step the incremental key
+/// must equal the key from scratch and the key of the position read back from its FEN, and an undo must give
+/// back the FEN before the move. `below(n)` draws a number below `n`.
+///
+/// # Panics
+///
+/// At the first step that breaks one of these.
+pub fn check_keys_through_random_walks<G: Game>(
+    rules: &Rules<G>,
+    starts: &[&str],
+    walks: usize,
+    plies: usize,
+    below: &mut dyn FnMut(usize) -> usize,
+) {
+    let mut moves = Vec::new();
+    for fen in starts {
+        for _ in 0..walks {
+            let mut pos = (rules.from_fen)(fen);
+            let mut played = Vec::new();
+            let mut fens = vec![(rules.to_fen)(&pos)];
+            for _ in 0..plies {
+                moves.clear();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() || (below(4) == 0 && !played.is_empty()) {
+                    let Some(mv) = played.pop() else { break };
+                    pos.undo(mv);
+                    fens.pop();
+                    assert_eq!(&(rules.to_fen)(&pos), fens.last().unwrap());
+                } else {
+                    let mv = moves[below(moves.len())];
+                    pos.play(mv);
+                    played.push(mv);
+                    fens.push((rules.to_fen)(&pos));
+                }
+                let fen = (rules.to_fen)(&pos);
+                assert_eq!(pos.key(), (rules.key_from_scratch)(&pos), "{fen}");
+                // The key is a function of the position: reading the FEN back gives the same key.
+                assert_eq!((rules.from_fen)(&fen).key(), pos.key(), "{fen}");
+            }
+        }
+    }
+}
+
+/// Plays the moves chosen by `choices` (each taken modulo the number of legal moves) from `pos`, stopping
+/// early when the side to move has none: the positions the property tests round-trip.
+pub fn random_game<G: Game>(mut pos: G, choices: &[usize]) -> G {
+    let mut moves = Vec::new();
+    for &choice in choices {
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos.play(moves[choice % moves.len()]);
+    }
+    pos
+}

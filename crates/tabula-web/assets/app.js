@@ -68,7 +68,7 @@ function notation(m) {
 
 function number(n) {
   if (n < 1e4) return String(n);
-  return new Intl.NumberFormat(i18n.language, { notation: "compact", maximumFractionDigits: n >= 1e6 ? 2 : 1 }).format(n);
+  return new Intl.NumberFormat(i18n.language, { notation: "compact", maximumSignificantDigits: 3 }).format(n);
 }
 
 async function loadLanguage(language) {
@@ -213,7 +213,8 @@ function drawBoard() {
       board.appendChild(svg("rect", { x: x + 1, y: y + 1, width: g.size - 2, height: g.size - 2, fill: "#fff", stroke: "#999" }));
     }
     if (coords.inside) {
-      board.appendChild(svg("text", { x: x + 5, y: y + 5 + g.label * 0.8, "font-size": g.label * 0.8, fill: "#9e9e9e",
+      const font = g.size * 0.22;
+      board.appendChild(svg("text", { x: x + 4, y: y + 3 + font, "font-size": font, fill: "#9e9e9e",
         class: "coord", "pointer-events": "none" }, String(i + 1)));
     }
     if (last && (last.to === i || last.from === i)) {

@@ -346,6 +346,13 @@ async fn a_xiangqi_game_by_clicks_in_chinese() {
     assert!(texts.len() > 80, "{texts:?}");
     let english: Vec<_> = texts.iter().filter(|t| !not_chinese(t).is_empty()).collect();
     assert!(english.is_empty(), "not Chinese: {english:?}");
+    // A position the rules refuse is refused in Chinese, the game's own reason included.
+    let position = client.find(Locator::Css("#position")).await.unwrap();
+    position.clear().await.unwrap();
+    position.send_keys("9/9 w").await.unwrap();
+    client.find(Locator::Css("#load")).await.unwrap().click().await.unwrap();
+    let error = wait_text(&client, "#error", |t| !t.is_empty()).await;
+    assert_eq!(error, "无法读取局面 `9/9 w`：FEN 中的棋子布局 \"9/9\" 有误：应为以 '/' 分隔的 10 横线");
     client.close().await.unwrap();
 }
 

@@ -1,11 +1,14 @@
 // Tabula's page: one code path for every game, drawn from the server's state (cells, legal moves and where
-// each is drawn, key features), searches streamed as server-sent events.
+// each is drawn, key features), searches streamed as server-sent events, every word from the tables of
+// /i18n/<language>.json (the server's texts arrive as words: a key of the tables and its arguments).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const GLYPHS = { K: "\u2654", Q: "\u2655", R: "\u2656", B: "\u2657", N: "\u2658", P: "\u2659",
                  k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
+const LANGUAGES = ["en", "zh-CN"];
+const STORED_LANGUAGE = "tabula.language";
 
 const page = {
   games: [],
@@ -14,11 +17,89 @@ const page = {
   search: null,       // the running search's EventSource
   cancelled: false,   // whether the running search's move is no longer wanted (undo while it thinks)
   pv: [],             // the line drawn as ghost moves
+  reports: [],        // the search panel's reports, [report, final], drawn again in another language
+  comparison: null,   // what the comparison panel shows: a message's words or a comparison and its depth
+  error: null,        // the error shown, as words
   lastDepth: null,    // the depth of the last finished search, for the comparison
   depthless: false,   // whether the engine searches without depths (Monte Carlo): nothing to compare
-  seen: new Map(),    // key -> the move list that first reached it, to show transpositions
+  seen: new Map(),    // key -> the moves that first reached it, to show transpositions
   generation: 0,      // bumped by every new game, so a late answer for an old one is ignored
 };
+
+// ---- Words ------------------------------------------------------------------------------------------------
+
+const i18n = { language: "en", tables: {} };
+
+// The language stored by the switch, else Chinese for a browser that asks for any Chinese, else English.
+function chosenLanguage() {
+  const stored = localStorage.getItem(STORED_LANGUAGE);
+  if (LANGUAGES.includes(stored)) return stored;
+  const asked = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
+  return asked.some((l) => /^zh\b/i.test(l)) ? "zh-CN" : "en";
+}
+
+function has(key) {
+  return Object.prototype.hasOwnProperty.call(i18n.tables[i18n.language] || {}, key);
+}
+
+// The template `key` in the page's language, its `{name}` and `{@name}` holes filled from `args`.
+function t(key, args) {
+  const table = i18n.tables[i18n.language] || {};
+  const template = table[key] ?? (i18n.tables.en || {})[key] ?? key;
+  return template.replace(/\{@?(\w+)\}/g, (_, name) => (args && args[name] !== undefined ? String(args[name]) : ""));
+}
+
+// The server's words (`{key, args}` or `{text}`) in the page's language.
+function say(words) {
+  if (!words) return "";
+  if (words.text !== undefined) return words.text;
+  const args = {};
+  for (const [name, value] of Object.entries(words.args || {})) args[name] = say(value);
+  return t(words.key, args);
+}
+
+// A move as the page's language writes it: a word for a move off the board (a pass); the game's notation,
+// unless that is not in Latin letters (xiangqi's Chinese) and the page is not Chinese: then coordinates.
+function notation(m) {
+  if (!m) return "\u2013";
+  if (m.words) return say(m.words);
+  return i18n.language !== "zh-CN" && /[^\x00-\x7f]/.test(m.text) && m.coordinate ? m.coordinate : m.text;
+}
+
+function number(n) {
+  if (n < 1e4) return String(n);
+  return new Intl.NumberFormat(i18n.language, { notation: "compact", maximumSignificantDigits: 3 }).format(n);
+}
+
+async function loadLanguage(language) {
+  for (const l of new Set(["en", language])) {
+    if (!i18n.tables[l]) i18n.tables[l] = await (await fetch(`/i18n/${l}.json`)).json();
+  }
+  i18n.language = language;
+}
+
+async function switchLanguage(language) {
+  localStorage.setItem(STORED_LANGUAGE, language);
+  await loadLanguage(language);
+  applyLanguage();
+}
+
+// Writes every word of the page in its language.
+function applyLanguage() {
+  document.documentElement.lang = i18n.language;
+  document.title = t("ui.title");
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  $("lang").value = i18n.language;
+  for (const option of $("time").options) option.textContent = t("ui.seconds", { n: Number(option.value) / 1000 });
+  for (const option of $("game").options) option.textContent = t(`game.${option.value}`);
+  drawSettings(true);
+  render();
+  drawReports();
+  drawComparison();
+  drawError();
+}
+
+// ---- Talking to the server ---------------------------------------------------------------------------------
 
 async function api(method, path, body) {
   const options = { method, headers: {} };
@@ -29,11 +110,21 @@ async function api(method, path, body) {
   const response = await fetch(path, options);
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
-  if (!response.ok) throw new Error(data && data.error ? data.error : `${response.status} ${response.statusText}`);
+  if (!response.ok) {
+    const words = data && data.words ? data.words
+      : { key: "ui.http_error", args: { status: { text: String(response.status) }, reason: { text: response.statusText } } };
+    throw Object.assign(new Error(say(words)), { words });
+  }
   return data;
 }
 
-function showError(message) { $("error").textContent = message || ""; }
+// Shows an error (its words, or a JavaScript error's message), or none.
+function showError(error) {
+  page.error = !error ? null : error.words ? error.words : error.key || error.text !== undefined ? error : { text: String(error.message || error) };
+  drawError();
+}
+
+function drawError() { $("error").textContent = say(page.error); }
 
 function svg(tag, attrs, text) {
   const el = document.createElementNS(SVG, tag);
@@ -44,15 +135,48 @@ function svg(tag, attrs, text) {
 
 // ---- The board ------------------------------------------------------------------------------------------
 
-function geometry(cells) {
+const GTP_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+const RED_FILES = "九八七六五四三二一";
+const BLACK_FILES = "１２３４５６７８９";
+
+// The coordinates drawn around each game's board, as its notation counts them: for each edge (top, bottom,
+// left) a label per column or row, or none; `inside` numbers the cells themselves (tic-tac-toe).
+function coordinates(game, cells) {
+  const w = cells.width, h = cells.height;
+  const columns = (f) => Array.from({ length: w }, (_, i) => f(i));
+  const rows = (f) => Array.from({ length: h }, (_, i) => f(i));
+  const chinese = i18n.language === "zh-CN";
+  switch (game) {
+    case "chess": return { bottom: [columns((i) => "abcdefgh"[i])], left: rows((i) => String(8 - i)) };
+    case "connect4": return { bottom: [columns((i) => String(i + 1))] };
+    case "tictactoe": return { inside: true };
+    case "go": return { bottom: [columns((i) => GTP_LETTERS[i])], left: rows((i) => String(h - i)) };
+    case "gomoku": return { bottom: [columns((i) => String.fromCharCode(97 + i))], left: rows((i) => String(h - i)) };
+    case "xiangqi":
+      // Each side counts its files from its own right: Black's 1 to 9 along the top, Red's nine to one along
+      // the bottom; under them the ICCS letters, and the ICCS ranks on the left.
+      return {
+        top: columns((i) => (chinese ? BLACK_FILES[i] : String(i + 1))),
+        bottom: [columns((i) => (chinese ? RED_FILES[i] : String(9 - i))), columns((i) => "abcdefghi"[i])],
+        left: rows((i) => String(9 - i)),
+      };
+    default: return {};
+  }
+}
+
+function geometry(cells, coords) {
   const size = Math.max(18, Math.min(64, Math.floor(560 / Math.max(cells.width, cells.height))));
-  return { size, margin: cells.style === "points" ? size / 2 : 4 };
+  const pad = cells.style === "points" ? size / 2 : 4;
+  const label = Math.max(14, Math.round(size * 0.42));
+  const left = pad + (coords.left ? label : 0);
+  const top = pad + (coords.top ? label : 0);
+  return { size, pad, label, left, top, bottom: pad + (coords.bottom ? coords.bottom.length * label : 0) };
 }
 
 function center(cells, g, index) {
   const col = index % cells.width, row = Math.floor(index / cells.width);
-  return [g.margin + col * g.size + (cells.style === "points" ? 0 : g.size / 2),
-          g.margin + row * g.size + (cells.style === "points" ? 0 : g.size / 2)];
+  const half = cells.style === "points" ? 0 : g.size / 2;
+  return [g.left + col * g.size + half, g.top + row * g.size + half];
 }
 
 function drawBoard() {
@@ -61,25 +185,19 @@ function drawBoard() {
   const state = page.state;
   const cells = state && state.cells;
   if (!cells) return;
-  const g = geometry(cells);
+  const coords = coordinates(state.game, cells);
+  const g = geometry(cells, coords);
   const points = cells.style === "points";
-  const w = (points ? cells.width - 1 : cells.width) * g.size + 2 * g.margin;
-  const h = (points ? cells.height - 1 : cells.height) * g.size + 2 * g.margin;
+  const span = (n) => (points ? n - 1 : n) * g.size;
+  const w = g.left + span(cells.width) + g.pad;
+  const h = g.top + span(cells.height) + g.bottom;
   board.setAttribute("width", w);
   board.setAttribute("height", h);
   board.setAttribute("viewBox", `0 0 ${w} ${h}`);
   board.appendChild(svg("rect", { x: 0, y: 0, width: w, height: h,
     fill: points ? "#dcb35c" : cells.drop ? "#1e50b4" : "#f3efe6" }));
-  if (points) {
-    for (let i = 0; i < cells.width; i++) {
-      const x = g.margin + i * g.size;
-      board.appendChild(svg("line", { x1: x, y1: g.margin, x2: x, y2: h - g.margin, stroke: "#333" }));
-    }
-    for (let j = 0; j < cells.height; j++) {
-      const y = g.margin + j * g.size;
-      board.appendChild(svg("line", { x1: g.margin, y1: y, x2: w - g.margin, y2: y, stroke: "#333" }));
-    }
-  }
+  if (points) drawLines(board, cells, g, state.game === "xiangqi");
+  drawCoordinates(board, cells, g, coords, cells.drop ? "#e3ecff" : "#5d4037");
   const last = state.history.length ? state.history[state.history.length - 1] : null;
   const targets = new Set();
   if (page.selected !== null) {
@@ -94,6 +212,11 @@ function drawBoard() {
     } else if (cells.style === "boxes" && !cells.drop) {
       board.appendChild(svg("rect", { x: x + 1, y: y + 1, width: g.size - 2, height: g.size - 2, fill: "#fff", stroke: "#999" }));
     }
+    if (coords.inside) {
+      const font = g.size * 0.22;
+      board.appendChild(svg("text", { x: x + 4, y: y + 3 + font, "font-size": font, fill: "#9e9e9e",
+        class: "coord", "pointer-events": "none" }, String(i + 1)));
+    }
     if (last && (last.to === i || last.from === i)) {
       board.appendChild(svg("rect", { x, y, width: g.size, height: g.size, fill: "#ffeb3b", opacity: 0.45 }));
     }
@@ -105,7 +228,7 @@ function drawBoard() {
     if (note) {
       const cross = svg("text", { x: cx, y: cy + g.size * 0.2, "font-size": g.size * 0.6, "text-anchor": "middle",
         fill: "#b00020", "font-weight": 700, class: "forbidden" }, "\u00d7");
-      cross.appendChild(svg("title", {}, note.why));
+      cross.appendChild(svg("title", {}, say(note.words)));
       board.appendChild(cross);
     }
     if (targets.has(i)) board.appendChild(svg("circle", { cx, cy, r: g.size / 7, fill: "#2e7d32", opacity: 0.7 }));
@@ -113,6 +236,48 @@ function drawBoard() {
     board.appendChild(svg("rect", { x, y, width: g.size, height: g.size, fill: "transparent", class: "cell", "data-cell": i }));
   }
   drawGhosts(board, cells, g);
+}
+
+// The lines of a board whose stones stand on points; xiangqi's files stop at the river, which is written on,
+// and its two palaces have diagonals.
+function drawLines(board, cells, g, xiangqi) {
+  const x = (col) => g.left + col * g.size, y = (row) => g.top + row * g.size;
+  const line = (c1, r1, c2, r2) => board.appendChild(svg("line", { x1: x(c1), y1: y(r1), x2: x(c2), y2: y(r2), stroke: "#333" }));
+  const last = { col: cells.width - 1, row: cells.height - 1 };
+  for (let j = 0; j <= last.row; j++) line(0, j, last.col, j);
+  for (let i = 0; i <= last.col; i++) {
+    if (xiangqi && i > 0 && i < last.col) {
+      line(i, 0, i, 4);
+      line(i, 5, i, last.row);
+    } else {
+      line(i, 0, i, last.row);
+    }
+  }
+  if (!xiangqi) return;
+  for (const top of [0, 7]) {
+    line(3, top, 5, top + 2);
+    line(5, top, 3, top + 2);
+  }
+  // The river's two names, as boards print them, on Black's side of the middle and on Red's.
+  const river = { y: (y(4) + y(5)) / 2 + g.size * 0.17, size: g.size * 0.48 };
+  for (const [text, col] of [["楚　河", 2], ["汉　界", 6]]) {
+    board.appendChild(svg("text", { x: x(col), y: river.y, "font-size": river.size, "text-anchor": "middle",
+      fill: "#5d4037", class: "river", "pointer-events": "none" }, text));
+  }
+}
+
+function drawCoordinates(board, cells, g, coords, fill) {
+  const half = cells.style === "points" ? 0 : g.size / 2;
+  const text = (x, y, label) => board.appendChild(svg("text", { x, y, "font-size": g.label * 0.78, "text-anchor": "middle",
+    fill, class: "coord", "pointer-events": "none" }, label));
+  const x = (col) => g.left + col * g.size + half;
+  const y = (row) => g.top + row * g.size + half;
+  const bottomEdge = g.top + (cells.style === "points" ? cells.height - 1 : cells.height) * g.size;
+  const lift = g.label * 0.28;
+  if (coords.top) coords.top.forEach((label, col) => text(x(col), g.top - (cells.style === "points" ? g.pad : 0) - lift, label));
+  (coords.bottom || []).forEach((labels, n) => labels.forEach((label, col) =>
+    text(x(col), bottomEdge + (cells.style === "points" ? g.pad : 0) + (n + 1) * g.label - lift, label)));
+  if (coords.left) coords.left.forEach((label, row) => text(g.left - (cells.style === "points" ? g.pad : 0) - g.label / 2, y(row) + lift, label));
 }
 
 function drawMark(board, cells, g, cx, cy, mark, opacity) {
@@ -200,13 +365,13 @@ function humanToMove() {
 }
 
 async function play(text) {
-  showError("");
+  showError(null);
   const generation = page.generation;
   try {
     const state = await api("POST", `/api/sessions/${page.state.id}/move`, { move: text });
     if (generation === page.generation) update(state);
   } catch (e) {
-    showError(e.message);
+    showError(e);
   }
 }
 
@@ -224,23 +389,28 @@ function next() {
   if (playerToMove() === "engine") think(true);
 }
 
+function clearSearch() {
+  page.reports = [];
+  $("search").tBodies[0].replaceChildren();
+  $("search-notes").textContent = "";
+}
+
 function think(playIt) {
   if (page.search || !page.state || page.state.result) return;
-  showError("");
+  showError(null);
   const id = page.state.id;
   const generation = page.generation;
   const source = new EventSource(`/api/sessions/${id}/search?time_ms=${$("time").value}`);
   page.search = source;
   page.cancelled = false;
-  $("search").tBodies[0].replaceChildren();
-  $("search-notes").textContent = "";
+  clearSearch();
   setBusy(true);
   const finish = () => {
     source.close();
     if (page.search === source) page.search = null;
     setBusy(false);
   };
-  source.addEventListener("queued", () => { $("search-notes").textContent = "Waiting for a free search slot\u2026"; });
+  source.addEventListener("queued", () => { $("search-notes").textContent = t("ui.waiting"); });
   source.addEventListener("iteration", (e) => {
     if (generation !== page.generation) return;
     showReport(JSON.parse(e.data), false);
@@ -263,7 +433,7 @@ function think(playIt) {
     if (page.search !== source) return;
     finish();
     api("GET", `/api/sessions/${id}`).then((s) => { if (generation === page.generation) page.state = s; render(); })
-      .catch((err) => showError(err.message));
+      .catch(showError);
   };
 }
 
@@ -272,75 +442,108 @@ function setBusy(busy) {
   for (const id of ["think", "analyze", "compare", "load"]) $(id).disabled = busy;
 }
 
-function number(n) {
-  return n >= 1e9 ? (n / 1e9).toFixed(2) + "G" : n >= 1e6 ? (n / 1e6).toFixed(2) + "M" : n >= 1e4 ? (n / 1e3).toFixed(1) + "k" : String(n);
+function showReport(report, final) {
+  // The final report repeats the last iteration's depth: it replaces that row.
+  const last = page.reports[page.reports.length - 1];
+  if (final && last && (last[0].depth ?? "") === (report.depth ?? "")) page.reports.pop();
+  page.reports.push([report, final]);
+  page.pv = report.pv;
+  drawReports();
+  drawBoard();
 }
 
-function showReport(report, final) {
+// The search panel: a row per report, and what the final one says.
+function drawReports() {
   const body = $("search").tBodies[0];
-  const t = report.table;
-  const cells = [report.depth ?? "", report.score, `${number(report.nodes)} ${report.unit}`, number(Math.round(report.nps)),
-    t ? number(t.probes) : "\u2013", t ? number(t.hits) : "\u2013", t ? number(t.cutoffs) : "\u2013",
-    report.hashfull === null || report.hashfull === undefined ? "\u2013" : `${(report.hashfull / 10).toFixed(1)}%`,
-    report.pv.map((m) => m.text).join(" ")];
-  // The final report repeats the last iteration's depth: it replaces that row.
-  const lastRow = body.rows[body.rows.length - 1];
-  const row = final && lastRow && lastRow.dataset.depth === String(report.depth ?? "") ? lastRow : body.insertRow();
-  row.replaceChildren();
-  row.className = final ? "iteration final" : "iteration";
-  row.dataset.depth = String(report.depth ?? "");
-  cells.forEach((text, i) => {
-    const td = row.insertCell();
-    td.textContent = text;
-    if (i === cells.length - 1) td.className = "line";
-  });
-  if (final) {
-    const time = (report.elapsed_ms / 1000).toFixed(2);
-    const lines = [`Best move ${report.best ?? "\u2013"}, ${report.score}, ${number(report.nodes)} ${report.unit} in ${time} s.`];
-    if (t && t.probes) lines.push(`The table answered ${(100 * t.hits / t.probes).toFixed(1)}% of its ${number(t.probes)} probes; ${number(t.cutoffs)} of them settled a node without searching it.`);
-    $("search-notes").replaceChildren(...lines.concat(report.notes).map((l) => Object.assign(document.createElement("div"), { textContent: l })));
+  body.replaceChildren();
+  for (const [report, final] of page.reports) {
+    const table = report.table;
+    const cells = [report.depth ?? "", say(report.score_words), `${number(report.nodes)} ${say(report.unit_words)}`,
+      number(Math.round(report.nps)),
+      table ? number(table.probes) : "\u2013", table ? number(table.hits) : "\u2013", table ? number(table.cutoffs) : "\u2013",
+      report.hashfull === null || report.hashfull === undefined ? "\u2013" : `${(report.hashfull / 10).toFixed(1)}%`,
+      report.pv.map(notation).join(" ")];
+    const row = body.insertRow();
+    row.className = final ? "iteration final" : "iteration";
+    row.dataset.depth = String(report.depth ?? "");
+    cells.forEach((text, i) => {
+      const td = row.insertCell();
+      td.textContent = text;
+      if (i === cells.length - 1) td.className = "line";
+    });
   }
-  page.pv = report.pv;
-  drawBoard();
+  const done = page.reports.find(([, final]) => final);
+  if (!done) return;
+  const report = done[0];
+  const table = report.table;
+  const lines = [t("ui.best_line", { move: notation(report.best_move), score: say(report.score_words),
+    nodes: number(report.nodes), unit: say(report.unit_words), time: (report.elapsed_ms / 1000).toFixed(2) })];
+  if (table && table.probes) {
+    lines.push(t("ui.table_answered", { percent: (100 * table.hits / table.probes).toFixed(1), probes: number(table.probes),
+      cutoffs: number(table.cutoffs) }));
+  }
+  const notes = lines.concat(report.notes_words.map(say));
+  $("search-notes").replaceChildren(...notes.map((l) => Object.assign(document.createElement("div"), { textContent: l })));
 }
 
 async function compare() {
   if (page.search || !page.state) return;
   const depth = Number($("compare-depth").value);
-  const out = $("compare-result");
   if (page.depthless) {
-    out.textContent = "This game's engine (Monte Carlo tree search) has no depths and no transposition table: nothing to compare.";
-    return;
+    page.comparison = { words: { key: "ui.no_depths" } };
+    return drawComparison();
   }
-  out.textContent = `Searching to depth ${depth} with the table, then without it\u2026`;
+  page.comparison = { words: { key: "ui.comparing", args: { depth: { text: String(depth) } } } };
+  drawComparison();
   setBusy(true);
   $("stop").disabled = true;
   try {
-    const c = await api("POST", `/api/sessions/${page.state.id}/compare`, { depth, time_ms: 10000 });
-    const a = c.with_table, b = c.without_table;
-    const row = (name, f) => `<tr><td>${name}</td><td>${f(a)}</td><td>${f(b)}</td></tr>`;
-    out.innerHTML = `<table id="comparison"><thead><tr><th></th><th>with the table</th><th>without</th></tr></thead><tbody>` +
-      row("depth reached", (r) => r.depth) +
-      row(a.unit, (r) => r.nodes.toLocaleString("en")) +
-      row("time", (r) => (r.elapsed_ms / 1000).toFixed(3) + " s") +
-      row("best move", (r) => r.best ?? "\u2013") +
-      row("score", (r) => r.score) +
-      row("table hits", (r) => r.table && r.table.probes ? `${(100 * r.table.hits / r.table.probes).toFixed(1)}%` : "\u2013") +
-      `</tbody></table>`;
-    const saved = document.createElement("div");
-    saved.className = "saved";
-    if (b.depth < depth || a.depth < depth) {
-      saved.textContent = Math.max(a.elapsed_ms, b.elapsed_ms) >= 9000
-        ? "The time cap stopped a search before the depth asked: compare at a smaller depth."
-        : `The search proved the game's value at depth ${a.depth}, before the depth asked: there is nothing deeper to compare.`;
-    }
-    else saved.textContent = `Without the table the same search needs ${(b.nodes / Math.max(1, a.nodes)).toFixed(1)}\u00d7 the ${a.unit} and ${(b.elapsed_ms / Math.max(0.001, a.elapsed_ms)).toFixed(1)}\u00d7 the time.`;
-    out.appendChild(saved);
+    const result = await api("POST", `/api/sessions/${page.state.id}/compare`, { depth, time_ms: 10000 });
+    page.comparison = { result, depth };
   } catch (e) {
-    out.textContent = e.message;
+    page.comparison = { words: e.words || { text: e.message } };
   } finally {
     setBusy(false);
   }
+  drawComparison();
+}
+
+function drawComparison() {
+  const out = $("compare-result");
+  const shown = page.comparison;
+  out.replaceChildren();
+  if (!shown) return;
+  if (!shown.result) {
+    out.textContent = say(shown.words);
+    return;
+  }
+  const { result: c, depth } = shown;
+  const a = c.with_table, b = c.without_table;
+  const table = document.createElement("table");
+  table.id = "comparison";
+  const row = (parent, tag, texts) => {
+    const tr = parent.insertRow();
+    for (const text of texts) tr.appendChild(Object.assign(document.createElement(tag), { textContent: text }));
+  };
+  row(table.createTHead(), "th", ["", t("ui.with_table"), t("ui.without")]);
+  const body = table.createTBody();
+  const line = (name, f) => row(body, "td", [name, f(a), f(b)]);
+  line(t("ui.depth_reached"), (r) => String(r.depth));
+  line(t("ui.work_row", { unit: say(a.unit_words) }), (r) => r.nodes.toLocaleString(i18n.language));
+  line(t("ui.time"), (r) => t("ui.seconds", { n: (r.elapsed_ms / 1000).toFixed(3) }));
+  line(t("ui.best_move"), (r) => notation(r.best_move));
+  line(t("ui.score"), (r) => say(r.score_words));
+  line(t("ui.table_hits"), (r) => r.table && r.table.probes ? `${(100 * r.table.hits / r.table.probes).toFixed(1)}%` : "\u2013");
+  out.appendChild(table);
+  const saved = document.createElement("div");
+  saved.className = "saved";
+  if (b.depth < depth || a.depth < depth) {
+    saved.textContent = Math.max(a.elapsed_ms, b.elapsed_ms) >= 9000 ? t("ui.time_cap") : t("ui.proved", { depth: a.depth });
+  } else {
+    saved.textContent = t("ui.saved", { nodes: (b.nodes / Math.max(1, a.nodes)).toFixed(1), unit: say(a.unit_words),
+      time: (b.elapsed_ms / Math.max(0.001, a.elapsed_ms)).toFixed(1) });
+  }
+  out.appendChild(saved);
 }
 
 // ---- The panels ---------------------------------------------------------------------------------------------
@@ -348,22 +551,24 @@ async function compare() {
 function render() {
   const s = page.state;
   if (!s) return;
-  $("status").textContent = s.result ? s.result : `${s.side} to move` + (playerToMove() === "engine" ? " (engine)" : "");
+  const side = say(s.side_words);
+  $("status").textContent = s.result ? say(s.result_words)
+    : playerToMove() === "engine" ? t("ui.to_move_engine", { side }) : t("ui.to_move", { side });
   drawBoard();
   const extra = $("extra-moves");
   extra.replaceChildren();
   if (humanToMove()) {
     for (const m of s.moves.filter((m) => m.to === null || m.to === undefined)) {
       const b = document.createElement("button");
-      b.textContent = m.text;
+      b.textContent = notation(m);
       b.onclick = () => play(m.text);
       extra.appendChild(b);
     }
   }
   $("cell-notes").replaceChildren(...(s.cells ? s.cells.notes : []).map((n) =>
-    Object.assign(document.createElement("li"), { textContent: `\u00d7 ${n.why}: the rules forbid it now.` })));
+    Object.assign(document.createElement("li"), { textContent: t("ui.forbidden", { why: say(n.words) }) })));
   $("position").value = s.position;
-  $("position-help").textContent = s.position_help;
+  $("position-label").textContent = t("ui.position", { help: say(s.position_help_words) });
   const download = $("download");
   download.hidden = s.game !== "go";
   if (s.game === "go") download.href = "data:application/x-go-sgf;charset=utf-8," + encodeURIComponent(s.position);
@@ -372,15 +577,16 @@ function render() {
   list.replaceChildren();
   for (let i = 0; i < s.history.length; i += 2) {
     const li = document.createElement("li");
-    li.textContent = s.history.slice(i, i + 2).map((p) => p.text).join(" ");
+    li.textContent = s.history.slice(i, i + 2).map(notation).join(" ");
     list.appendChild(li);
   }
 }
 
 function renderKeys(s) {
   $("key").textContent = s.key;
-  $("feature-count").textContent = s.features.length ? `= the XOR of ${s.features.length} feature keys` : "";
-  $("features").replaceChildren(...s.features.map((f) => Object.assign(document.createElement("li"), { textContent: `${f.key} ${f.name}` })));
+  $("feature-count").textContent = s.features.length ? t("ui.xor_of", { count: s.features.length }) : "";
+  $("features").replaceChildren(...s.features.map((f) =>
+    Object.assign(document.createElement("li"), { textContent: `${f.key} ${say(f.words)}` })));
   const out = $("last-move-keys");
   out.replaceChildren();
   const last = s.history[s.history.length - 1];
@@ -388,20 +594,23 @@ function renderKeys(s) {
     const pre = document.createElement("pre");
     pre.className = "xor";
     const line = (cls, text) => { const span = document.createElement("span"); span.className = cls; span.textContent = text + "\n"; pre.appendChild(span); };
-    line("", `  ${last.key_before}  key before ${last.text}`);
-    for (const f of last.xor_out) line("out", `\u2295 ${f.key}  out: ${f.name}`);
-    for (const f of last.xor_in) line("in", `\u2295 ${f.key}  in: ${f.name}`);
-    line("", `= ${last.key_after}  key after` + (s.features.length ? (last.adds_up ? "  \u2713 adds up" : "  \u2717 does not add up") : ""));
+    line("", `  ${last.key_before}  ${t("ui.key_before", { move: notation(last) })}`);
+    for (const f of last.xor_out) line("out", `\u2295 ${f.key}  ${t("ui.xor_out", { name: say(f.words) })}`);
+    for (const f of last.xor_in) line("in", `\u2295 ${f.key}  ${t("ui.xor_in", { name: say(f.words) })}`);
+    const sum = s.features.length ? "  " + (last.adds_up ? t("ui.adds_up") : t("ui.does_not_add_up")) : "";
+    line("", `= ${last.key_after}  ${t("ui.key_after")}${sum}`);
     out.appendChild(pre);
   }
+  // The moves that first reached each key, by their text (the same in every language).
   const line = s.history.map((p) => p.text).join(" ");
   const first = page.seen.get(s.key);
   const note = $("transposition");
-  if (first !== undefined && first !== line && s.history.length) {
-    note.textContent = `Same key as after \u201c${first || "the start"}\u201d: the same position, reached by another order of moves.`;
+  if (first !== undefined && first.line !== line && s.history.length) {
+    const moves = first.moves.length ? first.moves.map(notation).join(" ") : t("ui.the_start");
+    note.textContent = t("ui.transposition", { line: moves });
   } else {
     note.textContent = "";
-    if (first === undefined) page.seen.set(s.key, line);
+    if (first === undefined) page.seen.set(s.key, { line, moves: s.history.slice() });
   }
 }
 
@@ -411,22 +620,29 @@ function settingsFor(name) {
   return (page.games.find((g) => g.name === name) || { settings: [] }).settings;
 }
 
-function drawSettings() {
+// The selects of the game's settings; `relabel` writes the labels again, keeping what is chosen.
+function drawSettings(relabel) {
   const box = $("settings");
+  const chosen = {};
+  if (relabel) for (const select of box.querySelectorAll("select")) chosen[select.id] = select.value;
   box.replaceChildren();
   for (const s of settingsFor($("game").value)) {
     const label = document.createElement("label");
-    label.textContent = s.name + " ";
+    label.textContent = t(`setting.${s.name}`) + " ";
     const select = document.createElement("select");
     select.id = "setting-" + s.name;
-    for (const c of s.choices) select.appendChild(Object.assign(document.createElement("option"), { value: c, textContent: c }));
+    for (const c of s.choices) {
+      const text = has(`choice.${c}`) ? t(`choice.${c}`) : c;
+      select.appendChild(Object.assign(document.createElement("option"), { value: c, textContent: text }));
+    }
+    if (chosen[select.id] !== undefined) select.value = chosen[select.id];
     label.appendChild(select);
     box.appendChild(label);
   }
 }
 
 async function newGame(position) {
-  showError("");
+  showError(null);
   if (page.search) {
     // Closing the stream stops the old session's search; deleting the session below would too.
     page.search.close();
@@ -447,14 +663,14 @@ async function newGame(position) {
     page.seen = new Map();
     page.lastDepth = null;
     page.depthless = false;
-    $("search").tBodies[0].replaceChildren();
-    $("search-notes").textContent = "";
-    $("compare-result").textContent = "";
+    page.comparison = null;
+    clearSearch();
+    drawComparison();
     if (old) api("DELETE", `/api/sessions/${old.id}`).catch(() => {});
     location.hash = game;
     update(state);
   } catch (e) {
-    showError(e.message);
+    showError(e);
   }
 }
 
@@ -469,9 +685,9 @@ async function undo() {
     const source = page.search;
     page.cancelled = true;
     stopSearch();
-    await new Promise((resolve) => { const t = setInterval(() => { if (page.search !== source) { clearInterval(t); resolve(); } }, 30); });
+    await new Promise((resolve) => { const timer = setInterval(() => { if (page.search !== source) { clearInterval(timer); resolve(); } }, 30); });
   }
-  showError("");
+  showError(null);
   // Back to the last position where a human is to move (one move if both sides are human or both engines).
   const mixed = $("first").value !== $("second").value;
   let state = page.state;
@@ -482,7 +698,7 @@ async function undo() {
       if (!mixed || playerToMove() === "human") break;
     }
   } catch (e) {
-    showError(e.message);
+    showError(e);
   }
   page.state = state;
   page.pv = [];
@@ -490,12 +706,16 @@ async function undo() {
 }
 
 async function start() {
+  await loadLanguage(chosenLanguage());
   page.games = await api("GET", "/api/games");
   const select = $("game");
-  for (const g of page.games) select.appendChild(Object.assign(document.createElement("option"), { value: g.name, textContent: g.name }));
+  for (const g of page.games) select.appendChild(Object.assign(document.createElement("option"), { value: g.name }));
   const wanted = location.hash.slice(1);
   if (page.games.some((g) => g.name === wanted)) select.value = wanted;
-  drawSettings();
+  const languages = $("lang");
+  for (const l of LANGUAGES) languages.appendChild(Object.assign(document.createElement("option"), { value: l, textContent: t(`lang.${l}`) }));
+  languages.onchange = () => switchLanguage(languages.value).catch(showError);
+  applyLanguage();
   select.onchange = () => { drawSettings(); newGame(); };
   // The address names the game (`/#chess`): following a link to another game starts it.
   window.addEventListener("hashchange", () => {
@@ -523,4 +743,4 @@ async function start() {
   await newGame();
 }
 
-start().catch((e) => showError(e.message));
+start().catch(showError);

@@ -2,6 +2,7 @@
 //! and the errors answered as JSON. See the [crate documentation](crate) for the list of requests.
 
 use crate::session::{GameState, SearchJob, SearchReport, Session};
+use crate::words::{front_error, Words, ENGLISH, TABLES};
 use crate::{Catalog, Limits};
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
@@ -16,7 +17,7 @@ use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use tabula_protocol::front::{EngineConfig, Setup};
+use tabula_protocol::front::{EngineConfig, FrontError, Setup};
 use tokio::sync::{mpsc, Semaphore};
 use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_stream::StreamExt;
@@ -48,41 +49,61 @@ impl Shared {
     }
 }
 
-/// An error answered as `{"error": message}`.
+/// An error answered as `{"error": message, "words": words}`: the message in English, and as words for the
+/// page to show in its language.
 #[derive(Debug)]
-struct ApiError(StatusCode, String);
+struct ApiError(StatusCode, Words);
 
 impl ApiError {
-    fn bad(message: impl Into<String>) -> ApiError {
-        ApiError(StatusCode::BAD_REQUEST, message.into())
+    /// The error `key` of the tables, with `args`.
+    fn new<const N: usize>(status: StatusCode, key: &str, args: [(&str, String); N]) -> ApiError {
+        ApiError(status, Words::said(key, args.map(|(name, value)| (name, Words::text(value)))))
+    }
+
+    fn bad<const N: usize>(key: &str, args: [(&str, String); N]) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, key, args)
+    }
+
+    /// A game's refusal of a position, a move or a setting.
+    fn refused(game: &str, error: &FrontError) -> ApiError {
+        ApiError(StatusCode::BAD_REQUEST, front_error(game, error))
+    }
+}
+
+/// An error's body.
+#[derive(Serialize)]
+struct ErrorJson {
+    error: String,
+    words: Words,
+}
+
+impl ErrorJson {
+    fn new(words: Words) -> ErrorJson {
+        ErrorJson { error: ENGLISH.english(&words), words }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        #[derive(Serialize)]
-        struct Body {
-            error: String,
-        }
-        (self.0, Json(Body { error: self.1 })).into_response()
+        (self.0, Json(ErrorJson::new(self.1))).into_response()
     }
 }
 
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> ApiError {
-        ApiError(r.status(), r.body_text())
+        ApiError::new(r.status(), "error.request", [("detail", r.body_text())])
     }
 }
 
 impl From<QueryRejection> for ApiError {
     fn from(r: QueryRejection) -> ApiError {
-        ApiError(r.status(), r.body_text())
+        ApiError::new(r.status(), "error.request", [("detail", r.body_text())])
     }
 }
 
 impl From<PathRejection> for ApiError {
     fn from(_: PathRejection) -> ApiError {
-        ApiError::bad("a session id is a number")
+        ApiError::bad("error.session_id", [])
     }
 }
 
@@ -111,6 +132,7 @@ pub fn router(catalog: Catalog, limits: Limits) -> Router {
                 ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../assets/style.css"))
             }),
         )
+        .route("/i18n/{table}", get(i18n))
         .route("/api/games", get(games))
         .route("/api/sessions", post(create))
         .route("/api/sessions/{id}", get(state).delete(delete))
@@ -119,12 +141,22 @@ pub fn router(catalog: Catalog, limits: Limits) -> Router {
         .route("/api/sessions/{id}/search", get(search))
         .route("/api/sessions/{id}/stop", post(stop))
         .route("/api/sessions/{id}/compare", post(compare))
-        .fallback(|uri: Uri| async move { ApiError(StatusCode::NOT_FOUND, format!("nothing at {}", uri.path())) })
-        .method_not_allowed_fallback(|| async {
-            ApiError(StatusCode::METHOD_NOT_ALLOWED, "this address does not take that method".into())
-        })
+        .fallback(|uri: Uri| async move { not_found(&uri) })
+        .method_not_allowed_fallback(|| async { ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "error.method", []) })
         .layer(DefaultBodyLimit::max(limits.max_body))
         .with_state(shared)
+}
+
+fn not_found(uri: &Uri) -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "error.nothing_at", [("path", uri.path().to_string())])
+}
+
+/// The page's words in one language: `/i18n/en.json`, `/i18n/zh-CN.json`.
+async fn i18n(Path(table): Path<String>, uri: Uri) -> Result<Response, ApiError> {
+    let json =
+        TABLES.iter().find(|(language, _)| table.strip_suffix(".json") == Some(*language)).map(|(_, json)| *json);
+    let json = json.ok_or_else(|| not_found(&uri))?;
+    Ok(([(header::CONTENT_TYPE, "application/json; charset=utf-8")], json).into_response())
 }
 
 #[derive(Serialize)]
@@ -183,14 +215,14 @@ async fn create(State(app): State<App>, body: Result<Json<CreateRequest>, JsonRe
     let Json(req) = body?;
     let Some(entry) = app.catalog.get(&req.game) else {
         let names: Vec<_> = app.catalog.entries.iter().map(|e| e.name).collect();
-        return Err(ApiError::bad(format!("unknown game `{}`; the games are {}", req.game, names.join(", "))));
+        return Err(ApiError::bad("error.unknown_game", [("game", req.game), ("games", names.join(", "))]));
     };
     if req.komi.is_some_and(|k| !k.is_finite()) {
-        return Err(ApiError::bad("komi must be a finite number"));
+        return Err(ApiError::bad("error.komi", []));
     }
     let setup = Setup { size: req.size, rule: req.rule, komi: req.komi };
     let session =
-        (entry.create)(&setup, req.position.as_deref().unwrap_or("")).map_err(|e| ApiError::bad(e.to_string()))?;
+        (entry.create)(&setup, req.position.as_deref().unwrap_or("")).map_err(|e| ApiError::refused(entry.name, &e))?;
     let id = app.next_id.fetch_add(1, Ordering::Relaxed);
     let mut sessions = app.sessions();
     if sessions.len() >= app.limits.max_sessions {
@@ -201,9 +233,10 @@ async fn create(State(app): State<App>, body: Result<Json<CreateRequest>, JsonRe
                 sessions.remove(&old);
             }
             None => {
-                return Err(ApiError(
+                return Err(ApiError::new(
                     StatusCode::SERVICE_UNAVAILABLE,
-                    format!("all {} sessions are searching; try again shortly", app.limits.max_sessions),
+                    "error.all_searching",
+                    [("count", app.limits.max_sessions.to_string())],
                 ))
             }
         }
@@ -217,14 +250,18 @@ async fn create(State(app): State<App>, body: Result<Json<CreateRequest>, JsonRe
 /// Runs `f` on the session `id`, marking it used.
 fn with_slot<T>(app: &App, id: u64, f: impl FnOnce(&mut Slot) -> ApiResult<T>) -> ApiResult<T> {
     let mut sessions = app.sessions();
-    let slot = sessions.get_mut(&id).ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no session {id}")))?;
+    let slot = sessions.get_mut(&id).ok_or_else(|| no_session(id))?;
     slot.used = Instant::now();
     f(slot)
 }
 
+fn no_session(id: u64) -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "error.no_session", [("id", id.to_string())])
+}
+
 fn idle(slot: &Slot) -> ApiResult<()> {
     match slot.search {
-        Some(_) => Err(ApiError(StatusCode::CONFLICT, "a search is running in this session; stop it first".into())),
+        Some(_) => Err(ApiError::new(StatusCode::CONFLICT, "error.searching", [])),
         None => Ok(()),
     }
 }
@@ -236,7 +273,7 @@ async fn state(State(app): State<App>, id: Result<Path<u64>, PathRejection>) -> 
 
 async fn delete(State(app): State<App>, id: Result<Path<u64>, PathRejection>) -> ApiResult<StatusCode> {
     let Path(id) = id?;
-    let slot = app.sessions().remove(&id).ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no session {id}")))?;
+    let slot = app.sessions().remove(&id).ok_or_else(|| no_session(id))?;
     if let Some(stop) = slot.search {
         stop.store(true, Ordering::Relaxed);
     }
@@ -259,7 +296,7 @@ async fn play(
     let Json(req) = body?;
     with_slot(&app, id, |slot| {
         idle(slot)?;
-        slot.session.play(&req.text).map_err(|e| ApiError::bad(e.to_string()))?;
+        slot.session.play(&req.text).map_err(|e| ApiError::refused(slot.session.game(), &e))?;
         Ok(state_of(id, slot))
     })
 }
@@ -269,7 +306,7 @@ async fn undo(State(app): State<App>, id: Result<Path<u64>, PathRejection>) -> A
     with_slot(&app, id, |slot| {
         idle(slot)?;
         if !slot.session.undo() {
-            return Err(ApiError::bad("no move to take back"));
+            return Err(ApiError::bad("error.nothing_to_undo", []));
         }
         Ok(state_of(id, slot))
     })
@@ -330,7 +367,7 @@ fn start_search(
         let mut jobs = Vec::new();
         for &table in tables {
             let config = EngineConfig { hash_mib: app.limits.hash_mib, threads: 1, table };
-            jobs.push(slot.session.search(config).ok_or_else(|| ApiError::bad("the game is over"))?);
+            jobs.push(slot.session.search(config).ok_or_else(|| ApiError::bad("error.game_over", []))?);
         }
         slot.search = Some(stop.clone());
         Ok(jobs)
@@ -344,13 +381,13 @@ fn limits(app: &App, time_ms: Option<u64>, depth: Option<u32>, stop: &Arc<Atomic
     let cap = app.limits.max_search_time;
     let time = match time_ms {
         Some(ms) if ms == 0 || Duration::from_millis(ms) > cap => {
-            return Err(ApiError::bad(format!("time_ms must be from 1 to {}", cap.as_millis())))
+            return Err(ApiError::bad("error.time_range", [("max", cap.as_millis().to_string())]))
         }
         Some(ms) => Some(Duration::from_millis(ms)),
         None => None,
     };
     if depth.is_some_and(|d| !(1..=64).contains(&d)) {
-        return Err(ApiError::bad("depth must be from 1 to 64"));
+        return Err(ApiError::bad("error.depth_range", []));
     }
     let time = time.unwrap_or(if depth.is_some() { cap } else { Duration::from_secs(1) });
     let limits = tabula::Limits { depth, stop: Some(stop.clone()), ..tabula::Limits::default() };
@@ -405,12 +442,17 @@ async fn search(
         drop(permit);
         let _ = match ran {
             Ok(report) => tx.send(event("done", &report)),
-            Err(e) => tx.send(event("failed", &format!("the search failed: {e}"))),
+            Err(e) => tx.send(event("failed", &ErrorJson::new(search_failed(&e).1))),
         };
         drop(guard);
     });
     let stream = UnboundedReceiverStream::new(rx).map(Ok);
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// A search that panicked.
+fn search_failed(e: &tokio::task::JoinError) -> ApiError {
+    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "error.search_failed", [("detail", e.to_string())])
 }
 
 #[derive(Deserialize)]
@@ -438,7 +480,7 @@ async fn compare(
     let limits = limits(&app, req.time_ms, Some(req.depth), &stop)?;
     let (mut jobs, guard) = start_search(&app, id, &[true, false], stop)?;
     let _stop_on_drop = StopOnDrop(guard.stop.clone());
-    let permit = app.searches.clone().acquire_owned().await.map_err(|_| ApiError::bad("the server is stopping"))?;
+    let permit = app.searches.clone().acquire_owned().await.map_err(|_| ApiError::bad("error.stopping", []))?;
     let (without, with) = (jobs.pop().expect("two jobs"), jobs.pop().expect("two jobs"));
     // The guard moves into the blocking task, which frees the session when both searches have ended.
     let ran = tokio::task::spawn_blocking(move || {
@@ -450,12 +492,7 @@ async fn compare(
     })
     .await;
     drop(permit);
-    let comparison = ran.map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the search failed: {e}")))?;
-    let comparison = comparison.ok_or_else(|| {
-        ApiError(
-            StatusCode::CONFLICT,
-            "this game's engine searches without depths or a transposition table: nothing to compare".into(),
-        )
-    })?;
+    let comparison = ran.map_err(|e| search_failed(&e))?;
+    let comparison = comparison.ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "error.nothing_to_compare", []))?;
     Ok(Json(comparison))
 }

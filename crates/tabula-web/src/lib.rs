@@ -9,6 +9,7 @@
 //! | Request | Answer |
 //! |---|---|
 //! | `GET /` | the page |
+//! | `GET /i18n/{language}.json` | the page's words in `en` or `zh-CN`: a key to a template with `{holes}` |
 //! | `GET /api/games` | the games, their settings and notation help |
 //! | `POST /api/sessions` `{"game", "size"?, "rule"?, "komi"?, "position"?}` | `201` the new session's state |
 //! | `GET /api/sessions/{id}` | the state: board cells, legal moves, key, features, side, result, history |
@@ -19,7 +20,10 @@
 //! | `POST /api/sessions/{id}/stop` | stops the session's search, which still answers `done` |
 //! | `POST /api/sessions/{id}/compare` `{"depth", "time_ms"?}` | the same search with and without the table |
 //!
-//! Errors are JSON `{"error": "..."}` with a 4xx status that says what was wrong: 400 for a bad request, 404
+//! Every text the server writes comes twice: in English as before, and as words of the tables beside it
+//! (`side_words`, `result_words`, `score_words`, a feature's `words`...), a key and its arguments that the page
+//! renders in its language (see the `words` module). Errors are JSON `{"error": "...", "words": ...}` with a 4xx
+//! status that says what was wrong: 400 for a bad request, 404
 //! for an unknown session, 409 for a second search in one session or a move while it searches, 413 for a body
 //! over [`Limits::max_body`], 503 when every session slot is searching.
 //!
@@ -44,6 +48,7 @@
 
 mod api;
 mod session;
+mod words;
 
 use std::net::SocketAddr;
 use std::time::Duration;

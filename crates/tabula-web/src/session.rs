@@ -2,6 +2,7 @@
 //! XORed out and in, and searches of it run on a copy. The server holds sessions as `dyn` [`Session`] so that
 //! one map holds every game; everything game-specific goes through the trait.
 
+use crate::words::{Words, ENGLISH};
 use serde::Serialize;
 use std::collections::HashSet;
 use tabula::search::Limits;
@@ -9,6 +10,8 @@ use tabula_protocol::front::{CellStyle, EngineConfig, Feature, Front, FrontError
 
 /// A game session as the server sees it, whatever the game.
 pub(crate) trait Session: Send {
+    /// The game's name.
+    fn game(&self) -> &'static str;
     /// The state the page draws.
     fn state(&self) -> GameState;
     /// Plays the move written `text`.
@@ -38,12 +41,9 @@ struct Typed<G: Front> {
 /// A move that was played and the keys it changed.
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct Played {
-    /// The move as the game writes it (SAN for chess).
-    pub text: String,
-    /// Where it was drawn: the cell left, if a piece moved.
-    pub from: Option<usize>,
-    /// The cell reached or filled, if the move is drawn on the board.
-    pub to: Option<usize>,
+    /// The move: as the game writes it (SAN for chess) and where it is drawn.
+    #[serde(flatten)]
+    pub mv: MoveJson,
     /// The key before the move, in hex.
     pub key_before: String,
     /// The key after it.
@@ -56,23 +56,31 @@ pub(crate) struct Played {
     pub adds_up: bool,
 }
 
-/// A Zobrist feature: its name and key in hex.
+/// A Zobrist feature: its name (in English and as words) and key in hex.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub(crate) struct FeatureJson {
     pub name: String,
+    pub words: Words,
     pub key: String,
 }
 
-impl From<&Feature> for FeatureJson {
-    fn from(f: &Feature) -> FeatureJson {
-        FeatureJson { name: f.name.clone(), key: format!("{:016x}", f.key) }
+impl FeatureJson {
+    fn new(game: &str, f: &Feature) -> FeatureJson {
+        FeatureJson { name: f.name.clone(), words: ENGLISH.words(game, &f.name), key: format!("{:016x}", f.key) }
     }
 }
 
 /// A move and where it is drawn.
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct MoveJson {
+    /// The move as the game writes it, and reads it back.
     pub text: String,
+    /// The move in the coordinates engines print (UCI, ICCS), for a page that does not show the game's own
+    /// notation (xiangqi's Chinese in English).
+    pub coordinate: String,
+    /// A move not drawn on the board (a pass) in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub words: Option<Words>,
     pub from: Option<usize>,
     pub to: Option<usize>,
 }
@@ -89,11 +97,12 @@ pub(crate) struct CellsJson {
     pub notes: Vec<CellNote>,
 }
 
-/// A cell the rules single out now, and why.
+/// A cell the rules single out now, and why (in English and as words).
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct CellNote {
     pub cell: usize,
     pub why: String,
+    pub words: Words,
 }
 
 /// Everything the page shows of a position.
@@ -105,7 +114,9 @@ pub(crate) struct GameState {
     pub board_text: String,
     pub cells: Option<CellsJson>,
     pub side: String,
+    pub side_words: Words,
     pub result: Option<String>,
+    pub result_words: Option<Words>,
     pub key: String,
     /// The features whose keys XOR to the key.
     pub features: Vec<FeatureJson>,
@@ -113,17 +124,22 @@ pub(crate) struct GameState {
     pub history: Vec<Played>,
     pub move_help: &'static str,
     pub position_help: &'static str,
+    pub position_help_words: Words,
 }
 
 /// One report of a search, as the page shows it.
 #[derive(Clone, Debug, Default, Serialize)]
 pub(crate) struct SearchReport {
     pub best: Option<String>,
+    /// The best move written and drawn.
+    pub best_move: Option<MoveJson>,
     pub score: String,
+    pub score_words: Words,
     pub depth: Option<u32>,
     pub seldepth: Option<u32>,
     pub nodes: u64,
     pub unit: &'static str,
+    pub unit_words: Words,
     pub nps: f64,
     pub elapsed_ms: f64,
     pub table: Option<TableJson>,
@@ -131,6 +147,7 @@ pub(crate) struct SearchReport {
     pub hashfull: Option<u32>,
     pub pv: Vec<MoveJson>,
     pub notes: Vec<String>,
+    pub notes_words: Vec<Words>,
 }
 
 /// Transposition table use.
@@ -144,7 +161,16 @@ pub(crate) struct TableJson {
 impl<G: Front> Typed<G> {
     fn move_json(game: &G, mv: G::Move) -> MoveJson {
         let cells = game.move_cells(mv);
-        MoveJson { text: game.move_text(mv), from: cells.and_then(|c| c.from), to: cells.map(|c| c.to) }
+        let text = game.move_text(mv);
+        // Only a move off the board (a pass) is a word; the others are notation.
+        let words = cells.is_none().then(|| ENGLISH.words(G::NAME, &text)).filter(|w| matches!(w, Words::Said { .. }));
+        MoveJson {
+            coordinate: game.coordinate_text(mv),
+            text,
+            words,
+            from: cells.and_then(|c| c.from),
+            to: cells.map(|c| c.to),
+        }
     }
 }
 
@@ -156,34 +182,44 @@ fn report_json<G: Front>(game: &G, report: &Report<G::Move>) -> SearchReport {
         pv.push(Typed::move_json(&line, mv));
         line.play(mv);
     }
+    let words = |text: &str| ENGLISH.words(G::NAME, text);
     SearchReport {
         best: report.best.map(|m| game.move_text(m)),
+        best_move: report.best.map(|m| Typed::move_json(game, m)),
         score: report.score.clone(),
+        score_words: words(&report.score),
         depth: report.depth,
         seldepth: report.seldepth,
         nodes: report.nodes,
         unit: report.unit,
+        unit_words: words(report.unit),
         nps: report.speed(),
         elapsed_ms: report.elapsed.as_secs_f64() * 1e3,
         table: report.table.map(|t| TableJson { probes: t.probes, hits: t.hits, cutoffs: t.cutoffs }),
         hashfull: report.hashfull,
         pv,
         notes: report.notes.clone(),
+        notes_words: report.notes.iter().map(|n| words(n)).collect(),
     }
 }
 
 /// The features removed and added between two positions: the symmetric difference of their feature sets.
-fn difference(before: &[Feature], after: &[Feature]) -> (Vec<FeatureJson>, Vec<FeatureJson>) {
+fn difference(game: &str, before: &[Feature], after: &[Feature]) -> (Vec<FeatureJson>, Vec<FeatureJson>) {
     let old: HashSet<&Feature> = before.iter().collect();
     let new: HashSet<&Feature> = after.iter().collect();
-    let out = before.iter().filter(|f| !new.contains(f)).map(FeatureJson::from).collect();
-    let added = after.iter().filter(|f| !old.contains(f)).map(FeatureJson::from).collect();
+    let out = before.iter().filter(|f| !new.contains(f)).map(|f| FeatureJson::new(game, f)).collect();
+    let added = after.iter().filter(|f| !old.contains(f)).map(|f| FeatureJson::new(game, f)).collect();
     (out, added)
 }
 
 impl<G: Front + 'static> Session for Typed<G> {
+    fn game(&self) -> &'static str {
+        G::NAME
+    }
+
     fn state(&self) -> GameState {
         let game = &self.game;
+        let (side, result) = (game.side_name(), game.result_text());
         let mut moves = Vec::new();
         if game.outcome().is_none() {
             game.legal_moves(&mut moves);
@@ -202,16 +238,23 @@ impl<G: Front + 'static> Session for Typed<G> {
                     CellStyle::Points => "points",
                 },
                 drop: c.drop,
-                notes: c.notes.into_iter().map(|(cell, why)| CellNote { cell, why }).collect(),
+                notes: c
+                    .notes
+                    .into_iter()
+                    .map(|(cell, why)| CellNote { cell, words: ENGLISH.words(G::NAME, &why), why })
+                    .collect(),
             }),
-            side: game.side_name(),
-            result: game.result_text(),
+            side: side.clone(),
+            side_words: ENGLISH.words(G::NAME, &side),
+            result_words: result.as_deref().map(|r| ENGLISH.words(G::NAME, r)),
+            result,
             key: game.key_text(),
-            features: game.key_features().iter().map(FeatureJson::from).collect(),
+            features: game.key_features().iter().map(|f| FeatureJson::new(G::NAME, f)).collect(),
             moves: moves.into_iter().map(|mv| Self::move_json(game, mv)).collect(),
             history: self.history.iter().map(|(_, played)| played.clone()).collect(),
             move_help: G::MOVE_HELP,
             position_help: G::POSITION_HELP,
+            position_help_words: ENGLISH.words(G::NAME, G::POSITION_HELP),
         }
     }
 
@@ -220,18 +263,16 @@ impl<G: Front + 'static> Session for Typed<G> {
             return Err(FrontError::bad_move(text, format!("the game is over: {result}")));
         }
         let mv = self.game.parse_move(text)?;
-        let MoveJson { text: written, from, to } = Self::move_json(&self.game, mv);
+        let shown = Self::move_json(&self.game, mv);
         let (key_before, before) = (self.game.key(), self.game.key_features());
         self.game.play(mv);
         let (key_after, after) = (self.game.key(), self.game.key_features());
-        let (xor_out, xor_in) = difference(&before, &after);
+        let (xor_out, xor_in) = difference(G::NAME, &before, &after);
         let changed = before.iter().filter(|f| !after.contains(f)).chain(after.iter().filter(|f| !before.contains(f)));
         let adds_up =
             !(before.is_empty() && after.is_empty()) && changed.fold(key_before, |k, f| k ^ f.key) == key_after;
         let played = Played {
-            text: written,
-            from,
-            to,
+            mv: shown,
             key_before: format!("{key_before:016x}"),
             key_after: format!("{key_after:016x}"),
             xor_out,
@@ -282,8 +323,8 @@ mod tests {
         let a = Feature::new("a", Key(1));
         let b = Feature::new("b", Key(2));
         let c = Feature::new("c", Key(4));
-        let (out, added) = difference(&[a.clone(), b.clone()], &[b, c]);
-        assert_eq!(out, [FeatureJson::from(&a)]);
+        let (out, added) = difference("chess", &[a.clone(), b.clone()], &[b, c]);
+        assert_eq!(out, [FeatureJson::new("chess", &a)]);
         assert_eq!(added.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["c"]);
     }
 }

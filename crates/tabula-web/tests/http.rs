@@ -44,6 +44,214 @@ async fn the_page_and_its_assets_are_served() {
     let games: Value = client.get(format!("{base}/api/games")).send().await.unwrap().json().await.unwrap();
     let names: Vec<_> = games.as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["tictactoe", "connect4", "chess", "gomoku", "go", "xiangqi"]);
+    for language in ["en", "zh-CN"] {
+        let table = client.get(format!("{base}/i18n/{language}.json")).send().await.unwrap();
+        assert_eq!(table.status(), StatusCode::OK);
+        assert_eq!(table.headers()["content-type"], "application/json; charset=utf-8");
+    }
+    assert_eq!(client.get(format!("{base}/i18n/fr.json")).send().await.unwrap().status(), StatusCode::NOT_FOUND);
+}
+
+/// The tables as the page loads them.
+async fn tables(client: &Client, base: &str) -> [Value; 2] {
+    let get = |language: &str| client.get(format!("{base}/i18n/{language}.json")).send();
+    [get("en").await.unwrap().json().await.unwrap(), get("zh-CN").await.unwrap().json().await.unwrap()]
+}
+
+/// The page names each game, setting and worded choice by a key built from the catalogue's ids (`game.chess`):
+/// both tables have every one.
+#[tokio::test]
+async fn every_game_setting_and_choice_the_page_offers_has_its_name_in_both_tables() {
+    let base = start(Limits::default()).await;
+    let client = Client::new();
+    let games: Value = client.get(format!("{base}/api/games")).send().await.unwrap().json().await.unwrap();
+    let mut keys = Vec::new();
+    for game in games.as_array().unwrap() {
+        keys.push(format!("game.{}", game["name"].as_str().unwrap()));
+        for setting in game["settings"].as_array().unwrap() {
+            keys.push(format!("setting.{}", setting["name"].as_str().unwrap()));
+            for choice in setting["choices"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()) {
+                // Numbers (sizes, komi) are shown as they are.
+                if choice.parse::<f64>().is_err() {
+                    keys.push(format!("choice.{choice}"));
+                }
+            }
+        }
+    }
+    assert!(keys.len() > 10, "{keys:?}");
+    for table in tables(&client, &base).await {
+        let missing: Vec<_> = keys.iter().filter(|k| table[k.as_str()].as_str().is_none_or(str::is_empty)).collect();
+        assert!(missing.is_empty(), "missing {missing:?}");
+    }
+    let [en, zh] = tables(&client, &base).await;
+    assert_eq!((&en["game.tictactoe"], &zh["game.tictactoe"]), (&json!("Tic-tac-toe"), &json!("井字棋")));
+    assert_eq!((&en["game.xiangqi"], &zh["game.xiangqi"]), (&json!("Xiangqi"), &json!("中国象棋")));
+}
+
+/// The words the server sent as `value`, as the table writes them (the page's `say`).
+fn say(table: &Value, words: &Value) -> String {
+    if let Some(text) = words["text"].as_str() {
+        return text.to_string();
+    }
+    let key = words["key"].as_str().unwrap_or_else(|| panic!("no words: {words}"));
+    let mut text = table[key].as_str().unwrap_or_else(|| panic!("`{key}` is in no table")).to_string();
+    if let Some(args) = words["args"].as_object() {
+        for (name, value) in args {
+            let filled = say(table, value);
+            text = text.replace(&format!("{{{name}}}"), &filled).replace(&format!("{{@{name}}}"), &filled);
+        }
+    }
+    text
+}
+
+/// Every English text of a state, a search report or an error comes with words that the English table writes
+/// back as the same text, and that are a phrase of the tables (not text left as it was), unless a number.
+fn check_words(en: &Value, english: &Value, words: &Value, what: &str) {
+    let english = english.as_str().unwrap_or_else(|| panic!("{what}: {english}"));
+    assert_eq!(
+        say(en, words).split_whitespace().collect::<Vec<_>>(),
+        english.split_whitespace().collect::<Vec<_>>(),
+        "{what}"
+    );
+    // A bare number (a score without a unit) needs no words.
+    let number = english.trim_start_matches('+').parse::<f64>().is_ok();
+    assert!(number || words["key"].is_string(), "{what}: {english:?} is no phrase of the tables: {words}");
+}
+
+#[tokio::test]
+async fn every_text_of_every_game_comes_as_words_of_the_tables() {
+    let base = start(Limits::default()).await;
+    let client = Client::new();
+    let [en, _] = tables(&client, &base).await;
+    // Lines that end the game, but the last.
+    let lines: [(&str, Value, &[&str]); 8] = [
+        ("tictactoe", json!({}), &["1", "4", "2", "5", "3"]),
+        ("connect4", json!({}), &["4", "4", "3", "3", "2", "2", "1"]),
+        ("chess", json!({}), &["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]),
+        ("chess", json!({ "position": "7k/8/8/5Q2/8/8/8/6K1 w - - 0 1" }), &["Qg6"]),
+        ("gomoku", json!({ "size": 9 }), &["e5", "a1", "e6", "a2", "e4", "a3", "e3", "a4", "e7"]),
+        ("go", json!({ "size": 9 }), &["e5", "c3", "pass", "pass"]),
+        ("xiangqi", json!({ "position": "4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1" }), &["b1b9"]),
+        ("xiangqi", json!({}), &["h2e2", "h9g7", "h0g2", "i9h9"]),
+    ];
+    let ending = lines.len() - 1;
+    for (n, (game, setup, line)) in lines.into_iter().enumerate() {
+        let mut body = setup.clone();
+        body["game"] = json!(game);
+        let mut state = create(&client, &base, body).await;
+        let id = state["id"].as_u64().unwrap();
+        for mv in line {
+            check_words(&en, &state["side"], &state["side_words"], game);
+            check_words(&en, &json!(state["position_help"]), &state["position_help_words"], game);
+            for feature in state["features"].as_array().unwrap() {
+                check_words(&en, &feature["name"], &feature["words"], game);
+            }
+            let response = play(&client, &base, id, mv).await;
+            assert_eq!(response.status(), StatusCode::OK, "{game}: {mv}");
+            state = response.json().await.unwrap();
+            let played = state["history"].as_array().unwrap().last().unwrap().clone();
+            for feature in played["xor_out"].as_array().unwrap().iter().chain(played["xor_in"].as_array().unwrap()) {
+                check_words(&en, &feature["name"], &feature["words"], game);
+            }
+            if *mv == "pass" {
+                check_words(&en, &played["text"], &played["words"], game);
+            }
+        }
+        if n == ending {
+            assert!(state["result"].is_null());
+            continue;
+        }
+        check_words(&en, &state["result"], &state["result_words"], game);
+        // A move after the end says why in words too.
+        let response = play(&client, &base, id, line[0]).await;
+        let error: Value = response.json().await.unwrap();
+        check_words(&en, &error["error"], &error["words"], game);
+    }
+    // Xiangqi's moves are written in Chinese and in ICCS coordinates.
+    let state = create(&client, &base, json!({ "game": "xiangqi" })).await;
+    let id = state["id"].as_u64().unwrap();
+    let state: Value = play(&client, &base, id, "h2e2").await.json().await.unwrap();
+    assert_eq!(
+        (&state["history"][0]["text"], &state["history"][0]["coordinate"]),
+        (&json!("炮二平五"), &json!("h2e2"))
+    );
+    // Searches: the score, the unit and the notes.
+    for (game, query) in [
+        ("chess", "depth=3"),
+        ("connect4", "depth=4"),
+        ("gomoku", "depth=2"),
+        ("go", "time_ms=200"),
+        ("xiangqi", "depth=2"),
+    ] {
+        let id = create(&client, &base, json!({ "game": game })).await["id"].as_u64().unwrap();
+        let response = client.get(format!("{base}/api/sessions/{id}/search?{query}")).send().await.unwrap();
+        let events = common::events(response).await;
+        let (name, done) = events.last().unwrap();
+        assert_eq!(name, "done");
+        check_words(&en, &done["score"], &done["score_words"], game);
+        check_words(&en, &json!(done["unit"]), &done["unit_words"], game);
+        for (note, words) in done["notes"].as_array().unwrap().iter().zip(done["notes_words"].as_array().unwrap()) {
+            check_words(&en, note, words, game);
+        }
+        assert_eq!(done["best_move"]["text"], done["best"], "{game}");
+    }
+}
+
+/// The refusals a person meets typing a position in the load box, in every game, come as words of the tables.
+#[tokio::test]
+async fn errors_come_as_words_of_the_tables() {
+    let base = start(Limits::default()).await;
+    let client = Client::new();
+    let [en, _] = tables(&client, &base).await;
+    let bad = [
+        ("tictactoe", "55"),
+        ("tictactoe", "5x"),
+        ("tictactoe", "xxxxooooo"),
+        ("tictactoe", "1234567 8"),
+        ("connect4", "4444444"),
+        ("connect4", "48"),
+        ("chess", "8/8 w"),
+        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"),
+        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN9 w KQkq - 0 1"),
+        ("chess", "8/8/8/8/8/8/8/K7 w - - 0 1"),
+        ("chess", "4k3/8/8/8/8/8/8/4K2R w Qk - 0 1"),
+        ("chess", "4k3/8/8/8/8/8/8/4K3 w - e3 0 1"),
+        ("gomoku", "h8 h8"),
+        ("gomoku", "z99"),
+        ("gomoku", "h8 q"),
+        ("go", "e5 e5"),
+        ("go", "z9"),
+        ("go", "(;SZ[9];B[ee]x)"),
+        ("go", "(;SZ[40])"),
+        ("xiangqi", "9/9 w"),
+        ("xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1"),
+        ("xiangqi", "4k4/9/9/9/9/9/9/9/9/9 w - - 0 1"),
+    ];
+    for (game, position) in bad {
+        let response = client
+            .post(format!("{base}/api/sessions"))
+            .json(&json!({ "game": game, "position": position }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{game}: {position}");
+        let error: Value = response.json().await.unwrap();
+        check_words(&en, &error["error"], &error["words"], game);
+        // The game's reason is a phrase too, not English left as it was.
+        let reason = &error["words"]["args"]["reason"];
+        assert!(reason["key"].is_string(), "{game}: {position}: {error}");
+    }
+    // The server's own refusals.
+    let id = create(&client, &base, json!({ "game": "chess" })).await["id"].as_u64().unwrap();
+    for response in [
+        client.post(format!("{base}/api/sessions/{id}/undo")).send().await.unwrap(),
+        client.post(format!("{base}/api/sessions/99/undo")).send().await.unwrap(),
+        client.get(format!("{base}/api/sessions/{id}/search?depth=99")).send().await.unwrap(),
+        client.post(format!("{base}/api/sessions")).json(&json!({ "game": "checkers" })).send().await.unwrap(),
+    ] {
+        let error: Value = response.json().await.unwrap();
+        check_words(&en, &error["error"], &error["words"], "server");
+    }
 }
 
 /// In every game, on every move: the key is the XOR of the position's features, and the keys XORed out and in
@@ -177,7 +385,11 @@ async fn the_point_a_ko_forbids_is_marked_and_explained() {
     // White's D4 takes the black stone on E4; Black may not take back at once.
     let state = create(&client, &base, json!({ "game": "go", "position": "c4 e5 d5 f4 d3 e3 e4 d4" })).await;
     let e4 = (9 - 1 - 3) * 9 + 4;
-    assert_eq!(state["cells"]["notes"], json!([{ "cell": e4, "why": "E4 retakes the ko" }]));
+    let notes = state["cells"]["notes"].as_array().unwrap();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!((&notes[0]["cell"], &notes[0]["why"]), (&json!(e4), &json!("E4 retakes the ko")));
+    // Why, as words the page writes in its language.
+    assert_eq!(notes[0]["words"], json!({ "key": "said.go.ko", "args": { "point": { "text": "E4" } } }));
     assert!(state["moves"].as_array().unwrap().iter().all(|m| m["to"] != e4), "E4 is not legal");
     assert_eq!(state["cells"]["marks"][e4], "");
 }

@@ -1,10 +1,56 @@
-//! `tabula bench`: fixed searches with a deterministic node count.
+//! `tabula bench`: fixed searches of every game, each with a deterministic node count, and the speed.
+//!
+//! Each game's rows come from its [registry entry](crate::registry::Entry). Node counts depend only on the code:
+//! a change that keeps them equal did not change what is searched. (Go's searches are Monte Carlo with a fixed
+//! number of playouts: the row names the move chosen and its win rate, which depend only on the code and the
+//! seed.)
 
 use anyhow::Result;
-use std::time::Instant;
-use tabula::search::{SearchOptions, Searcher};
+use std::time::{Duration, Instant};
+use tabula::search::{Limits, SearchOptions, Searcher};
 use tabula_connect4::{Solver, Standard, Threats};
 use tabula_tictactoe::{Heuristic, TicTacToe};
+
+/// One search of the bench: what was searched, its nodes and its time.
+pub struct BenchRun {
+    /// What was searched.
+    pub name: String,
+    /// Nodes searched (playouts for Go).
+    pub nodes: u64,
+    /// The time it took.
+    pub time: Duration,
+}
+
+/// Times `search` (which returns its node count and, for Go, the name it adds) as the row `name`.
+fn run(name: &str, search: impl FnOnce() -> u64) -> BenchRun {
+    let start = Instant::now();
+    let nodes = search();
+    BenchRun { name: name.to_owned(), nodes, time: start.elapsed() }
+}
+
+/// Runs every game's bench and prints one line per search and a total.
+pub fn print(hash: usize) -> Result<()> {
+    let mut total_nodes = 0u64;
+    let start = Instant::now();
+    let line = |name: &str, nodes: u64, secs: f64| {
+        println!("{name:<40} {nodes:>12} nodes {secs:>8.3}s {:>10.0} nodes/s", nodes as f64 / secs.max(1e-9));
+    };
+    for entry in crate::registry::games() {
+        for row in entry.bench(hash) {
+            line(&row.name, row.nodes, row.time.as_secs_f64());
+            total_nodes += row.nodes;
+        }
+    }
+    line("total", total_nodes, start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Tic-tac-toe: the whole game searched from the start.
+pub fn tictactoe(hash: usize) -> Vec<BenchRun> {
+    vec![run("tictactoe search depth 9", || {
+        Searcher::with_table_size(Heuristic, hash).search_depth(&TicTacToe::new(), 9).nodes
+    })]
+}
 
 /// Mid-game Connect Four positions from Pons's test set (the first ten of `mid.txt`).
 const CONNECT4_MID: [&str; 10] = [
@@ -23,46 +69,76 @@ const CONNECT4_MID: [&str; 10] = [
 /// Opening positions from Pons's begin set (the first three of `begin.txt`).
 const CONNECT4_BEGIN: [&str; 3] = ["4666726156164", "37614122671", "4765664276676"];
 
-/// Runs the bench and prints one line per search and a total.
-pub fn run(hash: usize) -> Result<()> {
-    let mut total_nodes = 0u64;
-    let start_all = Instant::now();
-    let mut line = |name: &str, nodes: u64, secs: f64| {
-        println!("{name:<32} {nodes:>12} nodes {:>8.3}s {:>10.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
-        total_nodes += nodes;
+/// Connect Four: a depth-limited search from the start, and exact solves of middle games and openings.
+pub fn connect4(hash: usize) -> Vec<BenchRun> {
+    let solve = |positions: &[&str]| {
+        let mut solver = Solver::<7, 6>::new(hash);
+        positions.iter().map(|p| solver.solve(&p.parse::<Standard>().expect("valid position")).nodes).sum()
     };
+    vec![
+        run("connect4 search depth 14", || {
+            // Connect Four orders by threats; killers and history only get in the way (1.8 times the nodes).
+            let options = SearchOptions::default().with_killers(false).with_history(false);
+            Searcher::with_table_size(Threats, hash).with_options(options).search_depth(&Standard::new(), 14).nodes
+        }),
+        run("connect4 solve 10 mid positions", || solve(&CONNECT4_MID)),
+        run("connect4 solve 3 begin positions", || solve(&CONNECT4_BEGIN)),
+    ]
+}
 
-    let start = Instant::now();
-    let mut ttt = Searcher::with_table_size(Heuristic, hash);
-    let r = ttt.search_depth(&TicTacToe::new(), 9);
-    line("tictactoe search depth 9", r.nodes, start.elapsed().as_secs_f64());
+/// Chess: the UCI `bench` (the engine's bench positions at its bench depth, each with a fresh table).
+pub fn chess(_hash: usize) -> Vec<BenchRun> {
+    let depth = tabula_chess::uci::BENCH_DEPTH;
+    let (nodes, time) = tabula_chess::engine::Engine::bench(depth);
+    let name = format!("chess {} positions depth {depth}", tabula_chess::engine::BENCH_POSITIONS.len());
+    vec![BenchRun { name, nodes, time }]
+}
 
-    let start = Instant::now();
-    // Connect Four orders by threats; killers and history only get in the way (1.8 times the nodes).
-    let options = SearchOptions::default().with_killers(false).with_history(false);
-    let mut c4 = Searcher::with_table_size(Threats, hash).with_options(options);
-    let r = c4.search_depth(&Standard::new(), 14);
-    line("connect4 search depth 14", r.nodes, start.elapsed().as_secs_f64());
+/// Xiangqi: the UCI `bench`, likewise.
+pub fn xiangqi(_hash: usize) -> Vec<BenchRun> {
+    let depth = tabula_xiangqi::uci::BENCH_DEPTH;
+    let (nodes, time) = tabula_xiangqi::engine::Engine::bench(depth);
+    let name = format!("xiangqi {} positions depth {depth}", tabula_xiangqi::engine::BENCH_POSITIONS.len());
+    vec![BenchRun { name, nodes, time }]
+}
 
-    let start = Instant::now();
-    let mut solver = Solver::<7, 6>::new(hash);
-    let mut nodes = 0;
-    for p in CONNECT4_MID {
-        let board: Standard = p.parse().expect("valid position");
-        nodes += solver.solve(&board).nodes;
-    }
-    line("connect4 solve 10 mid positions", nodes, start.elapsed().as_secs_f64());
+/// Four balanced freestyle openings (from the crate's opening book).
+const GOMOKU_OPENINGS: [&str; 4] = ["f10 h10 j8 g6", "f10 i9 i6 h6", "f7 g8 i7 j7", "j8 i7 g10 f8"];
 
-    let start = Instant::now();
-    let mut solver = Solver::<7, 6>::new(hash);
-    let mut nodes = 0;
-    for p in CONNECT4_BEGIN {
-        let board: Standard = p.parse().expect("valid position");
-        nodes += solver.solve(&board).nodes;
-    }
-    line("connect4 solve 3 begin positions", nodes, start.elapsed().as_secs_f64());
+/// Gomoku: the engine's move (threat searches, then alpha-beta) and its alpha-beta alone, on the openings.
+pub fn gomoku(hash: usize) -> Vec<BenchRun> {
+    use tabula_gomoku::{Board, Engine, Rule};
+    let boards: Vec<Board> = GOMOKU_OPENINGS
+        .iter()
+        .map(|moves| Board::from_moves(15, 15, Rule::Freestyle, moves).expect("a valid opening"))
+        .collect();
+    vec![
+        run("gomoku 4 openings, engine depth 6", || {
+            boards.iter().map(|b| Engine::new(hash).think(b, &Limits::depth(6)).nodes).sum()
+        }),
+        run("gomoku 4 openings, alpha-beta depth 8", || {
+            boards.iter().map(|b| Engine::new(hash).search_only(b, &Limits::depth(8)).nodes).sum()
+        }),
+    ]
+}
 
-    let secs = start_all.elapsed().as_secs_f64();
-    println!("{:<32} {total_nodes:>12} nodes {secs:>8.3}s {:>10.0} nodes/s", "total", total_nodes as f64 / secs);
-    Ok(())
+/// Go: Monte Carlo tree search from the empty 9×9 and 19×19 boards, one thread, a fixed number of playouts.
+pub fn go(_hash: usize) -> Vec<BenchRun> {
+    use tabula_go::mcts::{Budget, Config, Mcts};
+    use tabula_go::{Position, Rules};
+    [(9, 4_000), (19, 1_000)]
+        .into_iter()
+        .map(|(size, playouts)| {
+            let position = Position::new(size, Rules::default()).expect("a valid board size");
+            let start = Instant::now();
+            let analysis = Mcts::new(Config { threads: 1, ..Config::default() }).search(
+                &position,
+                position.to_move(),
+                Budget::playouts(playouts),
+            );
+            let best = analysis.best.to_gtp();
+            let name = format!("go {size}x{size} {playouts} playouts: {best} {:.3}", analysis.win_rate);
+            BenchRun { name, nodes: analysis.playouts, time: start.elapsed() }
+        })
+        .collect()
 }

@@ -1,19 +1,20 @@
-//! `tabula`: play, analyze, solve, benchmark and check the keys of Tabula's games. Every game-generic command
-//! maps its arguments onto [`tabula_protocol::terminal`] over the game's [`Front`]; this file only chooses the
-//! game type.
+//! `tabula`: play, analyze, solve, benchmark and check the keys of Tabula's games, speak their protocols and
+//! serve the web page. This file maps the command line onto the [registry](registry) of games, where each game
+//! is named once and every verb comes from; the verbs themselves live in [`terminal_verbs`] and the libraries.
 
+mod args;
 mod bench;
 mod matches;
+mod registry;
+mod terminal_verbs;
 
 use anyhow::{Context, Result};
+use args::{DrawArgs, EngineArgs, Player, SetupArgs};
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Parser, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-use tabula::search::Limits;
-use tabula_protocol::front::{Charset, EngineConfig, Front, Setup, Solve};
-use tabula_protocol::terminal::{self, Side, SolveKind};
+use registry::GtpSettings;
+use std::path::PathBuf;
+use tabula_protocol::front::EngineConfig;
 
 #[derive(Parser)]
 #[command(name = "tabula", version, about = "Zobrist hashing, transposition tables and alpha-beta search, for games")]
@@ -22,199 +23,10 @@ struct Cli {
     command: Command,
 }
 
-/// Every game the command line knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum GameName {
-    /// Tic-tac-toe.
-    Tictactoe,
-    /// Connect Four, 7×6.
-    Connect4,
-    /// Chess.
-    Chess,
-    /// Gomoku (five in a row): freestyle, standard or renju.
-    Gomoku,
-    /// Go, with area scoring and positional superko.
-    Go,
-    /// Xiangqi (Chinese chess).
-    Xiangqi,
-}
-
-/// The games small enough to solve exactly.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum SolvableGame {
-    /// Tic-tac-toe.
-    Tictactoe,
-    /// Connect Four, 7×6 (values in Pons's convention).
-    Connect4,
-}
-
-/// Runs `$body` with `$G` the type of the game `$name` names.
-macro_rules! with_game {
-    ($name:expr, $G:ident => $body:expr) => {
-        match $name {
-            GameName::Tictactoe => {
-                type $G = tabula_tictactoe::TicTacToe;
-                $body
-            }
-            GameName::Connect4 => {
-                type $G = tabula_connect4::Standard;
-                $body
-            }
-            GameName::Chess => {
-                type $G = tabula_chess::Position;
-                $body
-            }
-            GameName::Gomoku => {
-                type $G = tabula_gomoku::Board;
-                $body
-            }
-            GameName::Go => {
-                type $G = tabula_go::Position;
-                $body
-            }
-            GameName::Xiangqi => {
-                type $G = tabula_xiangqi::Position;
-                $body
-            }
-        }
-    };
-}
-
-/// Runs `$body` with `$G` the type of the solvable game `$name` names.
-macro_rules! with_solvable {
-    ($name:expr, $G:ident => $body:expr) => {
-        match $name {
-            SolvableGame::Tictactoe => {
-                type $G = tabula_tictactoe::TicTacToe;
-                $body
-            }
-            SolvableGame::Connect4 => {
-                type $G = tabula_connect4::Standard;
-                $body
-            }
-        }
-    };
-}
-
-/// The variant: settings a game does not have are refused.
-#[derive(Clone, Debug, clap::Args)]
-struct SetupArgs {
-    /// Board size (Gomoku: 15 by default; Go: 9).
-    #[arg(long)]
-    size: Option<usize>,
-    /// Gomoku's rule: freestyle (the default), standard or renju.
-    #[arg(long)]
-    rule: Option<String>,
-    /// Go's komi (7 by default).
-    #[arg(long)]
-    komi: Option<f64>,
-}
-
-impl SetupArgs {
-    fn setup(&self) -> Setup {
-        Setup { size: self.size, rule: self.rule.clone(), komi: self.komi }
-    }
-}
-
-/// How hard the engine thinks.
-#[derive(Clone, Debug, clap::Args)]
-struct EngineArgs {
-    /// Deepest iteration, in plies.
-    #[arg(long)]
-    depth: Option<u32>,
-    /// Time per move, in seconds.
-    #[arg(long, alias = "move-time")]
-    time: Option<f64>,
-    /// Node budget per move (playouts for Go).
-    #[arg(long, alias = "playouts")]
-    nodes: Option<u64>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
-    hash: usize,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Search without the transposition table (to see what it saves).
-    #[arg(long)]
-    no_table: bool,
-}
-
-impl EngineArgs {
-    fn config(&self) -> EngineConfig {
-        EngineConfig { hash_mib: self.hash, threads: self.threads.max(1), table: !self.no_table }
-    }
-
-    /// The limits given, or the game's default when none is.
-    fn limits<G: Front>(&self) -> Result<Limits> {
-        let mut limits = Limits { depth: self.depth, nodes: self.nodes, ..Limits::default() };
-        if let Some(t) = self.time {
-            anyhow::ensure!(t.is_finite() && t > 0.0, "--time must be a positive number of seconds, not {t}");
-            let t = Duration::from_secs_f64(t);
-            limits = limits.with_time(t, t);
-        }
-        Ok(if limits.depth.is_none() && limits.nodes.is_none() && limits.hard_time.is_none() {
-            G::default_limits()
-        } else {
-            limits
-        })
-    }
-}
-
-/// The characters boards are drawn with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum CharsetChoice {
-    /// Unicode when standard output is a terminal and the locale (`LC_ALL`, `LC_CTYPE` or `LANG`) is UTF-8,
-    /// ASCII otherwise.
-    Auto,
-    /// Unicode: xiangqi's pieces as Chinese characters.
-    Unicode,
-    /// ASCII: pieces as letters.
-    Ascii,
-}
-
-/// How the board is drawn.
-#[derive(Clone, Debug, clap::Args)]
-struct DrawArgs {
-    /// The characters boards are drawn with.
-    #[arg(long, value_enum, default_value_t = CharsetChoice::Auto, env = "TABULA_CHARSET")]
-    charset: CharsetChoice,
-}
-
-impl DrawArgs {
-    fn charset(&self) -> Charset {
-        match self.charset {
-            CharsetChoice::Auto => Charset::detect(std::io::stdout().is_terminal(), |name| std::env::var(name).ok()),
-            CharsetChoice::Unicode => Charset::Unicode,
-            CharsetChoice::Ascii => Charset::Ascii,
-        }
-    }
-}
-
-/// Who plays a side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Player {
-    /// Moves typed at the terminal.
-    Human,
-    /// The engine.
-    Engine,
-}
-
-impl From<Player> for Side {
-    fn from(p: Player) -> Side {
-        match p {
-            Player::Human => Side::Human,
-            Player::Engine => Side::Engine,
-        }
-    }
-}
-
-/// The games `tabula uci` speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum UciGame {
-    /// Chess.
-    Chess,
-    /// Xiangqi (Chinese chess), moves in ICCS coordinates.
-    Xiangqi,
+/// The command line's choice of a game among the registry's (`solvable`: those that can be solved exactly).
+fn game_names(solvable: bool) -> PossibleValuesParser {
+    let games = registry::games().into_iter().filter(|e| !solvable || e.is_solvable());
+    PossibleValuesParser::new(games.map(|e| PossibleValue::new(e.name).help(e.about)))
 }
 
 #[derive(Subcommand)]
@@ -222,7 +34,8 @@ enum Command {
     /// Play in the terminal: human against engine, or engine against engine.
     Play {
         /// The game.
-        game: GameName,
+        #[arg(value_parser = game_names(false))]
+        game: String,
         /// Who plays the side that moves first.
         #[arg(long, value_enum, default_value_t = Player::Human)]
         first: Player,
@@ -242,7 +55,8 @@ enum Command {
     /// Analyze a position: best move, score, principal variation, nodes, table use, time.
     Analyze {
         /// The game.
-        game: GameName,
+        #[arg(value_parser = game_names(false))]
+        game: String,
         /// The position: tic-tac-toe cells played (`519`) or a board (`o...x...x`); Connect Four columns played
         /// (`4453`); a chess or xiangqi FEN; Gomoku moves (`h8 i9`); Go moves (`d4 e5`) or SGF. A file holding it is
         /// read.
@@ -261,7 +75,8 @@ enum Command {
     /// Solve positions read one per line (from FILE or standard input): `position value`.
     Solve {
         /// The game.
-        game: SolvableGame,
+        #[arg(value_parser = game_names(true))]
+        game: String,
         /// Positions file; standard input if absent.
         file: Option<PathBuf>,
         /// Win / draw / loss only (1, 0, -1).
@@ -287,12 +102,14 @@ enum Command {
     /// Key-quality report of a game's Zobrist keys.
     Keys {
         /// The game.
-        game: GameName,
+        #[arg(value_parser = game_names(false))]
+        game: String,
     },
     /// The Zobrist key of a position (chess: the Polyglot key).
     Hash {
         /// The game.
-        game: GameName,
+        #[arg(value_parser = game_names(false))]
+        game: String,
         /// The position (as `analyze` reads it).
         position: String,
         #[command(flatten)]
@@ -305,8 +122,8 @@ enum Command {
         /// Depth in plies.
         depth: u32,
         /// The game.
-        #[arg(long, value_enum, default_value_t = GameName::Chess)]
-        game: GameName,
+        #[arg(long, default_value = "chess", value_parser = game_names(false))]
+        game: String,
         /// Print the count below each root move.
         #[arg(long)]
         divide: bool,
@@ -330,13 +147,24 @@ enum Command {
     },
     /// Speak the Universal Chess Interface on standard input and output (xiangqi as Pikafish speaks it).
     Uci {
-        /// The game: chess or xiangqi.
-        #[arg(long, value_enum, default_value_t = UciGame::Chess)]
-        game: UciGame,
+        /// The game (one whose engine speaks UCI).
+        #[arg(long, default_value = "chess", value_parser = game_names(false))]
+        game: String,
     },
     /// Speak the Universal Chinese Chess Interface (xiangqi, as ElephantEye speaks it) on standard input and
     /// output.
-    Ucci,
+    Ucci {
+        /// The game (one whose engine speaks UCCI).
+        #[arg(long, default_value = "xiangqi", value_parser = game_names(false))]
+        game: String,
+    },
+    /// Speak the Gomocup (Piskvork) protocol on standard input and output; `pbrain-tabula` is the same engine
+    /// under the name Piskvork's manager asks for.
+    Gomocup {
+        /// The game (one whose engine speaks the Gomocup protocol).
+        #[arg(long, default_value = "gomoku", value_parser = game_names(false))]
+        game: String,
+    },
     /// Serve a web page to play every game and watch the keys and the table at work.
     Serve {
         /// The port (0: any free one).
@@ -427,67 +255,53 @@ fn report(e: &anyhow::Error) -> String {
     line
 }
 
-/// The position text: the argument, or the contents of the file it names (SGF games, FEN files).
-fn position_text(arg: &str) -> Result<String> {
-    let path = Path::new(arg);
-    if !arg.is_empty() && path.is_file() {
-        Ok(tabula_protocol::lines::read_text_file(path)?)
-    } else {
-        Ok(arg.to_string())
-    }
-}
-
-fn position<G: Front>(arg: &str, setup: &SetupArgs) -> Result<G> {
-    let setup = setup.setup();
-    Ok(if arg.trim().is_empty() { G::start(&setup)? } else { G::parse_position(&position_text(arg)?, &setup)? })
-}
-
 fn run(cli: Cli) -> Result<()> {
-    // Not locked here: the protocol sessions below write from their engine threads.
-    let stdout = &mut std::io::stdout();
     match cli.command {
-        Command::Play { game, first, second, position: start, engine, setup, draw } => with_game!(game, G => {
-            let game = position::<G>(start.as_deref().unwrap_or(""), &setup)?;
-            let mut thinker = G::engine(&engine.config());
-            let limits = engine.limits::<G>()?;
+        Command::Play { game, first, second, position, engine, setup, draw } => {
             let sides = [first.into(), second.into()];
-            terminal::play(game, sides, &mut thinker, &limits, draw.charset(), std::io::stdin(), stdout)?;
-            Ok(())
-        }),
-        Command::Analyze { game: name, position: text, solve, engine, setup, draw } => with_game!(name, G => {
-            let game = position::<G>(&text, &setup)?;
-            if solve {
-                return analyze_solved(name, &text, &engine, &setup, draw.charset());
-            }
-            let mut thinker = G::engine(&engine.config());
-            Ok(terminal::analyze(&game, &mut thinker, &engine.limits::<G>()?, draw.charset(), stdout)?)
-        }),
+            registry::find(&game)?.verbs().play(
+                position.as_deref().unwrap_or(""),
+                sides,
+                &engine,
+                &setup,
+                draw.charset(),
+            )
+        }
+        Command::Analyze { game, position, solve: true, engine, setup, draw } => {
+            registry::find(&game)?.solver()?.analyze(&position, &engine.config(), &setup, draw.charset())
+        }
+        Command::Analyze { game, position, solve: false, engine, setup, draw } => {
+            registry::find(&game)?.verbs().analyze(&position, &engine, &setup, draw.charset())
+        }
         Command::Solve { game, file, weak, stats, hash, threads } => {
             let config = EngineConfig { hash_mib: hash, threads: threads.max(1), table: true };
-            with_solvable!(game, G => solve::<G>(file.as_deref(), weak, stats, &config))
+            registry::find(&game)?.solver()?.solve(file.as_deref(), weak, stats, &config)
         }
-        Command::Hash { game, position: text, setup } => with_game!(game, G => {
-            println!("{}", position::<G>(&text, &setup)?.key_text());
+        Command::Hash { game, position, setup } => {
+            println!("{}", registry::find(&game)?.verbs().hash(&position, &setup)?);
             Ok(())
-        }),
-        Command::Perft { position: text, depth, game, divide, hash, setup } => with_game!(game, G => {
-            perft(&position::<G>(&text, &setup)?, depth, divide, hash)
-        }),
+        }
+        Command::Perft { position, depth, game, divide, hash, setup } => {
+            registry::find(&game)?.verbs().perft(&position, depth, divide, hash, &setup)
+        }
         Command::Keys { game } => {
-            let report = with_game!(game, G => G::key_quality());
+            let report = registry::find(&game)?.verbs().keys();
             println!("{report}");
             anyhow::ensure!(report.is_sound(), "the key set has defects");
             Ok(())
         }
-        Command::Bench { hash } => bench::run(hash),
-        Command::Gtp { threads, playouts, move_time } => gtp(threads, playouts, move_time),
-        Command::Uci { game: UciGame::Chess } => Ok(tabula_chess::uci::run_stdio()?),
-        Command::Uci { game: UciGame::Xiangqi } => Ok(tabula_xiangqi::uci::run_stdio()?),
-        Command::Ucci => Ok(tabula_xiangqi::ucci::run_stdio()?),
+        Command::Bench { hash } => bench::print(hash),
+        Command::Gtp { threads, playouts, move_time } => {
+            registry::find("go")?.gtp()?(&GtpSettings { threads, playouts, move_time })
+        }
+        Command::Uci { game } => Ok(registry::find(&game)?.uci()?()?),
+        Command::Ucci { game } => Ok(registry::find(&game)?.ucci()?()?),
+        Command::Gomocup { game } => Ok(registry::find(&game)?.gomocup()?()?),
         Command::Serve { port, host, open } => serve(std::net::SocketAddr::new(host, port), open),
         Command::Book { file, fen } => {
             let book = tabula_chess::book::Book::open(&file)?;
-            let lines = book.describe(&position::<tabula_chess::Position>(&fen, &SetupArgs::none())?);
+            let position = terminal_verbs::position::<tabula_chess::Position>(&fen, &SetupArgs::none())?;
+            let lines = book.describe(&position);
             if lines.is_empty() {
                 println!("no book moves");
             }
@@ -495,11 +309,18 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Match(args) => matches::run(&args),
-        Command::Kmc { action: KmcAction::Example } => {
+        Command::Kmc { action } => kmc(action),
+    }
+}
+
+/// `tabula kmc`.
+fn kmc(action: KmcAction) -> Result<()> {
+    match action {
+        KmcAction::Example => {
             print!("{}", tabula_kmc::example_config());
             Ok(())
         }
-        Command::Kmc { action: KmcAction::Energy { potential, style, structure } } => {
+        KmcAction::Energy { potential, style, structure } => {
             let style = style.map(|s| s.parse()).transpose().map_err(anyhow::Error::msg)?;
             let potential = tabula_kmc::potential::EamPotential::read(&potential, style)?;
             let text =
@@ -510,7 +331,7 @@ fn run(cli: Cli) -> Result<()> {
             println!("{}", placed.energy(&potential)?);
             Ok(())
         }
-        Command::Kmc { action: KmcAction::Potential { name } } => {
+        KmcAction::Potential { name } => {
             let potential = match name {
                 PotentialName::FeCu => tabula_kmc::analytic::ackland_fe_cu(),
                 PotentialName::ZhouFeCu => tabula_kmc::analytic::zhou_2004(&["Fe", "Cu"], 5.6, 2000, 2000)?,
@@ -518,7 +339,7 @@ fn run(cli: Cli) -> Result<()> {
             print!("{}", potential.to_file_text());
             Ok(())
         }
-        Command::Kmc { action: KmcAction::Run { config, output } } => {
+        KmcAction::Run { config, output } => {
             let text = tabula_protocol::lines::read_text_file(&config)?;
             let config = tabula_kmc::Config::from_toml(&text).with_context(|| format!("in {}", config.display()))?;
             let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
@@ -529,110 +350,9 @@ fn run(cli: Cli) -> Result<()> {
     }
 }
 
-impl SetupArgs {
-    fn none() -> SetupArgs {
-        SetupArgs { size: None, rule: None, komi: None }
-    }
-}
-
-/// `analyze --solve`: every move's exact value, for the games small enough.
-fn analyze_solved(name: GameName, text: &str, engine: &EngineArgs, setup: &SetupArgs, charset: Charset) -> Result<()> {
-    let out = &mut std::io::stdout().lock();
-    let config = engine.config();
-    match name {
-        GameName::Tictactoe => solve_moves::<tabula_tictactoe::TicTacToe>(text, &config, setup, charset, out),
-        GameName::Connect4 => solve_moves::<tabula_connect4::Standard>(text, &config, setup, charset, out),
-        other => anyhow::bail!("{other:?} is too big to solve; analyze it with a limit instead"),
-    }
-}
-
-fn solve_moves<G: Solve>(
-    text: &str,
-    config: &EngineConfig,
-    setup: &SetupArgs,
-    charset: Charset,
-    out: &mut impl std::io::Write,
-) -> Result<()> {
-    let game = position::<G>(text, setup)?;
-    Ok(terminal::analyze_solved(&game, &mut G::solver(config), charset, out)?)
-}
-
-/// A progress bar on standard error when it is a terminal, hidden otherwise.
-fn progress_bar(len: u64, template: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
-    bar
-}
-
-/// Solves positions one per line. A bad line is reported on standard error with its number and the reason,
-/// and the rest go on; the exit status is non-zero if any line was bad.
-fn solve<G: Solve>(file: Option<&Path>, weak: bool, stats: bool, config: &EngineConfig) -> Result<()> {
-    let mut solver = G::solver(config);
-    let out = &mut std::io::stdout().lock();
-    let setup = Setup::default();
-    let kind = SolveKind { weak, stats };
-    let bad = match file {
-        Some(path) => {
-            let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let lines = bytes.split(|&b| b == b'\n').filter(|l| !l.trim_ascii().is_empty()).count() as u64;
-            let bar = progress_bar(lines, "{bar:40} {pos}/{len} positions, {per_sec}, eta {eta}");
-            let report = |e: String| bar.suspend(|| eprintln!("{e}"));
-            let bad = terminal::solve_lines::<G>(&bytes[..], &setup, kind, &mut solver, out, report, || bar.inc(1))?;
-            bar.finish_and_clear();
-            bad
-        }
-        None => {
-            let input = std::io::stdin().lock();
-            terminal::solve_lines::<G>(input, &setup, kind, &mut solver, out, |e| eprintln!("{e}"), || {})?
-        }
-    };
-    anyhow::ensure!(bad == 0, "{bad} line(s) could not be solved");
-    Ok(())
-}
-
-/// Perft, root move by root move (for `--divide` and a progress bar on a terminal).
-fn perft<G: Front>(game: &G, depth: u32, divide: bool, hash: Option<usize>) -> Result<()> {
-    let start = Instant::now();
-    let mut moves = Vec::new();
-    game.legal_moves(&mut moves);
-    let bar = if depth >= 5 {
-        progress_bar(moves.len() as u64, "{bar:40} {pos}/{len} root moves, {elapsed}")
-    } else {
-        ProgressBar::hidden()
-    };
-    let count = terminal::perft_divide(game, depth, hash, |mv, n| {
-        bar.inc(1);
-        if divide {
-            bar.suspend(|| println!("{mv}: {n}"));
-        }
-    });
-    bar.finish_and_clear();
-    if divide {
-        println!();
-    }
-    let secs = start.elapsed().as_secs_f64();
-    println!("nodes {}", count.total);
-    eprintln!("time {secs:.3}s, {:.0} nodes/s", count.total as f64 / secs.max(1e-9));
-    Ok(())
-}
-
-/// The games the web page offers, with the settings it lets the user choose (the first is the default).
-fn web_catalog() -> tabula_web::Catalog {
-    tabula_web::Catalog::new()
-        .with::<tabula_tictactoe::TicTacToe>(&[])
-        .with::<tabula_connect4::Standard>(&[])
-        .with::<tabula_chess::Position>(&[])
-        .with::<tabula_gomoku::Board>(&[("size", &["15", "19", "9"]), ("rule", &["freestyle", "standard", "renju"])])
-        .with::<tabula_go::Position>(&[("size", &["9", "13", "19"]), ("komi", &["7", "6.5", "0.5"])])
-        .with::<tabula_xiangqi::Position>(&[])
-}
-
 /// `tabula serve`: the page until the process is interrupted.
 fn serve(addr: std::net::SocketAddr, open: bool) -> Result<()> {
-    tabula_web::run(addr, web_catalog(), tabula_web::Limits::default(), |bound| {
+    tabula_web::run(addr, registry::web_catalog(), tabula_web::Limits::default(), |bound| {
         let url = format!("http://{bound}/");
         println!("Tabula is served at {url} (Ctrl-C to stop)");
         if open {
@@ -642,22 +362,4 @@ fn serve(addr: std::net::SocketAddr, open: bool) -> Result<()> {
         }
     })
     .with_context(|| format!("cannot serve on {addr}"))
-}
-
-/// The Go engine over GTP on standard input and output.
-fn gtp(threads: Option<usize>, playouts: Option<u64>, move_time: f64) -> Result<()> {
-    use tabula_go::mcts::{Config, Mcts};
-    anyhow::ensure!(
-        move_time.is_finite() && move_time > 0.0,
-        "--move-time must be a positive number of seconds, not {move_time}"
-    );
-    let defaults = Config::default();
-    let config = Config {
-        threads: threads.unwrap_or(defaults.threads).max(1),
-        playouts,
-        time_per_move: Duration::from_secs_f64(move_time),
-        ..defaults
-    };
-    let mut session = tabula_go::GtpSession::with_picker(Mcts::new(config), tabula_go::Rules::default());
-    Ok(tabula_go::gtp::run_stdio(&mut session)?)
 }

@@ -1,0 +1,367 @@
+//! The games of the `tabula` command, each named once. [`games`] lists them; every verb comes from a game's
+//! [`Entry`]: `play`, `analyze`, `hash`, `perft` and `keys` through its [`Front`], `solve` and `analyze --solve`
+//! for the games small enough, its rows of `bench`, the protocols it speaks, and its place on the web page.
+//!
+//! A new game is one more line of [`games`]: its front type, its name for people, and what else it offers.
+
+use crate::args::{EngineArgs, SetupArgs};
+use crate::bench::{self, BenchRun};
+use crate::terminal_verbs;
+use anyhow::Result;
+use std::marker::PhantomData;
+use std::path::Path;
+use tabula::quality::QualityReport;
+use tabula_protocol::front::{Charset, EngineConfig, Front, Solve};
+use tabula_protocol::terminal::Side;
+
+/// A protocol that serves an engine on standard input and output.
+pub type Serve = fn() -> std::io::Result<()>;
+
+/// The Go Text Protocol's engine settings from the command line.
+#[derive(Clone, Copy, Debug)]
+pub struct GtpSettings {
+    /// Search threads (all cores when absent).
+    pub threads: Option<usize>,
+    /// A fixed number of playouts per move.
+    pub playouts: Option<u64>,
+    /// Seconds per move when the controller sends no time settings.
+    pub move_time: f64,
+}
+
+/// Every game the command knows, in the order the help and the web page list them.
+pub fn games() -> Vec<Entry> {
+    vec![
+        Entry::of::<tabula_tictactoe::TicTacToe>("Tic-tac-toe").solvable().bench(bench::tictactoe).done(),
+        Entry::of::<tabula_connect4::Standard>("Connect Four, 7×6 (solved values in Pons's convention)")
+            .solvable()
+            .bench(bench::connect4)
+            .done(),
+        Entry::of::<tabula_chess::Position>("Chess").uci(tabula_chess::uci::run_stdio).bench(bench::chess).done(),
+        Entry::of::<tabula_gomoku::Board>("Gomoku (five in a row): freestyle, standard or renju")
+            .gomocup(tabula_gomoku::gomocup::run_stdio)
+            .web(&[("size", &["15", "19", "9"]), ("rule", &["freestyle", "standard", "renju"])])
+            .bench(bench::gomoku)
+            .done(),
+        Entry::of::<tabula_go::Position>("Go, with area scoring and positional superko")
+            .gtp(gtp)
+            .web(&[("size", &["9", "13", "19"]), ("komi", &["7", "6.5", "0.5"])])
+            .bench(bench::go)
+            .done(),
+        Entry::of::<tabula_xiangqi::Position>("Xiangqi (Chinese chess)")
+            .uci(tabula_xiangqi::uci::run_stdio)
+            .ucci(tabula_xiangqi::ucci::run_stdio)
+            .bench(bench::xiangqi)
+            .done(),
+    ]
+}
+
+/// The entry of the game named `name`.
+///
+/// # Errors
+///
+/// No game has that name.
+pub fn find(name: &str) -> Result<Entry> {
+    let names = || games().iter().map(|e| e.name).collect::<Vec<_>>().join(", ");
+    games().into_iter().find(|e| e.name == name).ok_or_else(|| anyhow::anyhow!("no game {name}: {}", names()))
+}
+
+/// One game of the command.
+pub struct Entry {
+    /// The game's name on the command line and the web page.
+    pub name: &'static str,
+    /// What people call it.
+    pub about: &'static str,
+    verbs: Box<dyn Verbs>,
+    solver: Option<Box<dyn SolveVerbs>>,
+    web: &'static [(&'static str, &'static [&'static str])],
+    bench: Option<fn(usize) -> Vec<BenchRun>>,
+    uci: Option<Serve>,
+    ucci: Option<Serve>,
+    gomocup: Option<Serve>,
+    gtp: Option<fn(&GtpSettings) -> Result<()>>,
+}
+
+/// An [`Entry`] being built for the game `G`.
+pub struct Building<G> {
+    entry: Entry,
+    game: PhantomData<G>,
+}
+
+impl Entry {
+    /// The game whose front is `G`, called `about` by people.
+    fn of<G: Front + 'static>(about: &'static str) -> Building<G> {
+        let entry = Entry {
+            name: G::NAME,
+            about,
+            verbs: Box::new(Terminal::<G>(PhantomData)),
+            solver: None,
+            web: &[],
+            bench: None,
+            uci: None,
+            ucci: None,
+            gomocup: None,
+            gtp: None,
+        };
+        Building { entry, game: PhantomData }
+    }
+
+    /// The verbs every game has.
+    pub fn verbs(&self) -> &dyn Verbs {
+        &*self.verbs
+    }
+
+    /// The exact solver's verbs, for the games small enough.
+    ///
+    /// # Errors
+    ///
+    /// The game is too big to solve.
+    pub fn solver(&self) -> Result<&dyn SolveVerbs> {
+        self.solver
+            .as_deref()
+            .ok_or_else(|| anyhow::anyhow!("{} is too big to solve; analyze it with a limit instead", self.name))
+    }
+
+    /// Whether the game can be solved exactly.
+    pub fn is_solvable(&self) -> bool {
+        self.solver.is_some()
+    }
+
+    /// The game's rows of `tabula bench` with tables of `hash_mib`.
+    pub fn bench(&self, hash_mib: usize) -> Vec<BenchRun> {
+        self.bench.map_or_else(Vec::new, |bench| bench(hash_mib))
+    }
+
+    /// The game's UCI engine.
+    ///
+    /// # Errors
+    ///
+    /// The game has none.
+    pub fn uci(&self) -> Result<Serve> {
+        self.uci.ok_or_else(|| anyhow::anyhow!("{} has no UCI engine (UCI: {})", self.name, Self::speaking(|e| e.uci)))
+    }
+
+    /// The game's UCCI engine.
+    ///
+    /// # Errors
+    ///
+    /// The game has none.
+    pub fn ucci(&self) -> Result<Serve> {
+        self.ucci
+            .ok_or_else(|| anyhow::anyhow!("{} has no UCCI engine (UCCI: {})", self.name, Self::speaking(|e| e.ucci)))
+    }
+
+    /// The game's Gomocup engine.
+    ///
+    /// # Errors
+    ///
+    /// The game has none.
+    pub fn gomocup(&self) -> Result<Serve> {
+        self.gomocup.ok_or_else(|| {
+            anyhow::anyhow!("{} has no Gomocup engine (Gomocup: {})", self.name, Self::speaking(|e| e.gomocup))
+        })
+    }
+
+    /// The game's GTP engine.
+    ///
+    /// # Errors
+    ///
+    /// The game has none.
+    pub fn gtp(&self) -> Result<fn(&GtpSettings) -> Result<()>> {
+        self.gtp.ok_or_else(|| anyhow::anyhow!("{} has no GTP engine (GTP: {})", self.name, Self::speaking(|e| e.gtp)))
+    }
+
+    /// The names of the games that have what `has` asks for.
+    fn speaking<T>(has: impl Fn(&Entry) -> Option<T>) -> String {
+        games().iter().filter(|e| has(e).is_some()).map(|e| e.name).collect::<Vec<_>>().join(", ")
+    }
+}
+
+impl<G: Front + 'static> Building<G> {
+    /// The game can be solved exactly.
+    fn solvable(mut self) -> Self
+    where
+        G: Solve,
+    {
+        self.entry.solver = Some(Box::new(Solver::<G>(PhantomData)));
+        self
+    }
+
+    /// The page offers these settings for the game, each with its choices (the first is the default).
+    fn web(mut self, settings: &'static [(&'static str, &'static [&'static str])]) -> Self {
+        self.entry.web = settings;
+        self
+    }
+
+    /// The game's rows of `tabula bench`.
+    fn bench(mut self, bench: fn(usize) -> Vec<BenchRun>) -> Self {
+        self.entry.bench = Some(bench);
+        self
+    }
+
+    /// The game's engine speaks UCI.
+    fn uci(mut self, serve: Serve) -> Self {
+        self.entry.uci = Some(serve);
+        self
+    }
+
+    /// The game's engine speaks UCCI.
+    fn ucci(mut self, serve: Serve) -> Self {
+        self.entry.ucci = Some(serve);
+        self
+    }
+
+    /// The game's engine speaks the Gomocup protocol.
+    fn gomocup(mut self, serve: Serve) -> Self {
+        self.entry.gomocup = Some(serve);
+        self
+    }
+
+    /// The game's engine speaks GTP.
+    fn gtp(mut self, serve: fn(&GtpSettings) -> Result<()>) -> Self {
+        self.entry.gtp = Some(serve);
+        self
+    }
+
+    fn done(self) -> Entry {
+        self.entry
+    }
+}
+
+/// The verbs every game has, on its [`Front`].
+pub trait Verbs {
+    /// `tabula play`: from `start` (the start position if empty), each side played as `sides` says.
+    fn play(
+        &self,
+        start: &str,
+        sides: [Side; 2],
+        engine: &EngineArgs,
+        setup: &SetupArgs,
+        charset: Charset,
+    ) -> Result<()>;
+    /// `tabula analyze`.
+    fn analyze(&self, position: &str, engine: &EngineArgs, setup: &SetupArgs, charset: Charset) -> Result<()>;
+    /// `tabula hash`: the position's key as the game writes it.
+    fn hash(&self, position: &str, setup: &SetupArgs) -> Result<String>;
+    /// `tabula perft`.
+    fn perft(&self, position: &str, depth: u32, divide: bool, hash: Option<usize>, setup: &SetupArgs) -> Result<()>;
+    /// `tabula keys`: the key set's quality.
+    fn keys(&self) -> QualityReport;
+    /// The game on the web page's catalogue, with `settings`.
+    fn add_to(&self, catalog: tabula_web::Catalog, settings: &[(&'static str, &[&'static str])])
+        -> tabula_web::Catalog;
+}
+
+/// The exact solver's verbs, on a [`Solve`] front.
+pub trait SolveVerbs {
+    /// `tabula solve`: positions one per line from `file` (standard input when absent).
+    fn solve(&self, file: Option<&Path>, weak: bool, stats: bool, config: &EngineConfig) -> Result<()>;
+    /// `tabula analyze --solve`: every move's exact value.
+    fn analyze(&self, position: &str, config: &EngineConfig, setup: &SetupArgs, charset: Charset) -> Result<()>;
+}
+
+struct Terminal<G>(PhantomData<G>);
+
+impl<G: Front + 'static> Verbs for Terminal<G> {
+    fn play(
+        &self,
+        start: &str,
+        sides: [Side; 2],
+        engine: &EngineArgs,
+        setup: &SetupArgs,
+        charset: Charset,
+    ) -> Result<()> {
+        terminal_verbs::play::<G>(start, sides, engine, setup, charset)
+    }
+
+    fn analyze(&self, position: &str, engine: &EngineArgs, setup: &SetupArgs, charset: Charset) -> Result<()> {
+        terminal_verbs::analyze::<G>(position, engine, setup, charset)
+    }
+
+    fn hash(&self, position: &str, setup: &SetupArgs) -> Result<String> {
+        Ok(terminal_verbs::position::<G>(position, setup)?.key_text())
+    }
+
+    fn perft(&self, position: &str, depth: u32, divide: bool, hash: Option<usize>, setup: &SetupArgs) -> Result<()> {
+        terminal_verbs::perft(&terminal_verbs::position::<G>(position, setup)?, depth, divide, hash)
+    }
+
+    fn keys(&self) -> QualityReport {
+        G::key_quality()
+    }
+
+    fn add_to(
+        &self,
+        catalog: tabula_web::Catalog,
+        settings: &[(&'static str, &[&'static str])],
+    ) -> tabula_web::Catalog {
+        catalog.with::<G>(settings)
+    }
+}
+
+struct Solver<G>(PhantomData<G>);
+
+impl<G: Solve + 'static> SolveVerbs for Solver<G> {
+    fn solve(&self, file: Option<&Path>, weak: bool, stats: bool, config: &EngineConfig) -> Result<()> {
+        terminal_verbs::solve::<G>(file, weak, stats, config)
+    }
+
+    fn analyze(&self, position: &str, config: &EngineConfig, setup: &SetupArgs, charset: Charset) -> Result<()> {
+        terminal_verbs::solve_moves::<G>(position, config, setup, charset)
+    }
+}
+
+/// The games the web page offers, with the settings it lets the user choose.
+pub fn web_catalog() -> tabula_web::Catalog {
+    games().iter().fold(tabula_web::Catalog::new(), |catalog, e| e.verbs().add_to(catalog, e.web))
+}
+
+/// The Go engine over GTP on standard input and output.
+fn gtp(settings: &GtpSettings) -> Result<()> {
+    use std::time::Duration;
+    use tabula_go::mcts::{Config, Mcts};
+    let move_time = settings.move_time;
+    anyhow::ensure!(
+        move_time.is_finite() && move_time > 0.0,
+        "--move-time must be a positive number of seconds, not {move_time}"
+    );
+    let defaults = Config::default();
+    let config = Config {
+        threads: settings.threads.unwrap_or(defaults.threads).max(1),
+        playouts: settings.playouts,
+        time_per_move: Duration::from_secs_f64(move_time),
+        ..defaults
+    };
+    let mut session = tabula_go::GtpSession::with_picker(Mcts::new(config), tabula_go::Rules::default());
+    Ok(tabula_go::gtp::run_stdio(&mut session)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_is_named_once_and_found_by_its_name() {
+        let names: Vec<&str> = games().iter().map(|e| e.name).collect();
+        assert_eq!(names, ["tictactoe", "connect4", "chess", "gomoku", "go", "xiangqi"]);
+        for name in &names {
+            assert_eq!(find(name).unwrap().name, *name);
+        }
+        let error = find("checkers").err().unwrap().to_string();
+        assert!(error.contains("no game checkers") && error.contains("xiangqi"), "{error}");
+    }
+
+    #[test]
+    fn protocols_and_solvers_are_where_the_games_have_them() {
+        let has = |name: &str| {
+            let e = find(name).unwrap();
+            (e.uci().is_ok(), e.ucci().is_ok(), e.gtp().is_ok(), e.gomocup().is_ok(), e.is_solvable())
+        };
+        assert_eq!(has("chess"), (true, false, false, false, false));
+        assert_eq!(has("xiangqi"), (true, true, false, false, false));
+        assert_eq!(has("go"), (false, false, true, false, false));
+        assert_eq!(has("gomoku"), (false, false, false, true, false));
+        assert_eq!(has("connect4"), (false, false, false, false, true));
+        let error = find("go").unwrap().uci().err().unwrap().to_string();
+        assert_eq!(error, "go has no UCI engine (UCI: chess, xiangqi)");
+    }
+}

@@ -1,0 +1,118 @@
+//! The game-generic verbs of the command, written once over a game's [`Front`] (and [`Solve`]) on top of
+//! [`tabula_protocol::terminal`]: reading a position, play, analyze, perft with a progress bar, and the solver's
+//! verbs.
+
+use crate::args::{EngineArgs, SetupArgs};
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::Instant;
+use tabula_protocol::front::{Charset, EngineConfig, Front, Setup, Solve};
+use tabula_protocol::terminal::{self, Side, SolveKind};
+
+/// The position text: the argument, or the contents of the file it names (SGF games, FEN files).
+fn position_text(arg: &str) -> Result<String> {
+    let path = Path::new(arg);
+    if !arg.is_empty() && path.is_file() {
+        Ok(tabula_protocol::lines::read_text_file(path)?)
+    } else {
+        Ok(arg.to_string())
+    }
+}
+
+/// The position `arg` gives (the start position if it is empty), in the variant `setup` gives.
+pub fn position<G: Front>(arg: &str, setup: &SetupArgs) -> Result<G> {
+    let setup = setup.setup();
+    Ok(if arg.trim().is_empty() { G::start(&setup)? } else { G::parse_position(&position_text(arg)?, &setup)? })
+}
+
+/// `tabula play`.
+pub fn play<G: Front>(
+    start: &str,
+    sides: [Side; 2],
+    engine: &EngineArgs,
+    setup: &SetupArgs,
+    charset: Charset,
+) -> Result<()> {
+    let game = position::<G>(start, setup)?;
+    let mut thinker = G::engine(&engine.config());
+    let limits = engine.limits::<G>()?;
+    let stdout = &mut std::io::stdout();
+    Ok(terminal::play(game, sides, &mut thinker, &limits, charset, std::io::stdin(), stdout)?)
+}
+
+/// `tabula analyze`.
+pub fn analyze<G: Front>(text: &str, engine: &EngineArgs, setup: &SetupArgs, charset: Charset) -> Result<()> {
+    let game = position::<G>(text, setup)?;
+    let mut thinker = G::engine(&engine.config());
+    Ok(terminal::analyze(&game, &mut thinker, &engine.limits::<G>()?, charset, &mut std::io::stdout())?)
+}
+
+/// `tabula analyze --solve`: every move's exact value.
+pub fn solve_moves<G: Solve>(text: &str, config: &EngineConfig, setup: &SetupArgs, charset: Charset) -> Result<()> {
+    let game = position::<G>(text, setup)?;
+    Ok(terminal::analyze_solved(&game, &mut G::solver(config), charset, &mut std::io::stdout().lock())?)
+}
+
+/// A progress bar on standard error when it is a terminal, hidden otherwise.
+fn progress_bar(len: u64, template: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
+    bar
+}
+
+/// `tabula solve`: positions one per line. A bad line is reported on standard error with its number and the
+/// reason, and the rest go on; the exit status is non-zero if any line was bad.
+pub fn solve<G: Solve>(file: Option<&Path>, weak: bool, stats: bool, config: &EngineConfig) -> Result<()> {
+    let mut solver = G::solver(config);
+    let out = &mut std::io::stdout().lock();
+    let setup = Setup::default();
+    let kind = SolveKind { weak, stats };
+    let bad = match file {
+        Some(path) => {
+            let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let lines = bytes.split(|&b| b == b'\n').filter(|l| !l.trim_ascii().is_empty()).count() as u64;
+            let bar = progress_bar(lines, "{bar:40} {pos}/{len} positions, {per_sec}, eta {eta}");
+            let report = |e: String| bar.suspend(|| eprintln!("{e}"));
+            let bad = terminal::solve_lines::<G>(&bytes[..], &setup, kind, &mut solver, out, report, || bar.inc(1))?;
+            bar.finish_and_clear();
+            bad
+        }
+        None => {
+            let input = std::io::stdin().lock();
+            terminal::solve_lines::<G>(input, &setup, kind, &mut solver, out, |e| eprintln!("{e}"), || {})?
+        }
+    };
+    anyhow::ensure!(bad == 0, "{bad} line(s) could not be solved");
+    Ok(())
+}
+
+/// `tabula perft`, root move by root move (for `--divide` and a progress bar on a terminal).
+pub fn perft<G: Front>(game: &G, depth: u32, divide: bool, hash: Option<usize>) -> Result<()> {
+    let start = Instant::now();
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let bar = if depth >= 5 {
+        progress_bar(moves.len() as u64, "{bar:40} {pos}/{len} root moves, {elapsed}")
+    } else {
+        ProgressBar::hidden()
+    };
+    let count = terminal::perft_divide(game, depth, hash, |mv, n| {
+        bar.inc(1);
+        if divide {
+            bar.suspend(|| println!("{mv}: {n}"));
+        }
+    });
+    bar.finish_and_clear();
+    if divide {
+        println!();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("nodes {}", count.total);
+    eprintln!("time {secs:.3}s, {:.0} nodes/s", count.total as f64 / secs.max(1e-9));
+    Ok(())
+}

@@ -5,7 +5,8 @@
 //! - [`types`]: [`Color`], [`Rule`] and the cell layout the board and the rules share.
 //! - [`rules`]: fives, overlines and renju forbidden points by direct scans, recursive threes included.
 //! - [`pattern`]: what a stone makes along each line ([`Pattern`]: five, open four, four, open three ...).
-//! - [`eval`]: the [`Game`](tabula::Game) implementation the core searcher plays and the [`Eval`] evaluator.
+//! - [`game`]: the [`Game`](tabula::Game) implementation the core's searches play.
+//! - [`eval`]: the [`Eval`] evaluator.
 //! - [`policy`]: the engine's evaluator, [`Eval`] plus threat-space knowledge ([`policy::ThreatOptions`]).
 //! - [`threats`]: VCF and VCT solvers with their own keyed table; [`verify`] checks their wins independently.
 //! - [`engine`]: [`Engine::think`]: threats first, then the core's alpha-beta, with defence against the
@@ -34,6 +35,7 @@ pub mod engine;
 pub mod eval;
 #[cfg(feature = "engine")]
 pub mod front;
+pub mod game;
 #[cfg(feature = "engine")]
 pub mod gomocup;
 pub mod pattern;

@@ -333,7 +333,7 @@ fn tabula(protocol: &str, playouts: Option<u64>) {
             let _ = tabula_go::gtp::run_stdio(&mut session);
         }
         "gomocup" => {
-            let _ = tabula_gomoku::gomocup::run_stdio();
+            let _ = tabula_gomoku::engine::gomocup::run_stdio();
         }
         "uci-xiangqi" => {
             let _ = tabula_xiangqi::uci::run_stdio();

@@ -22,7 +22,7 @@
 //! line of its search was stopped by the depth limit (the iterative deepening then ends there too). The cache
 //! is lock-free and can be shared by the threads of a search.
 //!
-//! [`verify`](crate::verify) checks every win independently of the pattern tables used here.
+//! [`verify`](crate::engine::verify) checks every win independently of the pattern tables used here.
 //!
 //! # Examples
 //!
@@ -37,7 +37,7 @@
 //! ```
 
 use crate::board::{Board, Point, Shape};
-use crate::eval::point_value;
+use crate::engine::eval::point_value;
 use crate::pattern::Pattern;
 use crate::rules;
 use crate::types::{Color, CELLS, DIRS, EMPTY};

@@ -646,7 +646,7 @@ fn serve(addr: std::net::SocketAddr, open: bool) -> Result<()> {
 
 /// The Go engine over GTP on standard input and output.
 fn gtp(threads: Option<usize>, playouts: Option<u64>, move_time: f64) -> Result<()> {
-    use tabula_go::mcts::{Config, Mcts};
+    use tabula_go::engine::mcts::{Config, Mcts};
     anyhow::ensure!(
         move_time.is_finite() && move_time > 0.0,
         "--move-time must be a positive number of seconds, not {move_time}"
@@ -659,5 +659,5 @@ fn gtp(threads: Option<usize>, playouts: Option<u64>, move_time: f64) -> Result<
         ..defaults
     };
     let mut session = tabula_go::GtpSession::with_picker(Mcts::new(config), tabula_go::Rules::default());
-    Ok(tabula_go::gtp::run_stdio(&mut session)?)
+    Ok(tabula_go::engine::gtp::run_stdio(&mut session)?)
 }

@@ -324,13 +324,13 @@ fn gomocup(
 fn tabula(protocol: &str, playouts: Option<u64>) {
     match protocol {
         "gtp" => {
-            use tabula_go::mcts::{Config, Mcts};
+            use tabula_go::engine::mcts::{Config, Mcts};
             let config = match playouts {
                 Some(n) => Config { threads: 1, playouts: Some(n), ..Config::default() },
                 None => Config::default(),
             };
             let mut session = tabula_go::GtpSession::with_picker(Mcts::new(config), tabula_go::Rules::default());
-            let _ = tabula_go::gtp::run_stdio(&mut session);
+            let _ = tabula_go::engine::gtp::run_stdio(&mut session);
         }
         "gomocup" => {
             let _ = tabula_gomoku::engine::gomocup::run_stdio();

@@ -124,7 +124,7 @@ pub fn gomoku(hash: usize) -> Vec<BenchRun> {
 
 /// Go: Monte Carlo tree search from the empty 9×9 and 19×19 boards, one thread, a fixed number of playouts.
 pub fn go(_hash: usize) -> Vec<BenchRun> {
-    use tabula_go::mcts::{Budget, Config, Mcts};
+    use tabula_go::engine::mcts::{Budget, Config, Mcts};
     use tabula_go::{Position, Rules};
     [(9, 4_000), (19, 1_000)]
         .into_iter()

@@ -38,7 +38,7 @@ pub fn games() -> Vec<Entry> {
             .done(),
         Entry::of::<tabula_chess::Position>("Chess").uci(tabula_chess::uci::run_stdio).bench(bench::chess).done(),
         Entry::of::<tabula_gomoku::Board>("Gomoku (five in a row): freestyle, standard or renju")
-            .gomocup(tabula_gomoku::gomocup::run_stdio)
+            .gomocup(tabula_gomoku::engine::gomocup::run_stdio)
             .web(&[("size", &["15", "19", "9"]), ("rule", &["freestyle", "standard", "renju"])])
             .bench(bench::gomoku)
             .done(),
@@ -318,7 +318,7 @@ pub fn web_catalog() -> tabula_web::Catalog {
 /// The Go engine over GTP on standard input and output.
 fn gtp(settings: &GtpSettings) -> Result<()> {
     use std::time::Duration;
-    use tabula_go::mcts::{Config, Mcts};
+    use tabula_go::engine::mcts::{Config, Mcts};
     let move_time = settings.move_time;
     anyhow::ensure!(
         move_time.is_finite() && move_time > 0.0,
@@ -332,7 +332,7 @@ fn gtp(settings: &GtpSettings) -> Result<()> {
         ..defaults
     };
     let mut session = tabula_go::GtpSession::with_picker(Mcts::new(config), tabula_go::Rules::default());
-    Ok(tabula_go::gtp::run_stdio(&mut session)?)
+    Ok(tabula_go::engine::gtp::run_stdio(&mut session)?)
 }
 
 #[cfg(test)]

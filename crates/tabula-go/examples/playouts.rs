@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 use tabula::rng::Rng;
 use tabula_go::board::Board;
 use tabula_go::coords::Color;
-use tabula_go::mcts::{Budget, Config, Mcts};
-use tabula_go::patterns::Patterns;
-use tabula_go::playout::PlayoutBoard;
+use tabula_go::engine::mcts::{Budget, Config, Mcts};
+use tabula_go::engine::patterns::Patterns;
+use tabula_go::engine::playout::PlayoutBoard;
 use tabula_go::position::{Position, Rules};
 
 fn main() {

@@ -14,7 +14,7 @@
 //! game's first N moves (an opening the players did not choose).
 
 use std::process::ExitCode;
-use tabula_go::predictor::{accuracy, fit, samples, Predictor, Sample};
+use tabula_go::engine::predictor::{accuracy, fit, samples, Predictor, Sample};
 use tabula_go::sgf::{game_trees, GameRecord};
 
 struct Args {

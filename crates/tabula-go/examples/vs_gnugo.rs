@@ -15,8 +15,8 @@
 
 use std::time::{Duration, Instant};
 use tabula_go::coords::{Color, Move};
-use tabula_go::mcts::{Budget, Config, Mcts};
-use tabula_go::picker::Decision;
+use tabula_go::engine::mcts::{Budget, Config, Mcts};
+use tabula_go::engine::picker::Decision;
 use tabula_go::position::{Position, Rules};
 use tabula_go::scoring::area_score;
 use tabula_protocol::process::{EngineError, Process};

@@ -1,19 +1,32 @@
 //! The game of Go for Tabula: rules, keys, scoring, SGF and a GTP v2 session.
 //!
+//! The rules, notation and keys (what a referee, a GUI or a binding needs) compile alone; the engine is the
+//! [`engine`] module, behind the `engine` feature (on by default).
+//!
+//! The rules:
+//!
 //! - [`coords`]: colours, points, moves and their GTP and SGF spellings.
 //! - [`board`]: stones, chains with exact liberties, captures, simple ko and the Zobrist key.
 //! - [`position`]: a game with its rules (superko, suicide), komi, history and undo; implements
 //!   [`tabula::Game`] so the core's searches run on small boards.
 //! - [`scoring`]: Tromp–Taylor area scoring and the GTP fixed handicap.
 //! - [`sgf`]: reading and writing game records.
-//! - [`picker`]: the [`MovePicker`](picker::MovePicker) trait behind `genmove`, and a random player.
-//! - [`playout`]: a light board for fast random playouts.
-//! - [`patterns`]: MoGo's 3×3 shape patterns for playouts and priors.
-//! - [`predictor`]: a move predictor fitted to game records (Bradley–Terry strengths of move features).
-//! - [`spatial`]: the predictor's large shapes, known by Zobrist keys in any orientation.
-//! - [`mcts`]: the Monte Carlo tree search player (UCT with RAVE, transpositions, threads, time control).
-//! - [`time`]: the clock settings a controller gives.
-//! - [`gtp`]: the Go Text Protocol session.
+//!
+//! The engine:
+//!
+//! - [`engine::picker`]: the [`MovePicker`](engine::picker::MovePicker) trait behind `genmove`, and a random
+//!   player.
+//! - [`engine::playout`]: a light board for fast random playouts.
+//! - [`engine::patterns`]: MoGo's 3×3 shape patterns for playouts and priors.
+//! - [`engine::predictor`]: a move predictor fitted to game records (Bradley–Terry strengths of move
+//!   features).
+//! - [`engine::spatial`]: the predictor's large shapes, known by Zobrist keys in any orientation.
+//! - [`engine::mcts`]: the Monte Carlo tree search player (UCT with RAVE, transpositions, threads, time
+//!   control).
+//! - [`engine::time`]: the clock settings a controller gives.
+//! - [`engine::gtp`]: the Go Text Protocol session.
+//! - [`engine::front`]: the game's [`Front`](tabula_protocol::front::Front), for the terminal and the web
+//!   page.
 //!
 //! # Examples
 //!
@@ -34,34 +47,18 @@
 
 pub mod board;
 pub mod coords;
-#[cfg(feature = "engine")]
-pub mod front;
-#[cfg(feature = "engine")]
-pub mod gtp;
-#[cfg(feature = "engine")]
-pub mod mcts;
-#[cfg(feature = "engine")]
-pub mod patterns;
-#[cfg(feature = "engine")]
-pub mod picker;
-#[cfg(feature = "engine")]
-pub mod playout;
 pub mod position;
-#[cfg(feature = "engine")]
-pub mod predictor;
 pub mod scoring;
 pub mod sgf;
+
 #[cfg(feature = "engine")]
-pub mod spatial;
-#[cfg(feature = "engine")]
-pub mod time;
+pub mod engine;
 
 pub use coords::{Color, Move, Point};
-#[cfg(feature = "engine")]
-pub use gtp::GtpSession;
-#[cfg(feature = "engine")]
-pub use mcts::{Analysis, Budget, Mcts};
 pub use position::{KoRule, Position, Rules};
+
+#[cfg(feature = "engine")]
+pub use engine::{gtp::GtpSession, mcts::Analysis, mcts::Budget, mcts::Mcts};
 
 /// The crate README's examples, compiled and run as doctests.
 #[cfg(doctest)]

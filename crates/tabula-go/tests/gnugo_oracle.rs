@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use tabula::rng::Rng;
 use tabula_go::board::IllegalMove;
 use tabula_go::coords::{Color, Move, Point};
-use tabula_go::picker::is_own_eye;
+use tabula_go::engine::picker::is_own_eye;
 use tabula_go::position::{KoRule, Position, Rules};
 use tabula_protocol::process::Process;
 

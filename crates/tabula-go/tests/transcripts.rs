@@ -3,7 +3,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use tabula_go::gtp::GtpSession;
+use tabula_go::engine::gtp::GtpSession;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts")
@@ -88,7 +88,7 @@ fn genmove_plays_legal_moves_until_both_pass() {
 /// each bad line is answered `? ...` (with its id when it has one) and the next command is served.
 #[test]
 fn bad_input_is_answered_and_serving_goes_on() {
-    use tabula_go::mcts::{Config, Mcts};
+    use tabula_go::engine::mcts::{Config, Mcts};
     use tabula_go::Rules;
     use tabula_protocol::server::Connection;
     let picker = Mcts::new(Config { threads: 1, playouts: Some(20_000), ..Config::default() });

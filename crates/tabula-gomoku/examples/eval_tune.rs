@@ -60,7 +60,7 @@ use tabula::game::{Game, HookedGame};
 use tabula::rng::Rng;
 use tabula::search::Limits;
 use tabula::tune::{golden_min, next_block, on_threads};
-use tabula_gomoku::eval::{Features, Weights, CLASSES};
+use tabula_gomoku::engine::eval::{Features, Weights, CLASSES};
 use tabula_gomoku::{Board, Color, Engine, Point, Rule};
 use tabula_protocol::process::Process;
 
@@ -257,7 +257,7 @@ fn main() -> anyhow::Result<()> {
         Command::Fit { input, out, epochs, l2, share, rate, start, no_mates, rule } => {
             let start = match start {
                 Some(path) => Weights::read(path.as_ref())?,
-                None => tabula_gomoku::eval::embedded_weights(),
+                None => tabula_gomoku::engine::eval::embedded_weights(),
             };
             fit(&input, &out, &start, &FitOptions { epochs, l2, share, rate, no_mates, rule })
         }

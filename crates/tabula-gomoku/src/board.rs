@@ -388,8 +388,7 @@ impl Board {
     pub fn play_unchecked(&mut self, p: Point) {
         let color = self.side_to_move();
         let i = p.index();
-        debug_assert_eq!(self.cells[i], EMPTY, "{p} is empty");
-        self.set(i, color);
+        self.place(i, color);
         self.moves.push(p);
         self.key ^= KEYS[LAYOUT.extra(0)];
         if rules::makes_five_at(&self.cells, i, color, self.rule) {
@@ -413,36 +412,39 @@ impl Board {
         let last = self.moves.pop().expect("a move to take back");
         debug_assert_eq!(last, p, "undo the last move");
         let color = self.side_to_move();
-        self.clear(p.index(), color);
+        self.remove(p.index(), color);
         self.key ^= KEYS[LAYOUT.extra(0)];
         self.winner = None;
     }
 
-    /// Hands the move to the other side without a stone, as if the side to move had passed (the engine asks
-    /// what the opponent would do if it could move now); a second call takes the pass back. The move list
-    /// stays as it is; the key changes side.
-    #[cfg(feature = "engine")]
-    pub(crate) fn pass(&mut self) {
+    /// Hands the move to the other side without a stone, as if the side to move had passed: a null move, which
+    /// Gomoku's rules do not allow in a game, to ask what the opponent would do if it could move now. A second
+    /// call takes the pass back. The move list stays as it is; the key changes side.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tabula_gomoku::{Board, Color, Rule};
+    ///
+    /// let mut board = Board::from_moves(15, 15, Rule::Freestyle, "h8").unwrap();
+    /// let key = board.key();
+    /// board.pass();
+    /// assert_eq!(board.side_to_move(), Color::Black);
+    /// assert_eq!(board.key(), board.key_from_scratch());
+    /// board.pass();
+    /// assert_eq!((board.side_to_move(), board.key()), (Color::White, key));
+    /// ```
+    pub fn pass(&mut self) {
         self.passed = !self.passed;
         self.key ^= KEYS[LAYOUT.extra(0)];
     }
 
-    /// Puts a stone of `color` on the empty cell `i` outside the move order (the threat searches try the
-    /// opponent's replies this way); [`remove`](Self::remove) must follow before any move is made or undone.
-    #[cfg(feature = "engine")]
+    /// Puts a stone of `color` on the empty cell `i`, keeping key, line codes, marks and the stones' bits, but
+    /// not the move list, the side to move or the winner: [`play_unchecked`](Self::play_unchecked) adds those.
+    /// The threat searches use it alone to try the opponent's replies outside the move order; then
+    /// [`remove`](Self::remove) must follow before any move is made or undone.
     pub(crate) fn place(&mut self, i: usize, color: Color) {
-        debug_assert_eq!(self.cells[i], EMPTY);
-        self.set(i, color);
-    }
-
-    /// Takes away a stone put by [`place`](Self::place).
-    #[cfg(feature = "engine")]
-    pub(crate) fn remove(&mut self, i: usize, color: Color) {
-        self.clear(i, color);
-    }
-
-    /// Puts a stone of `color` on cell `i`, keeping key, line codes, marks and the stones' bits.
-    fn set(&mut self, i: usize, color: Color) {
+        debug_assert_eq!(self.cells[i], EMPTY, "{} is empty", Point::from_index(i));
         let c = color.as_cell() as u16;
         self.cells[i] = c as u8;
         self.key ^= KEYS[LAYOUT.feature(Point::from_index(i).code() as usize, color.index())];
@@ -456,8 +458,8 @@ impl Board {
         self.stones[i / STRIDE] |= 1 << (i % STRIDE);
     }
 
-    /// Removes the stone of `color` from cell `i`: the exact inverse of [`set`](Self::set).
-    fn clear(&mut self, i: usize, color: Color) {
+    /// Removes the stone of `color` from cell `i`: the exact inverse of [`place`](Self::place).
+    pub(crate) fn remove(&mut self, i: usize, color: Color) {
         self.cells[i] = EMPTY;
         self.key ^= KEYS[LAYOUT.feature(Point::from_index(i).code() as usize, color.index())];
         let take = |code: u16, slot: u32| code & !(3 << (2 * slot));
@@ -529,13 +531,6 @@ impl Board {
         }
     }
 
-    /// `color`'s mark on cell `i`: the [`Shape`]s a stone there would make, bit `4 * shape + direction`.
-    #[inline(always)]
-    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
-    pub(crate) fn mark(&self, i: usize, color: Color) -> u16 {
-        (self.marks[i] >> (16 * color.index())) as u16
-    }
-
     /// Whether some cell has `shape` for `color`.
     #[inline(always)]
     pub(crate) fn has_shape(&self, color: Color, shape: Shape) -> bool {
@@ -589,15 +584,7 @@ impl Board {
         !suspicious || !rules::is_forbidden(&self.cells, i)
     }
 
-    /// Whether `color` would make five (a winning line under the rule) by playing the empty cell `i`.
-    #[inline]
-    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
-    pub(crate) fn makes_five_at(&self, i: usize, color: Color) -> bool {
-        self.patterns_at(i, color).contains(&Pattern::Five) && rules::would_make_five(&self.cells, i, color, self.rule)
-    }
-
     /// The empty cells within two steps along a line of some stone, row by row (the move candidates).
-    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
     pub(crate) fn for_each_candidate(&self, mut f: impl FnMut(usize)) {
         let s = &self.stones;
         let board = ((1u32 << self.width) - 1) << PAD;
@@ -860,6 +847,8 @@ mod tests {
                 assert_eq!(b.pats[i], b.lines[i].map(|code| (b.tables.cell(rule, code) >> 16) as u8), "{i}");
             }
             // The marks say what the line tables say of every empty cell.
+            let marked =
+                |i: usize, who: Color, shape: Shape| (b.marks[i] >> (16 * who.index() + 4 * shape as usize)) & 0xf != 0;
             for who in Color::ALL {
                 let mut count = [0; Shape::COUNT];
                 for i in 0..CELLS {
@@ -871,7 +860,7 @@ mod tests {
                         pats.contains(&Pattern::FlexThree),
                     ];
                     for shape in [Shape::Five, Shape::OpenFour, Shape::Four, Shape::Three] {
-                        assert_eq!(shape.directions(b.mark(i, who)) != 0, has[shape as usize], "{shape:?}");
+                        assert_eq!(marked(i, who, shape), has[shape as usize], "{shape:?}");
                         count[shape as usize] += has[shape as usize] as u16;
                     }
                 }
@@ -880,7 +869,7 @@ mod tests {
                     let mut listed = Vec::new();
                     b.for_each_shape(who, &[shape], |i| listed.push(i));
                     assert_eq!(listed.len(), count[shape as usize] as usize);
-                    assert!(listed.iter().all(|&i| shape.directions(b.mark(i, who)) != 0));
+                    assert!(listed.iter().all(|&i| marked(i, who, shape)));
                 }
             }
         }

@@ -144,13 +144,6 @@ impl Shape {
             | (p.is_four() as u8) << Shape::Four as u8
             | (matches!(p, Pattern::FlexThree) as u8) << Shape::Three as u8
     }
-
-    /// In how many of the four directions a cell's mark (bit `4 * shape + direction`) has this shape.
-    #[inline(always)]
-    #[cfg_attr(not(feature = "engine"), allow(dead_code))]
-    pub(crate) const fn directions(self, mark: u16) -> u32 {
-        ((mark >> (4 * self as u16)) & 0xf).count_ones()
-    }
 }
 
 const CODES: usize = 1 << 16;

@@ -58,21 +58,16 @@ fn wins(len: usize, color: Color, rule: Rule) -> bool {
     len == 5 || (len > 5 && !rule.exact_five(color))
 }
 
-/// Whether the stone of `color` on cell `i` stands in a winning line.
-pub(crate) fn makes_five_at(cells: &[u8; CELLS], i: usize, color: Color, rule: Rule) -> bool {
-    DIRS.iter().any(|&d| wins(line_len(cells, i, d, color as u8), color, rule))
+/// Whether the stone of `color` on cell `i` (or one put there, if the cell is empty) stands in a winning line
+/// along direction `d`.
+#[inline(always)]
+pub(crate) fn wins_along(cells: &[u8; CELLS], i: usize, d: isize, color: Color, rule: Rule) -> bool {
+    wins(line_len(cells, i, d, color as u8), color, rule)
 }
 
-/// How many empty points within four steps of `i` along `d` would give `color` a winning line along `d`.
-#[cfg(feature = "engine")]
-pub(crate) fn five_points_along(cells: &[u8; CELLS], i: usize, d: isize, color: Color, rule: Rule) -> usize {
-    (-4isize..=4)
-        .filter(|&o| o != 0)
-        .filter(|&o| {
-            let q = (i as isize + o * d) as usize;
-            cells[q] == EMPTY && wins(line_len(cells, q, d, color as u8), color, rule)
-        })
-        .count()
+/// Whether the stone of `color` on cell `i` stands in a winning line.
+pub(crate) fn makes_five_at(cells: &[u8; CELLS], i: usize, color: Color, rule: Rule) -> bool {
+    DIRS.iter().any(|&d| wins_along(cells, i, d, color, rule))
 }
 
 /// Whether `color` playing the empty cell `i` would make a winning line.

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use tabula::game::{Game, HookedGame};
 use tabula::search::Limits;
-use tabula_gomoku::policy::{Policy, ThreatOptions};
-use tabula_gomoku::threats::ThreatCache;
+use tabula_gomoku::engine::policy::{Policy, ThreatOptions};
+use tabula_gomoku::engine::threats::ThreatCache;
 use tabula_gomoku::{Board, Color, Engine, Point, Rule, ThreatKind, ThreatSolver};
 
 /// Depth and node budget of the searches that judge a move: far beyond what the engine spends.

@@ -4,7 +4,7 @@
 //! hand-set weights they were fitted from, each at the scale that suits it best.
 
 use tabula::tune::golden_min;
-use tabula_gomoku::eval::{embedded_weights, Weights};
+use tabula_gomoku::engine::eval::{embedded_weights, Weights};
 use tabula_gomoku::{Board, Rule};
 
 /// Rapfi's win rate for a value: `sigmoid(value / 200)`.

@@ -133,7 +133,7 @@ fn bad_input_is_answered_and_serving_goes_on() {
 /// `ERROR` naming it and the weights in force stay; no file goes back to the embedded weights.
 #[test]
 fn tabula_weights_key_loads_a_weights_file() {
-    use tabula_gomoku::eval::{embedded_weights, Weights};
+    use tabula_gomoku::engine::eval::{embedded_weights, Weights};
     let dir = std::env::temp_dir().join(format!("tabula-weights-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let hand = dir.join("hand set.txt");

@@ -15,9 +15,9 @@ use std::time::Instant;
 use tabula::game::{Evaluator, Game};
 use tabula::search::{Limits, SearchOptions, Searcher};
 use tabula::zobrist::SplitMix64;
-use tabula_gomoku::policy::{Policy, ThreatOptions};
-use tabula_gomoku::threats::ThreatCache;
-use tabula_gomoku::verify::verify_win;
+use tabula_gomoku::engine::policy::{Policy, ThreatOptions};
+use tabula_gomoku::engine::threats::ThreatCache;
+use tabula_gomoku::engine::verify::verify_win;
 use tabula_gomoku::{Board, Eval, Point, Rule, ThreatKind, ThreatSolver};
 
 /// Depth and node budget of the VCF searches that judge a position.

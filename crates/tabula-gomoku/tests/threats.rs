@@ -3,7 +3,7 @@
 
 use tabula::game::{Evaluator, Game};
 use tabula::zobrist::SplitMix64;
-use tabula_gomoku::verify::verify_win;
+use tabula_gomoku::engine::verify::verify_win;
 use tabula_gomoku::{Board, Eval, Rule, ThreatKind, ThreatSolver};
 
 const LIMIT: u64 = 200_000;

@@ -1,4 +1,5 @@
-//! Chess matches against scripted fake engines and between two of Tabula's engines.
+//! Chess matches against scripted fake engines, refereed by the chess rules. Matches between Tabula's own
+//! engines are in `tabula-cli`'s tests (`tests/matches.rs`), which run the `tabula` binary.
 
 use std::time::Duration;
 use tabula_match::chess::Chess;
@@ -70,52 +71,11 @@ fn garbage_loses() {
     loses_every_game("garbage", "garbage", movetime(100));
 }
 
-#[test]
-fn tabula_against_tabula_at_depth_two() {
-    let tc = TimeControl { depth: Some(2), ..TimeControl::default() };
-    let (summary, records) = play([fake("uci", "tabula", 0), fake("uci", "tabula", 0)], tc, 4, 30);
-    assert_eq!(summary.results.games(), 4);
-    assert_eq!(summary.forfeits, [0, 0]);
-    assert_eq!(summary.starts, [1, 1]);
-    assert_eq!(records.matches("[Event ").count(), 4);
-    assert_eq!(records.matches("[SetUp \"1\"]").count(), 2, "{records}");
-    assert!(records.contains("1. "), "{records}");
-    // Every move carries the mover's score at depth 2 and its time.
-    // (Lines are wrapped at 79 columns, within comments too.)
-    let flat = records.split_whitespace().collect::<Vec<_>>().join(" ");
-    let comments = flat.matches("/2 0.").count();
-    assert!(comments >= 4 * 10 && comments == flat.matches("s}").count(), "{records}");
-    // The clock kept each move's time: as many as the record's comments, and the report shows them.
-    let spent: usize = summary.games.iter().map(|g| g.finished.spent[0].len() + g.finished.spent[1].len()).sum();
-    assert_eq!(spent, comments, "{records}");
-    assert!(summary.time_use(0).is_some() && summary.time_use(1).is_some());
-    assert!(summary.to_string().contains("time a move (s)"), "{summary}");
-}
-
-#[test]
-fn chess960_between_two_tabula_engines() {
-    let openings: String =
-        [0, 959].iter().map(|&n| tabula_chess::Position::chess960(n).unwrap().to_fen() + "\n").collect();
-    let openings = Chess.parse_openings(&openings, "960").unwrap();
-    let tc = TimeControl { depth: Some(2), ..TimeControl::default() };
-    let config = MatchConfig {
-        engines: [fake("uci", "tabula", 0), fake("uci", "tabula", 0)],
-        tc,
-        max_moves: Some(40),
-        ..MatchConfig::default()
-    };
-    let mut records = Vec::new();
-    let summary = run(&Chess, openings, &config, &mut records, &mut Vec::new()).unwrap();
-    let records = String::from_utf8(records).unwrap();
-    assert_eq!(summary.results.games(), 4);
-    assert_eq!(summary.forfeits, [0, 0], "{records}");
-    assert_eq!(records.matches("[Variant \"Chess960\"]").count(), 4, "{records}");
-}
-
+/// Engine 0 wins every game: engine 1 plays an illegal first move in each.
 #[test]
 fn sprt_stops_a_lopsided_match() {
     let config = MatchConfig {
-        engines: [fake("uci", "tabula", 0), fake("uci", "random", 0)],
+        engines: [fake("uci", "random", 0), fake("uci", "illegal", 0)],
         tc: TimeControl { depth: Some(1), ..TimeControl::default() },
         max_moves: Some(60),
         rounds: 100,

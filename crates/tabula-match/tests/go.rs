@@ -1,5 +1,6 @@
-//! Go matches over GTP against scripted fake engines, between two of Tabula's engines, and against GNU Go
-//! when it is installed.
+//! Go matches over GTP against scripted fake engines, refereed by the Go rules. Matches of Tabula's own
+//! engine, against itself and GNU Go, are in `tabula-cli`'s tests (`tests/matches.rs`), which run the
+//! `tabula` binary.
 
 use std::time::Duration;
 use tabula_go::scoring::area_score;
@@ -9,14 +10,9 @@ use tabula_match::go::Go;
 use tabula_match::{run, EngineOption, MatchConfig, MatchGame, Summary, TimeControl};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_tabula-fake-engine");
-const GNUGO: &str = "/usr/games/gnugo";
 
 fn fake(mode: &str, after: usize) -> String {
     format!("{FAKE} --protocol gtp --mode {mode} --after {after}")
-}
-
-fn tabula(playouts: u64) -> String {
-    format!("{FAKE} --protocol gtp --mode tabula --playouts {playouts}")
 }
 
 fn movetime(ms: u64) -> TimeControl {
@@ -189,38 +185,4 @@ fn options_reach_the_engine_and_refusals_stop_the_match() {
     };
     let err = run(&go, Vec::new(), &config, &mut Vec::new(), &mut Vec::new()).unwrap_err();
     assert!(err.to_string().contains("engine 2: refused `levle 3`"), "{err}");
-}
-
-#[test]
-fn tabula_against_tabula() {
-    let go = Go::new(9, 7.0).unwrap();
-    let config = MatchConfig {
-        engines: [tabula(64), tabula(256)],
-        games: Some(2),
-        max_moves: Some(40),
-        ..MatchConfig::default()
-    };
-    let (summary, records) = play(&go, "", config);
-    assert_eq!(summary.forfeits, [0, 0], "{summary}\n{records}");
-    assert_eq!(summary.starts, [1, 1]);
-    assert_eq!(games(&records).len(), 2);
-}
-
-#[test]
-fn tabula_against_gnu_go() {
-    if !std::path::Path::new(GNUGO).exists() {
-        println!("skipped: GNU Go is not installed at {GNUGO}");
-        return;
-    }
-    let go = Go::new(9, 7.0).unwrap();
-    // No clock: given time, GNU Go thinks for most of a second a move whatever its level.
-    let config = MatchConfig {
-        engines: [tabula(128), format!("{GNUGO} --mode gtp --level 1")],
-        games: Some(1),
-        max_moves: Some(60),
-        ..MatchConfig::default()
-    };
-    let (summary, records) = play(&go, "", config);
-    assert_eq!(summary.forfeits, [0, 0], "{summary}\n{records}");
-    assert_eq!(games(&records).len(), 1);
 }

@@ -1,4 +1,6 @@
-//! Gomoku matches over the Gomocup protocol against fake engines and Tabula's own.
+//! Gomoku matches over the Gomocup protocol against scripted fake engines, refereed by the Gomoku rules.
+//! Matches between Tabula's own engines are in `tabula-cli`'s tests (`tests/matches.rs`), which run
+//! `pbrain-tabula`.
 
 use std::time::Duration;
 use tabula_gomoku::Rule;
@@ -30,7 +32,7 @@ fn failures_lose_and_the_match_goes_on() {
         let summary = run(
             &game,
             openings.clone(),
-            &config([fake(mode, 1), fake("tabula", 0)], 2),
+            &config([fake(mode, 1), fake("random", 0)], 2),
             &mut Vec::new(),
             &mut Vec::new(),
         )
@@ -39,19 +41,6 @@ fn failures_lose_and_the_match_goes_on() {
         assert_eq!(summary.starts[0], 2, "{mode}");
         assert!(summary.games.iter().all(|g| g.finished.reason.contains(reason)), "{mode}: {:?}", summary.games);
     }
-}
-
-#[test]
-fn tabula_against_tabula() {
-    let game = Gomoku { size: 9, rule: Rule::Freestyle };
-    let mut records = Vec::new();
-    let summary =
-        run(&game, Vec::new(), &config([fake("tabula", 0), fake("tabula", 0)], 2), &mut records, &mut Vec::new())
-            .unwrap();
-    assert_eq!(summary.forfeits, [0, 0], "{summary}");
-    assert_eq!(summary.results.games(), 2, "{summary}");
-    let records = String::from_utf8(records).unwrap();
-    assert_eq!(records.matches("# Round").count(), 2, "{records}");
 }
 
 /// An engine that answers the `INFO` lines it does not take with `ERROR` (as Rapfi does `INFO time_left`)

@@ -2,5 +2,5 @@
 //! protocol logic lives in [`tabula_gomoku::Session`], served by the shared protocol harness.
 
 fn main() -> anyhow::Result<()> {
-    Ok(tabula_gomoku::gomocup::run_stdio()?)
+    Ok(tabula_gomoku::engine::gomocup::run_stdio()?)
 }

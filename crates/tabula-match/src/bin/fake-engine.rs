@@ -1,10 +1,10 @@
 //! `tabula-fake-engine`: a scripted misbehaving engine for testing the match runner.
 //!
-//! `tabula-fake-engine --protocol uci|gtp|gomocup --mode MODE [--after N] [--playouts N]` plays random legal
-//! moves for its first N moves, then does what MODE says on every later move: `random`, `crash`, `hang`,
-//! `illegal`, `garbage`, `slow`, and for GTP only `refuse` (a `?` to `genmove`) and `resign` (random moves in
-//! the other protocols). `tabula` runs Tabula's own engine for the protocol, for GTP with one thread and a
-//! fixed number of playouts per move if `--playouts` is given.
+//! `tabula-fake-engine --protocol uci|gtp|gomocup --mode MODE [--after N]` plays random legal moves for its
+//! first N moves, then does what MODE says on every later move: `random`, `crash`, `hang`, `illegal`,
+//! `garbage`, `slow`, and for GTP only `refuse` (a `?` to `genmove`) and `resign` (random moves in the other
+//! protocols). It knows the games' rules only, as the referee does: Tabula's own engines are the `tabula`
+//! and `pbrain-tabula` commands.
 //!
 //! The mode can also be set as an engine option, to test that options arrive: UCI `setoption name Mode
 //! value crash`, Gomocup `INFO mode crash`, GTP `mode crash`.
@@ -31,7 +31,7 @@ enum Mode {
 impl Mode {
     fn parse(name: &str) -> Option<Mode> {
         Some(match name.to_ascii_lowercase().as_str() {
-            "random" | "tabula" => Mode::Random,
+            "random" => Mode::Random,
             "crash" => Mode::Crash,
             "hang" => Mode::Hang,
             "illegal" => Mode::Illegal,
@@ -319,31 +319,6 @@ fn gomocup(
     fake.say(&reply);
 }
 
-/// Tabula's own engines, for real matches in tests (`uci` chess, `uci-xiangqi`, `gtp`, `gomocup`); Go with one
-/// thread and `playouts` per move if given.
-fn tabula(protocol: &str, playouts: Option<u64>) {
-    match protocol {
-        "gtp" => {
-            use tabula_go::mcts::{Config, Mcts};
-            let config = match playouts {
-                Some(n) => Config { threads: 1, playouts: Some(n), ..Config::default() },
-                None => Config::default(),
-            };
-            let mut session = tabula_go::GtpSession::with_picker(Mcts::new(config), tabula_go::Rules::default());
-            let _ = tabula_go::gtp::run_stdio(&mut session);
-        }
-        "gomocup" => {
-            let _ = tabula_gomoku::gomocup::run_stdio();
-        }
-        "uci-xiangqi" => {
-            let _ = tabula_xiangqi::uci::run_stdio();
-        }
-        _ => {
-            let _ = tabula_chess::uci::run_stdio();
-        }
-    }
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let value = |key: &str| args.iter().position(|a| a == key).and_then(|i| args.get(i + 1)).map(String::as_str);
@@ -352,10 +327,6 @@ fn main() {
         eprintln!("unknown mode {name}");
         std::process::exit(2);
     };
-    if name == "tabula" {
-        tabula(value("--protocol").unwrap_or("uci"), value("--playouts").and_then(|n| n.parse().ok()));
-        return;
-    }
     let after = value("--after").and_then(|n| n.parse().ok()).unwrap_or(0);
     let seed = Rng::from_clock().next_u64() ^ u64::from(std::process::id());
     let mut fake = Fake { mode, after, moves: 0, rng: Rng::new(seed), out: std::io::stdout() };

@@ -2,7 +2,7 @@
 //! nodes, tree reuse between moves, several threads, time control, resignation and cleanup.
 //!
 //! Each iteration walks down the tree from the root, picks a move in each node, runs a
-//! [playout](crate::playout) from the first position the tree does not know, and backs the result up the
+//! [playout](crate::engine::playout) from the first position the tree does not know, and backs the result up the
 //! path. Details:
 //!
 //! - **Nodes live in a table keyed by [`Position::key`]** (board, side to move, ko point, pass state), so
@@ -19,7 +19,7 @@
 //!   extra losses, an atari that starts such a ladder with extra wins, and moves next to the last
 //!   one with a small bonus. Where no stone stands within two points, a move on the first or second line
 //!   gets extra losses and one higher up extra wins: light playouts alone rate the edge too well. On top
-//!   of these the [move predictor](crate::predictor) adds [`Config::predictor_games`] virtual games, won
+//!   of these the [move predictor](crate::engine::predictor) adds [`Config::predictor_games`] virtual games, won
 //!   more often the likelier a strong player is to choose the move: `0.5 + slope · ln(γ / mean γ)`.
 //! - **Pass** is a tree move only when no other move exists or the opponent has just passed; two passes end
 //!   the game and the board is scored as it stands (Tromp–Taylor area).
@@ -34,7 +34,7 @@
 //!
 //! ```
 //! use tabula_go::coords::{Color, Move};
-//! use tabula_go::mcts::{Budget, Config, Mcts};
+//! use tabula_go::engine::mcts::{Budget, Config, Mcts};
 //! use tabula_go::position::{Position, Rules};
 //!
 //! let mut game = Position::new(5, Rules::default()).unwrap();
@@ -48,13 +48,13 @@
 
 use crate::board::Board;
 use crate::coords::{Color, Move, Point};
-use crate::patterns::Patterns;
-use crate::picker::{Decision, MovePicker, Request};
-use crate::playout::{PlayoutBoard, NO_POINT};
+use crate::engine::patterns::Patterns;
+use crate::engine::picker::{Decision, MovePicker, Request};
+use crate::engine::playout::{PlayoutBoard, NO_POINT};
+use crate::engine::predictor::{Features, Predictor};
+use crate::engine::time::thinking_time;
 use crate::position::{search_key, KeyHasher, Position};
-use crate::predictor::{Features, Predictor};
 use crate::scoring::area_score;
-use crate::time::thinking_time;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -90,7 +90,7 @@ pub struct Config {
     pub exploration: f64,
     /// The hand-set priors (captures, escapes, ataris, ladders, shape, lines, nearness to the last move).
     pub hand_priors: bool,
-    /// Virtual games the [move predictor](crate::predictor)'s prior adds to each edge (0: none; 20 by
+    /// Virtual games the [move predictor](crate::engine::predictor)'s prior adds to each edge (0: none; 20 by
     /// default).
     pub predictor_games: f32,
     /// Win rate the predictor's prior adds per unit of `ln(γ / mean γ)` (the move's strength against the
@@ -839,7 +839,7 @@ fn worker(shared: &Shared, mut rng: Rng) {
 /// # Examples
 ///
 /// ```
-/// use tabula_go::mcts::{analyze, Budget};
+/// use tabula_go::engine::mcts::{analyze, Budget};
 /// use tabula_go::position::{Position, Rules};
 ///
 /// let game = Position::new(5, Rules::default()).unwrap();
@@ -880,7 +880,7 @@ impl MovePicker for Mcts {
 
     /// `exploration`, `rave_equivalence`, `expand_after`, `max_edges`, `hand_priors` (0 or 1),
     /// `predictor_games`, `predictor_slope`, `resign_below` and `threads` (see [`Config`]), and `predictor_file`, a
-    /// strengths file for the [move predictor](crate::predictor) in place of the embedded one; the tree is
+    /// strengths file for the [move predictor](crate::engine::predictor) in place of the embedded one; the tree is
     /// kept.
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), &'static str> {
         if name == "predictor_file" {

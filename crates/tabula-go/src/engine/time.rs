@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use tabula_go::time::TimeSettings;
+//! use tabula_go::engine::time::TimeSettings;
 //!
 //! let canadian = TimeSettings { main_time: 600, byo_yomi_time: 30, byo_yomi_stones: 5 };
 //! assert_ne!(canadian, TimeSettings::default()); // the default: no settings given
@@ -109,7 +109,7 @@ pub fn phase_weight(points: usize, empty: usize) -> f64 {
 ///
 /// ```
 /// use std::time::Duration;
-/// use tabula_go::time::{thinking_time, TimeSettings};
+/// use tabula_go::engine::time::{thinking_time, TimeSettings};
 ///
 /// // 30 s of main time, then 1 s for every move: the first move on an empty 9×9 board.
 /// let clock = TimeSettings { main_time: 30, byo_yomi_time: 1, byo_yomi_stones: 1 }.clock(None);

@@ -15,7 +15,7 @@
 //! # Examples
 //!
 //! ```
-//! use tabula_gomoku::verify::verify_win;
+//! use tabula_gomoku::engine::verify::verify_win;
 //! use tabula_gomoku::{Board, Rule, ThreatKind, ThreatSolver};
 //!
 //! // Black plays j8: two open threes at once (freestyle allows it).
@@ -26,8 +26,8 @@
 //! ```
 
 use crate::board::{Board, Point};
+use crate::engine::threats::{ThreatKind, ThreatSolver};
 use crate::rules;
-use crate::threats::{ThreatKind, ThreatSolver};
 use crate::types::{Color, CELLS, EMPTY};
 use crate::Rule;
 use thiserror::Error;

@@ -26,8 +26,8 @@
 //! ```
 //! use std::sync::Arc;
 //! use tabula::game::Evaluator;
-//! use tabula_gomoku::policy::{Policy, ThreatOptions};
-//! use tabula_gomoku::threats::ThreatCache;
+//! use tabula_gomoku::engine::policy::{Policy, ThreatOptions};
+//! use tabula_gomoku::engine::threats::ThreatCache;
 //! use tabula_gomoku::{Board, Rule};
 //!
 //! // Black to move has an open three (h8 i8 j8): an open four next, then five.
@@ -38,8 +38,8 @@
 //! ```
 
 use crate::board::{Board, Point, Shape};
-use crate::eval::{shared_weights, Eval, Weights};
-use crate::threats::{self, ThreatCache, ThreatKind, ThreatSolver};
+use crate::engine::eval::{shared_weights, Eval, Weights};
+use crate::engine::threats::{self, ThreatCache, ThreatKind, ThreatSolver};
 use std::sync::Arc;
 use tabula::game::{Evaluator, EvaluatorHooks};
 use tabula::score::Score;

@@ -5,7 +5,7 @@
 //! beside it (up to rotation and reflection, the colours seen from the player), what it captures, whether
 //! it escapes from atari, whether it puts itself in atari, whether it gives atari (and starts a ladder), its
 //! distance to the last move and to the one before, its line with whether stones stand near, and the
-//! largest of the [large shapes](crate::spatial) around it (up to 36 points) that has a strength. Every
+//! largest of the [large shapes](crate::engine::spatial) around it (up to 36 points) that has a strength. Every
 //! feature value has a strength `γ`, and a move's strength is the product of its values' strengths; the
 //! chance of a move is its strength over the sum of all legal moves' (the Bradley–Terry model of
 //! Coulom's *Computing Elo Ratings of Move Patterns in the Game of Go*, 2007). [`fit`] finds the strengths
@@ -22,8 +22,8 @@
 //! ```
 //! use tabula_go::board::Board;
 //! use tabula_go::coords::{Color, Point};
-//! use tabula_go::playout::PlayoutBoard;
-//! use tabula_go::predictor::{Features, Predictor};
+//! use tabula_go::engine::playout::PlayoutBoard;
+//! use tabula_go::engine::predictor::{Features, Predictor};
 //!
 //! let predictor = Predictor::default();
 //! let mut board = Board::new(9).unwrap();
@@ -38,11 +38,11 @@
 //! ```
 
 use crate::coords::Color;
-use crate::playout::{PlayoutBoard, NO_POINT};
+use crate::engine::playout::{PlayoutBoard, NO_POINT};
+use crate::engine::spatial::{Shape, SIZES};
 use crate::position::KeyHasher;
 use crate::position::Rules;
 use crate::sgf::GameRecord;
-use crate::spatial::{Shape, SIZES};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::hash::BuildHasherDefault;
@@ -106,7 +106,7 @@ const ATARI_OTHER: u8 = 2;
 const SYMMETRIES: [[usize; 8]; 8] = {
     // Cell k as an offset (column, row) from the middle of the 3×3 grid.
     const CELLS: [(i8, i8); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
-    crate::spatial::symmetries(&CELLS)
+    crate::engine::spatial::symmetries(&CELLS)
 };
 
 /// The smallest of a 24-bit neighbourhood code's eight images under the symmetries of the square: one
@@ -128,7 +128,7 @@ pub struct Features {
     pub fixed: [u8; GROUPS.len()],
     /// The canonical 3×3 shape with ataris ([`canonical_shape`]).
     pub shape: u32,
-    /// The [large shape](crate::spatial)'s key at each size, as it stands on the board ([`Shape::keys`]).
+    /// The [large shape](crate::engine::spatial)'s key at each size, as it stands on the board ([`Shape::keys`]).
     pub large: [u64; SIZES],
 }
 
@@ -295,7 +295,7 @@ pub struct Predictor {
 }
 
 /// The fitted strengths the engine plays with.
-const DEFAULT: &str = include_str!("../data/predictor.txt");
+const DEFAULT: &str = include_str!("../../data/predictor.txt");
 
 impl Default for Predictor {
     /// The strengths of `data/predictor.txt`, a copy of [`Predictor::embedded`]'s.
@@ -626,7 +626,7 @@ mod tests {
     use super::*;
     use crate::board::Board;
     use crate::coords::Point;
-    use crate::spatial::POINTS;
+    use crate::engine::spatial::POINTS;
     use tabula::rng::Rng;
 
     #[test]

@@ -11,7 +11,7 @@
 //! atari, and saves its own chain the opponent just put in atari by capturing an enemy chain in atari next
 //! to it or by an extension that leaves two liberties and does not run into a ladder (read to its end on
 //! copies of the board, [`PlayoutBoard::dies_in_ladder`]) — then captures a chain its own previous move put
-//! in atari if the opponent left it there, then plays a [shape pattern](crate::patterns) next to the
+//! in atari if the opponent left it there, then plays a [shape pattern](crate::engine::patterns) next to the
 //! previous move, and otherwise plays a uniformly random legal move that neither fills one of its
 //! own eyes nor puts a chain of several stones in atari. A player with no such move passes; two passes end
 //! the playout.
@@ -21,9 +21,9 @@
 //! ```
 //! use tabula_go::board::Board;
 //! use tabula_go::coords::Color;
-//! use tabula_go::patterns::Patterns;
+//! use tabula_go::engine::patterns::Patterns;
 //! use tabula::rng::Rng;
-//! use tabula_go::playout::PlayoutBoard;
+//! use tabula_go::engine::playout::PlayoutBoard;
 //!
 //! let empty = PlayoutBoard::from_board(&Board::new(9).unwrap(), Color::Black);
 //! let mut board = empty.clone();
@@ -37,7 +37,7 @@
 
 use crate::board::Board;
 use crate::coords::{Color, Move, Point, MAX_SIZE};
-use crate::patterns::Patterns;
+use crate::engine::patterns::Patterns;
 use std::cell::RefCell;
 use tabula::rng::Rng;
 

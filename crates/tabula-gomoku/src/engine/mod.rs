@@ -15,7 +15,28 @@
 //! With a clock, each threat search stops at its share of the move's time (the side to move's own by 5 % and
 //! 15 % of it, the opponent's by 25 %, the refutations by 55 %); without one, at a fixed node budget.
 //!
+//! Beside it, on the rules of the crate's root modules:
+//!
+//! - [`eval`]: the [`Eval`] evaluator.
+//! - [`policy`]: the engine's evaluator, [`Eval`] plus threat-space knowledge ([`ThreatOptions`]).
+//! - [`threats`]: VCF and VCT solvers with their own keyed table; [`verify`] checks their wins independently.
+//! - [`gomocup`]: the Gomocup (Piskvork) protocol as a [`Session`](gomocup::Session) that maps a line to the
+//!   lines to answer.
+//! - [`front`]: the game's [`Front`](tabula_protocol::front::Front), for the terminal and the web page.
+//!
 //! # Examples
+//!
+//! ```
+//! use tabula::search::Limits;
+//! use tabula_gomoku::{Board, Engine, Rule};
+//!
+//! // Black has an open three on row 8; the engine finds the win by continuous fours and threes.
+//! let board = Board::from_moves(15, 15, Rule::Freestyle, "h8 a1 i8 o1 j8 a15").unwrap();
+//! let mut engine = Engine::new(8);
+//! let thought = engine.think(&board, &Limits::depth(4));
+//! let line = thought.win.expect("a forced win");
+//! assert!(["g8", "k8"].contains(&board.format_point(line[0]).as_str()));
+//! ```
 //!
 //! ```
 //! use tabula::search::Limits;
@@ -28,10 +49,17 @@
 //! assert_eq!(board.format_point(thought.best.unwrap()), "l8");
 //! ```
 
+pub mod eval;
+pub mod front;
+pub mod gomocup;
+pub mod policy;
+pub mod threats;
+pub mod verify;
+
 use crate::board::{Board, Point};
-use crate::eval::{Eval, Weights};
-use crate::policy::{Policy, ThreatOptions};
-use crate::threats::{ThreatCache, ThreatKind, ThreatSolver};
+use crate::engine::eval::{Eval, Weights};
+use crate::engine::policy::{Policy, ThreatOptions};
+use crate::engine::threats::{ThreatCache, ThreatKind, ThreatSolver};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tabula::game::{Evaluator, HookedGame};

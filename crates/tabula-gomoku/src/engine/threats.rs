@@ -22,7 +22,7 @@
 //! line of its search was stopped by the depth limit (the iterative deepening then ends there too). The cache
 //! is lock-free and can be shared by the threads of a search.
 //!
-//! [`verify`](crate::verify) checks every win independently of the pattern tables used here.
+//! [`verify`](crate::engine::verify) checks every win independently of the pattern tables used here.
 //!
 //! # Examples
 //!
@@ -37,7 +37,7 @@
 //! ```
 
 use crate::board::{Board, Point, Shape};
-use crate::eval::point_value;
+use crate::engine::eval::point_value;
 use crate::pattern::Pattern;
 use crate::rules;
 use crate::types::{Color, CELLS, DIRS, EMPTY};
@@ -516,17 +516,16 @@ fn defences_into(board: &Board, kind: ThreatKind, out: &mut Vec<Point>) -> bool 
 fn threat_points(board: &Board, scratch: &mut [u8; CELLS], a: Color, limit: usize) -> Vec<(usize, [Pattern; 4])> {
     let mut candidates = Vec::new();
     board.for_each_shape(a, &[Shape::OpenFour, Shape::Four], |i| {
-        let mark = board.mark(i, a);
-        if Shape::OpenFour.directions(mark) > 0 || Shape::Four.directions(mark) >= 2 {
-            candidates.push(i);
+        let pats = board.patterns_at(i, a);
+        if pats.iter().any(|p| p.is_open_four()) || pats.iter().filter(|p| p.is_four()).count() >= 2 {
+            candidates.push((i, pats));
         }
     });
     let mut confirmed = Vec::new();
-    for t in candidates {
+    for (t, pats) in candidates {
         if confirmed.len() >= limit {
             break;
         }
-        let pats = board.patterns_at(t, a);
         let rule = board.rule();
         if board.is_legal_at(t, a) && with_stones(scratch, &[(t, a)], |cells| two_fives(cells, t, &pats, a, rule)) {
             confirmed.push((t, pats));
@@ -552,8 +551,19 @@ fn with_stones<R>(cells: &mut [u8; CELLS], stones: &[(usize, Color)], f: impl Fn
 /// Whether `a`'s stone on `t` (placed in `cells`) leaves it two points that make five under `rule`, along the
 /// lines where `pats` (the patterns of `t` before the stone) say it makes a four.
 fn two_fives(cells: &[u8; CELLS], t: usize, pats: &[Pattern; 4], a: Color, rule: Rule) -> bool {
-    let along = |k: usize| rules::five_points_along(cells, t, DIRS[k], a, rule);
+    let along = |k: usize| five_points_along(cells, t, DIRS[k], a, rule);
     (0..4).filter(|&k| pats[k] >= Pattern::BlockFour).map(along).sum::<usize>() >= 2
+}
+
+/// How many empty points within four steps of `i` along `d` would give `color` a winning line along `d`.
+fn five_points_along(cells: &[u8; CELLS], i: usize, d: isize, color: Color, rule: Rule) -> usize {
+    (-4isize..=4)
+        .filter(|&o| o != 0)
+        .filter(|&o| {
+            let q = (i as isize + o * d) as usize;
+            cells[q] == EMPTY && rules::wins_along(cells, q, d, color, rule)
+        })
+        .count()
 }
 
 #[cfg(test)]

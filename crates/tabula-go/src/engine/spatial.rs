@@ -1,4 +1,4 @@
-//! Large shapes around a move, for the [move predictor](crate::predictor): the stones on the points within a
+//! Large shapes around a move, for the [move predictor](crate::engine::predictor): the stones on the points within a
 //! *gridcular* distance of the move, `|dx| + |dy| + max(|dx|, |dy|)`, of 4, 5, 6 or 7 (12, 20, 28 or 36
 //! points; the largest is the 5×5 square around the move and the three points beyond the middle of each of
 //! its sides), each point empty, the player's, the opponent's or off the board.
@@ -15,8 +15,8 @@
 //! ```
 //! use tabula_go::board::Board;
 //! use tabula_go::coords::{Color, Point};
-//! use tabula_go::playout::PlayoutBoard;
-//! use tabula_go::spatial::Shape;
+//! use tabula_go::engine::playout::PlayoutBoard;
+//! use tabula_go::engine::spatial::Shape;
 //!
 //! let mut board = Board::new(9).unwrap();
 //! board.place(Point::from_gtp("C3", 9).unwrap(), Color::Black, &mut Vec::new());
@@ -29,7 +29,7 @@
 //! ```
 
 use crate::coords::Color;
-use crate::playout::PlayoutBoard;
+use crate::engine::playout::PlayoutBoard;
 
 /// The number of sizes.
 pub const SIZES: usize = 4;

@@ -19,7 +19,7 @@
 //! # Examples
 //!
 //! ```
-//! use tabula_go::gtp::GtpSession;
+//! use tabula_go::engine::gtp::GtpSession;
 //!
 //! let mut gtp = GtpSession::new();
 //! assert_eq!(gtp.handle("1 boardsize 9"), "=1\n\n");
@@ -33,7 +33,7 @@
 //! Served, with bad bytes:
 //!
 //! ```
-//! use tabula_go::gtp::GtpSession;
+//! use tabula_go::engine::gtp::GtpSession;
 //! use tabula_protocol::server::Connection;
 //!
 //! let engine = Connection::open(GtpSession::random(1));
@@ -43,8 +43,8 @@
 //! ```
 
 use crate::coords::{Color, Move, Point};
-use crate::mcts::{Config, Mcts};
-use crate::picker::{Decision, MovePicker, RandomPicker, Request};
+use crate::engine::mcts::{Config, Mcts};
+use crate::engine::picker::{Decision, MovePicker, RandomPicker, Request};
 use crate::position::{Position, Rules};
 use crate::scoring::{area_score, fixed_handicap, max_fixed_handicap};
 use crate::sgf::GameRecord;
@@ -54,7 +54,7 @@ use tabula::rng::Rng;
 use tabula_protocol::lines::BadLine;
 use tabula_protocol::server::{self, Action, Protocol, Search};
 
-pub use crate::time::TimeSettings;
+pub use crate::engine::time::TimeSettings;
 
 /// Every command the session knows, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[

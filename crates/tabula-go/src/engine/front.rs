@@ -1,10 +1,10 @@
 //! Go's [`Front`]: board size and komi from the [`Setup`] (9×9, komi 7 by default), positions as SGF or as
-//! the moves played in GTP coordinates (`d4 e5 pass`), the Monte Carlo tree search of [`mcts`](crate::mcts)
+//! the moves played in GTP coordinates (`d4 e5 pass`), the Monte Carlo tree search of [`mcts`](crate::engine::mcts)
 //! thinking within the core's limits (nodes count playouts), scores as win rates.
 
 use crate::board::{stone_key, IllegalMove, KEYS, WHITE_TO_MOVE};
 use crate::coords::{Color, Move, Point, MAX_POINTS};
-use crate::mcts::{Budget, Config, Mcts};
+use crate::engine::mcts::{Budget, Config, Mcts};
 use crate::position::{Position, Rules, SEARCH_KEYS};
 use crate::scoring::area_score;
 use crate::sgf::GameRecord;

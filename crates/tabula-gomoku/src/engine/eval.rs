@@ -1,11 +1,4 @@
-//! The [`Game`] the core searcher plays, and the [`Eval`] evaluator.
-//!
-//! Moves are the empty points within two steps along a line of some stone (the centre on an empty board),
-//! minus renju forbidden points for black: far points almost never matter and leaving them out cuts the
-//! branching factor by three. The tactical hooks are exact and come from [`Board::forced`]:
-//! [`winning_move`](tabula::game::HookedGame::winning_move) finds a five, [`non_losing_moves`](tabula::game::HookedGame::non_losing_moves) answers a four by blocking it (or reports
-//! the loss to two fives), and [`in_check`](tabula::game::HookedGame::in_check) says a five is to be made or stopped, so that with the
-//! search's check extension a four costs the attacker no depth and lines of fours end in exact scores.
+//! The [`Eval`] evaluator of the [`Game`](tabula::Game) the core searcher plays (see [`game`](crate::game)).
 //!
 //! [`Eval`] scores a position from the line patterns of every candidate point for both sides: what each
 //! side would make by playing there. A point's four patterns, in any order, make its *class* ([`class_of`]:
@@ -33,13 +26,13 @@
 //! assert!(Eval.evaluate(&board) > 10_000);
 //! ```
 
-use crate::board::{Board, Color, Forced, Point, MAX_SIZE};
+use crate::board::{Board, Color, Point};
 use crate::pattern::Pattern;
+use crate::rules;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use tabula::game::{Evaluator, Game, Hooks, Outcome, Remaining, WinningMove};
+use tabula::game::Evaluator;
 use tabula::score::Score;
-use tabula::zobrist::Key;
 
 /// The value of one line pattern for the side that would make it (the hand-set scale the evaluation's
 /// weights start from, and the ranking of points in move ordering and threat search).
@@ -180,7 +173,7 @@ pub(crate) fn point_value(board: &Board, i: usize, color: Color) -> i32 {
 #[inline]
 fn exact_value(board: &Board, i: usize, color: Color, value: i32) -> Option<i32> {
     if value >= FIVE_VALUE {
-        return board.makes_five_at(i, color).then_some(FIVE_VALUE);
+        return makes_five_at(board, i, color).then_some(FIVE_VALUE);
     }
     if value >= WINNING_SHAPE / 2 && !board.is_legal_at(i, color) {
         return None;
@@ -188,88 +181,11 @@ fn exact_value(board: &Board, i: usize, color: Color, value: i32) -> Option<i32>
     Some(value)
 }
 
-impl Game for Board {
-    type Move = Point;
-
-    fn legal_moves(&self, moves: &mut Vec<Point>) {
-        if self.moves().is_empty() {
-            moves.push(self.center());
-            return;
-        }
-        let color = self.side_to_move();
-        self.for_each_candidate(|i| {
-            if self.is_legal_at(i, color) {
-                moves.push(Point::from_index(i));
-            }
-        });
-    }
-
-    fn play(&mut self, mv: Point) {
-        self.play_unchecked(mv);
-    }
-
-    fn undo(&mut self, mv: Point) {
-        self.undo_unchecked(mv);
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        if self.winner().is_some() {
-            Some(Outcome::Loss)
-        } else if self.is_full() {
-            Some(Outcome::Draw)
-        } else {
-            None
-        }
-    }
-
-    fn key(&self) -> Key {
-        Board::key(self)
-    }
-
-    fn move_code(mv: Point) -> u16 {
-        mv.code()
-    }
-
-    const MOVE_CODES: usize = MAX_SIZE * MAX_SIZE;
-
-    /// The tactics of fives and fours (a four is a check), and the plies left on the board.
-    const HOOKS: Hooks<Board> = Hooks {
-        winning_move: Some(winning_move),
-        non_losing_moves: Some(non_losing_moves),
-        in_check: Some(in_check),
-        remaining: Some(remaining),
-        ..Hooks::NONE
-    };
-}
-
-/// A five to complete, else none within reach.
-fn winning_move(board: &Board) -> WinningMove<Point> {
-    match board.forced() {
-        Forced::Win(p) => WinningMove::Found(p),
-        _ => WinningMove::NoneExists,
-    }
-}
-
-/// Every legal move when nothing is forced; the block of the opponent's four (or one's own five); none when
-/// the opponent has two fours to complete.
-fn non_losing_moves(board: &Board, moves: &mut Vec<Point>) -> Option<usize> {
-    let before = moves.len();
-    match board.forced() {
-        Forced::Free => board.legal_moves(moves),
-        Forced::Block(p) | Forced::Win(p) => moves.push(p),
-        Forced::Lost(_) => {}
-    }
-    Some(moves.len() - before)
-}
-
-/// A four of either side on the board: a move is forced.
-fn in_check(board: &Board) -> bool {
-    board.forced() != Forced::Free
-}
-
-/// The empty points: every ply fills one.
-fn remaining(board: &Board) -> Option<Remaining> {
-    Some(Remaining { plies: (board.width() * board.height() - board.moves().len()) as u32, margin: 0 })
+/// Whether `color` would make five (a winning line under the rule) by playing the empty cell `i`: the pattern
+/// as a quick filter, then the exact scan.
+#[inline]
+fn makes_five_at(board: &Board, i: usize, color: Color) -> bool {
+    board.patterns_at(i, color).contains(&Pattern::Five) && rules::would_make_five(&board.cells, i, color, board.rule())
 }
 
 /// The evaluator: line patterns of every candidate point for both sides. See the [module documentation](self).
@@ -556,7 +472,6 @@ impl Evaluator<Board> for Eval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabula::game::HookedGame;
     use tabula::search::verify::check_all;
 
     #[test]
@@ -579,24 +494,6 @@ mod tests {
         }
         // The positions have points that win or threaten to: the combination bonuses are compared too.
         assert!(strong >= 3, "{strong}");
-    }
-
-    #[test]
-    fn tactics_hooks_are_exact() {
-        let board = Board::from_moves(15, 15, Rule::Freestyle, "a1 h8 a3 i8 a5 j8 a7 k8 o15").unwrap();
-        // White to move: five at g8 or l8.
-        assert!(matches!(board.winning_move(), WinningMove::Found(_)));
-        // Black blocked g8; white still has l8, and black to move must take it.
-        let black = Board::from_moves(15, 15, Rule::Freestyle, "a1 h8 a3 i8 a5 j8 a7 k8 g8 o15").unwrap();
-        let mut moves = Vec::new();
-        assert_eq!(black.non_losing_moves(&mut moves), Some(1));
-        assert_eq!(moves, vec![black.parse_point("l8").unwrap()]);
-        assert!(black.in_check());
-        let open = Board::from_moves(15, 15, Rule::Freestyle, "a1 h8 a3 i8 a5 j8 a7 k8").unwrap();
-        // Black to move, white has an open four: nothing saves black.
-        let mut moves = Vec::new();
-        assert_eq!(open.non_losing_moves(&mut moves), Some(0));
-        assert!(moves.is_empty());
     }
 
     use crate::Rule;

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use tabula_go::coords::{Color, Move};
-//! use tabula_go::picker::{MovePicker, RandomPicker};
+//! use tabula_go::engine::picker::{MovePicker, RandomPicker};
 //! use tabula_go::position::{Position, Rules};
 //!
 //! let mut game = Position::new(9, Rules::default()).unwrap();

@@ -45,10 +45,10 @@
 //! ```
 
 use crate::board::{Board, Point, Rule, MAX_SIZE, MIN_SIZE};
+use crate::engine::eval::{shared_weights, Weights};
+use crate::engine::policy::ThreatOptions;
 use crate::engine::Engine;
 use crate::engine::Thought;
-use crate::eval::{shared_weights, Weights};
-use crate::policy::ThreatOptions;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;

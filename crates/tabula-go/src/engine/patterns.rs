@@ -1,5 +1,5 @@
 //! MoGo's 3×3 shape patterns (hane, cut, and the edge shapes of Gelly, Wang, Munos & Teytaud, 2006), as a
-//! table over the 16-bit neighbourhood code of [`PlayoutBoard::neighborhood`](crate::playout::PlayoutBoard::neighborhood).
+//! table over the 16-bit neighbourhood code of [`PlayoutBoard::neighborhood`](crate::engine::playout::PlayoutBoard::neighborhood).
 //!
 //! A pattern is three rows around the empty centre where the player to move would play: `X` a stone of
 //! the player to move, `O` an opponent stone, `.` empty, `x` not `O`, `o` not `X`, `#` off the board, `?`
@@ -9,7 +9,7 @@
 //! # Examples
 //!
 //! ```
-//! use tabula_go::patterns::{code_of, Patterns};
+//! use tabula_go::engine::patterns::{code_of, Patterns};
 //!
 //! let patterns = Patterns::new();
 //! // Hane under an opponent stone that our two stones enclose.
@@ -33,7 +33,7 @@ const SOURCE: &[[&str; 3]] = &[
 ];
 
 /// The cells of the code in order (row, column), centre excluded: the order of
-/// [`PlayoutBoard::neighborhood`](crate::playout::PlayoutBoard::neighborhood) with row 0 below.
+/// [`PlayoutBoard::neighborhood`](crate::engine::playout::PlayoutBoard::neighborhood) with row 0 below.
 const CELLS: [(usize, usize); 8] = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)];
 
 /// The neighbourhood code of a pattern written without wildcards (`X`, `O`, `.`, `#`).

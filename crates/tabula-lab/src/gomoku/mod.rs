@@ -1,5 +1,5 @@
 //! Gomoku: the evaluation's data and fit ([`tune`]), balanced openings for matches ([`openings`]) and the
-//! engine's speed ([`bench`]).
+//! engine's speed ([`bench`](mod@bench)).
 //!
 //! ```text
 //! cargo run --release -p tabula-lab -- gomoku tune COMMAND ...

@@ -10,7 +10,7 @@
 //!
 //! The constants of [`MODEL`] were fitted by maximum likelihood to the outcomes of our engine's self-play
 //! games at 6,000 nodes a move: 500 games from varied openings, 48,444 quiet positions, each position's
-//! search score paired with how the game ended for the side to move (`examples/tune.rs`, steps `wdl-gen`
+//! search score paired with how the game ended for the side to move (`tabula-lab chess`, steps `wdl-gen`
 //! and `wdl-fit`). The mean log-loss of the outcomes is 0.760 nats, against 1.093 for the base rates alone
 //! (31 % won, 38 % drawn, 31 % lost). The fit says what such games say: in the middlegame a score of about
 //! 1.1 to 1.6 pawns wins as often as not, while with little material left the engine at that speed often

@@ -2,8 +2,8 @@
 //!
 //! `cargo bench -p tabula-connect4 --bench solver`
 //! (each iteration solves a fixed sample of the set with a fresh table of 2 MiB, which stays in the caches,
-//! and of 64 MiB, which holds more but costs a cache miss a probe; see `examples/solve_set.rs` for whole-set
-//! means.)
+//! and of 64 MiB, which holds more but costs a cache miss a probe; see `tabula-lab connect4 solve-set` for
+//! whole-set means.)
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;

@@ -1,6 +1,6 @@
 //! The evaluation against an outside judge: positions from self-play games that no fit has seen, each valued by
 //! Rapfi (a Gomocup engine, its classical evaluation, 50 ms a position; `tests/data/rapfi-values.txt`, written by
-//! `examples/eval_tune.rs gen` and `label`). The embedded weights must predict Rapfi's win rates better than the
+//! `tabula-lab gomoku tune gen` and `label`). The embedded weights must predict Rapfi's win rates better than the
 //! hand-set weights they were fitted from, each at the scale that suits it best.
 
 use tabula::tune::golden_min;

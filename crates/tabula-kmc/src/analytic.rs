@@ -1,5 +1,5 @@
-//! Published analytic potentials, tabulated as standard potential files: for the tests, the examples and the
-//! recall experiment, so that nothing has to be downloaded.
+//! Published analytic potentials, tabulated as standard potential files: for the tests, `tabula kmc potential`
+//! and the recall experiment, so that nothing has to be downloaded.
 //!
 //! - [`zhou_2004`]: the embedded-atom form and parameters of X. W. Zhou, R. A. Johnson & H. N. G. Wadley,
 //!   "Misfit-energy-increasing dislocations in vapor-deposited CoFe/NiFe multilayers", *Phys. Rev. B* 69, 144113

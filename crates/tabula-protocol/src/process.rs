@@ -3,7 +3,7 @@
 //! deadline, so that a crash or a hang is an error, never a stuck caller; [`Process::restart`] starts the
 //! same command again. The process is killed when the [`Process`] is dropped.
 //!
-//! The match referee, the oracle tests against Stockfish and GNU Go and the examples that talk to other
+//! The match referee, the oracle tests against Stockfish and GNU Go and the lab's tools that talk to other
 //! engines all drive their engines through it; [`Process::ask`] and [`Process::ask_gtp`] are the two
 //! conversations they need (UCI-style: send, read until a line; GTP: send, read the `=` or `?` response).
 //!

@@ -1,6 +1,6 @@
 //! Perft speed: the start position to depth 5 (133,312,995 leaves) and to depth 4 with and without bulk
-//! counting of the last ply. Run with `cargo bench -p tabula-xiangqi`; for the same count by Fairy-Stockfish in
-//! the same run, `cargo run --release -p tabula-xiangqi --example xiangqi_perft -- --fairy 5`.
+//! counting of the last ply. Run with `cargo bench -p tabula-xiangqi`; from the command line, `tabula perft --game
+//! xiangqi startpos 5` (Fairy-Stockfish counts the same with `go perft 5` under `UCI_Variant xiangqi`).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use tabula_xiangqi::perft::{perft, perft_without_bulk};

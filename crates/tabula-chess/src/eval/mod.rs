@@ -7,7 +7,7 @@
 //! king safety (pawn shield and attacks on the king's zone), threats, the bishop pair, rooks on open files, the
 //! tempo, and in won endings a drive of the lone king to the edge. Each term is a count of a [`features`] entry
 //! times its weight pair; [`Evaluation::trace`] records the counts, which is what the tuner fits
-//! (`examples/tune.rs`: self-play positions labelled by Stockfish's win/draw/loss estimate, a logistic fit of
+//! (`tabula-lab chess`: self-play positions labelled by Stockfish's win/draw/loss estimate, a logistic fit of
 //! all weights at once).
 //!
 //! # Examples

@@ -1,6 +1,6 @@
 //! The evaluation's weights: `[middlegame, endgame]` per feature, in the order of `features`.
 //!
-//! Tuned by `examples/tune.rs` (`fit labelled.txt`, sigmoid scale K = 0.00884); regenerate rather than edit.
+//! Tuned by `tabula-lab` (`chess fit labelled.txt`, sigmoid scale K = 0.00884); regenerate rather than edit.
 
 #[rustfmt::skip]
 pub(super) const WEIGHTS: [[i16; 2]; super::features::COUNT] = [

@@ -294,7 +294,7 @@ pub enum WeightsFileError {
     },
 }
 
-/// The evaluation's weights, fitted to a stronger engine's evaluations (`examples/eval_tune.rs`).
+/// The evaluation's weights, fitted to a stronger engine's evaluations (`tabula-lab gomoku tune`).
 const DEFAULT_WEIGHTS: &str = include_str!("eval-weights.txt");
 
 /// A copy of the weights every [`Eval`] uses (the crate's own, fitted).
@@ -373,7 +373,7 @@ impl Weights {
         text
     }
 
-    /// Reads a weights file written by [`to_text`](Self::to_text) (the `eval_tune` example writes them).
+    /// Reads a weights file written by [`to_text`](Self::to_text) (`tabula-lab gomoku tune fit` writes them).
     ///
     /// # Errors
     ///

@@ -8,7 +8,7 @@
 //! freestyle), `folder`, `thread_num`; other keys are ignored as the protocol asks. Tabula's own keys set the
 //! search's threat-space hooks ([`ThreatOptions`]): `tabula_forced_replies` (0 or 1), `tabula_horizon_vcf`
 //! and `tabula_inner_vcf` (node budgets, 0 for none), `tabula_parry_threes` (0 or 1); and `tabula_weights`
-//! reads the evaluation's weights from the file the rest of the line names (as the `eval_tune` example writes
+//! reads the evaluation's weights from the file the rest of the line names (as `tabula-lab gomoku tune fit` writes
 //! them; no file: the embedded ones).
 //!
 //! [`Session::handle`] thinks to the end, for scripts and tests. [`run_stdio`] serves the session in the

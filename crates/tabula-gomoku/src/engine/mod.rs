@@ -168,7 +168,7 @@ impl Engine {
         self.searcher.evaluator().options()
     }
 
-    /// Evaluates with `weights` (a file the `eval_tune` example wrote, say) instead of the embedded ones;
+    /// Evaluates with `weights` (a file `tabula-lab gomoku tune fit` wrote, say) instead of the embedded ones;
     /// the table is cleared, its scores being the old evaluation's.
     pub fn set_weights(&mut self, weights: Arc<Weights>) {
         self.set_policy(self.threat_options(), weights);

@@ -99,7 +99,7 @@ impl Policy {
         Policy { options, cache, weights: shared_weights() }
     }
 
-    /// This policy evaluating with `weights` instead (a file from the `eval_tune` example, say).
+    /// This policy evaluating with `weights` instead (a file from `tabula-lab gomoku tune fit`, say).
     #[must_use]
     pub fn with_weights(mut self, weights: Arc<Weights>) -> Policy {
         self.weights = weights;

@@ -1,5 +1,5 @@
 //! Helpers for the tests: a check that a protocol session answered with a legal move, and Fairy-Stockfish as a
-//! peer for the tests (and the perft example) that run where it is installed: the Debian package
+//! peer for the tests that run where it is installed: the Debian package
 //! `fairy-stockfish`, speaking UCI with `UCI_Variant` set to xiangqi. It writes squares with ranks 1–10.
 
 use std::time::Duration;

@@ -67,7 +67,7 @@
 //!
 //! # The embedded network
 //!
-//! [`Network::embedded`] (`default.tbnn`) was trained by `examples/tune.rs` in nine rounds. The first two
+//! [`Network::embedded`] (`default.tbnn`) was trained by `tabula-lab chess` in nine rounds. The first two
 //! learnt from our own data: quiet positions of self-play from random starts, each with the search's score
 //! and the game's result (`nnue-gen`) — 3.62 million by the engine on the first network and 2.72 million by
 //! the tapered evaluation — less the endings against a bare king, which the engine leaves to the tapered
@@ -189,7 +189,7 @@ const fn body_len(hidden: usize, buckets: usize, kings: usize) -> usize {
     2 * INPUTS * kings * hidden + 2 * hidden + buckets * (4 * hidden + 4)
 }
 
-/// The network the engine embeds (trained by `examples/tune.rs`, `nnue-fit`).
+/// The network the engine embeds (trained by `tabula-lab chess nnue-fit`).
 static EMBEDDED: &[u8] = include_bytes!("../default.tbnn");
 
 /// Why bytes are not a weights file this build can use.

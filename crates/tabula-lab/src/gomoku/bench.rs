@@ -1,8 +1,11 @@
-//! The Gomoku engine's speed: deterministic searches with their node counts and nodes per second.
+//! `bench`: the Gomoku engine's speed, deterministic searches with their node counts and nodes per second.
 //!
-//! `cargo run --release -p tabula-gomoku --example bench`
+//! ```text
+//! gomoku bench
+//! ```
 //!
-//! On the positions of `tests/data/vct-defence.txt` (middle games from matches against Wine):
+//! On the positions of `tabula-gomoku`'s `tests/data/vct-defence.txt` (middle games from matches against
+//! Wine), a line each on standard output:
 //!
 //! - **threats**: the VCT of the side to move after the move the engine played there (10 attacking moves at
 //!   most, 2 M nodes per position), the threat solver alone;
@@ -18,7 +21,7 @@ use tabula::search::Limits;
 use tabula_gomoku::{Board, Engine, Rule, ThreatKind, ThreatSolver};
 
 fn positions() -> Vec<(Board, String)> {
-    include_str!("../tests/data/vct-defence.txt")
+    include_str!("../../../tabula-gomoku/tests/data/vct-defence.txt")
         .lines()
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| {
@@ -36,7 +39,8 @@ fn report(name: &str, nodes: u64, start: Instant) {
     println!("{name:<28} {nodes:>12} nodes {secs:>8.3}s {:>10.0} nodes/s", nodes as f64 / secs.max(1e-9));
 }
 
-fn main() {
+/// Runs `bench`.
+pub fn run() {
     let positions = positions();
 
     let start = Instant::now();

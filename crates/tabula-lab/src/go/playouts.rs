@@ -1,10 +1,14 @@
-//! Playouts per second from the empty board, one thread: bare playouts on 9×9 and 19×19, then whole
+//! `playouts`: playouts per second from the empty board, one thread: bare playouts on 9×9 and 19×19, then whole
 //! tree-search iterations (walk, expansion, playout, backup) on 9×9.
 //!
-//! `cargo run --release -p tabula-go --example playouts -- [seconds per size, default 2]`
+//! ```text
+//! go playouts [SECONDS] [--count N]
+//! ```
 //!
-//! With `--count N` each part runs exactly N playouts from a fixed seed instead, so that an instruction
-//! count (`valgrind --tool=callgrind`) measures the same work before and after a change, whatever the load.
+//! Each part runs for `SECONDS` (2 by default) and prints a line on standard output: the playouts, their rate,
+//! the moves in each and black's wins at komi 7 (the search: its nodes, edges and best move). With `--count N`
+//! each part runs exactly N playouts from a fixed seed instead, so that an instruction count (`valgrind
+//! --tool=callgrind`) measures the same work before and after a change, whatever the load.
 
 use std::time::{Duration, Instant};
 use tabula::rng::Rng;
@@ -15,19 +19,20 @@ use tabula_go::engine::patterns::Patterns;
 use tabula_go::engine::playout::PlayoutBoard;
 use tabula_go::position::{Position, Rules};
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let count: Option<u64> = match args.iter().position(|a| a == "--count") {
-        Some(k) => match args.get(k + 1).and_then(|n| n.parse().ok()) {
-            Some(n) => Some(n),
-            None => {
-                eprintln!("--count needs a number of playouts");
-                std::process::exit(2);
-            }
-        },
-        None => None,
-    };
-    let seconds: f64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(2.0);
+/// How long each part runs.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Seconds each part runs.
+    #[arg(default_value_t = 2.0)]
+    seconds: f64,
+    /// Run exactly this many playouts in each part instead, from a fixed seed.
+    #[arg(long)]
+    count: Option<u64>,
+}
+
+/// Runs `playouts`.
+pub fn run(args: &Args) {
+    let Args { seconds, count } = *args;
     let done = |start: Instant, playouts: u64| match count {
         Some(n) => playouts >= n,
         None => start.elapsed() >= Duration::from_secs_f64(seconds),

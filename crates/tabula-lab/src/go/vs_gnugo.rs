@@ -1,17 +1,18 @@
-//! Plays the Monte Carlo tree search against GNU Go on 9×9 (komi 7, Chinese rules), colours alternating.
+//! `vs-gnugo`: plays the Monte Carlo tree search against GNU Go on 9×9 (komi 7, Chinese rules), colours
+//! alternating.
 //!
 //! ```text
-//! cargo run --release -p tabula-go --example vs_gnugo -- [--games 50] [--level 1] [--time 0.3]
-//!     [--playouts N] [--threads 2] [--seed 1] [--gnugo /usr/games/gnugo]
-//!     [--exploration C] [--equivalence K] [--verbose]
+//! go vs-gnugo [--games 50] [--level 1] [--time 0.3] [--playouts N] [--threads 2] [--seed 1]
+//!     [--gnugo /usr/games/gnugo] [--exploration C] [--equivalence K] [--verbose]
 //! ```
 //!
 //! Our engine runs in-process with a fixed time (or playout count) per move; GNU Go runs as
-//! `gnugo --mode gtp --level L --chinese-rules --komi 7`. A game ends by resignation or two passes and is
-//! adjudicated by our own area scoring; GNU Go's `final_score` is printed beside it, and games where the two
-//! disagree on the winner are counted. The two differ when GNU Go passes with stones on the board that it
-//! considers dead: a bare-board area count keeps them, GNU Go removes them; the summary gives both tallies.
-//! With `--verbose`, each game's moves, win rates and both final boards are printed.
+//! `gnugo --mode gtp --level L --chinese-rules --komi 7`, through the engine-process driver of
+//! `tabula-protocol`. A game ends by resignation or two passes and is adjudicated by our own area scoring; GNU
+//! Go's `final_score` is printed beside it, and games where the two disagree on the winner are counted. The two
+//! differ when GNU Go passes with stones on the board that it considers dead: a bare-board area count keeps
+//! them, GNU Go removes them; the summary gives both tallies. Standard output gets a line a game and the
+//! summary; with `--verbose`, each game's moves, win rates and both final boards as well.
 
 use std::time::{Duration, Instant};
 use tabula_go::coords::{Color, Move};
@@ -20,6 +21,41 @@ use tabula_go::engine::picker::Decision;
 use tabula_go::position::{Position, Rules};
 use tabula_go::scoring::area_score;
 use tabula_protocol::process::{EngineError, Process};
+
+/// The match `vs-gnugo` plays.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Games to play.
+    #[arg(long, default_value_t = 50)]
+    games: usize,
+    /// GNU Go's level.
+    #[arg(long, default_value_t = 1)]
+    level: u32,
+    /// Seconds a move for our engine.
+    #[arg(long = "time", default_value_t = 0.3)]
+    seconds: f64,
+    /// A fixed number of playouts a move for our engine instead of a time.
+    #[arg(long)]
+    playouts: Option<u64>,
+    /// Our engine's search threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// The seed of the first game's search (one more each game).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The search's exploration constant (the engine's default if absent).
+    #[arg(long)]
+    exploration: Option<f64>,
+    /// The search's RAVE equivalence (the engine's default if absent).
+    #[arg(long = "equivalence")]
+    rave_equivalence: Option<f64>,
+    /// Print each game's moves, win rates and final boards.
+    #[arg(long)]
+    verbose: bool,
+    /// GNU Go's program.
+    #[arg(long = "gnugo", default_value = "/usr/games/gnugo")]
+    program: String,
+}
 
 /// GNU Go over GTP, through the shared engine-process driver.
 struct GnuGo(Process);
@@ -41,23 +77,13 @@ impl GnuGo {
     }
 }
 
-fn arg<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok())
-}
-
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let games: usize = arg(&args, "--games").unwrap_or(50);
-    let level: u32 = arg(&args, "--level").unwrap_or(1);
-    let seconds: f64 = arg(&args, "--time").unwrap_or(0.3);
-    let playouts: Option<u64> = arg(&args, "--playouts");
-    let threads: usize = arg(&args, "--threads").unwrap_or(2);
-    let seed: u64 = arg(&args, "--seed").unwrap_or(1);
+/// Runs `vs-gnugo`.
+pub fn run(args: &Args) {
+    let Args { games, level, seconds, playouts, threads, seed, exploration, rave_equivalence, verbose, ref program } =
+        *args;
     let defaults = Config::default();
-    let exploration: f64 = arg(&args, "--exploration").unwrap_or(defaults.exploration);
-    let rave_equivalence: f64 = arg(&args, "--equivalence").unwrap_or(defaults.rave_equivalence);
-    let verbose = args.iter().any(|a| a == "--verbose");
-    let program: String = arg(&args, "--gnugo").unwrap_or_else(|| "/usr/games/gnugo".to_string());
+    let exploration: f64 = exploration.unwrap_or(defaults.exploration);
+    let rave_equivalence: f64 = rave_equivalence.unwrap_or(defaults.rave_equivalence);
     let (size, komi) = (9, 7.0);
     let budget = match playouts {
         Some(n) => Budget::playouts(n),
@@ -67,7 +93,7 @@ fn main() {
         "tabula vs gnugo level {level}: {games} games, 9x9, komi {komi}, {budget:?} per move, {threads} threads, \
          exploration {exploration}, RAVE equivalence {rave_equivalence}"
     );
-    let mut gnugo = GnuGo::start(&program, level, komi);
+    let mut gnugo = GnuGo::start(program, level, komi);
     gnugo.send(&format!("boardsize {size}")).unwrap();
     let (mut wins, mut as_black, mut as_white, mut disagreements) = (0, [0, 0], [0, 0], 0);
     // Wins when games that end by two passes are scored by GNU Go, which removes the stones it thinks dead.

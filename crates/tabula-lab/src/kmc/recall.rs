@@ -1,14 +1,14 @@
-//! The experiment of Mason, Hudson & Sutton (2005): dilute bcc Fe–1 at.% Cu with one vacancy at 1073, 773 and
-//! 373 K, the same trajectory with state recall on and off; prints recall rates, CPU times and speed-ups.
+//! `recall`: the experiment of Mason, Hudson & Sutton (2005): dilute bcc Fe–1 at.% Cu with one vacancy at 1073,
+//! 773 and 373 K, the same trajectory with state recall on and off; prints recall rates, CPU times and
+//! speed-ups.
 //!
 //! ```text
-//! cargo run --release -p tabula-kmc --example recall_experiment -- [--energy eam|pair] [--steps N] [--size N]
-//!     [--mib M] [--trajectories T] [--repeats R] [--temperatures 1073,773,373] [--solution E]
-//!     [--trial-energies on|off] [--shells S]
+//! kmc recall [--energy eam|pair] [--steps N] [--size N] [--mib M] [--trajectories T] [--repeats R]
+//!     [--temperatures 1073,773,373] [--solution E] [--trial-energies on|off] [--shells S]
 //! ```
 //!
 //! - `--energy eam` (the default): the Finnis–Sinclair Fe–Cu potential of Ackland et al.
-//!   ([`tabula_kmc::analytic::ackland_fe_cu_with`], written to a temporary `eam/fs` file and read back as a config
+//!   (`tabula_kmc::analytic::ackland_fe_cu_with`, written to a temporary `eam/fs` file and read back as a config
 //!   would), lattice constant 2.8665 Å, the cross term set by `--solution` (the unrelaxed heat of solution of Cu
 //!   in eV, 0.9 by default). `--energy pair`: the example config's pair energies, padded with zero shells up to
 //!   `--shells` (the same physics, the cost of a model with that many shells).
@@ -20,13 +20,55 @@
 //!   another's by more than a tenth of a point, so one trajectory is not a measurement.
 //! - `--trial-energies`: whether a state not recalled takes its trial states' energies from a second table (on by
 //!   default for EAM, off for pairs).
+//!
+//! Numbers may be written with `_` between digits (`--steps 10_000_000`). Standard output gets the published
+//! figures, a line on this run, a line per run and the medians per temperature.
 
 use std::time::Duration;
 use tabula_kmc::{compare_recall, example_config, Config, RecallComparison};
 
-/// The value after `--name`, if given.
-fn flag(args: &[String], name: &str) -> Option<String> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(|v| v.replace('_', ""))
+/// The experiment's model, size and runs.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The energy model: `eam` (Ackland et al.'s Fe–Cu potential) or `pair` (the example config's).
+    #[arg(long, default_value = "eam", value_parser = plain::<String>)]
+    energy: String,
+    /// Steps per run.
+    #[arg(long, default_value = "10000000", value_parser = plain::<u64>)]
+    steps: u64,
+    /// Cells along an edge (the example config's if absent).
+    #[arg(long, value_parser = plain::<usize>)]
+    size: Option<usize>,
+    /// The bound of each table in MiB (the example config's if absent).
+    #[arg(long, value_parser = plain::<f64>)]
+    mib: Option<f64>,
+    /// Trajectories, from the config's seed on.
+    #[arg(long, default_value = "5", value_parser = plain::<u64>)]
+    trajectories: u64,
+    /// Runs with recall on and off of each trajectory.
+    #[arg(long, default_value = "1", value_parser = plain::<usize>)]
+    repeats: usize,
+    /// Temperatures in K, separated by commas.
+    #[arg(long, default_value = "1073,773,373", value_parser = plain::<String>)]
+    temperatures: String,
+    /// With `eam`: the unrelaxed heat of solution of Cu in Fe, in eV.
+    #[arg(long, default_value = "0.9", value_parser = plain::<f64>)]
+    solution: f64,
+    /// `on` or `off`: whether a state not recalled takes its trial states' energies from a second table
+    /// (the config's default if absent: on for EAM, off for pairs).
+    #[arg(long, value_parser = plain::<String>)]
+    trial_energies: Option<String>,
+    /// With `pair`: the shells of pair energies, the config's padded with zeros.
+    #[arg(long, default_value = "2", value_parser = plain::<usize>)]
+    shells: usize,
+}
+
+/// A value with any `_` between its digits taken out, parsed.
+fn plain<T: std::str::FromStr>(text: &str) -> Result<T, String>
+where
+    T::Err: std::fmt::Display,
+{
+    text.replace('_', "").parse().map_err(|e: T::Err| e.to_string())
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -39,30 +81,33 @@ fn median(mut values: Vec<f64>) -> f64 {
     }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let energy = flag(&args, "--energy").unwrap_or_else(|| "eam".into());
-    let steps: u64 = flag(&args, "--steps").map_or(Ok(10_000_000), |s| s.parse())?;
-    let trajectories: u64 = flag(&args, "--trajectories").map_or(Ok(5), |s| s.parse())?;
-    let repeats: usize = flag(&args, "--repeats").map_or(Ok(1), |s| s.parse())?;
-    let temperatures: Vec<f64> = flag(&args, "--temperatures")
-        .unwrap_or_else(|| "1073,773,373".into())
-        .split(',')
-        .map(str::parse)
-        .collect::<Result<_, _>>()?;
+/// Runs `recall`.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let Args {
+        ref energy,
+        steps,
+        size,
+        mib,
+        trajectories,
+        repeats,
+        ref temperatures,
+        solution,
+        ref trial_energies,
+        shells,
+    } = *args;
+    let temperatures: Vec<f64> = temperatures.split(',').map(str::parse).collect::<Result<_, _>>()?;
     let mut config = Config::from_toml(example_config())?;
-    if let Some(size) = flag(&args, "--size") {
-        config.lattice.size = size.parse()?;
+    if let Some(size) = size {
+        config.lattice.size = size;
     }
-    if let Some(mib) = flag(&args, "--mib") {
-        config.cache.mib = mib.parse()?;
+    if let Some(mib) = mib {
+        config.cache.mib = mib;
     }
-    if let Some(trial) = flag(&args, "--trial-energies") {
+    if let Some(trial) = trial_energies {
         config.cache.trial_energies = Some(trial == "on");
     }
     let description = match energy.as_str() {
         "eam" => {
-            let solution: f64 = flag(&args, "--solution").map_or(Ok(0.9), |s| s.parse())?;
             let potential = tabula_kmc::analytic::ackland_fe_cu_with(solution);
             let path = std::env::temp_dir().join(format!("tabula-kmc-experiment-{}.eam.fs", std::process::id()));
             std::fs::write(&path, potential.to_file_text())?;
@@ -73,13 +118,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             format!("Ackland et al. Fe-Cu Finnis-Sinclair, Cu heat of solution {solution} eV")
         }
         "pair" => {
-            let shells: usize = flag(&args, "--shells").map_or(Ok(2), |s| s.parse())?;
             for values in config.energy.values_mut().filter_map(|v| v.as_array_mut()) {
                 values.resize(shells.max(values.len()), 0.0.into());
             }
             format!("pair energies, {} shells", shells.max(2))
         }
-        other => return Err(format!("--energy eam or pair, not {other}").into()),
+        other => anyhow::bail!("--energy eam or pair, not {other}"),
     };
     println!(
         "Mason, Hudson & Sutton (2005), Fe-1at.%Cu + 1 vacancy: recall 61.2 / 85.1 / 99.9 % at 1073 / 773 / 373 K;"

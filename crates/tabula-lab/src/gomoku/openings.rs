@@ -1,0 +1,84 @@
+//! `openings`: balanced openings for matches, random stones near the centre that the engine scores near zero.
+//!
+//! ```text
+//! gomoku openings [count] [stones] [rule] [size] [ms] [seed]
+//! ```
+//!
+//! Prints `count` move lists on standard output, one a line (default 50 openings of 4 stones, freestyle,
+//! 15×15, 300 ms, seed 1): stones alternate black and white within the central 5×5 square; an opening is kept
+//! when neither side has a four or an open three, and a search of `ms` milliseconds scores it within
+//! ±[`BALANCE`] for the side to move. `tabula-gomoku`'s `data/openings-freestyle.txt` came from
+//! `gomoku openings 50 4 freestyle 15 300 1`.
+
+use std::time::Duration;
+use tabula::search::Limits;
+use tabula::zobrist::SplitMix64;
+use tabula_gomoku::Pattern;
+use tabula_gomoku::{Board, Color, Engine, Point, Rule};
+
+/// How many openings, of how many stones, under which rule, and how they are judged.
+#[derive(clap::Args)]
+pub struct Args {
+    /// How many openings to print.
+    #[arg(default_value_t = 50)]
+    count: usize,
+    /// The stones of each opening.
+    #[arg(default_value_t = 4)]
+    stones: usize,
+    /// The rule: freestyle, standard or renju.
+    #[arg(default_value = "freestyle")]
+    rule: Rule,
+    /// The board's side.
+    #[arg(default_value_t = 15)]
+    size: usize,
+    /// Milliseconds of search to judge an opening.
+    #[arg(default_value_t = 300)]
+    ms: u64,
+    /// The seed of the random stones.
+    #[arg(default_value_t = 1)]
+    seed: u64,
+}
+
+/// The largest score (in evaluation units, an open two is about 10) an opening may have.
+const BALANCE: i32 = 40;
+
+/// Whether either side could make a four or an open three anywhere: such openings are not quiet.
+fn quiet(board: &Board) -> bool {
+    let mut moves = Vec::new();
+    tabula::game::Game::legal_moves(board, &mut moves);
+    moves.iter().all(|&p| {
+        [Color::Black, Color::White]
+            .iter()
+            .all(|&c| board.patterns(p, c).iter().all(|&pat| !pat.is_four() && pat != Pattern::FlexThree))
+    })
+}
+
+/// Runs `openings`.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let Args { count, stones, rule, size, ms, seed } = *args;
+    let mut rng = SplitMix64::new(seed);
+    let mut engine = Engine::new(16);
+    let mut found = 0;
+    let centre = size / 2;
+    while found < count {
+        let mut board = Board::new(size, size, rule)?;
+        while board.moves().len() < stones {
+            let x = centre - 2 + (rng.next() % 5) as usize;
+            let y = centre - 2 + (rng.next() % 5) as usize;
+            let p = Point::new(x as u8, y as u8);
+            if board.is_legal(p) {
+                board.play(p).expect("checked legal");
+            }
+        }
+        if !quiet(&board) {
+            continue;
+        }
+        engine.clear();
+        let thought = engine.think(&board, &Limits::time(Duration::from_millis(ms)));
+        if thought.score.abs() <= BALANCE {
+            println!("{}", board.format_moves(board.moves()));
+            found += 1;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,182 @@
+//! `fit`: the evaluation's weights that best predict the labelled positions, written as a weights file:
+//!
+//! ```text
+//! gomoku tune fit LABELLED OUT [--start WEIGHTS] [--epochs N] [--rate R] [--l2 X] [--share X] [--no-mates] [--rule R]
+//! ```
+//!
+//! `LABELLED` holds `moves;result;value` lines as `label` writes them. The fit minimises the mean squared
+//! error between `sigmoid(K · eval)` and the target `share · sigmoid(value / 200) + (1 − share) · result`
+//! (Rapfi's win rate is `sigmoid(value / 200)`) over the weights of `tabula_gomoku::engine::eval::Weights`, starting
+//! from the embedded ones or a `--start` file, after fitting `K` to them (Adam on the exact gradient, full
+//! batch, `--epochs` steps of `--rate` sixteenths of a unit, with an L2 pull of strength `--l2` towards the
+//! start), and writes the new weights file `OUT`, which `tabula-gomoku` reads (`INFO tabula_weights`) or
+//! embeds as `src/eval-weights.txt`. Every tenth block of 500 positions (whole games, most of them) is held out
+//! and its error reported on standard error; `--no-mates` leaves out the positions the outside engine reports a
+//! forced win or loss in.
+
+use super::gomocup::{sigmoid, MATE_VALUE};
+use crate::data::read_lines;
+use anyhow::{bail, Context};
+use tabula::tune::golden_min;
+use tabula_gomoku::engine::eval::{Features, Weights, CLASSES};
+use tabula_gomoku::{Board, Rule};
+
+/// What `fit` fits to, from where, and how.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Labelled positions.
+    input: String,
+    /// The weights file to write.
+    out: String,
+    /// Full-batch Adam steps.
+    #[arg(long, default_value_t = 800)]
+    epochs: usize,
+    /// The pull towards the starting weights (10⁻⁷ already holds them within a few units of the start).
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
+    /// The outside evaluation's share of the target; the game result has the rest.
+    #[arg(long, default_value_t = 0.75)]
+    share: f64,
+    /// Adam's step, in sixteenths of a unit (a quarter of it for the last quarter of the steps).
+    #[arg(long, default_value_t = 64.0)]
+    rate: f64,
+    /// The weights file to start from (as `hand` writes); the embedded weights if absent.
+    #[arg(long)]
+    start: Option<String>,
+    /// Leave out the positions the outside engine reports a forced win or loss in.
+    #[arg(long)]
+    no_mates: bool,
+    /// The rule: freestyle, standard or renju.
+    #[arg(long, default_value = "freestyle")]
+    rule: Rule,
+}
+
+/// Runs `fit` from the `--start` weights, or the embedded ones.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let start = match &args.start {
+        Some(path) => Weights::read(path.as_ref())?,
+        None => tabula_gomoku::engine::eval::embedded_weights(),
+    };
+    fit(args, &start)
+}
+
+/// One labelled position: its evaluation terms and the target.
+struct Sample {
+    features: Features,
+    target: f64,
+}
+
+/// The weights as one flat vector: `mine`, `theirs`, `my_best`, `their_best`.
+fn flat(w: &Weights) -> Vec<f64> {
+    [&w.mine, &w.theirs, &w.my_best, &w.their_best].iter().flat_map(|v| v.iter().map(|&x| x as f64)).collect()
+}
+
+fn unflat(x: &[f64]) -> Weights {
+    let part = |k: usize| std::array::from_fn(|c| x[k * CLASSES + c].round() as i32);
+    Weights { mine: part(0), theirs: part(1), my_best: part(2), their_best: part(3) }
+}
+
+/// The evaluation of a sample in units, with the flat weights `w` (as `Weights::evaluate`, unrounded).
+fn evaluate(s: &Sample, w: &[f64]) -> f64 {
+    let f = &s.features;
+    let mut sum: f64 = f.mine.iter().map(|&c| w[c as usize]).sum::<f64>()
+        + f.theirs.iter().map(|&c| w[CLASSES + c as usize]).sum::<f64>();
+    sum += f.my_best.map_or(0.0, |c| w[2 * CLASSES + c as usize]) + w[3 * CLASSES + f.their_best as usize];
+    sum / Weights::SCALE as f64
+}
+
+fn mse(samples: &[Sample], w: &[f64], k: f64) -> f64 {
+    samples.iter().map(|s| (sigmoid(k * evaluate(s, w)) - s.target).powi(2)).sum::<f64>() / samples.len() as f64
+}
+
+/// The gradient of [`mse`] over `samples`, split over two threads.
+fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
+    let part = |chunk: &[Sample]| {
+        let mut g = vec![0.0; w.len()];
+        for s in chunk {
+            let p = sigmoid(k * evaluate(s, w));
+            let d = 2.0 * (p - s.target) * p * (1.0 - p) * k / Weights::SCALE as f64;
+            let f = &s.features;
+            for &c in &f.mine {
+                g[c as usize] += d;
+            }
+            for &c in &f.theirs {
+                g[CLASSES + c as usize] += d;
+            }
+            if let Some(c) = f.my_best {
+                g[2 * CLASSES + c as usize] += d;
+            }
+            g[3 * CLASSES + f.their_best as usize] += d;
+        }
+        g
+    };
+    let half = samples.len() / 2;
+    let (a, b) = std::thread::scope(|sc| {
+        let h = sc.spawn(|| part(&samples[..half]));
+        let b = part(&samples[half..]);
+        (h.join().expect("no panic"), b)
+    });
+    a.iter().zip(&b).map(|(x, y)| (x + y) / samples.len() as f64).collect()
+}
+
+/// `fit`: the weights that best predict the labelled positions.
+fn fit(args: &Args, start: &Weights) -> anyhow::Result<()> {
+    let Args { ref input, ref out, epochs, l2, share, rate, no_mates, rule, .. } = *args;
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    for (i, line) in read_lines(input)?.iter().enumerate() {
+        let fields: Vec<&str> = line.split(';').collect();
+        let [moves, result, value] = fields[..] else { continue };
+        let (Ok(board), Ok(result), Ok(value)) =
+            (Board::from_moves(15, 15, rule, moves), result.parse::<f64>(), value.parse::<f64>())
+        else {
+            continue;
+        };
+        if no_mates && value.abs() >= MATE_VALUE as f64 {
+            continue;
+        }
+        let Some(features) = Features::of(&board) else { continue };
+        let target = share * sigmoid(value / 200.0) + (1.0 - share) * result;
+        let sample = Sample { features, target };
+        if (i / 500) % 10 == 9 {
+            valid.push(sample)
+        } else {
+            train.push(sample)
+        }
+    }
+    if train.is_empty() || valid.is_empty() {
+        bail!("too few positions in {input}");
+    }
+    let start = flat(start);
+    let hand = flat(&Weights::hand_set());
+    let k = golden_min(0.0001, 0.05, |k| mse(&train, &start, k));
+    eprintln!(
+        "{} training, {} held out; K = {k:.5}; error {:.6} / {:.6} (hand-set {:.6} / {:.6})",
+        train.len(),
+        valid.len(),
+        mse(&train, &start, k),
+        mse(&valid, &start, k),
+        mse(&train, &hand, k),
+        mse(&valid, &hand, k)
+    );
+    let mut w = start.clone();
+    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+    for epoch in 1..=epochs {
+        let rate = if epoch < epochs * 3 / 4 { rate } else { rate / 4.0 };
+        let mut g = gradient(&train, &w, k);
+        for (gi, (wi, si)) in g.iter_mut().zip(w.iter().zip(&start)) {
+            *gi += 2.0 * l2 * (wi - si);
+        }
+        for i in 0..w.len() {
+            m[i] = b1 * m[i] + (1.0 - b1) * g[i];
+            v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
+            let mh = m[i] / (1.0 - b1.powi(epoch as i32));
+            let vh = v[i] / (1.0 - b2.powi(epoch as i32));
+            w[i] -= rate * mh / (vh.sqrt() + eps);
+        }
+        if epoch % 50 == 0 || epoch == epochs {
+            eprintln!("epoch {epoch}: error {:.6} / {:.6}", mse(&train, &w, k), mse(&valid, &w, k));
+        }
+    }
+    std::fs::write(out, unflat(&w).to_text()).with_context(|| format!("cannot write {out}"))
+}

@@ -1,5 +1,5 @@
 //! `tabula`: play, analyze, solve, benchmark and check the keys of Tabula's games, speak their protocols and
-//! serve the web page. This file maps the command line onto the [registry](registry) of games, where each game
+//! serve the web page. This file maps the command line onto the [`registry`] of games, where each game
 //! is named once and every verb comes from; the verbs themselves live in [`terminal_verbs`] and the libraries.
 
 mod args;

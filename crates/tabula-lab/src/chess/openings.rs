@@ -50,7 +50,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let mut rng = Rng::new(0x0be9_0000 + n);
         let Some(start) = random_start(&mut rng, &book) else { continue };
         engine.clear_hash();
-        let r = engine.search(&start, &Limits::nodes(nodes), |_| {});
+        let r = engine.search(&start, Limits::nodes(nodes), |_| {});
         if r.score.abs() > margin || !seen.insert(start.key()) {
             continue;
         }

@@ -178,7 +178,7 @@ fn self_play(
                 (v.best, if score.abs() >= MATE_CP { mate_score(score) } else { score }, true)
             }
             None => {
-                let r = engine.search(&pos, &Limits::nodes(nodes), |_| {});
+                let r = engine.search(&pos, Limits::nodes(nodes), |_| {});
                 let Some(mv) = r.best_move else { break 0.5 };
                 (mv, r.score, rival.is_none())
             }

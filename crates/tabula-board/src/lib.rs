@@ -74,3 +74,8 @@ pub use bitboard::{Bitboard, Squares, Word};
 pub use coords::{Coordinate, Square};
 pub use fen::{FenError, FenField};
 pub use moves::{MoveList, MoveSink};
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -317,4 +317,6 @@ pub mod book {
     pub struct WritingAGame;
     #[doc = include_str!("../../../docs/src/rust/presets.md")]
     pub struct Presets;
+    #[doc = include_str!("../../../docs/src/rust/hooks.md")]
+    pub struct Hooks;
 }

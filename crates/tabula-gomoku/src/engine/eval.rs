@@ -17,7 +17,7 @@
 //! # Examples
 //!
 //! ```
-//! use tabula::game::{Evaluator, Game, WinningMove};
+//! use tabula::game::{Evaluator, HookedGame, WinningMove};
 //! use tabula_gomoku::{Board, Eval, Rule};
 //!
 //! let board = Board::from_moves(15, 15, Rule::Standard, "h8 a1 i8 a2 j8 a3 k8 a4").unwrap();

@@ -61,6 +61,6 @@ pub use position::{KoRule, Position, Rules};
 pub use engine::{gtp::GtpSession, mcts::Analysis, mcts::Budget, mcts::Mcts};
 
 /// The crate README's examples, compiled and run as doctests.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "engine"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

@@ -55,7 +55,7 @@ pub use pattern::Pattern;
 #[cfg(feature = "engine")]
 pub use engine::{eval::Eval, gomocup::Session, threats::ThreatKind, threats::ThreatSolver, Engine, Thought};
 
-/// The crate README's examples, compiled and run as doctests.
-#[cfg(doctest)]
+/// The crate README's examples, compiled and run as doctests (with the engine, which they use).
+#[cfg(all(doctest, feature = "engine"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

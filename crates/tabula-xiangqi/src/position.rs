@@ -26,8 +26,8 @@
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::fen::Setup;
 use crate::moves::{Move, MoveError};
+use crate::setup::Setup;
 use crate::types::{Color, Piece, Role, Square};
 use crate::zobrist;
 use tabula::Key;
@@ -456,7 +456,7 @@ mod tests {
             ("4k4/p1p1p1p1p/p8/9/9/9/9/9/9/3K5 w", PositionError::TooManyPieces(black(Role::Pawn))),
         ];
         for (fen, error) in cases {
-            assert_eq!(Position::from_fen(fen), Err(crate::FenError::Position(error)), "{fen}");
+            assert_eq!(Position::from_setup(&Setup::from_fen(fen).unwrap()), Err(error), "{fen}");
         }
         // A black pawn that crossed the river may stand anywhere there, even on Red's back rank.
         assert!(Position::from_fen("4k4/9/9/9/9/9/9/9/9/p2K5 w").is_ok());

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 use tabula_protocol::server::Connection;
-use tabula_xiangqi::ucci::UcciSession;
+use tabula_xiangqi::engine::ucci::UcciSession;
 
 #[allow(dead_code)] // the other tests use more of it
 mod common;

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 use tabula_protocol::server::Connection;
-use tabula_xiangqi::uci::UciSession;
+use tabula_xiangqi::engine::uci::UciSession;
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 const WAIT: Duration = Duration::from_secs(60);

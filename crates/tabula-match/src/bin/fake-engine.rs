@@ -336,7 +336,7 @@ fn tabula(protocol: &str, playouts: Option<u64>) {
             let _ = tabula_gomoku::gomocup::run_stdio();
         }
         "uci-xiangqi" => {
-            let _ = tabula_xiangqi::uci::run_stdio();
+            let _ = tabula_xiangqi::engine::uci::run_stdio();
         }
         _ => {
             let _ = tabula_chess::uci::run_stdio();

@@ -261,7 +261,7 @@ mod tests {
 
     #[test]
     fn the_chinese_board_puts_each_piece_on_its_file_and_rank() {
-        let data = include_str!("../tests/data/perft.epd");
+        let data = include_str!("../../tests/data/perft.epd");
         let fens = data.lines().map(|line| line.split(';').next().unwrap().trim());
         for fen in fens.filter(|fen| !fen.is_empty()) {
             let pos = Position::from_fen(fen).unwrap();

@@ -20,7 +20,7 @@
 //! assert_eq!(<Column as Coordinate>::ALL.len(), Column::COUNT);
 //! ```
 
-use crate::bitboard::Word;
+use crate::word::Word;
 use std::fmt;
 use std::hash::Hash;
 

@@ -9,6 +9,7 @@
 //! - [`fen`]: the fields FEN dialects share (placement rows, side to move, counters) with one typed
 //!   [`FenError`].
 //! - [`perft`]: the move-tree counters and their table.
+//! - [`word`]: [`Word`], the unsigned integer of a bitboard.
 #![cfg_attr(feature = "testing", doc = "- [`testing`]: generic checks for the games' own tests.")]
 //!
 //! A game keeps its own square, piece and attack types on top of this layer; games never import each other.
@@ -69,6 +70,7 @@ pub mod moves;
 pub mod perft;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod word;
 
 pub use bitboard::{Bitboard, Squares, Word};
 pub use coords::{Coordinate, Square};

@@ -33,7 +33,7 @@
 //!   and its error reported.
 //! - `wdl-gen` plays the same self-play games as `gen` and writes, for each quiet position, the search's score for the
 //!   side to move, the game phase and how the game ended for the side to move: `score;phase;result`.
-//! - `wdl-fit` fits the win/draw/loss model of `tabula_chess::wdl` to such samples by maximum likelihood (coordinate
+//! - `wdl-fit` fits the win/draw/loss model of `tabula_chess::engine::wdl` to such samples by maximum likelihood (coordinate
 //!   descent, a golden-section search per constant) and prints its constants, the log-loss against a model that ignores
 //!   the score, and observed against predicted chances by score.
 //! - `nnue-gen` plays the same self-play games as `gen`, numbered from `--first` (0 by default; each number seeds its
@@ -49,7 +49,7 @@
 //!   positions whose best move by Stockfish is a capture or a promotion. `label` and `nnue-label` write each block
 //!   of 1,000 positions as it finishes; with `--resume` either goes on with the output of a run that was stopped,
 //!   skipping the positions it holds (those dropped for a capture are asked again).
-//! - `nnue-fit` trains the network of `tabula_chess::eval::nnue` on such data and writes its weights file: Adam on
+//! - `nnue-fit` trains the network of `tabula_chess::engine::eval::nnue` on such data and writes its weights file: Adam on
 //!   minibatches of 4,096 positions, `--epochs` passes (20 by default; the learning rate 10⁻³, a tenth of it for the
 //!   last fifth), minimising the squared error between `sigmoid(y)` and the target `share · sigmoid(score / scale) + (1
 //!   − share) · result` for the side to move (`share` 0.75 by default, `scale` 113 centipawns, the tapered evaluation's
@@ -112,9 +112,9 @@ use tabula::rng::Rng;
 use tabula::score::is_decisive;
 use tabula::search::Limits;
 use tabula::tune::{golden_min, next_block, on_threads};
-use tabula_chess::engine::Engine;
-use tabula_chess::eval::against_bare_king;
-use tabula_chess::eval::nnue::DEFAULT_SCALE;
+use tabula_chess::engine::eval::against_bare_king;
+use tabula_chess::engine::eval::nnue::DEFAULT_SCALE;
+use tabula_chess::engine::{Engine, EnginePosition};
 use tabula_chess::{Color, Epd, Position, Role};
 use tabula_protocol::process::Process;
 
@@ -465,7 +465,7 @@ fn self_play(
                 (v.best, if score.abs() >= MATE_CP { mate_score(score) } else { score }, true)
             }
             None => {
-                let r = engine.search(&pos, Limits::nodes(nodes), |_| {});
+                let r = engine.search(&EnginePosition::new(pos.clone()), Limits::nodes(nodes), |_| {});
                 let Some(mv) = r.best_move else { break 0.5 };
                 (mv, r.score, rival.is_none())
             }
@@ -477,7 +477,7 @@ fn self_play(
             break if white_score > 0 { 1.0 } else { 0.0 };
         }
         if kept && !pos.is_check() && !pos.is_capture(mv) && mv.promotion().is_none() {
-            let (phase, white_to_move) = (tabula_chess::eval::phase(&pos), pos.turn() == Color::White);
+            let (phase, white_to_move) = (tabula_chess::engine::eval::phase(&pos), pos.turn() == Color::White);
             quiet.push(Quiet { fen: pos.to_fen(), score, phase, white_to_move });
         }
         pos.play_unchecked(mv);
@@ -518,7 +518,7 @@ fn balanced_openings(out: &str, count: usize, nodes: u64, margin: i32, first: u6
         let mut rng = Rng::new(0x0be9_0000 + n);
         let Some(start) = random_start(&mut rng, &book) else { continue };
         engine.clear_hash();
-        let r = engine.search(&start, Limits::nodes(nodes), |_| {});
+        let r = engine.search(&EnginePosition::new(start.clone()), Limits::nodes(nodes), |_| {});
         if r.score.abs() > margin || !seen.insert(start.key()) {
             continue;
         }
@@ -736,7 +736,7 @@ fn nnue_label(
 }
 
 mod fit {
-    use tabula_chess::eval::{features, Evaluation, Trace};
+    use tabula_chess::engine::eval::{features, Evaluation, Trace};
     use tabula_chess::Position;
 
     /// The weight of Stockfish's expected score in the target; the game result has the rest.
@@ -877,7 +877,7 @@ mod fit {
 mod wdl {
     use super::Quiet;
     use std::collections::BTreeMap;
-    use tabula_chess::wdl::{Model, MODEL};
+    use tabula_chess::engine::wdl::{Model, MODEL};
 
     /// A sample line for `wdl-fit`: the score and phase, and the result for the side to move.
     pub fn sample_line(q: &Quiet, white_result: f64) -> String {
@@ -981,7 +981,7 @@ mod wdl {
     }
 }
 
-/// The network's trainer (`nnue-fit`): the network of `tabula_chess::eval::nnue` in `f32`, trained by Adam on
+/// The network's trainer (`nnue-fit`): the network of `tabula_chess::engine::eval::nnue` in `f32`, trained by Adam on
 /// minibatches to predict, through `sigmoid(y)`, a blend of the search's score (as `sigmoid(score / scale)`)
 /// and the game's result, then quantised into a weights file.
 ///
@@ -994,8 +994,8 @@ mod nnue_fit {
     use std::time::Instant;
     use tabula::game::Evaluator;
     use tabula::rng::Rng;
-    use tabula_chess::eval::against_bare_king;
-    use tabula_chess::eval::nnue::{
+    use tabula_chess::engine::eval::against_bare_king;
+    use tabula_chess::engine::eval::nnue::{
         names_embedded, KingLayout, Layers, Network, DEFAULT_SCALE, HIDDEN, INPUTS, MAX_BUCKETS, QA, QB,
     };
     use tabula_chess::{Color, Position};
@@ -1358,7 +1358,7 @@ mod nnue_fit {
                 .sum();
             sum / fens.len().max(1) as f64
         };
-        let tapered = loss(&|pos| tabula_chess::eval::Evaluation.evaluate(pos));
+        let tapered = loss(&|pos| tabula_chess::engine::eval::Evaluation.evaluate(pos));
         eprintln!("the tapered evaluation's {what}loss: {tapered:.6}");
         for (name, net) in networks {
             eprintln!("{name}'s {what}loss: {:.6}", loss(&|pos| net.evaluate(pos)));
@@ -1618,7 +1618,7 @@ mod nnue_fit {
     #[cfg(test)]
     mod tests {
         use super::*;
-        use tabula_chess::eval::nnue::feature;
+        use tabula_chess::engine::eval::nnue::feature;
 
         fn from_network(net: &Network, buckets: usize) -> anyhow::Result<Params> {
             Params::from_layers(&net.to_layers(), buckets, *net.kings(), &mut Rng::new(0))

@@ -2,5 +2,5 @@
 //! commands (`uci`, `position startpos`, `go depth 10`, `bench`, `quit`), or point a GUI at the binary.
 
 fn main() -> std::io::Result<()> {
-    tabula_chess::uci::run_stdio()
+    tabula_chess::engine::uci::run_stdio()
 }

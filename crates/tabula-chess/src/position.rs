@@ -94,9 +94,6 @@ pub struct Position {
     /// For each castling right held at the start, by `2 * color + side`: the squares to test.
     castling_paths: [CastlingPath; 4],
     history: Vec<Undo>,
-    /// The network's accumulators along the history, brought up to date when a network evaluates.
-    #[cfg(feature = "engine")]
-    accumulators: crate::eval::nnue::Accumulators,
 }
 
 /// The pieces one move took off and put on the board (each at most two), for evaluations updated
@@ -283,8 +280,6 @@ impl Position {
             rights_lost,
             castling_paths,
             history: Vec::with_capacity(64),
-            #[cfg(feature = "engine")]
-            accumulators: Default::default(),
         };
         if us == Color::Black {
             pos.flip_turn();
@@ -450,12 +445,6 @@ impl Position {
         }
         change.add(Piece::new(piece.color, mv.promotion().unwrap_or(piece.role)), to);
         change
-    }
-
-    /// The network accumulators kept along the history.
-    #[cfg(feature = "engine")]
-    pub(crate) fn accumulators(&self) -> &crate::eval::nnue::Accumulators {
-        &self.accumulators
     }
 
     // ---- State mutators: each XORs the key where it changes the state -------------------------------------
@@ -634,8 +623,6 @@ impl Position {
         }
         self.halfmove_clock = undo.halfmove_clock;
         self.checkers = undo.checkers;
-        #[cfg(feature = "engine")]
-        self.accumulators.forget_after(self.history.len());
         Some(mv)
     }
 
@@ -689,8 +676,6 @@ impl Position {
     pub fn undo_null(&mut self) {
         let undo = self.history.pop().expect("a null move to take back");
         debug_assert_eq!(undo.mv, Move::NULL);
-        #[cfg(feature = "engine")]
-        self.accumulators.forget_after(self.history.len());
         self.flip_turn();
         if self.turn == Color::Black {
             self.fullmove_number -= 1;

@@ -31,7 +31,7 @@ fn random_game_from(mut pos: Position, choices: &[usize]) -> Position {
 /// never capturing into a defended square. The oracle of `see`, which keeps a list instead.
 #[cfg(feature = "engine")]
 fn exchange(pos: &Position, to: Square, occupied: tabula_chess::Bitboard, turn: Color, value: i32) -> i32 {
-    use tabula_chess::eval::SEE_VALUE;
+    use tabula_chess::engine::eval::SEE_VALUE;
     use tabula_chess::Role;
     let b = pos.board();
     let attackers = b.attackers_to(to, occupied) & occupied & b.by_color(turn);
@@ -118,7 +118,7 @@ proptest! {
     #[cfg(feature = "engine")]
     fn move_hints_at_once_are_each_moves_hint(choices in prop::collection::vec(any::<usize>(), 0..120)) {
         use tabula::game::{DEFERRED, PRIORITY};
-        use tabula_chess::eval::{capture_order, capture_orders};
+        use tabula_chess::engine::eval::{capture_order, capture_orders};
         let pos = random_game(&choices);
         let moves = pos.legal_moves();
         let mut hints = vec![7];
@@ -143,7 +143,7 @@ proptest! {
     #[test]
     #[cfg(feature = "engine")]
     fn see_is_the_exchange_found_by_recursion(choices in prop::collection::vec(any::<usize>(), 0..120)) {
-        use tabula_chess::eval::{see, SEE_VALUE};
+        use tabula_chess::engine::eval::{see, SEE_VALUE};
         let pos = random_game(&choices);
         let b = pos.board();
         for &mv in pos.legal_moves().iter().filter(|&&mv| !mv.is_castling()) {
@@ -212,8 +212,8 @@ fn a_root_drawn_by_the_fifty_move_rule_is_searched_alike() {
     for (fen, wins) in [("7r/K7/8/4Q3/8/8/3k4/8 w - - 100 51", true), ("7r/K7/8/4Q3/8/8/3k4/8 b - - 100 51", false)] {
         let pos = Position::from_fen(fen).unwrap();
         assert!(pos.outcome().is_some() && !pos.is_over(), "{fen}");
-        let value =
-            verify::check_all(&pos, &tabula_chess::eval::Evaluation, 2).unwrap_or_else(|m| panic!("{fen}: {m}"));
+        let value = verify::check_all(&pos, &tabula_chess::engine::eval::Evaluation, 2)
+            .unwrap_or_else(|m| panic!("{fen}: {m}"));
         assert_eq!(value > 0, wins, "{fen}: {value}");
         assert!(value >= 0, "{fen}: {value}");
     }

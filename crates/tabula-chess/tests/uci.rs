@@ -2,8 +2,8 @@
 //! `stop` and `ponderhit` while it searches. The Stockfish game test runs only where Stockfish is installed.
 
 use std::time::Duration;
-use tabula_chess::strength::ELO_RANGE;
-use tabula_chess::uci::UciSession;
+use tabula_chess::engine::strength::ELO_RANGE;
+use tabula_chess::engine::uci::UciSession;
 use tabula_chess::Position;
 use tabula_protocol::server::Connection;
 
@@ -68,14 +68,14 @@ fn identification_and_options() {
 fn positions_moves_and_errors() {
     let mut s = UciSession::new();
     assert!(s.handle("position startpos moves e2e4 e7e5 g1f3").is_empty());
-    assert_eq!(s.position().to_fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    assert_eq!(s.position().position().to_fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
     let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
     assert!(s.handle(&format!("position fen {fen} moves e1g1")).is_empty());
-    assert_eq!(s.position().to_fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+    assert_eq!(s.position().position().to_fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
     // An illegal move is reported; the position keeps the moves before it.
     let reply = s.handle("position startpos moves e2e4 e2e4 d2d4");
     assert!(reply[0].starts_with("info string illegal move 'e2e4'"), "{reply:?}");
-    assert_eq!(s.position().to_fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    assert_eq!(s.position().position().to_fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     for bad in ["position", "position fen", "position fen not a fen", "position somewhere", "position startpos e2e4"] {
         let reply = s.handle(bad);
         assert!(reply.len() == 1 && reply[0].starts_with("info string "), "{bad}: {reply:?}");
@@ -84,7 +84,7 @@ fn positions_moves_and_errors() {
     assert!(d.iter().any(|l| l == "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{d:?}");
     assert!(d.iter().any(|l| l.starts_with("Key: ")));
     s.handle("ucinewgame");
-    assert_eq!(s.position().to_fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(s.position().position().to_fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
 }
 
 #[test]
@@ -347,7 +347,8 @@ fn perft_and_bench() {
     s.handle("setoption name Evaluation value tapered");
     let c = s.handle("bench 3");
     assert!(c[0].ends_with("evaluation tapered"), "{c:?}");
-    let tapered = tabula_chess::engine::Engine::bench_with(3, || tabula_chess::eval::EngineEvaluation::Tapered).0;
+    let tapered =
+        tabula_chess::engine::Engine::bench_with(3, || tabula_chess::engine::eval::EngineEvaluation::Tapered).0;
     assert_eq!(nodes(&c), format!("Nodes searched  : {tapered}"));
     assert_ne!(nodes(&a), nodes(&c), "the two evaluations search different trees");
 }
@@ -612,7 +613,7 @@ fn evaluation_and_network_options() {
     assert_ne!(nnue, tapered, "the two evaluations score alike");
     // A network file written out and loaded back plays as the embedded one.
     let path = std::env::temp_dir().join(format!("tabula-net-{}.tbnn", std::process::id()));
-    std::fs::write(&path, tabula_chess::eval::nnue::Network::embedded().to_bytes()).unwrap();
+    std::fs::write(&path, tabula_chess::engine::eval::nnue::Network::embedded().to_bytes()).unwrap();
     let reply = s.handle(&format!("setoption name EvalFile value {}", path.display()));
     assert_eq!(reply, [format!("info string network {} loaded", path.display())]);
     assert_eq!(score(&mut s), tapered, "EvalFile does not change the evaluation chosen");

@@ -481,7 +481,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Bench { hash } => bench::run(hash),
         Command::Gtp { threads, playouts, move_time } => gtp(threads, playouts, move_time),
-        Command::Uci { game: UciGame::Chess } => Ok(tabula_chess::uci::run_stdio()?),
+        Command::Uci { game: UciGame::Chess } => Ok(tabula_chess::engine::uci::run_stdio()?),
         Command::Uci { game: UciGame::Xiangqi } => Ok(tabula_xiangqi::engine::uci::run_stdio()?),
         Command::Ucci => Ok(tabula_xiangqi::engine::ucci::run_stdio()?),
         Command::Serve { port, host, open } => serve(std::net::SocketAddr::new(host, port), open),

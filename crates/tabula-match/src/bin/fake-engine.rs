@@ -339,7 +339,7 @@ fn tabula(protocol: &str, playouts: Option<u64>) {
             let _ = tabula_xiangqi::engine::uci::run_stdio();
         }
         _ => {
-            let _ = tabula_chess::uci::run_stdio();
+            let _ = tabula_chess::engine::uci::run_stdio();
         }
     }
 }

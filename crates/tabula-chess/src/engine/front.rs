@@ -2,7 +2,7 @@
 //! when read, scores as "mate in N" or centipawns, the engine of [`engine`](crate::engine), perft by the fast
 //! generator of [`perft`](crate::perft).
 
-use crate::engine::Engine;
+use crate::engine::{Engine, EnginePosition};
 use crate::moves::Move;
 use crate::perft::{perft, perft_hashed};
 use crate::position::CastlingSide;
@@ -12,7 +12,10 @@ use crate::zobrist::{self, POLYGLOT};
 use tabula::perft::PerftTable;
 use tabula::quality::QualityReport;
 use tabula::score::{Distance, Wording};
-use tabula_protocol::front::{CellStyle, Cells, EngineConfig, Feature, Front, FrontError, MoveCells, Setup};
+use tabula::search::Limits;
+use tabula_protocol::front::{
+    CellStyle, Cells, EngineConfig, Feature, Front, FrontError, MoveCells, Report, Setup, Think,
+};
 
 /// The cell of `square` on a board drawn with rank 8 at the top.
 fn cell(square: Square) -> usize {
@@ -160,6 +163,16 @@ impl Front for Position {
 
     fn key_quality() -> QualityReport {
         tabula::quality::check(POLYGLOT.as_slice())
+    }
+}
+
+/// The engine thinks about a position as [`EnginePosition`], with accumulators of its own.
+impl Think<Position> for Engine {
+    fn think(&mut self, game: &Position, limits: &Limits, progress: &mut dyn FnMut(&Report<Move>)) -> Report<Move> {
+        let wording = Position::WORDING;
+        let game = EnginePosition::new(game.clone());
+        let result = self.search(&game, limits, |it| progress(&Report::from_iteration(it, &wording)));
+        Report::from_result(result, &wording)
     }
 }
 

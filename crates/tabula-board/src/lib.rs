@@ -1,14 +1,15 @@
 //! The board layer that Tabula's bitboard games (chess and xiangqi) share: the mechanisms that do not depend on
 //! the rules.
 //!
-//! - [`coords`]: the [`Coordinate`] trait of files and ranks, the [`coordinate!`] macro that declares them, and
-//!   the [`Square`] trait a game's square implements.
+//! - [`coords`]: the [`Coordinate`] trait of files and ranks, the [`coordinate!`] macro that declares them, the
+//!   [`Square`] trait a game's square implements and the [`square!`] macro that declares one.
 //! - [`bitboard`]: [`Bitboard`], a set of squares generic over the square, and so over its word ([`Word`]:
 //!   `u64` for chess's 64 squares, `u128` for xiangqi's 90 points).
 //! - [`moves`]: [`MoveList`], a fixed-capacity move list, and [`MoveSink`].
 //! - [`fen`]: the fields FEN dialects share (placement rows, side to move, counters) with one typed
 //!   [`FenError`].
 //! - [`perft`]: the move-tree counters and their table.
+//! - [`pieces`](mod@pieces): the [`pieces!`] macro that declares a game's colours, roles and pieces.
 //! - [`word`]: [`Word`], the unsigned integer of a bitboard.
 #![cfg_attr(feature = "testing", doc = "- [`testing`]: generic checks for the games' own tests.")]
 //!
@@ -68,6 +69,7 @@ pub mod coords;
 pub mod fen;
 pub mod moves;
 pub mod perft;
+pub mod pieces;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod word;

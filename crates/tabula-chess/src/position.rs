@@ -559,7 +559,7 @@ impl Position {
                     // En passant: the captured pawn stands beside the origin, on the destination's file.
                     self.board.remove(Square::from_coords(to.file(), from.rank()));
                 } else if from.index().abs_diff(to.index()) == 16 {
-                    let crossed = Square::from_index_unchecked((from.index() + to.index()) as u32 / 2);
+                    let crossed = Square::from_index_unchecked((from.index() + to.index()) / 2);
                     if (attacks::pawn(us, crossed) & self.board.by_piece(Piece::new(us.flip(), Role::Pawn))).any() {
                         new_ep = Some(crossed);
                     }

@@ -1432,7 +1432,7 @@ mod tests {
             let setup = pos.to_setup();
             let mut board = crate::Board::empty();
             for sq in setup.board.occupied() {
-                board.put(Square::from_index_unchecked(sq.index() as u32 ^ 7), setup.board.piece_at(sq).unwrap());
+                board.put(Square::from_index_unchecked(sq.index() ^ 7), setup.board.piece_at(sq).unwrap());
             }
             let mirrored = crate::Setup { board, castling: crate::CastlingRights::NONE, ep_square: None, ..setup };
             let Ok(mirrored) = Position::from_setup(&mirrored) else { continue };

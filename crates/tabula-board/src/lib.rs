@@ -10,6 +10,8 @@
 //!   [`FenError`].
 //! - [`perft`]: the move-tree counters and their table.
 //! - [`pieces`](mod@pieces): the [`pieces!`] macro that declares a game's colours, roles and pieces.
+//! - [`position`]: the glue of a validated position as macros: FEN text, accessors, the [`tabula::Game`]
+//!   parts the games share.
 //! - [`word`]: [`Word`], the unsigned integer of a bitboard.
 #![cfg_attr(feature = "testing", doc = "- [`testing`]: generic checks for the games' own tests.")]
 //!
@@ -70,6 +72,7 @@ pub mod fen;
 pub mod moves;
 pub mod perft;
 pub mod pieces;
+pub mod position;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod word;

@@ -166,24 +166,9 @@ impl PartialEq for Position {
 
 impl Eq for Position {}
 
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", self.to_fen())
-    }
-}
-
-impl Default for Position {
-    fn default() -> Position {
-        Position::startpos()
-    }
-}
+tabula_board::position_accessors!(Position, Board, Color, Bitboard);
 
 impl Position {
-    /// The standard starting position.
-    pub fn startpos() -> Position {
-        Position::from_setup(&Setup::startpos()).expect("the starting position is legal")
-    }
-
     /// Validates `setup`.
     ///
     /// An en-passant square is checked (a double push must have produced it) and then dropped if no pawn of the
@@ -319,18 +304,6 @@ impl Position {
 
     // ---- Accessors ------------------------------------------------------------------------------------------
 
-    /// The placement of the pieces.
-    #[inline(always)]
-    pub fn board(&self) -> &Board {
-        &self.board
-    }
-
-    /// The side to move.
-    #[inline(always)]
-    pub fn turn(&self) -> Color {
-        self.turn
-    }
-
     /// The squares castling of `color` on `side` tests (meaningful while the right is held).
     #[inline(always)]
     pub(crate) fn castling_path(&self, color: Color, side: CastlingSide) -> &CastlingPath {
@@ -347,30 +320,6 @@ impl Position {
     #[inline(always)]
     pub fn ep_square(&self) -> Option<Square> {
         self.ep_square
-    }
-
-    /// Half-moves since the last capture or pawn move (the fifty-move rule counts these).
-    #[inline(always)]
-    pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove_clock
-    }
-
-    /// The move number, starting at 1 and increased after each Black move.
-    #[inline(always)]
-    pub fn fullmove_number(&self) -> u32 {
-        self.fullmove_number
-    }
-
-    /// The pieces giving check to the side to move.
-    #[inline(always)]
-    pub fn checkers(&self) -> Bitboard {
-        self.checkers
-    }
-
-    /// Whether the side to move is in check.
-    #[inline(always)]
-    pub fn is_check(&self) -> bool {
-        self.checkers.any()
     }
 
     /// The square of the side to move's king.

@@ -29,7 +29,6 @@ use crate::board::Board;
 use crate::position::{Position, PositionError};
 pub use crate::setup::Setup;
 use crate::types::{Color, Piece};
-use std::fmt;
 use tabula_board::fen;
 
 pub use tabula_board::FenField;
@@ -94,47 +93,9 @@ impl Setup {
     }
 }
 
-impl fmt::Display for Setup {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_fen())
-    }
-}
+tabula_board::fen_text!(Setup, FenError);
 
-impl std::str::FromStr for Setup {
-    type Err = FenError;
-    fn from_str(s: &str) -> Result<Setup, FenError> {
-        Setup::from_fen(s)
-    }
-}
-
-impl Position {
-    /// Reads and validates a FEN record.
-    ///
-    /// # Errors
-    ///
-    /// A [`FenError`]: a malformed field, or [`FenError::Position`] for an illegal position.
-    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        Ok(Position::from_setup(&Setup::from_fen(fen)?)?)
-    }
-
-    /// The position as a FEN record.
-    pub fn to_fen(&self) -> String {
-        self.to_setup().to_fen()
-    }
-}
-
-impl std::str::FromStr for Position {
-    type Err = FenError;
-    fn from_str(s: &str) -> Result<Position, FenError> {
-        Position::from_fen(s)
-    }
-}
-
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_fen())
-    }
-}
+tabula_board::fen_position!(Position, Setup, FenError);
 
 #[cfg(test)]
 mod tests {

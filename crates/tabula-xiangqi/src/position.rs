@@ -92,24 +92,9 @@ impl PartialEq for Position {
 
 impl Eq for Position {}
 
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", self.to_fen())
-    }
-}
-
-impl Default for Position {
-    fn default() -> Position {
-        Position::startpos()
-    }
-}
+tabula_board::position_accessors!(Position, Board, Color, Bitboard);
 
 impl Position {
-    /// The starting position.
-    pub fn startpos() -> Position {
-        Position::from_setup(&Setup::startpos()).expect("the starting position is legal")
-    }
-
     /// Validates `setup`. A full-move number of 0 is read as 1.
     ///
     /// # Errors
@@ -163,42 +148,6 @@ impl Position {
     }
 
     // ---- Accessors ------------------------------------------------------------------------------------------
-
-    /// The placement of the pieces.
-    #[inline(always)]
-    pub fn board(&self) -> &Board {
-        &self.board
-    }
-
-    /// The side to move.
-    #[inline(always)]
-    pub fn turn(&self) -> Color {
-        self.turn
-    }
-
-    /// Plies since the last capture (the 60-move rule counts these).
-    #[inline(always)]
-    pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove_clock
-    }
-
-    /// The move number, starting at 1 and increased after each Black move.
-    #[inline(always)]
-    pub fn fullmove_number(&self) -> u32 {
-        self.fullmove_number
-    }
-
-    /// The pieces giving check to the side to move.
-    #[inline(always)]
-    pub fn checkers(&self) -> Bitboard {
-        self.checkers
-    }
-
-    /// Whether the side to move is in check.
-    #[inline(always)]
-    pub fn is_check(&self) -> bool {
-        self.checkers.any()
-    }
 
     /// The square of `color`'s king.
     #[inline(always)]

@@ -6,11 +6,6 @@ use proptest::prelude::*;
 use tabula_board::testing::random_game;
 use tabula_chess::{Color, Position, Square};
 
-/// The position after the moves `choices` choose from the start (see [`random_game`]).
-fn random_start_game(choices: &[usize]) -> Position {
-    random_game(Position::startpos(), choices)
-}
-
 /// Static exchange on `to` by recursion, the attackers found afresh at each step: what the side `turn` gains at
 /// best by capturing the piece worth `value` there (or by not capturing), least valuable attacker first, a king
 /// never capturing into a defended square. The oracle of `see`, which keeps a list instead.
@@ -38,7 +33,7 @@ proptest! {
     fn move_hints_at_once_are_each_moves_hint(choices in prop::collection::vec(any::<usize>(), 0..120)) {
         use tabula::game::{DEFERRED, PRIORITY};
         use tabula_chess::engine::eval::{capture_order, capture_orders};
-        let pos = random_start_game(&choices);
+        let pos = random_game(Position::startpos(), &choices);
         let moves = pos.legal_moves();
         let mut hints = vec![7];
         capture_orders(&pos, &moves, &mut hints);
@@ -62,7 +57,7 @@ proptest! {
     #[test]
     fn see_is_the_exchange_found_by_recursion(choices in prop::collection::vec(any::<usize>(), 0..120)) {
         use tabula_chess::engine::eval::{see, SEE_VALUE};
-        let pos = random_start_game(&choices);
+        let pos = random_game(Position::startpos(), &choices);
         let b = pos.board();
         for &mv in pos.legal_moves().iter().filter(|&&mv| !mv.is_castling()) {
             let (from, to) = (mv.from(), mv.to());

@@ -11,11 +11,6 @@ const RULES: Rules<Position> = Rules {
     key_from_scratch: Position::key_from_scratch,
 };
 
-/// The position after the moves `choices` choose from the start (see [`random_game`]).
-fn random_start_game(choices: &[usize]) -> Position {
-    random_game(Position::startpos(), choices)
-}
-
 /// The same from Chess960 start position `number % 960`.
 fn random_chess960_game(number: u32, choices: &[usize]) -> Position {
     random_game(Position::chess960(number % 960).unwrap(), choices)
@@ -26,12 +21,12 @@ proptest! {
 
     #[test]
     fn fen_round_trips(choices in prop::collection::vec(any::<usize>(), 0..120)) {
-        check_fen_round_trip(&RULES, &random_start_game(&choices), |_, _| {});
+        check_fen_round_trip(&RULES, &random_game(Position::startpos(), &choices), |_, _| {});
     }
 
     #[test]
     fn uci_and_san_round_trip(choices in prop::collection::vec(any::<usize>(), 0..120)) {
-        let pos = random_start_game(&choices);
+        let pos = random_game(Position::startpos(), &choices);
         for &mv in pos.legal_moves().iter() {
             if !mv.is_castling() {
                 prop_assert_eq!(Move::from_uci(&mv.to_uci()), Ok(mv));
@@ -57,7 +52,7 @@ proptest! {
 
     #[test]
     fn attack_maps_agree_with_the_attackers_of_each_square(choices in prop::collection::vec(any::<usize>(), 0..120)) {
-        let pos = random_start_game(&choices);
+        let pos = random_game(Position::startpos(), &choices);
         let board = pos.board();
         // With the board's own blockers and with a few taken away (as exchanges open lines).
         let mut occupied = board.occupied();
@@ -78,7 +73,7 @@ proptest! {
     #[test]
     fn undo_restores_the_position(choices in prop::collection::vec(any::<usize>(), 0..120)) {
         let same_checkers = |a: &Position, b: &Position| assert_eq!(a.checkers(), b.checkers());
-        check_undo_restores(&RULES, &random_start_game(&choices), same_checkers);
+        check_undo_restores(&RULES, &random_game(Position::startpos(), &choices), same_checkers);
     }
 
     #[test]

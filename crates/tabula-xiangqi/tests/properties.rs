@@ -13,11 +13,6 @@ const RULES: Rules<Position> = Rules {
     key_from_scratch: Position::key_from_scratch,
 };
 
-/// The position after the moves `choices` choose from the start (see [`random_game`]).
-fn random_start_game(choices: &[usize]) -> Position {
-    random_game(Position::startpos(), choices)
-}
-
 /// Both positions have the same pieces giving check (state that equality leaves out).
 fn same_checkers(a: &Position, b: &Position) {
     assert_eq!(a.checkers(), b.checkers());
@@ -28,12 +23,12 @@ proptest! {
 
     #[test]
     fn fen_round_trips(choices in prop::collection::vec(any::<usize>(), 0..200)) {
-        check_fen_round_trip(&RULES, &random_start_game(&choices), same_checkers);
+        check_fen_round_trip(&RULES, &random_game(Position::startpos(), &choices), same_checkers);
     }
 
     #[test]
     fn coordinates_round_trip(choices in prop::collection::vec(any::<usize>(), 0..200)) {
-        let pos = random_start_game(&choices);
+        let pos = random_game(Position::startpos(), &choices);
         for &mv in pos.legal_moves().iter() {
             prop_assert_eq!(Move::from_iccs(&mv.to_iccs()), Ok(mv));
             prop_assert_eq!(pos.parse_iccs(&mv.to_iccs()), Ok(mv));
@@ -43,7 +38,7 @@ proptest! {
 
     #[test]
     fn notation_is_unique_and_reads_back(choices in prop::collection::vec(any::<usize>(), 0..200)) {
-        let pos = random_start_game(&choices);
+        let pos = random_game(Position::startpos(), &choices);
         let moves = pos.legal_moves();
         let wxf: HashSet<String> = moves.iter().map(|&mv| pos.wxf(mv)).collect();
         let chinese: HashSet<String> = moves.iter().map(|&mv| pos.chinese(mv)).collect();
@@ -57,7 +52,7 @@ proptest! {
 
     #[test]
     fn is_legal_agrees_with_generation(choices in prop::collection::vec(any::<usize>(), 0..200)) {
-        let pos = random_start_game(&choices);
+        let pos = random_game(Position::startpos(), &choices);
         let legal: HashSet<Move> = pos.legal_moves().iter().copied().collect();
         for from in Square::ALL {
             for to in Square::ALL {
@@ -71,7 +66,7 @@ proptest! {
 
     #[test]
     fn undo_restores_the_position(choices in prop::collection::vec(any::<usize>(), 0..200)) {
-        check_undo_restores(&RULES, &random_start_game(&choices), same_checkers);
+        check_undo_restores(&RULES, &random_game(Position::startpos(), &choices), same_checkers);
     }
 
     #[test]

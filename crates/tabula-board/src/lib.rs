@@ -8,6 +8,7 @@
 //! - [`moves`]: [`MoveList`], a fixed-capacity move list, and [`MoveSink`].
 //! - [`fen`]: the fields FEN dialects share (placement rows, side to move, counters) with one typed
 //!   [`FenError`].
+//! - [`front`](mod@front): the [`board_front!`] macro, the parts of a game's front the games share.
 //! - [`perft`]: the move-tree counters and their table.
 //! - [`pieces`](mod@pieces): the [`pieces!`] macro that declares a game's colours, roles and pieces.
 //! - [`position`]: the glue of a validated position as macros: FEN text, accessors, the [`tabula::Game`]
@@ -69,6 +70,7 @@
 pub mod bitboard;
 pub mod coords;
 pub mod fen;
+pub mod front;
 pub mod moves;
 pub mod perft;
 pub mod pieces;

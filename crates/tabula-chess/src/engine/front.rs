@@ -1,4 +1,4 @@
-//! Chess's [`Front`](tabula_protocol::front::Front): positions in FEN (or `startpos`), moves in SAN for display and SAN or UCI coordinates
+//! Chess's [`Front`]: positions in FEN (or `startpos`), moves in SAN for display and SAN or UCI coordinates
 //! when read, scores as "mate in N" or centipawns, the engine of [`engine`](crate::engine), perft by the fast
 //! generator of [`perft`](crate::perft).
 

@@ -20,7 +20,7 @@
 //! assert_eq!(<Column as Coordinate>::ALL.len(), Column::COUNT);
 //! ```
 
-use crate::bitboard::Word;
+use crate::word::Word;
 use std::fmt;
 use std::hash::Hash;
 
@@ -114,6 +114,143 @@ macro_rules! coordinate {
 
             fn from_char(c: char) -> Option<$name> {
                 $name::from_char(c)
+            }
+        }
+    };
+}
+
+/// Declares a game's square type: `square!(/// docs  Name, File, Rank, word, "what a square name is")`, a
+/// newtype of the square's number `FILES * rank + file` (files and ranks declared by [`coordinate!`]). It gets
+/// `ALL`, `COUNT`, `new`, `from_index_unchecked`, `from_coords`, `index`, `file`, `rank` and `offset` as
+/// `const fn`s, `Display` and `Debug` as coordinates (`e4`), `FromStr` with a `ParseSquareError` whose message
+/// ends with the last argument (`fold_case` reads the file letter in either case), and the [`Square`] trait.
+#[macro_export]
+macro_rules! square {
+    ($(#[$doc:meta])* $name:ident, $file:ident, $rank:ident, $word:ty, fold_case: $fold:literal, $expected:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(u8);
+
+        impl $name {
+            /// Every square, in the order of their numbers.
+            pub const ALL: [$name; $name::COUNT] = {
+                let mut all = [$name(0); $name::COUNT];
+                let mut i = 0;
+                while i < $name::COUNT {
+                    all[i] = $name(i as u8);
+                    i += 1;
+                }
+                all
+            };
+            /// Number of squares.
+            pub const COUNT: usize = $file::COUNT * $rank::COUNT;
+
+            /// The square numbered `index`, if on the board.
+            #[inline(always)]
+            pub const fn new(index: u32) -> Option<$name> {
+                if (index as usize) < $name::COUNT {
+                    Some($name(index as u8))
+                } else {
+                    None
+                }
+            }
+
+            /// The square numbered `index`.
+            ///
+            /// # Panics
+            ///
+            /// In debug builds, if `index` is not below [`COUNT`](Self::COUNT).
+            #[inline(always)]
+            pub const fn from_index_unchecked(index: usize) -> $name {
+                debug_assert!(index < $name::COUNT);
+                $name(index as u8)
+            }
+
+            /// The square at `file` and `rank`.
+            #[inline(always)]
+            pub const fn from_coords(file: $file, rank: $rank) -> $name {
+                $name((rank as usize * $file::COUNT + file as usize) as u8)
+            }
+
+            /// The square's number, `FILES * rank + file`.
+            #[inline(always)]
+            pub const fn index(self) -> usize {
+                self.0 as usize
+            }
+
+            /// The square's file.
+            #[inline(always)]
+            pub const fn file(self) -> $file {
+                $file::ALL[self.0 as usize % $file::COUNT]
+            }
+
+            /// The square's rank.
+            #[inline(always)]
+            pub const fn rank(self) -> $rank {
+                $rank::ALL[self.0 as usize / $file::COUNT]
+            }
+
+            /// The square `df` files and `dr` ranks away, if on the board.
+            #[inline(always)]
+            pub const fn offset(self, df: i32, dr: i32) -> Option<$name> {
+                let f = (self.0 as usize % $file::COUNT) as i32 + df;
+                let r = (self.0 as usize / $file::COUNT) as i32 + dr;
+                if f >= 0 && f < $file::COUNT as i32 && r >= 0 && r < $rank::COUNT as i32 {
+                    Some($name((r * $file::COUNT as i32 + f) as u8))
+                } else {
+                    None
+                }
+            }
+        }
+
+        impl ::core::fmt::Display for $name {
+            /// The file's letter and the rank's digit.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                $crate::coords::fmt_square(*self, f)
+            }
+        }
+
+        impl ::core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Display::fmt(self, f)
+            }
+        }
+
+        impl $crate::Square for $name {
+            type Word = $word;
+            type File = $file;
+            type Rank = $rank;
+            const COUNT: usize = $name::COUNT;
+            const BOARD: $word = <$word>::MAX >> (<$word>::BITS as usize - $name::COUNT);
+
+            #[inline(always)]
+            fn index(self) -> usize {
+                self.0 as usize
+            }
+
+            #[inline(always)]
+            fn from_index_unchecked(index: usize) -> $name {
+                $name::from_index_unchecked(index)
+            }
+        }
+
+        /// Text that is not a square.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct ParseSquareError(pub String);
+
+        impl ::core::fmt::Display for ParseSquareError {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                write!(f, "invalid square {:?}: {}", self.0, $expected)
+            }
+        }
+
+        impl ::std::error::Error for ParseSquareError {}
+
+        impl ::core::str::FromStr for $name {
+            type Err = ParseSquareError;
+
+            fn from_str(s: &str) -> Result<$name, ParseSquareError> {
+                $crate::coords::parse_square(s, $fold).ok_or_else(|| ParseSquareError(s.to_owned()))
             }
         }
     };

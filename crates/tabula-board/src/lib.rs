@@ -1,14 +1,19 @@
 //! The board layer that Tabula's bitboard games (chess and xiangqi) share: the mechanisms that do not depend on
 //! the rules.
 //!
-//! - [`coords`]: the [`Coordinate`] trait of files and ranks, the [`coordinate!`] macro that declares them, and
-//!   the [`Square`] trait a game's square implements.
+//! - [`coords`]: the [`Coordinate`] trait of files and ranks, the [`coordinate!`] macro that declares them, the
+//!   [`Square`] trait a game's square implements and the [`square!`] macro that declares one.
 //! - [`bitboard`]: [`Bitboard`], a set of squares generic over the square, and so over its word ([`Word`]:
 //!   `u64` for chess's 64 squares, `u128` for xiangqi's 90 points).
 //! - [`moves`]: [`MoveList`], a fixed-capacity move list, and [`MoveSink`].
 //! - [`fen`]: the fields FEN dialects share (placement rows, side to move, counters) with one typed
 //!   [`FenError`].
+//! - [`front`](mod@front): the [`board_front!`] macro, the parts of a game's front the games share.
 //! - [`perft`]: the move-tree counters and their table.
+//! - [`pieces`](mod@pieces): the [`pieces!`] macro that declares a game's colours, roles and pieces.
+//! - [`position`]: the glue of a validated position as macros: FEN text, accessors, the [`tabula::Game`]
+//!   parts the games share.
+//! - [`word`]: [`Word`], the unsigned integer of a bitboard.
 #![cfg_attr(feature = "testing", doc = "- [`testing`]: generic checks for the games' own tests.")]
 //!
 //! A game keeps its own square, piece and attack types on top of this layer; games never import each other.
@@ -65,10 +70,14 @@
 pub mod bitboard;
 pub mod coords;
 pub mod fen;
+pub mod front;
 pub mod moves;
 pub mod perft;
+pub mod pieces;
+pub mod position;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod word;
 
 pub use bitboard::{Bitboard, Squares, Word};
 pub use coords::{Coordinate, Square};

@@ -27,7 +27,6 @@ use crate::castling::{CastlingRights, CastlingSide};
 use crate::position::{Position, PositionError};
 pub use crate::setup::Setup;
 use crate::types::{Color, File, Piece, Rank, Role, Square};
-use std::fmt;
 use tabula_board::fen;
 
 pub use tabula_board::FenField;
@@ -162,18 +161,7 @@ impl Setup {
     }
 }
 
-impl fmt::Display for Setup {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_fen())
-    }
-}
-
-impl std::str::FromStr for Setup {
-    type Err = FenError;
-    fn from_str(s: &str) -> Result<Setup, FenError> {
-        Setup::from_fen(s)
-    }
-}
+tabula_board::fen_text!(Setup, FenError);
 
 /// The FEN castling field: `KQkq`, a subset in that order, or `-`; in Chess960 (X-FEN), a right whose rook is
 /// not the outermost on its side of the king is written as the rook's file (`G`, `b`).
@@ -184,38 +172,12 @@ fn castling_field(rights: CastlingRights, board: &Board) -> String {
     })
 }
 
+tabula_board::fen_position!(Position, Setup, FenError);
+
 impl Position {
-    /// Reads and validates a FEN record.
-    ///
-    /// # Errors
-    ///
-    /// [`FenError::Field`] or [`FenError::TooManyFields`] for malformed text, [`FenError::Position`] for a
-    /// well-formed record of an illegal position.
-    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        Ok(Position::from_setup(&Setup::from_fen(fen)?)?)
-    }
-
-    /// The position as FEN. The en-passant field is `-` unless a pawn stands ready to capture en passant.
-    pub fn to_fen(&self) -> String {
-        self.to_setup().to_fen()
-    }
-
     /// The position as the four EPD fields, without operations.
     pub fn to_epd(&self) -> String {
         self.to_setup().to_epd_fields()
-    }
-}
-
-impl std::str::FromStr for Position {
-    type Err = FenError;
-    fn from_str(s: &str) -> Result<Position, FenError> {
-        Position::from_fen(s)
-    }
-}
-
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_fen())
     }
 }
 

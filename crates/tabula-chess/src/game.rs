@@ -2,37 +2,9 @@
 
 use crate::moves::Move;
 use crate::position::Position;
-use tabula::game::{Game, Hooks, Outcome, PieceTo, Repetition};
-use tabula::Key;
+use tabula::game::{Hooks, Outcome, PieceTo, Repetition};
 
-impl Game for Position {
-    type Move = Move;
-
-    #[inline]
-    fn legal_moves(&self, moves: &mut Vec<Move>) {
-        self.legal_moves_into(moves);
-    }
-
-    /// Plays `mv`, or passes for [`Move::NULL`].
-    #[inline]
-    fn play(&mut self, mv: Move) {
-        if mv == Move::NULL {
-            self.play_null();
-        } else {
-            self.play_unchecked(mv);
-        }
-    }
-
-    #[inline]
-    fn undo(&mut self, mv: Move) {
-        if mv == Move::NULL {
-            self.undo_null();
-        } else {
-            let undone = Position::undo(self);
-            debug_assert_eq!(undone, Some(mv), "undo of a move that was not the last one played");
-        }
-    }
-
+tabula_board::board_game!(Position, Move, {
     /// Checkmate is a loss for the side to move; stalemate, the fifty-move rule (100 half-moves without a
     /// capture or pawn move, unless the last of them mated) and insufficient material are draws.
     fn outcome(&self) -> Option<Outcome> {
@@ -45,37 +17,6 @@ impl Game for Position {
         None
     }
 
-    /// Only checkmate and stalemate end play: a draw by the fifty-move rule is claimed, and a dead position
-    /// declared, by the players or their GUI, so an engine asked for a move there still gives one.
-    fn is_over(&self) -> bool {
-        !self.has_legal_move()
-    }
-
-    /// The generator alone: it has no moves in a mated or stalemated position, and perft counts on through
-    /// the draws by the move counters, as the published counts do.
-    #[inline]
-    fn perft_moves(&self, moves: &mut Vec<Move>) {
-        self.legal_moves_into(moves);
-    }
-
-    /// Counted without listing the moves.
-    #[inline]
-    fn perft_count(&self, _scratch: &mut Vec<Move>) -> u64 {
-        self.count_legal_moves()
-    }
-
-    #[inline]
-    fn key(&self) -> Key {
-        Position::key(self)
-    }
-
-    /// Origin, destination and promotion in 15 bits.
-    fn move_code(mv: Move) -> u16 {
-        mv.code()
-    }
-
-    const MOVE_CODES: usize = Move::CODES;
-
     /// Checks, the null move, repetitions (draws, within the fifty-move window) and piece-to codes.
     const HOOKS: Hooks<Position> = Hooks {
         in_check: Some(Position::is_check),
@@ -84,7 +25,7 @@ impl Game for Position {
         piece_to: Some(PieceTo { codes: 12 * 64, code: piece_to }),
         ..Hooks::NONE
     };
-}
+});
 
 /// The moving piece (colour and role, 0 to 11) times 64 plus the destination; a castling move is the king's to
 /// the rook's square.
@@ -112,7 +53,7 @@ fn reversible_plies(pos: &Position) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabula::game::HookedGame;
+    use tabula::game::{Game, HookedGame};
 
     #[test]
     fn outcomes() {

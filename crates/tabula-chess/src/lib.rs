@@ -17,15 +17,14 @@
 //! - [`san`]: Standard Algebraic Notation.
 //! - [`zobrist`]: the Polyglot keys.
 //! - [`perft`]: move-tree counting.
-//! - [`eval`]: the evaluations (the network of [`eval::nnue`], the default, and the tapered one) and static
-//!   exchange evaluation.
-//! - [`engine`]: the engine on the core searcher.
-//! - [`uci`]: the UCI protocol as a session (its clock and time plan are `tabula_protocol::uci`'s, shared by the
-//!   protocols of the UCI family, on the core's [`tabula::clock`]).
 //! - [`book`]: Polyglot opening books.
 //!
-//! [`Position`] implements [`tabula::Game`] (with checks, tactical moves, quiescence and null-move hooks), so
-//! the core's searches play chess.
+//! [`Position`] implements [`tabula::Game`] (with checks, null-move, repetition and piece-to hooks), so the
+//! core's searches play chess. Everything above is the game's rules, notation and keys, and compiles alone.
+//! The engine is the module `engine`, behind the default feature `engine` (a referee builds the crate without
+//! it, as `tabula-match` does): the evaluations (the network, the default, and the tapered one) and static
+//! exchange evaluation, the engine on the core searcher and the position it searches, the game's front, the
+//! UCI session, the strength limiter and the win/draw/loss model.
 //!
 //! # Examples
 //!
@@ -59,11 +58,7 @@ pub mod book;
 pub mod castling;
 #[cfg(feature = "engine")]
 pub mod engine;
-#[cfg(feature = "engine")]
-pub mod eval;
 pub mod fen;
-#[cfg(feature = "engine")]
-pub mod front;
 mod game;
 pub mod movegen;
 pub mod moves;
@@ -71,13 +66,7 @@ pub mod perft;
 pub mod position;
 pub mod san;
 pub mod setup;
-#[cfg(feature = "engine")]
-pub mod strength;
 pub mod types;
-#[cfg(feature = "engine")]
-pub mod uci;
-#[cfg(feature = "engine")]
-pub mod wdl;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

@@ -57,7 +57,7 @@ impl PieceMoves {
         if self.shift == 0 {
             self.from
         } else {
-            Square::from_index_unchecked((to.index() as i32 - self.shift as i32) as u32)
+            Square::from_index_unchecked((to.index() as i32 - self.shift as i32) as usize)
         }
     }
 

@@ -99,14 +99,14 @@ impl Move {
     /// The square the piece leaves.
     #[inline(always)]
     pub const fn from(self) -> Square {
-        Square::from_index_unchecked((self.0 & 63) as u32)
+        Square::from_index_unchecked((self.0 & 63) as usize)
     }
 
     /// The square the piece lands on; for castling, the square of the rook the king castles with (see
     /// [`king_to`](Move::king_to)).
     #[inline(always)]
     pub const fn to(self) -> Square {
-        Square::from_index_unchecked((self.0 >> 6 & 63) as u32)
+        Square::from_index_unchecked((self.0 >> 6 & 63) as usize)
     }
 
     /// The role a pawn promotes to, if this is a promotion.

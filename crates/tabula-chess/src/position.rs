@@ -94,9 +94,6 @@ pub struct Position {
     /// For each castling right held at the start, by `2 * color + side`: the squares to test.
     castling_paths: [CastlingPath; 4],
     history: Vec<Undo>,
-    /// The network's accumulators along the history, brought up to date when a network evaluates.
-    #[cfg(feature = "engine")]
-    accumulators: crate::eval::nnue::Accumulators,
 }
 
 /// The pieces one move took off and put on the board (each at most two), for evaluations updated
@@ -169,24 +166,9 @@ impl PartialEq for Position {
 
 impl Eq for Position {}
 
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", self.to_fen())
-    }
-}
-
-impl Default for Position {
-    fn default() -> Position {
-        Position::startpos()
-    }
-}
+tabula_board::position_accessors!(Position, Board, Color, Bitboard);
 
 impl Position {
-    /// The standard starting position.
-    pub fn startpos() -> Position {
-        Position::from_setup(&Setup::startpos()).expect("the starting position is legal")
-    }
-
     /// Validates `setup`.
     ///
     /// An en-passant square is checked (a double push must have produced it) and then dropped if no pawn of the
@@ -283,8 +265,6 @@ impl Position {
             rights_lost,
             castling_paths,
             history: Vec::with_capacity(64),
-            #[cfg(feature = "engine")]
-            accumulators: Default::default(),
         };
         if us == Color::Black {
             pos.flip_turn();
@@ -324,18 +304,6 @@ impl Position {
 
     // ---- Accessors ------------------------------------------------------------------------------------------
 
-    /// The placement of the pieces.
-    #[inline(always)]
-    pub fn board(&self) -> &Board {
-        &self.board
-    }
-
-    /// The side to move.
-    #[inline(always)]
-    pub fn turn(&self) -> Color {
-        self.turn
-    }
-
     /// The squares castling of `color` on `side` tests (meaningful while the right is held).
     #[inline(always)]
     pub(crate) fn castling_path(&self, color: Color, side: CastlingSide) -> &CastlingPath {
@@ -352,30 +320,6 @@ impl Position {
     #[inline(always)]
     pub fn ep_square(&self) -> Option<Square> {
         self.ep_square
-    }
-
-    /// Half-moves since the last capture or pawn move (the fifty-move rule counts these).
-    #[inline(always)]
-    pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove_clock
-    }
-
-    /// The move number, starting at 1 and increased after each Black move.
-    #[inline(always)]
-    pub fn fullmove_number(&self) -> u32 {
-        self.fullmove_number
-    }
-
-    /// The pieces giving check to the side to move.
-    #[inline(always)]
-    pub fn checkers(&self) -> Bitboard {
-        self.checkers
-    }
-
-    /// Whether the side to move is in check.
-    #[inline(always)]
-    pub fn is_check(&self) -> bool {
-        self.checkers.any()
     }
 
     /// The square of the side to move's king.
@@ -450,12 +394,6 @@ impl Position {
         }
         change.add(Piece::new(piece.color, mv.promotion().unwrap_or(piece.role)), to);
         change
-    }
-
-    /// The network accumulators kept along the history.
-    #[cfg(feature = "engine")]
-    pub(crate) fn accumulators(&self) -> &crate::eval::nnue::Accumulators {
-        &self.accumulators
     }
 
     // ---- State mutators: each XORs the key where it changes the state -------------------------------------
@@ -570,7 +508,7 @@ impl Position {
                     // En passant: the captured pawn stands beside the origin, on the destination's file.
                     self.board.remove(Square::from_coords(to.file(), from.rank()));
                 } else if from.index().abs_diff(to.index()) == 16 {
-                    let crossed = Square::from_index_unchecked((from.index() + to.index()) as u32 / 2);
+                    let crossed = Square::from_index_unchecked((from.index() + to.index()) / 2);
                     if (attacks::pawn(us, crossed) & self.board.by_piece(Piece::new(us.flip(), Role::Pawn))).any() {
                         new_ep = Some(crossed);
                     }
@@ -634,8 +572,6 @@ impl Position {
         }
         self.halfmove_clock = undo.halfmove_clock;
         self.checkers = undo.checkers;
-        #[cfg(feature = "engine")]
-        self.accumulators.forget_after(self.history.len());
         Some(mv)
     }
 
@@ -689,8 +625,6 @@ impl Position {
     pub fn undo_null(&mut self) {
         let undo = self.history.pop().expect("a null move to take back");
         debug_assert_eq!(undo.mv, Move::NULL);
-        #[cfg(feature = "engine")]
-        self.accumulators.forget_after(self.history.len());
         self.flip_turn();
         if self.turn == Color::Black {
             self.fullmove_number -= 1;

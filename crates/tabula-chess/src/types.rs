@@ -15,56 +15,34 @@
 //! assert_eq!(Square::ALL.len(), Square::COUNT);
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
-
-/// A side: White moves first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Color {
-    /// The side that moves first.
-    White = 0,
-    /// The other side.
-    Black = 1,
+tabula_board::pieces! {
+    /// A side: White moves first.
+    Color {
+        /// The side that moves first.
+        White = 'w',
+        /// The other side.
+        Black = 'b',
+    }
+    /// What a piece is, regardless of colour: pawn (0) to king (5).
+    Role {
+        /// A pawn.
+        Pawn = 'p',
+        /// A knight.
+        Knight = 'n',
+        /// A bishop.
+        Bishop = 'b',
+        /// A rook.
+        Rook = 'r',
+        /// A queen.
+        Queen = 'q',
+        /// A king.
+        King = 'k',
+    }
+    /// A coloured piece.
+    Piece
 }
 
 impl Color {
-    /// Both colours, White first.
-    pub const ALL: [Color; 2] = [Color::White, Color::Black];
-    /// Number of colours.
-    pub const COUNT: usize = 2;
-
-    /// The opponent.
-    #[inline(always)]
-    pub const fn flip(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-
-    /// 0 for White, 1 for Black.
-    #[inline(always)]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// `w` or `b`, as in FEN.
-    pub const fn to_char(self) -> char {
-        match self {
-            Color::White => 'w',
-            Color::Black => 'b',
-        }
-    }
-
-    /// The colour of FEN's side-to-move letter.
-    pub const fn from_char(c: char) -> Option<Color> {
-        match c {
-            'w' => Some(Color::White),
-            'b' => Some(Color::Black),
-            _ => None,
-        }
-    }
-
     /// The rank on which this colour's pieces start (first for White, eighth for Black).
     #[inline(always)]
     pub const fn back_rank(self) -> Rank {
@@ -84,120 +62,9 @@ impl Color {
     }
 }
 
-/// What a piece is, regardless of colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Role {
-    /// A pawn.
-    Pawn = 0,
-    /// A knight.
-    Knight = 1,
-    /// A bishop.
-    Bishop = 2,
-    /// A rook.
-    Rook = 3,
-    /// A queen.
-    Queen = 4,
-    /// A king.
-    King = 5,
-}
-
 impl Role {
-    /// Every role, pawn to king.
-    pub const ALL: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
-    /// Number of roles.
-    pub const COUNT: usize = 6;
     /// The roles a pawn may promote to, strongest first.
     pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
-
-    /// 0 (pawn) to 5 (king).
-    #[inline(always)]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The role numbered `index` (0 pawn to 5 king).
-    #[inline(always)]
-    pub const fn from_index(index: usize) -> Option<Role> {
-        if index < Role::COUNT {
-            Some(Role::ALL[index])
-        } else {
-            None
-        }
-    }
-
-    /// The lowercase letter: `p n b r q k`.
-    pub const fn to_char(self) -> char {
-        match self {
-            Role::Pawn => 'p',
-            Role::Knight => 'n',
-            Role::Bishop => 'b',
-            Role::Rook => 'r',
-            Role::Queen => 'q',
-            Role::King => 'k',
-        }
-    }
-
-    /// The role of a letter, in either case.
-    pub const fn from_char(c: char) -> Option<Role> {
-        match c.to_ascii_lowercase() {
-            'p' => Some(Role::Pawn),
-            'n' => Some(Role::Knight),
-            'b' => Some(Role::Bishop),
-            'r' => Some(Role::Rook),
-            'q' => Some(Role::Queen),
-            'k' => Some(Role::King),
-            _ => None,
-        }
-    }
-}
-
-/// A coloured piece.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Piece {
-    /// Whose piece it is.
-    pub color: Color,
-    /// What it is.
-    pub role: Role,
-}
-
-impl Piece {
-    /// Every piece: the six white roles, then the six black ones.
-    pub const ALL: [Piece; 12] = {
-        let mut all = [Piece::new(Color::White, Role::Pawn); 12];
-        let mut i = 0;
-        while i < 12 {
-            all[i] = Piece::new(Color::ALL[i / 6], Role::ALL[i % 6]);
-            i += 1;
-        }
-        all
-    };
-    /// Number of distinct pieces.
-    pub const COUNT: usize = 12;
-
-    /// The piece of `color` and `role`.
-    #[inline(always)]
-    pub const fn new(color: Color, role: Role) -> Piece {
-        Piece { color, role }
-    }
-
-    /// The FEN letter: uppercase for White, lowercase for Black.
-    pub const fn to_char(self) -> char {
-        match self.color {
-            Color::White => self.role.to_char().to_ascii_uppercase(),
-            Color::Black => self.role.to_char(),
-        }
-    }
-
-    /// The piece of a FEN letter.
-    pub const fn from_char(c: char) -> Option<Piece> {
-        match Role::from_char(c) {
-            Some(role) => {
-                let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
-                Some(Piece::new(color, role))
-            }
-            None => None,
-        }
-    }
 }
 
 tabula_board::coordinate!(
@@ -220,9 +87,10 @@ impl Rank {
     }
 }
 
-/// One of the 64 squares, numbered `8 * rank + file` (a1 = 0, h1 = 7, a8 = 56, h8 = 63).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+tabula_board::square!(
+    /// One of the 64 squares, numbered `8 * rank + file` (a1 = 0, h1 = 7, a8 = 56, h8 = 63).
+    Square, File, Rank, u64, fold_case: false, "expected a file a-h then a rank 1-8"
+);
 
 #[allow(missing_docs)]
 impl Square {
@@ -245,123 +113,10 @@ impl Square {
 }
 
 impl Square {
-    /// Every square, a1 to h8.
-    pub const ALL: [Square; 64] = {
-        let mut all = [Square(0); 64];
-        let mut i = 0;
-        while i < 64 {
-            all[i] = Square(i as u8);
-            i += 1;
-        }
-        all
-    };
-    /// Number of squares.
-    pub const COUNT: usize = 64;
-
-    /// The square numbered `index`, if below 64.
-    #[inline(always)]
-    pub const fn new(index: u32) -> Option<Square> {
-        if index < 64 {
-            Some(Square(index as u8))
-        } else {
-            None
-        }
-    }
-
-    /// The square numbered `index`.
-    ///
-    /// # Panics
-    ///
-    /// In debug builds, if `index >= 64`.
-    #[inline(always)]
-    pub const fn from_index_unchecked(index: u32) -> Square {
-        debug_assert!(index < 64);
-        Square((index & 63) as u8)
-    }
-
-    /// The square at `file` and `rank`.
-    #[inline(always)]
-    pub const fn from_coords(file: File, rank: Rank) -> Square {
-        Square((rank as u8) << 3 | file as u8)
-    }
-
-    /// 0 (a1) to 63 (h8).
-    #[inline(always)]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The square's file.
-    #[inline(always)]
-    pub const fn file(self) -> File {
-        File::ALL[(self.0 & 7) as usize]
-    }
-
-    /// The square's rank.
-    #[inline(always)]
-    pub const fn rank(self) -> Rank {
-        Rank::ALL[(self.0 >> 3) as usize]
-    }
-
     /// The square mirrored top to bottom (a1 ↔ a8).
     #[inline(always)]
     pub const fn flip_vertical(self) -> Square {
         Square(self.0 ^ 56)
-    }
-
-    /// The square `df` files and `dr` ranks away, if still on the board.
-    #[inline(always)]
-    pub const fn offset(self, df: i32, dr: i32) -> Option<Square> {
-        let f = (self.0 & 7) as i32 + df;
-        let r = (self.0 >> 3) as i32 + dr;
-        if f >= 0 && f < 8 && r >= 0 && r < 8 {
-            Some(Square((r * 8 + f) as u8))
-        } else {
-            None
-        }
-    }
-}
-
-impl fmt::Display for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        tabula_board::coords::fmt_square(*self, f)
-    }
-}
-
-impl fmt::Debug for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
-
-impl tabula_board::Square for Square {
-    type Word = u64;
-    type File = File;
-    type Rank = Rank;
-    const COUNT: usize = 64;
-    const BOARD: u64 = !0;
-
-    #[inline(always)]
-    fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    #[inline(always)]
-    fn from_index_unchecked(index: usize) -> Square {
-        Square::from_index_unchecked(index as u32)
-    }
-}
-
-/// A square name that is not two characters `a`–`h` then `1`–`8`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid square {0:?}: expected a file a-h then a rank 1-8")]
-pub struct ParseSquareError(pub String);
-
-impl FromStr for Square {
-    type Err = ParseSquareError;
-
-    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
-        tabula_board::coords::parse_square(s, false).ok_or_else(|| ParseSquareError(s.to_owned()))
     }
 }
 

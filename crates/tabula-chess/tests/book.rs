@@ -8,7 +8,7 @@
 use std::path::Path;
 use tabula::search::Limits;
 use tabula_chess::book::Book;
-use tabula_chess::engine::Engine;
+use tabula_chess::engine::{Engine, EnginePosition};
 use tabula_chess::Position;
 
 const MAX_PLY: usize = 16;
@@ -78,7 +78,7 @@ fn self_play(games: usize, seed: u64) -> String {
                 let moves = pos.legal_moves();
                 moves[(next() % moves.len() as u64) as usize]
             } else {
-                engine.search(&pos, Limits::depth(2), |_| {}).best_move.unwrap()
+                engine.search(&EnginePosition::new(pos.clone()), Limits::depth(2), |_| {}).best_move.unwrap()
             };
             if ply % 2 == 0 {
                 text.push_str(&format!("{}. ", ply / 2 + 1));

@@ -3,7 +3,7 @@
 //! checked in `perft_suite.rs`.
 
 use std::collections::HashSet;
-use tabula_chess::uci::UciSession;
+use tabula_chess::engine::uci::UciSession;
 
 mod common;
 use tabula_chess::{CastlingSide, Color, File, Position, Rank, Role, Setup, Square};
@@ -136,7 +136,7 @@ fn uci_chess960_option() {
     let fen = "1r2k3/8/8/8/8/8/8/1R2K3 w Bb - 0 1";
     for castle in ["e1b1", "e1c1"] {
         assert!(s.handle(&format!("position fen {fen} moves {castle}")).is_empty(), "{castle}");
-        assert_eq!(s.position().to_fen(), "1r2k3/8/8/8/8/8/8/2KR4 b q - 1 1");
+        assert_eq!(s.position().position().to_fen(), "1r2k3/8/8/8/8/8/8/2KR4 b q - 1 1");
     }
     s.handle(&format!("position fen {fen}"));
     assert_eq!(last(&s.handle("go depth 1 searchmoves e1b1")), "bestmove e1b1");

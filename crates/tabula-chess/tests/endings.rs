@@ -4,8 +4,8 @@
 //! and the starts are far from mate: the defending king in the centre, the attacking king on the far side.
 
 use tabula::search::Limits;
-use tabula_chess::engine::Engine;
-use tabula_chess::eval::{EngineEvaluation, EvalKind};
+use tabula_chess::engine::eval::{EngineEvaluation, EvalKind};
+use tabula_chess::engine::{Engine, EnginePosition};
 use tabula_chess::Position;
 
 /// Nodes a move: about a fortieth of a second.
@@ -32,7 +32,7 @@ fn play_out(engine: &mut Engine, fen: &str) -> Result<u32, String> {
         if pos.halfmove_clock() >= 100 {
             return Err(format!("fifty moves without mate, at {}", pos.to_fen()));
         }
-        let result = engine.search(&pos, Limits::nodes(NODES), |_| {});
+        let result = engine.search(&EnginePosition::new(pos.clone()), Limits::nodes(NODES), |_| {});
         let Some(mv) = result.best_move else {
             return Err(format!("no move (stalemate?) at {}", pos.to_fen()));
         };

@@ -3,7 +3,7 @@
 //! Stockfish agrees; the test guards the search and evaluation against changes that blind them to tactics.
 
 use tabula::search::Limits;
-use tabula_chess::engine::Engine;
+use tabula_chess::engine::{Engine, EnginePosition};
 use tabula_chess::fen::Epd;
 use tabula_chess::Position;
 
@@ -36,7 +36,7 @@ fn win_at_chess() {
             .map(|san| pos.parse_san(san).unwrap_or_else(|e| panic!("{id}: {san}: {e}")))
             .collect();
         engine.clear_hash();
-        let result = engine.search(&pos, Limits::nodes(NODES), |_| {});
+        let result = engine.search(&EnginePosition::new(pos.clone()), Limits::nodes(NODES), |_| {});
         total += 1;
         if result.best_move.is_some_and(|mv| best.contains(&mv)) {
             solved += 1;

@@ -2,115 +2,63 @@
 //! `stop` and `ponderhit` while it searches. The Stockfish game test runs only where Stockfish is installed.
 
 use std::time::Duration;
-use tabula_chess::strength::ELO_RANGE;
-use tabula_chess::uci::UciSession;
+use tabula_board::testing::uci::{
+    check_bad_input, check_go_variants, check_identification_and_options, check_malformed_positions,
+    check_served_while_searching, count, last, WAIT,
+};
+use tabula_chess::engine::strength::ELO_RANGE;
+use tabula_chess::engine::uci::{Chess, UciSession};
 use tabula_chess::Position;
 use tabula_protocol::server::Connection;
 
 mod common;
 
-fn last(lines: &[String]) -> &str {
-    lines.last().map(String::as_str).unwrap_or("")
-}
-
 #[test]
 fn identification_and_options() {
-    let mut s = UciSession::new();
-    let id = s.handle("uci");
-    assert!(id[0].starts_with("id name Tabula"));
-    assert!(id[1].starts_with("id author"));
-    for option in ["Hash", "Threads", "Clear Hash", "Move Overhead", "OwnBook", "BookFile", "Evaluation", "EvalFile"] {
-        assert!(id.iter().any(|l| l.starts_with(&format!("option name {option} type"))), "{option}");
-    }
-    assert_eq!(last(&id), "uciok");
-    assert_eq!(s.handle("isready"), ["readyok"]);
-    for ok in [
-        "setoption name Hash value 8",
-        "setoption name Threads value 2",
-        "setoption name Clear Hash",
-        "setoption name Move Overhead value 50",
-        "setoption name OwnBook value true",
-        "setoption name ownbook value false",
-        "setoption name BookFile value <empty>",
-        "setoption name Evaluation value tapered",
-        "setoption name evaluation value NNUE",
-        "setoption name EvalFile value <embedded>",
-        "ucinewgame",
-        "debug on",
-        "",
-        "   ",
-    ] {
-        assert!(s.handle(ok).is_empty(), "{ok}");
-    }
-    for bad in [
-        "setoption name Hash value lots",
-        "setoption name Hash value 0",
-        "setoption name Threads",
-        "setoption name Colour value blue",
-        "setoption value 3",
-        "setoption name OwnBook value maybe",
-        "setoption name BookFile value /nonexistent/book.bin",
-        "setoption name Evaluation value neural",
-        "setoption name EvalFile value /nonexistent/net.tbnn",
-        "setoption name EvalFile value Cargo.toml",
-        "xyzzy",
-        "bench 0",
-        "go perft x",
-    ] {
-        let reply = s.handle(bad);
-        assert_eq!(reply.len(), 1, "{bad}: {reply:?}");
-        assert!(reply[0].starts_with("info string "), "{bad}: {reply:?}");
-    }
-    assert_eq!(s.handle("isready"), ["readyok"]);
+    check_identification_and_options::<Chess>(
+        &["OwnBook", "BookFile", "Evaluation", "EvalFile"],
+        &[
+            "setoption name OwnBook value true",
+            "setoption name ownbook value false",
+            "setoption name BookFile value <empty>",
+            "setoption name Evaluation value tapered",
+            "setoption name evaluation value NNUE",
+            "setoption name EvalFile value <embedded>",
+        ],
+        &[
+            "setoption name OwnBook value maybe",
+            "setoption name BookFile value /nonexistent/book.bin",
+            "setoption name Evaluation value neural",
+            "setoption name EvalFile value /nonexistent/net.tbnn",
+            "setoption name EvalFile value Cargo.toml",
+        ],
+    );
 }
 
 #[test]
 fn positions_moves_and_errors() {
     let mut s = UciSession::new();
     assert!(s.handle("position startpos moves e2e4 e7e5 g1f3").is_empty());
-    assert_eq!(s.position().to_fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    assert_eq!(s.position().position().to_fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
     let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
     assert!(s.handle(&format!("position fen {fen} moves e1g1")).is_empty());
-    assert_eq!(s.position().to_fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+    assert_eq!(s.position().position().to_fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
     // An illegal move is reported; the position keeps the moves before it.
     let reply = s.handle("position startpos moves e2e4 e2e4 d2d4");
     assert!(reply[0].starts_with("info string illegal move 'e2e4'"), "{reply:?}");
-    assert_eq!(s.position().to_fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
-    for bad in ["position", "position fen", "position fen not a fen", "position somewhere", "position startpos e2e4"] {
-        let reply = s.handle(bad);
-        assert!(reply.len() == 1 && reply[0].starts_with("info string "), "{bad}: {reply:?}");
-    }
+    assert_eq!(s.position().position().to_fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    check_malformed_positions(&mut s, "e2e4");
     let d = s.handle("d");
     assert!(d.iter().any(|l| l == "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{d:?}");
     assert!(d.iter().any(|l| l.starts_with("Key: ")));
     s.handle("ucinewgame");
-    assert_eq!(s.position().to_fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(s.position().position().to_fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
 }
 
 #[test]
 fn go_variants_end_with_bestmove() {
     let mut s = UciSession::new();
-    s.handle("position startpos");
-    let reply = s.handle("go depth 4");
-    assert_eq!(reply.len(), 5, "{reply:?}");
-    for (i, line) in reply[..4].iter().enumerate() {
-        assert!(line.starts_with(&format!("info depth {} seldepth ", i + 1)), "{line}");
-        for field in [" score cp ", " nodes ", " nps ", " hashfull ", " time ", " pv "] {
-            assert!(line.contains(field), "{line} lacks{field}");
-        }
-    }
-    assert!(last(&reply).starts_with("bestmove "));
-    assert!(last(&s.handle("go nodes 2000")).starts_with("bestmove "));
-    assert!(last(&s.handle("go movetime 50")).starts_with("bestmove "));
-    assert!(last(&s.handle("go wtime 1000 btime 1000 winc 10 binc 10 movestogo 5")).starts_with("bestmove "));
-    // searchmoves restricts the root.
-    let reply = s.handle("go depth 3 searchmoves a2a3 h2h3");
-    let best = last(&reply).split_whitespace().nth(1).unwrap().to_owned();
-    assert!(best == "a2a3" || best == "h2h3", "{reply:?}");
-    // Malformed parts are reported, and the search still answers.
-    let reply = s.handle("go depth x wibble searchmoves e2e5 depth 2");
-    assert!(reply.iter().filter(|l| l.starts_with("info string ")).count() == 3, "{reply:?}");
-    assert!(last(&reply).starts_with("bestmove "));
+    check_go_variants(&mut s, ["a2a3", "h2h3"], "e2e5");
     // A mate in one found within `go mate 2`, and reported as such.
     s.handle("position fen k7/8/1K6/8/8/8/8/7R w - - 0 1");
     let reply = s.handle("go mate 2");
@@ -347,7 +295,8 @@ fn perft_and_bench() {
     s.handle("setoption name Evaluation value tapered");
     let c = s.handle("bench 3");
     assert!(c[0].ends_with("evaluation tapered"), "{c:?}");
-    let tapered = tabula_chess::engine::Engine::bench_with(3, || tabula_chess::eval::EngineEvaluation::Tapered).0;
+    let tapered =
+        tabula_chess::engine::Engine::bench_with(3, || tabula_chess::engine::eval::EngineEvaluation::Tapered).0;
     assert_eq!(nodes(&c), format!("Nodes searched  : {tapered}"));
     assert_ne!(nodes(&a), nodes(&c), "the two evaluations search different trees");
 }
@@ -360,49 +309,9 @@ fn stop_and_quit_outside_a_search_are_harmless() {
     assert!(s.handle("quit").is_empty());
 }
 
-const WAIT: Duration = Duration::from_secs(60);
-
-fn count(text: &str, word: &str) -> usize {
-    text.matches(word).count()
-}
-
 #[test]
 fn served_while_searching() {
-    let engine = Connection::open(UciSession::new());
-    engine.send_line("position startpos moves e2e4");
-    engine.send_line("go infinite");
-    assert!(engine.wait_until(WAIT, |o| o.contains("info depth 2 ")));
-    engine.send_line("isready");
-    assert!(engine.wait_until(WAIT, |o| o.contains("readyok")));
-    assert_eq!(count(&engine.output(), "bestmove"), 0, "no bestmove before stop in infinite mode");
-    engine.send_line("stop");
-    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 1));
-
-    // Pondering: no bestmove until ponderhit, then the clock applies.
-    engine.send_line("go ponder wtime 300 btime 300");
-    std::thread::sleep(Duration::from_millis(400));
-    assert_eq!(count(&engine.output(), "bestmove"), 1);
-    engine.send_line("ponderhit");
-    assert!(engine.wait_until(WAIT, |o| count(o, "bestmove") == 2));
-
-    // A timed search ends by itself; a new command waits for it.
-    engine.send_line("go movetime 100");
-    engine.send_line("position startpos");
-    engine.send_line("d");
-    assert!(engine.wait_until(WAIT, |o| count(o, "Fen: ") == 1));
-    let out = engine.output();
-    assert_eq!(count(&out, "bestmove"), 3);
-    assert!(out.rfind("bestmove").unwrap() < out.find("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w").unwrap());
-    // A plain infinite search is stopped by the next command, which is then served.
-    engine.send_line("go infinite");
-    engine.send_line("d");
-    assert!(engine.wait_until(WAIT, |o| count(o, "Fen: ") == 2));
-    assert_eq!(count(&engine.output(), "bestmove"), 4);
-    engine.send_line("go wtime 50 btime 50");
-    engine.send_line("quit");
-    assert!(engine.wait_until(WAIT, |_| engine.is_closed()));
-    let (_, out) = engine.close();
-    assert_eq!(count(&out, "bestmove"), 5);
+    check_served_while_searching::<Chess>("e2e4", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
 }
 
 /// The lines of `out` from the `n`-th `bestmove` on (0: all), and the words of that `bestmove`.
@@ -534,30 +443,10 @@ fn ponderhit_counts_the_time_spent_pondering() {
     assert_eq!(count(&out, "bestmove"), 2);
 }
 
-/// Bad bytes, a NUL, a 1 MiB line, CRLF and the end of input during a search: each bad line is answered
-/// with `info string error: ...` and the next good command is served.
+/// Bad bytes, a NUL, a 1 MiB line, CRLF and the end of input during a search.
 #[test]
 fn bad_input_is_reported_and_serving_goes_on() {
-    let engine = Connection::open(UciSession::new());
-    let mut input = b"uci\r\n\xff\xfe\nisready\nposition\0 startpos\nisready\n".to_vec();
-    input.extend(std::iter::repeat(b'x').take(1 << 20));
-    input.extend_from_slice(b"\r\nposition startpos moves e2e4\r\nd\r\ngo infinite\r\n");
-    engine.send(&input);
-    assert!(engine.wait_until(WAIT, |o| o.contains("info depth 1 ")));
-    let (_, out) = engine.close();
-    let lines: Vec<&str> = out.lines().collect();
-    let at =
-        |prefix: &str| lines.iter().position(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}: {out}"));
-    assert!(at("uciok") < at("info string error: line 2 is not valid UTF-8 (byte 0xff at column 1)"));
-    assert!(at("info string error: line 2") < at("readyok"));
-    let nul = at("info string error: line 4 holds a NUL byte at column 9");
-    assert_eq!(lines[nul + 1], "readyok");
-    let long = at("info string error: line 6 is 1048576 bytes long");
-    assert!(long > nul);
-    // CRLF lines are read as the same commands.
-    assert!(lines.contains(&"Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{out}");
-    // The end of input stopped the infinite search, which answered.
-    assert!(lines.last().unwrap().starts_with("bestmove "), "{out}");
+    check_bad_input::<Chess>("e2e4", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
 }
 
 /// Plays two short games against Stockfish through its UCI interface, if it is installed.
@@ -612,7 +501,7 @@ fn evaluation_and_network_options() {
     assert_ne!(nnue, tapered, "the two evaluations score alike");
     // A network file written out and loaded back plays as the embedded one.
     let path = std::env::temp_dir().join(format!("tabula-net-{}.tbnn", std::process::id()));
-    std::fs::write(&path, tabula_chess::eval::nnue::Network::embedded().to_bytes()).unwrap();
+    std::fs::write(&path, tabula_chess::engine::eval::nnue::Network::embedded().to_bytes()).unwrap();
     let reply = s.handle(&format!("setoption name EvalFile value {}", path.display()));
     assert_eq!(reply, [format!("info string network {} loaded", path.display())]);
     assert_eq!(score(&mut s), tapered, "EvalFile does not change the evaluation chosen");

@@ -88,7 +88,7 @@ pub fn connect4(hash: usize) -> Vec<BenchRun> {
 
 /// Chess: the UCI `bench` (the engine's bench positions at its bench depth, each with a fresh table).
 pub fn chess(_hash: usize) -> Vec<BenchRun> {
-    let depth = tabula_chess::uci::BENCH_DEPTH;
+    let depth = tabula_chess::engine::uci::BENCH_DEPTH;
     let (nodes, time) = tabula_chess::engine::Engine::bench(depth);
     let name = format!("chess {} positions depth {depth}", tabula_chess::engine::BENCH_POSITIONS.len());
     vec![BenchRun { name, nodes, time }]
@@ -96,7 +96,7 @@ pub fn chess(_hash: usize) -> Vec<BenchRun> {
 
 /// Xiangqi: the UCI `bench`, likewise.
 pub fn xiangqi(_hash: usize) -> Vec<BenchRun> {
-    let depth = tabula_xiangqi::uci::BENCH_DEPTH;
+    let depth = tabula_xiangqi::engine::uci::BENCH_DEPTH;
     let (nodes, time) = tabula_xiangqi::engine::Engine::bench(depth);
     let name = format!("xiangqi {} positions depth {depth}", tabula_xiangqi::engine::BENCH_POSITIONS.len());
     vec![BenchRun { name, nodes, time }]

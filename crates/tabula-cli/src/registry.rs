@@ -36,7 +36,10 @@ pub fn games() -> Vec<Entry> {
             .solvable()
             .bench(bench::connect4)
             .done(),
-        Entry::of::<tabula_chess::Position>("Chess").uci(tabula_chess::uci::run_stdio).bench(bench::chess).done(),
+        Entry::of::<tabula_chess::Position>("Chess")
+            .uci(tabula_chess::engine::uci::run_stdio)
+            .bench(bench::chess)
+            .done(),
         Entry::of::<tabula_gomoku::Board>("Gomoku (five in a row): freestyle, standard or renju")
             .gomocup(tabula_gomoku::engine::gomocup::run_stdio)
             .web(&[("size", &["15", "19", "9"]), ("rule", &["freestyle", "standard", "renju"])])
@@ -48,8 +51,8 @@ pub fn games() -> Vec<Entry> {
             .bench(bench::go)
             .done(),
         Entry::of::<tabula_xiangqi::Position>("Xiangqi (Chinese chess)")
-            .uci(tabula_xiangqi::uci::run_stdio)
-            .ucci(tabula_xiangqi::ucci::run_stdio)
+            .uci(tabula_xiangqi::engine::uci::run_stdio)
+            .ucci(tabula_xiangqi::engine::ucci::run_stdio)
             .bench(bench::xiangqi)
             .done(),
     ]

@@ -468,8 +468,8 @@ pub trait Front: Game {
         Limits::time(Duration::from_secs(1))
     }
 
-    /// Leaves of the move tree `depth` plies below, through `table` if given. A game with a faster generator of
-    /// its own (chess) overrides the generic count.
+    /// Leaves of the move tree `depth` plies below, through `table` if given: the core's counters, which reach
+    /// the game's own generator through its [`Game`] implementation.
     fn perft(&mut self, depth: u32, table: Option<&mut PerftTable>) -> u64 {
         match table {
             Some(table) => tabula::perft::perft_hashed(self, depth, table),

@@ -1,5 +1,5 @@
-//! Xiangqi FEN: the unvalidated [`Setup`] it describes, parsing with a typed [`FenError`] naming the field at
-//! fault, and formatting.
+//! Xiangqi FEN: reading a [`Setup`] or a [`Position`], with a typed [`FenError`] naming the field at fault,
+//! and writing them.
 //!
 //! A record is the placement (rank 9 first, Red upper case: `K A B N R C P`, with `E` and `H` read as elephant
 //! and horse too), the side to move (`w`, or `r`, for Red; `b` for Black), two unused fields written `-` (the
@@ -27,22 +27,9 @@
 
 use crate::board::Board;
 use crate::position::{Position, PositionError};
+pub use crate::setup::Setup;
 use crate::types::{Color, Piece};
-use std::fmt;
 use tabula_board::fen;
-
-/// A position as FEN describes it, not yet checked for legality. [`Position::from_setup`] validates it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
-    /// Where the pieces stand.
-    pub board: Board,
-    /// The side to move.
-    pub turn: Color,
-    /// Plies since the last capture (the 60-move rule counts these).
-    pub halfmove_clock: u32,
-    /// The move number, starting at 1 and increased after each Black move.
-    pub fullmove_number: u32,
-}
 
 pub use tabula_board::FenField;
 
@@ -57,11 +44,6 @@ fn parse_placement(text: &str) -> Result<Board, FenError> {
 }
 
 impl Setup {
-    /// The starting position.
-    pub fn startpos() -> Setup {
-        Setup { board: Board::startpos(), turn: Color::Red, halfmove_clock: 0, fullmove_number: 1 }
-    }
-
     /// Reads a FEN record. Surrounding whitespace and runs of spaces between fields are accepted.
     ///
     /// # Errors
@@ -111,47 +93,9 @@ impl Setup {
     }
 }
 
-impl fmt::Display for Setup {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_fen())
-    }
-}
+tabula_board::fen_text!(Setup, FenError);
 
-impl std::str::FromStr for Setup {
-    type Err = FenError;
-    fn from_str(s: &str) -> Result<Setup, FenError> {
-        Setup::from_fen(s)
-    }
-}
-
-impl Position {
-    /// Reads and validates a FEN record.
-    ///
-    /// # Errors
-    ///
-    /// A [`FenError`]: a malformed field, or [`FenError::Position`] for an illegal position.
-    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        Ok(Position::from_setup(&Setup::from_fen(fen)?)?)
-    }
-
-    /// The position as a FEN record.
-    pub fn to_fen(&self) -> String {
-        self.to_setup().to_fen()
-    }
-}
-
-impl std::str::FromStr for Position {
-    type Err = FenError;
-    fn from_str(s: &str) -> Result<Position, FenError> {
-        Position::from_fen(s)
-    }
-}
-
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_fen())
-    }
-}
+tabula_board::fen_position!(Position, Setup, FenError);
 
 #[cfg(test)]
 mod tests {

@@ -31,37 +31,9 @@
 use crate::moves::Move;
 use crate::position::Position;
 use crate::repetition::{self, Ruling, MOVE_LIMIT_PLIES};
-use tabula::game::{Game, Hooks, Outcome, Repetition};
-use tabula::Key;
+use tabula::game::{Hooks, Outcome, Repetition};
 
-impl Game for Position {
-    type Move = Move;
-
-    #[inline]
-    fn legal_moves(&self, moves: &mut Vec<Move>) {
-        self.legal_moves_into(moves);
-    }
-
-    /// Plays `mv`, or passes for [`Move::NULL`].
-    #[inline]
-    fn play(&mut self, mv: Move) {
-        if mv == Move::NULL {
-            self.play_null();
-        } else {
-            self.play_unchecked(mv);
-        }
-    }
-
-    #[inline]
-    fn undo(&mut self, mv: Move) {
-        if mv == Move::NULL {
-            self.undo_null();
-        } else {
-            let undone = Position::undo(self);
-            debug_assert_eq!(undone, Some(mv), "undo of a move that was not the last one played");
-        }
-    }
-
+tabula_board::board_game!(Position, Move, {
     /// No legal move loses (in xiangqi stalemate loses too); 120 plies without a capture draw, unless the last
     /// of them left the opponent without a move.
     fn outcome(&self) -> Option<Outcome> {
@@ -71,38 +43,6 @@ impl Game for Position {
         (self.halfmove_clock() >= MOVE_LIMIT_PLIES).then_some(Outcome::Draw)
     }
 
-    /// Only a side without a move ends play: a draw by the move limit is the referee's or GUI's to declare, so
-    /// an engine asked for a move there still gives one.
-    fn is_over(&self) -> bool {
-        !self.has_legal_move()
-    }
-
-    /// The generator alone: it has no moves in a mated or stalemated position, and perft counts on through
-    /// the draws by the move counters, as the published counts do.
-    #[inline]
-    fn perft_moves(&self, moves: &mut Vec<Move>) {
-        self.legal_moves_into(moves);
-    }
-
-    /// Counted without listing the moves.
-    #[inline]
-    fn perft_count(&self, _scratch: &mut Vec<Move>) -> u64 {
-        self.count_legal_moves()
-    }
-
-    #[inline(always)]
-    fn key(&self) -> Key {
-        Position::key(self)
-    }
-
-    /// Origin and destination in 14 bits.
-    #[inline(always)]
-    fn move_code(mv: Move) -> u16 {
-        mv.code()
-    }
-
-    const MOVE_CODES: usize = Move::CODES;
-
     /// Checks, the null move, and repetitions within the move-limit window, ruled by the Asian rules.
     const HOOKS: Hooks<Position> = Hooks {
         in_check: Some(Position::is_check),
@@ -110,7 +50,7 @@ impl Game for Position {
         repetition: Some(Repetition { reversible_plies, outcome: repetition_outcome }),
         ..Hooks::NONE
     };
-}
+});
 
 /// [`Move::NULL`] when not in check and the side to move has a rook, horse or cannon.
 #[inline]
@@ -141,7 +81,7 @@ fn repetition_outcome(pos: &Position, cycle: usize) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabula::game::HookedGame;
+    use tabula::game::{Game, HookedGame};
 
     #[test]
     fn outcomes() {

@@ -7,7 +7,7 @@
 //! - [`bitboard`]: [`Bitboard`], a set of squares in a `u128`.
 //! - [`attacks`]: the compile-time step and line tables.
 //! - [`board`]: [`Board`], the piece placement and its key.
-//! - [`fen`]: the unvalidated [`Setup`] and FEN.
+//! - [`fen`]: FEN, read into a [`Setup`] or a [`Position`] and written from them.
 //! - [`position`]: [`Position`], make/undo, [`PositionError`].
 //! - [`movegen`]: legal move generation.
 //! - [`moves`]: [`Move`], ICCS and Fairy-Stockfish coordinates.
@@ -15,18 +15,12 @@
 //! - [`zobrist`]: the keys.
 //! - [`perft`]: move-tree counting.
 //! - [`repetition`]: the rulings on repeated positions and the 60-move rule.
+//! - [`setup`]: the unvalidated [`Setup`] and the starting position.
 //!
-//! The engine is the default feature `engine`; a referee builds the crate without it, as `tabula-match` does.
-#![cfg_attr(
-    feature = "engine",
-    doc = "
-- [`eval`]: the static evaluation, and [`eval::Evaluation`], the evaluator the core's searches use.
-- [`see`]: static exchange evaluation and the capture order.
-- [`engine`]: the engine on the core searcher.
-- [`front`]: the game's front for the terminal, the protocols and the web page.
-- [`uci`]: UCI as Pikafish speaks it; [`ucci`]: UCCI as ElephantEye speaks it.
-"
-)]
+//! Everything above is the game's rules, notation and keys, and compiles alone. The engine is the module
+//! `engine`, behind the default feature `engine` (a referee builds the crate without it, as `tabula-match`
+//! does): the static evaluation, static exchange evaluation, the engine on the core searcher, the game's front
+//! for the terminal, the protocols and the web page, and the UCI and UCCI sessions.
 //!
 //! # Examples
 //!
@@ -50,11 +44,7 @@ pub mod bitboard;
 pub mod board;
 #[cfg(feature = "engine")]
 pub mod engine;
-#[cfg(feature = "engine")]
-pub mod eval;
 pub mod fen;
-#[cfg(feature = "engine")]
-pub mod front;
 mod game;
 pub mod movegen;
 pub mod moves;
@@ -62,20 +52,16 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod repetition;
-#[cfg(feature = "engine")]
-pub mod see;
+pub mod setup;
 pub mod types;
-#[cfg(feature = "engine")]
-pub mod ucci;
-#[cfg(feature = "engine")]
-pub mod uci;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
-pub use fen::{FenError, FenField, Setup};
+pub use fen::{FenError, FenField};
 pub use moves::{Move, MoveError, MoveList, MoveSink};
 pub use position::{Position, PositionError};
+pub use setup::Setup;
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};
 
 /// The crate README's examples, compiled and run as doctests.

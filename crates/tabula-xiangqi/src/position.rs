@@ -26,8 +26,8 @@
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::fen::Setup;
 use crate::moves::{Move, MoveError};
+use crate::setup::Setup;
 use crate::types::{Color, Piece, Role, Square};
 use crate::zobrist;
 use tabula::Key;
@@ -92,24 +92,9 @@ impl PartialEq for Position {
 
 impl Eq for Position {}
 
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", self.to_fen())
-    }
-}
-
-impl Default for Position {
-    fn default() -> Position {
-        Position::startpos()
-    }
-}
+tabula_board::position_accessors!(Position, Board, Color, Bitboard);
 
 impl Position {
-    /// The starting position.
-    pub fn startpos() -> Position {
-        Position::from_setup(&Setup::startpos()).expect("the starting position is legal")
-    }
-
     /// Validates `setup`. A full-move number of 0 is read as 1.
     ///
     /// # Errors
@@ -163,42 +148,6 @@ impl Position {
     }
 
     // ---- Accessors ------------------------------------------------------------------------------------------
-
-    /// The placement of the pieces.
-    #[inline(always)]
-    pub fn board(&self) -> &Board {
-        &self.board
-    }
-
-    /// The side to move.
-    #[inline(always)]
-    pub fn turn(&self) -> Color {
-        self.turn
-    }
-
-    /// Plies since the last capture (the 60-move rule counts these).
-    #[inline(always)]
-    pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove_clock
-    }
-
-    /// The move number, starting at 1 and increased after each Black move.
-    #[inline(always)]
-    pub fn fullmove_number(&self) -> u32 {
-        self.fullmove_number
-    }
-
-    /// The pieces giving check to the side to move.
-    #[inline(always)]
-    pub fn checkers(&self) -> Bitboard {
-        self.checkers
-    }
-
-    /// Whether the side to move is in check.
-    #[inline(always)]
-    pub fn is_check(&self) -> bool {
-        self.checkers.any()
-    }
 
     /// The square of `color`'s king.
     #[inline(always)]
@@ -456,7 +405,7 @@ mod tests {
             ("4k4/p1p1p1p1p/p8/9/9/9/9/9/9/3K5 w", PositionError::TooManyPieces(black(Role::Pawn))),
         ];
         for (fen, error) in cases {
-            assert_eq!(Position::from_fen(fen), Err(crate::FenError::Position(error)), "{fen}");
+            assert_eq!(Position::from_setup(&Setup::from_fen(fen).unwrap()), Err(error), "{fen}");
         }
         // A black pawn that crossed the river may stand anywhere there, even on Red's back rank.
         assert!(Position::from_fen("4k4/9/9/9/9/9/9/9/9/p2K5 w").is_ok());

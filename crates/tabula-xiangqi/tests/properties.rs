@@ -4,20 +4,18 @@
 
 use proptest::prelude::*;
 use std::collections::HashSet;
+use tabula_board::testing::{check_fen_round_trip, check_undo_restores, random_game, Rules};
 use tabula_xiangqi::{Move, Position, Square};
 
-/// Plays the moves chosen by `choices` (each taken modulo the number of legal moves) from the start position,
-/// stopping early when the game is over.
-fn random_game(choices: &[usize]) -> Position {
-    let mut pos = Position::startpos();
-    for &choice in choices {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        pos.play_unchecked(moves[choice % moves.len()]);
-    }
-    pos
+const RULES: Rules<Position> = Rules {
+    from_fen: |fen| Position::from_fen(fen).unwrap(),
+    to_fen: Position::to_fen,
+    key_from_scratch: Position::key_from_scratch,
+};
+
+/// Both positions have the same pieces giving check (state that equality leaves out).
+fn same_checkers(a: &Position, b: &Position) {
+    assert_eq!(a.checkers(), b.checkers());
 }
 
 proptest! {
@@ -25,18 +23,12 @@ proptest! {
 
     #[test]
     fn fen_round_trips(choices in prop::collection::vec(any::<usize>(), 0..200)) {
-        let pos = random_game(&choices);
-        let fen = pos.to_fen();
-        let parsed = Position::from_fen(&fen).unwrap();
-        prop_assert_eq!(&parsed, &pos);
-        prop_assert_eq!(parsed.key(), pos.key());
-        prop_assert_eq!(parsed.checkers(), pos.checkers());
-        prop_assert_eq!(parsed.to_fen(), fen);
+        check_fen_round_trip(&RULES, &random_game(Position::startpos(), &choices), same_checkers);
     }
 
     #[test]
     fn coordinates_round_trip(choices in prop::collection::vec(any::<usize>(), 0..200)) {
-        let pos = random_game(&choices);
+        let pos = random_game(Position::startpos(), &choices);
         for &mv in pos.legal_moves().iter() {
             prop_assert_eq!(Move::from_iccs(&mv.to_iccs()), Ok(mv));
             prop_assert_eq!(pos.parse_iccs(&mv.to_iccs()), Ok(mv));
@@ -46,7 +38,7 @@ proptest! {
 
     #[test]
     fn notation_is_unique_and_reads_back(choices in prop::collection::vec(any::<usize>(), 0..200)) {
-        let pos = random_game(&choices);
+        let pos = random_game(Position::startpos(), &choices);
         let moves = pos.legal_moves();
         let wxf: HashSet<String> = moves.iter().map(|&mv| pos.wxf(mv)).collect();
         let chinese: HashSet<String> = moves.iter().map(|&mv| pos.chinese(mv)).collect();
@@ -60,7 +52,7 @@ proptest! {
 
     #[test]
     fn is_legal_agrees_with_generation(choices in prop::collection::vec(any::<usize>(), 0..200)) {
-        let pos = random_game(&choices);
+        let pos = random_game(Position::startpos(), &choices);
         let legal: HashSet<Move> = pos.legal_moves().iter().copied().collect();
         for from in Square::ALL {
             for to in Square::ALL {
@@ -74,16 +66,7 @@ proptest! {
 
     #[test]
     fn undo_restores_the_position(choices in prop::collection::vec(any::<usize>(), 0..200)) {
-        let pos = random_game(&choices);
-        let mut played = pos.clone();
-        for &mv in pos.legal_moves().iter() {
-            played.play_unchecked(mv);
-            prop_assert_eq!(played.key(), played.key_from_scratch());
-            prop_assert_eq!(played.undo(), Some(mv));
-            prop_assert_eq!(&played, &pos);
-            prop_assert_eq!(played.key(), pos.key());
-            prop_assert_eq!(played.checkers(), pos.checkers());
-        }
+        check_undo_restores(&RULES, &random_game(Position::startpos(), &choices), same_checkers);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tabula_chess::uci::UciSession;
+use tabula_chess::engine::uci::UciSession;
 use tabula_protocol::lines::LineReader;
 use tabula_protocol::server::answer_read;
 

@@ -20,7 +20,7 @@
 
 use crate::data::read_lines;
 use tabula::tune::golden_min;
-use tabula_chess::eval::{features, Evaluation, Trace};
+use tabula_chess::engine::eval::{features, Evaluation, Trace};
 use tabula_chess::Position;
 
 /// What `fit` fits to, and how.

@@ -1,4 +1,4 @@
-//! `nnue-fit`: trains the network of `tabula_chess::eval::nnue` and writes its weights file:
+//! `nnue-fit`: trains the network of `tabula_chess::engine::eval::nnue` and writes its weights file:
 //!
 //! ```text
 //! chess nnue-fit DATA OUT [--epochs N] [--share X] [--scale CP] [--threads N] [--no-mirror] [--start NET] [--rate R]
@@ -49,7 +49,7 @@ use super::trainer::{gradient, loss, read, report_losses, silent_neurons, Adam, 
 use anyhow::{bail, Context};
 use std::time::Instant;
 use tabula::rng::Rng;
-use tabula_chess::eval::nnue::{names_embedded, KingLayout, Layers, Network, DEFAULT_SCALE, MAX_BUCKETS};
+use tabula_chess::engine::eval::nnue::{names_embedded, KingLayout, Layers, Network, DEFAULT_SCALE, MAX_BUCKETS};
 use tabula_chess::Position;
 
 /// What `nnue-fit` trains on, how, and where it writes the network.

@@ -12,7 +12,7 @@
 use super::trainer::{read, report_losses};
 use anyhow::Context;
 use std::sync::Arc;
-use tabula_chess::eval::nnue::{KingLayout, Network, DEFAULT_SCALE};
+use tabula_chess::engine::eval::nnue::{KingLayout, Network, DEFAULT_SCALE};
 
 /// The data and the networks `nnue-loss` compares.
 #[derive(clap::Args)]

@@ -14,7 +14,7 @@ use super::self_play::{openings, random_start};
 use crate::data::Output;
 use tabula::rng::Rng;
 use tabula::search::Limits;
-use tabula_chess::engine::Engine;
+use tabula_chess::engine::{Engine, EnginePosition};
 
 /// How many openings `openings` writes, how it judges them, and where.
 #[derive(clap::Args)]
@@ -50,7 +50,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let mut rng = Rng::new(0x0be9_0000 + n);
         let Some(start) = random_start(&mut rng, &book) else { continue };
         engine.clear_hash();
-        let r = engine.search(&start, Limits::nodes(nodes), |_| {});
+        let r = engine.search(&EnginePosition::new(start.clone()), Limits::nodes(nodes), |_| {});
         if r.score.abs() > margin || !seen.insert(start.key()) {
             continue;
         }

@@ -22,8 +22,8 @@ use tabula::rng::Rng;
 use tabula::score::is_decisive;
 use tabula::search::Limits;
 use tabula::tune::on_threads;
-use tabula_chess::engine::Engine;
-use tabula_chess::eval::against_bare_king;
+use tabula_chess::engine::eval::against_bare_king;
+use tabula_chess::engine::{Engine, EnginePosition};
 use tabula_chess::{Color, Epd, Position, Role};
 use tabula_protocol::process::Process;
 
@@ -178,7 +178,7 @@ fn self_play(
                 (v.best, if score.abs() >= MATE_CP { mate_score(score) } else { score }, true)
             }
             None => {
-                let r = engine.search(&pos, Limits::nodes(nodes), |_| {});
+                let r = engine.search(&EnginePosition::new(pos.clone()), Limits::nodes(nodes), |_| {});
                 let Some(mv) = r.best_move else { break 0.5 };
                 (mv, r.score, rival.is_none())
             }
@@ -190,7 +190,7 @@ fn self_play(
             break if white_score > 0 { 1.0 } else { 0.0 };
         }
         if kept && !pos.is_check() && !pos.is_capture(mv) && mv.promotion().is_none() {
-            let (phase, white_to_move) = (tabula_chess::eval::phase(&pos), pos.turn() == Color::White);
+            let (phase, white_to_move) = (tabula_chess::engine::eval::phase(&pos), pos.turn() == Color::White);
             quiet.push(Quiet { fen: pos.to_fen(), score, phase, white_to_move });
         }
         pos.play_unchecked(mv);

@@ -1,4 +1,4 @@
-//! The network's trainer (`nnue-fit`, `nnue-loss`): the network of `tabula_chess::eval::nnue` in `f32`,
+//! The network's trainer (`nnue-fit`, `nnue-loss`): the network of `tabula_chess::engine::eval::nnue` in `f32`,
 //! trained by Adam on minibatches to predict, through `sigmoid(y)`, a blend of the search's score (as
 //! `sigmoid(score / scale)`) and the game's result, then quantised into a weights file.
 //!
@@ -11,8 +11,8 @@ use anyhow::bail;
 use std::sync::Arc;
 use tabula::game::Evaluator;
 use tabula::rng::Rng;
-use tabula_chess::eval::against_bare_king;
-use tabula_chess::eval::nnue::{KingLayout, Layers, Network, HIDDEN, INPUTS, QA, QB};
+use tabula_chess::engine::eval::against_bare_king;
+use tabula_chess::engine::eval::nnue::{KingLayout, Layers, Network, HIDDEN, INPUTS, QA, QB};
 use tabula_chess::{Color, Position};
 
 /// The hidden layer's width in this build.
@@ -396,7 +396,7 @@ pub fn report_losses(fens: &[String], targets: &[f32], scale: f32, networks: &[(
             .sum();
         sum / fens.len().max(1) as f64
     };
-    let tapered = loss(&|pos| tabula_chess::eval::Evaluation.evaluate(pos));
+    let tapered = loss(&|pos| tabula_chess::engine::eval::Evaluation.evaluate(pos));
     eprintln!("the tapered evaluation's {what}loss: {tapered:.6}");
     for (name, net) in networks {
         eprintln!("{name}'s {what}loss: {:.6}", loss(&|pos| net.evaluate(pos)));
@@ -466,7 +466,7 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabula_chess::eval::nnue::feature;
+    use tabula_chess::engine::eval::nnue::feature;
 
     fn from_network(net: &Network, buckets: usize) -> anyhow::Result<Params> {
         Params::from_layers(&net.to_layers(), buckets, *net.kings(), &mut Rng::new(0))

@@ -1,4 +1,4 @@
-//! `wdl-fit`: fits the win/draw/loss model of `tabula_chess::wdl` to the samples of `wdl-gen`:
+//! `wdl-fit`: fits the win/draw/loss model of `tabula_chess::engine::wdl` to the samples of `wdl-gen`:
 //!
 //! ```text
 //! chess wdl-fit SAMPLES
@@ -13,7 +13,7 @@
 use crate::data::read_lines;
 use std::collections::BTreeMap;
 use tabula::tune::golden_min;
-use tabula_chess::wdl::{Model, MODEL};
+use tabula_chess::engine::wdl::{Model, MODEL};
 
 /// The samples `wdl-fit` fits to.
 #[derive(clap::Args)]

@@ -6,7 +6,7 @@
 mod session;
 
 use libfuzzer_sys::fuzz_target;
-use tabula_xiangqi::ucci::UcciSession;
+use tabula_xiangqi::engine::ucci::UcciSession;
 
 fuzz_target!(|data: &[u8]| {
     // One session for the whole run: creating one allocates the engine's table.

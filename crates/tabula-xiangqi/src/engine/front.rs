@@ -1,18 +1,14 @@
-//! Xiangqi's [`Front`]: positions in FEN (or `startpos`), moves shown in Chinese notation (炮二平五) and read
+//! Xiangqi's [`Front`](tabula_protocol::front::Front): positions in FEN (or `startpos`), moves shown in Chinese notation (炮二平五) and read
 //! in ICCS coordinates (`h2e2`), WXF (`C2=5`) or Chinese, scores as "mate in N" or centipawns, the engine of
 //! [`engine`](crate::engine), perft by the fast generator of [`perft`](crate::perft).
 
 use crate::engine::Engine;
 use crate::moves::Move;
 use crate::notation::file_name;
-use crate::perft::{perft, perft_hashed};
 use crate::position::Position;
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist::{self, KEYS};
-use tabula::perft::PerftTable;
-use tabula::quality::QualityReport;
-use tabula::score::{Distance, Wording};
-use tabula_protocol::front::{CellStyle, Cells, Charset, EngineConfig, Feature, Front, FrontError, MoveCells, Setup};
+use tabula_protocol::front::{CellStyle, Cells, Charset, Feature, FrontError, MoveCells};
 
 /// The point of `square` on a board drawn with Black's back rank (9) at the top.
 fn cell(square: Square) -> usize {
@@ -70,25 +66,9 @@ fn chinese_board(pos: &Position) -> String {
     text.trim_end().to_string() + "\n\n" + &pos.to_fen()
 }
 
-impl Front for Position {
+tabula_board::board_front!(Position, Engine, KEYS.as_slice(), {
     const NAME: &'static str = "xiangqi";
-    const POSITION_HELP: &'static str = "a FEN, or `startpos`";
     const MOVE_HELP: &'static str = "a move in ICCS (`h2e2`), WXF (`C2=5`) or Chinese (炮二平五)";
-    const WORDING: Wording = Wording { distance: Distance::Mate, unit: "cp", margin_unit: "" };
-    type Engine = Engine;
-
-    fn start(setup: &Setup) -> Result<Position, FrontError> {
-        setup.allow(Self::NAME, &[])?;
-        Ok(Position::startpos())
-    }
-
-    fn parse_position(text: &str, setup: &Setup) -> Result<Position, FrontError> {
-        setup.allow(Self::NAME, &[])?;
-        match text.trim() {
-            "" | "startpos" => Ok(Position::startpos()),
-            fen => Position::from_fen(fen).map_err(|e| FrontError::position(fen, e)),
-        }
-    }
 
     /// Ten ranks from Red's side, Red's pieces in capitals (FEN letters), the river between ranks 4 and 5.
     fn board_text(&self) -> String {
@@ -117,10 +97,6 @@ impl Front for Position {
         }
     }
 
-    fn position_text(&self) -> String {
-        self.to_fen()
-    }
-
     fn move_text(&self, mv: Move) -> String {
         self.chinese(mv)
     }
@@ -139,24 +115,6 @@ impl Front for Position {
             Color::Red => "Red".into(),
             Color::Black => "Black".into(),
         }
-    }
-
-    fn engine(config: &EngineConfig) -> Engine {
-        let mut engine = Engine::new(config.hash_mib);
-        engine.set_threads(config.threads);
-        engine.set_table_use(config.table);
-        engine
-    }
-
-    fn perft(&mut self, depth: u32, table: Option<&mut PerftTable>) -> u64 {
-        match table {
-            Some(table) => perft_hashed(self, depth, table),
-            None => perft(self, depth),
-        }
-    }
-
-    fn key_quality() -> QualityReport {
-        tabula::quality::check(KEYS.as_slice())
     }
 
     /// Nine files by ten ranks of points, Black's side at the top; each piece as its character.
@@ -188,11 +146,12 @@ impl Front for Position {
         }
         features
     }
-}
+});
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula_protocol::front::{Front, Setup};
     use unicode_width::UnicodeWidthChar;
 
     /// The characters of a line drawn in a terminal, each with the column it starts at (wide characters take
@@ -261,7 +220,7 @@ mod tests {
 
     #[test]
     fn the_chinese_board_puts_each_piece_on_its_file_and_rank() {
-        let data = include_str!("../tests/data/perft.epd");
+        let data = include_str!("../../tests/data/perft.epd");
         let fens = data.lines().map(|line| line.split(';').next().unwrap().trim());
         for fen in fens.filter(|fen| !fen.is_empty()) {
             let pos = Position::from_fen(fen).unwrap();

@@ -9,7 +9,7 @@
 //! # Examples
 //!
 //! ```
-//! use tabula_xiangqi::see::{see, SEE_VALUE};
+//! use tabula_xiangqi::engine::see::{see, SEE_VALUE};
 //! use tabula_xiangqi::{Position, Role};
 //!
 //! // The rook takes a pawn defended by a horse: it wins a pawn and loses the rook.

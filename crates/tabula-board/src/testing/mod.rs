@@ -1,5 +1,6 @@
 //! Generic checks that the board games' own tests run on their positions (the `testing` feature, for
-//! dev-dependencies): counting perft suites, keys through random walks, random games for round trips.
+//! dev-dependencies): counting perft suites, keys through random walks, random games for round trips, and the
+//! UCI transcripts of [`uci`].
 //!
 //! A game's test describes its rules to these checks with [`Rules`], plain function pointers, so that the checks
 //! need nothing of the game but the core's [`Game`] trait and its FEN.
@@ -29,7 +30,9 @@
 //! # }
 //! ```
 
-use std::fmt::Display;
+pub mod uci;
+
+use std::fmt::{Debug, Display};
 use tabula::perft::perft;
 use tabula::{Game, Key};
 
@@ -136,6 +139,41 @@ pub fn check_keys_through_random_walks<G: Game>(
                 assert_eq!((rules.from_fen)(&fen).key(), pos.key(), "{fen}");
             }
         }
+    }
+}
+
+/// `pos` written as FEN reads back as the same position, with the same key and the same FEN; `also` checks
+/// what else the two must share (state that equality leaves out).
+///
+/// # Panics
+///
+/// If one of these differs.
+pub fn check_fen_round_trip<G: Game + PartialEq + Debug>(rules: &Rules<G>, pos: &G, also: impl Fn(&G, &G)) {
+    let fen = (rules.to_fen)(pos);
+    let parsed = (rules.from_fen)(&fen);
+    assert_eq!(&parsed, pos, "{fen}");
+    assert_eq!(parsed.key(), pos.key(), "{fen}");
+    assert_eq!((rules.to_fen)(&parsed), fen);
+    also(&parsed, pos);
+}
+
+/// Each legal move of `pos`, played and taken back: the key after it is the key from scratch, and the position
+/// and its key come back; `also` checks what else must come back (state that equality leaves out).
+///
+/// # Panics
+///
+/// If one of these differs.
+pub fn check_undo_restores<G: Game + PartialEq + Debug>(rules: &Rules<G>, pos: &G, also: impl Fn(&G, &G)) {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let mut played = pos.clone();
+    for mv in moves {
+        played.play(mv);
+        assert_eq!(played.key(), (rules.key_from_scratch)(&played), "{} after {mv:?}", (rules.to_fen)(pos));
+        played.undo(mv);
+        assert_eq!(&played, pos, "{mv:?}");
+        assert_eq!(played.key(), pos.key(), "{} {mv:?}", (rules.to_fen)(pos));
+        also(&played, pos);
     }
 }
 

@@ -29,7 +29,7 @@
 //!
 //! ```
 //! use tabula_protocol::server::Connection;
-//! use tabula_xiangqi::ucci::UcciSession;
+//! use tabula_xiangqi::engine::ucci::UcciSession;
 //!
 //! let engine = Connection::open(UcciSession::new());
 //! engine.send(b"ucci\nposition startpos moves h2e2\nbanmoves h9g7\ngo depth 3\nquit\n");
@@ -40,10 +40,10 @@
 //! assert!(out.ends_with("bye\n"));
 //! ```
 
+use crate::engine::uci::{bench, CommandError, SearchJob, ENGINE_NAME};
 use crate::engine::Engine;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::uci::{bench, CommandError, SearchJob, ENGINE_NAME};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

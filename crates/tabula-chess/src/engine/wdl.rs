@@ -4,7 +4,7 @@
 //! The chance to win with a score of `s` centipawns (for the side to move) is `σ((s − a) / b)`, the chance to
 //! lose `σ((−s − a) / b)`, and the draw has the rest, with `σ(x) = 1 / (1 + e^−x)`: `a` is the score at which
 //! a win becomes as likely as not, `b` how quickly the chances change around it. Both move with the material
-//! left, as the game [phase](crate::eval::phase) `p` from 0 (kings and pawns) to 24 (every piece): each is
+//! left, as the game [phase](crate::engine::eval::phase) `p` from 0 (kings and pawns) to 24 (every piece): each is
 //! given at the phases 0, 8, 16 and 24 and taken on a straight line between them. With `a > 0` the win and
 //! loss chances never add up to more than one. A mate found is a certain win or loss.
 //!
@@ -19,7 +19,7 @@
 //! # Examples
 //!
 //! ```
-//! use tabula_chess::wdl::{Wdl, MODEL};
+//! use tabula_chess::engine::wdl::{Wdl, MODEL};
 //!
 //! // Level: mostly draws, as many wins as losses.
 //! let even = MODEL.wdl(0, 24);

@@ -1,28 +1,51 @@
-//! The chess engine: [`Engine`] is the core's [`tabula::search::Engine`] for [`Position`], which says here (as
-//! [`Playable`]) what it plays with: the chess [`EngineEvaluation`] (the network or the tapered one), the search options that play chess well, the
-//! keys of the game's own history (so that repetitions count) and the positions of [`Engine::bench`].
+//! The engine side of chess, behind the default feature `engine`: the evaluations, the search set up to play,
+//! the game's front and the UCI session. Nothing outside this module imports from it: the rest of the crate is
+//! the rules, notation and keys.
+//!
+//! - [`eval`]: the evaluations (the network of [`eval::nnue`], the default, and the tapered one) and static
+//!   exchange evaluation.
+//! - [`position`]: [`EnginePosition`], the position the engine searches: a [`Position`] with the network's
+//!   accumulators along its line of play.
+//! - [`front`]: the game's front for the terminal, the protocols and the web page.
+//! - [`uci`]: the UCI protocol as a session (its clock and time plan are `tabula_protocol::uci`'s, shared by the
+//!   protocols of the UCI family, on the core's [`tabula::clock`]).
+//! - [`strength`]: the strength limiter's levels and Elo calibration.
+//! - [`wdl`]: the chances of a win, a draw and a loss by the score.
+//!
+//! [`Engine`] is the core's [`tabula::search::Engine`] for [`EnginePosition`], which says here (as
+//! [`Playable`]) what it plays with: the chess [`EngineEvaluation`] (the network or the tapered one), the
+//! search options that play chess well, the keys of the game's own history (so that repetitions count) and the
+//! positions of [`Engine::bench`].
 //!
 //! # Examples
 //!
 //! ```
 //! use tabula::search::Limits;
-//! use tabula_chess::engine::Engine;
+//! use tabula_chess::engine::{Engine, EnginePosition};
 //! use tabula_chess::Position;
 //!
 //! let mut engine = Engine::new(8);
 //! // Mate in one: the rook goes to the back rank.
 //! let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
-//! let result = engine.search(&pos, &Limits::depth(4), |_| {});
+//! let result = engine.search(&EnginePosition::new(pos), &Limits::depth(4), |_| {});
 //! assert_eq!(result.best_move.unwrap().to_string(), "a1a8");
 //! assert_eq!(tabula::score::uci_string(result.score), "mate 1");
 //! ```
 
-use crate::eval::EngineEvaluation;
 use crate::position::Position;
+use eval::EngineEvaluation;
+pub use position::EnginePosition;
 use std::time::Duration;
 use tabula::clock::Policy;
 use tabula::search::{Playable, SearchOptions};
 use tabula::Key;
+
+pub mod eval;
+pub mod front;
+pub mod position;
+pub mod strength;
+pub mod uci;
+pub mod wdl;
 
 /// Reverse futility margin per ply, in centipawns.
 const FUTILITY_MARGIN: i32 = 90;
@@ -67,11 +90,12 @@ pub const BENCH_POSITIONS: [&str; 8] = [
     "6k1/5p2/6p1/8/7p/8/6PP/6K1 b - - 0 1",
 ];
 
-/// A chess engine: the core's [`Engine`](tabula::search::Engine) with the chess evaluation and options.
-pub type Engine = tabula::search::Engine<Position>;
+/// A chess engine: the core's [`Engine`](tabula::search::Engine) with the chess evaluation and options, searching
+/// [`EnginePosition`]s.
+pub type Engine = tabula::search::Engine<EnginePosition>;
 
 /// The engine's evaluation, options, history and benchmark.
-impl Playable for Position {
+impl Playable for EnginePosition {
     type Evaluation = EngineEvaluation;
 
     /// The search options the engine plays with on `threads` threads.
@@ -102,11 +126,12 @@ impl Playable for Position {
     }
 
     fn history_keys(&self) -> Vec<Key> {
-        history_keys(self)
+        history_keys(self.position())
     }
 
-    fn bench_positions() -> Vec<Position> {
-        BENCH_POSITIONS.iter().map(|fen| Position::from_fen(fen).expect("bench positions are legal")).collect()
+    fn bench_positions() -> Vec<EnginePosition> {
+        let position = |fen| Position::from_fen(fen).expect("bench positions are legal");
+        BENCH_POSITIONS.iter().map(|fen| EnginePosition::new(position(fen))).collect()
     }
 }
 
@@ -127,24 +152,29 @@ mod tests {
     use tabula::score::{is_decisive, DRAW};
     use tabula::search::{Limits, Request};
 
+    /// The position of `fen`, as the engine searches it.
+    fn game(fen: &str) -> EnginePosition {
+        EnginePosition::new(Position::from_fen(fen).unwrap())
+    }
+
     #[test]
     fn finds_tactics_and_mates() {
         let mut engine = Engine::new(8);
         // Win the queen with a knight fork.
-        let pos = Position::from_fen("q3k3/8/8/1N6/8/8/4P3/4K3 w - - 0 1").unwrap();
+        let pos = game("q3k3/8/8/1N6/8/8/4P3/4K3 w - - 0 1");
         let r = engine.search(&pos, Limits::depth(6), |_| {});
         assert_eq!(r.best_move.unwrap().to_string(), "b5c7");
         // A queen won: well ahead (the network's scores flatten out beyond a few hundred centipawns).
         assert!(r.score > 100, "{}", r.score);
         // Mate in two with a rook and king.
-        let pos = Position::from_fen("k7/8/1K6/8/8/8/8/7R w - - 0 1").unwrap();
+        let pos = game("k7/8/1K6/8/8/8/8/7R w - - 0 1");
         let r = engine.search(&pos, Limits::depth(6), |_| {});
         assert!(is_decisive(r.score) && r.score > 0, "{}", r.score);
     }
 
     #[test]
     fn probcut_saves_nodes_and_keeps_the_tactics() {
-        use crate::eval::nnue::Network;
+        use crate::engine::eval::nnue::Network;
         use tabula::search::Searcher;
         // ProbCut is off in the engine: with the ninth network it showed no gain in self-play at a margin of 200
         // centipawns (-17.7 +/- 17.7 Elo) or 300 (-2.5 +/- 20.3; the README's SPRT table). The core's mechanism is
@@ -152,19 +182,19 @@ mod tests {
         let searcher = |probcut: bool| {
             let margin = Some(200).filter(|_| probcut);
             Searcher::with_table_size(EngineEvaluation::Nnue(Network::embedded()), 8)
-                .with_options(Position::engine_options(1).with_probcut_margin(margin))
+                .with_options(EnginePosition::engine_options(1).with_probcut_margin(margin))
         };
         // The same searches with ProbCut and without: fewer nodes over the bench positions at depth 10 ... (The
         // tree at one depth is a chaotic sum: with the ninth network ProbCut saves 2 % at depth 8, 7 % at 10 and
         // 13-15 % at 12 and 13, but searches 12 % more at depth 9, where its cuts move which lines get re-searched.)
         let (mut with, mut without) = (0, 0);
-        for pos in Position::bench_positions() {
+        for pos in EnginePosition::bench_positions() {
             with += searcher(true).search_depth(&pos, 10).nodes;
             without += searcher(false).search_depth(&pos, 10).nodes;
         }
         assert!(with < without, "{with} nodes with ProbCut, {without} without");
         // ... and the knight fork still found.
-        let fork = Position::from_fen("q3k3/8/8/1N6/8/8/4P3/4K3 w - - 0 1").unwrap();
+        let fork = game("q3k3/8/8/1N6/8/8/4P3/4K3 w - - 0 1");
         assert_eq!(searcher(true).search_depth(&fork, 8).best_move.unwrap().to_string(), "b5c7");
     }
 
@@ -179,16 +209,16 @@ mod tests {
         assert_eq!(keys.len(), 4);
         assert_eq!(keys[0], pos.key());
         let mut engine = Engine::new(8);
-        let r = engine.search(&pos, Limits::depth(5), |_| {});
+        let r = engine.search(&EnginePosition::new(pos.clone()), Limits::depth(5), |_| {});
         assert_eq!((r.best_move.unwrap().to_string(), r.score), ("g8h8".to_owned(), DRAW));
         // Without the history the same position is simply lost.
-        let fresh = Position::from_fen(&pos.to_fen()).unwrap();
+        let fresh = game(&pos.to_fen());
         assert!(engine.search(&fresh, Limits::depth(5), |_| {}).score < -300);
     }
 
     #[test]
     fn a_line_cut_short_gets_the_reply_from_the_table() {
-        let pos = Position::startpos();
+        let pos = EnginePosition::new(Position::startpos());
         let mut engine = Engine::new(8);
         let deep = engine.search(&pos, Limits::depth(6), |_| {});
         assert_eq!(engine.table_move(&pos), deep.best_move);
@@ -199,14 +229,14 @@ mod tests {
         assert_eq!(iterations, [deep.pv[..1].to_vec()]);
         assert_eq!(r.pv, deep.pv[..2], "{:?} {:?}", r.pv, deep.pv);
         // No reply after a mate.
-        let mate = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+        let mate = game("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
         assert_eq!(engine.search(&mate, Limits::depth(3), |_| {}).pv.len(), 1);
     }
 
     #[test]
     fn search_moves_restrict_the_root() {
-        let pos = Position::startpos();
-        let only = pos.parse_uci("a2a3").unwrap();
+        let pos = EnginePosition::new(Position::startpos());
+        let only = pos.position().parse_uci("a2a3").unwrap();
         let r = Engine::new(8).search(&pos, Request::new(Limits::depth(4)).with_root_moves(&[only]), |_| {});
         assert_eq!(r.best_move, Some(only));
     }
@@ -214,7 +244,7 @@ mod tests {
     #[test]
     fn a_forced_move_under_a_clock_is_played_quickly() {
         // In check from the queen, the king's only move is to take it.
-        let forced = Position::from_fen("k7/pp6/8/8/8/8/6q1/4R2K w - - 0 1").unwrap();
+        let forced = game("k7/pp6/8/8/8/8/6q1/4R2K w - - 0 1");
         let clock = Limits::default().with_time(Duration::from_secs(4), Duration::from_secs(20));
         let r = Engine::new(8).search(&forced, &clock, |_| {});
         assert_eq!(r.best_move.unwrap().to_string(), "h1g2");
@@ -228,8 +258,8 @@ mod tests {
 
     #[test]
     fn a_new_game_starts_as_a_fresh_engine_would() {
-        let middlegame = Position::from_fen(BENCH_POSITIONS[2]).unwrap();
-        let ending = Position::from_fen(BENCH_POSITIONS[3]).unwrap();
+        let middlegame = game(BENCH_POSITIONS[2]);
+        let ending = game(BENCH_POSITIONS[3]);
         let fresh = Engine::new(8).search(&ending, Limits::depth(8), |_| {});
         let mut engine = Engine::new(8);
         engine.search(&middlegame, Limits::depth(8), |_| {});

@@ -1,9 +1,13 @@
 //! Which inputs each side's pieces are seen through: the [`KingLayout`] of a network and the [`View`] it gives a
 //! side from where that side's king stands.
 
-use super::{NetError, INPUTS, MAX_KING_BUCKETS, VERSION};
 use crate::position::{PlacementChange, Position};
-use crate::types::{Color, Piece, Square};
+use crate::types::{Color, Piece, Role, Square};
+
+/// Inputs per side and king bucket: colour (own, other) × role × square.
+pub const INPUTS: usize = 768;
+/// The most king buckets (input sets) a network may have.
+pub const MAX_KING_BUCKETS: usize = 32;
 
 /// How each side's own king chooses the inputs its pieces are seen through: the *king buckets* (each a full
 /// set of [`INPUTS`] inputs, so that the first layer can weigh a piece by where its own king stands) and
@@ -81,17 +85,11 @@ impl KingLayout {
         KingLayout::NAMED.iter().find(|(n, _)| *n == name).map(|&(_, layout)| layout)
     }
 
-    /// A layout from its parts, as a file states them.
-    ///
-    /// # Errors
-    ///
-    /// [`NetError::Kings`] for no bucket or more than [`MAX_KING_BUCKETS`], or a square mapped to a bucket
-    /// beyond the count.
-    pub fn new(mirror: bool, map: [u8; 64], buckets: usize) -> Result<KingLayout, NetError> {
-        if !(1..=MAX_KING_BUCKETS).contains(&buckets) || map.iter().any(|&b| usize::from(b) >= buckets) {
-            return Err(NetError::Kings(buckets as u32));
-        }
-        Ok(KingLayout { mirror, map, buckets: buckets as u8 })
+    /// A layout from its parts, as a file states them; `None` for no bucket or more than
+    /// [`MAX_KING_BUCKETS`], or a square mapped to a bucket beyond the count.
+    pub fn new(mirror: bool, map: [u8; 64], buckets: usize) -> Option<KingLayout> {
+        let holds = (1..=MAX_KING_BUCKETS).contains(&buckets) && map.iter().all(|&b| usize::from(b) < buckets);
+        holds.then_some(KingLayout { mirror, map, buckets: buckets as u8 })
     }
 
     /// The number of king buckets.
@@ -113,15 +111,6 @@ impl KingLayout {
     #[inline(always)]
     pub const fn sees_kings(&self) -> bool {
         self.mirror || self.buckets > 1
-    }
-
-    /// The oldest file version that can hold this layout.
-    pub(super) const fn version(&self) -> u32 {
-        if self.sees_kings() {
-            VERSION
-        } else {
-            2
-        }
     }
 
     /// The inputs `perspective`'s pieces are seen through when its king stands on `king`.
@@ -161,8 +150,7 @@ impl KingLayout {
             return None;
         }
         let (&(piece, from), &(_, to)) = (change.removed().first()?, change.added().first()?);
-        (piece.role == crate::Role::King && self.view(piece.color, from) != self.view(piece.color, to))
-            .then_some(piece.color)
+        (piece.role == Role::King && self.view(piece.color, from) != self.view(piece.color, to)).then_some(piece.color)
     }
 }
 
@@ -198,6 +186,6 @@ mod tests {
         // A king on b1 is seen as one on g1: the same bucket, the board mirrored.
         let (b1, g1) = (four.view(Color::White, Square::B1), four.view(Color::White, Square::G1));
         assert_eq!((b1.offset, b1.flip), (g1.offset, g1.flip ^ 7));
-        assert!(KingLayout::new(true, [4; 64], 4).is_err() && KingLayout::new(true, [0; 64], 0).is_err());
+        assert!(KingLayout::new(true, [4; 64], 4).is_none() && KingLayout::new(true, [0; 64], 0).is_none());
     }
 }

@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use tabula::game::Evaluator;
-//! use tabula_chess::eval::{see, Evaluation};
+//! use tabula_chess::engine::eval::{see, Evaluation};
 //! use tabula_chess::Position;
 //!
 //! let eval = Evaluation::default();
@@ -31,12 +31,14 @@
 
 use crate::attacks;
 use crate::bitboard::{Bitboard, PawnSets};
+use crate::engine::position::EnginePosition;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Piece, Role, Square};
-use tabula::game::{Evaluator, EvaluatorHooks, DEFERRED, PRIORITY};
+use tabula::game::{Evaluator, EvaluatorHooks, Game, DEFERRED, PRIORITY};
 use tabula::score::Score;
 
+pub mod features;
 pub mod nnue;
 mod weights;
 
@@ -45,75 +47,6 @@ const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 const PHASE_MAX: i32 = 24;
 /// Values for the exchange evaluation and capture ordering.
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
-
-/// Where each group of features starts in the weight table; a feature is one weight pair (middlegame,
-/// endgame) and counts for white minus black.
-pub mod features {
-    /// Material, pawn to queen.
-    pub const MATERIAL: usize = 0;
-    /// Piece-square bonuses, `64 * role + square` from white's side (black's squares are mirrored).
-    pub const PST: usize = MATERIAL + 5;
-    /// Knight mobility by the number of safe squares reached, 0 to 8.
-    pub const MOBILITY_KNIGHT: usize = PST + 6 * 64;
-    /// Bishop mobility, 0 to 13.
-    pub const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + 9;
-    /// Rook mobility, 0 to 14.
-    pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + 14;
-    /// Queen mobility, 0 to 27.
-    pub const MOBILITY_QUEEN: usize = MOBILITY_ROOK + 15;
-    /// Passed pawns by relative rank.
-    pub const PASSED: usize = MOBILITY_QUEEN + 28;
-    /// Passed pawns whose next square is free, by relative rank (on top of [`PASSED`]).
-    pub const PASSED_FREE: usize = PASSED + 8;
-    /// Pawns defended by a pawn or beside one, by relative rank.
-    pub const CONNECTED: usize = PASSED_FREE + 8;
-    /// Each extra pawn on a file.
-    pub const DOUBLED: usize = CONNECTED + 8;
-    /// Pawns with no own pawn on the adjacent files.
-    pub const ISOLATED: usize = DOUBLED + 1;
-    /// Two bishops or more.
-    pub const BISHOP_PAIR: usize = ISOLATED + 1;
-    /// A rook on a file without pawns.
-    pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
-    /// A rook on a file without own pawns.
-    pub const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
-    /// The king's pawn shield: 0 to 3 own pawns in front of it.
-    pub const SHIELD: usize = ROOK_SEMI_OPEN + 1;
-    /// Danger to a king by the attack units on its zone (0 to 40; 0 unless two pieces or more attack it).
-    pub const KING_DANGER: usize = SHIELD + 4;
-    /// Pieces (not pawns) attacked by an enemy pawn.
-    pub const PAWN_THREAT: usize = KING_DANGER + 41;
-    /// Rooks and queens attacked by an enemy knight or bishop.
-    pub const MINOR_THREAT: usize = PAWN_THREAT + 1;
-    /// The side to move.
-    pub const TEMPO: usize = MINOR_THREAT + 1;
-    /// The number of features.
-    pub const COUNT: usize = TEMPO + 1;
-
-    /// The groups, for printing a weight table: name, first feature, length.
-    pub const GROUPS: [(&str, usize, usize); 20] = [
-        ("material", MATERIAL, 5),
-        ("pst", PST, 6 * 64),
-        ("mobility_knight", MOBILITY_KNIGHT, 9),
-        ("mobility_bishop", MOBILITY_BISHOP, 14),
-        ("mobility_rook", MOBILITY_ROOK, 15),
-        ("mobility_queen", MOBILITY_QUEEN, 28),
-        ("passed", PASSED, 8),
-        ("passed_free", PASSED_FREE, 8),
-        ("connected", CONNECTED, 8),
-        ("doubled", DOUBLED, 1),
-        ("isolated", ISOLATED, 1),
-        ("bishop_pair", BISHOP_PAIR, 1),
-        ("rook_open", ROOK_OPEN, 1),
-        ("rook_semi_open", ROOK_SEMI_OPEN, 1),
-        ("shield", SHIELD, 4),
-        ("king_danger", KING_DANGER, 41),
-        ("pawn_threat", PAWN_THREAT, 1),
-        ("minor_threat", MINOR_THREAT, 1),
-        ("tempo", TEMPO, 1),
-        ("end", COUNT, 0),
-    ];
-}
 
 use features as f;
 
@@ -228,30 +161,33 @@ impl Default for EngineEvaluation {
     }
 }
 
-impl Evaluator<Position> for EngineEvaluation {
+/// The evaluation of the position the engine searches: a network brings up to date the accumulators kept
+/// beside it.
+impl Evaluator<EnginePosition> for EngineEvaluation {
     #[inline]
-    fn evaluate(&self, pos: &Position) -> Score {
+    fn evaluate(&self, game: &EnginePosition) -> Score {
+        let pos = game.position();
         match self {
             EngineEvaluation::Tapered => Evaluation.evaluate(pos),
             // Against a bare king the tapered evaluation's mop-up drives the king to the edge; the network,
             // trained on positions of whole games, scores such endings flatly and fails to mate.
             EngineEvaluation::Nnue(_) if against_bare_king(pos) => Evaluation.evaluate(pos),
             // Within the evaluation's range whatever the weights: far below the decisive scores.
-            EngineEvaluation::Nnue(net) => net.evaluate(pos).clamp(-NNUE_BOUND, NNUE_BOUND),
+            EngineEvaluation::Nnue(net) => net.evaluate_along(pos, game.accumulators()).clamp(-NNUE_BOUND, NNUE_BOUND),
         }
     }
 
     #[inline]
-    fn move_order(&self, pos: &Position, mv: Move) -> i32 {
-        Evaluation.move_order(pos, mv)
+    fn move_order(&self, game: &EnginePosition, mv: Move) -> i32 {
+        Evaluation.move_order(game.position(), mv)
     }
 
     #[inline]
-    fn move_orders(&self, pos: &Position, moves: &[Move], hints: &mut Vec<i32>) {
-        Evaluation.move_orders(pos, moves, hints)
+    fn move_orders(&self, game: &EnginePosition, moves: &[Move], hints: &mut Vec<i32>) {
+        Evaluation.move_orders(game.position(), moves, hints)
     }
 
-    const HOOKS: EvaluatorHooks<Position, EngineEvaluation> = hooks();
+    const HOOKS: EvaluatorHooks<EnginePosition, EngineEvaluation> = hooks();
 }
 
 /// A key of the pawns of both sides and the side to move: the [correction
@@ -573,14 +509,14 @@ impl Evaluator<Position> for Evaluation {
     const HOOKS: EvaluatorHooks<Position, Evaluation> = hooks();
 }
 
-/// The search hooks of both evaluations: [`noisy_moves`], [`noisy_gain`], [`is_tactical`] and the [`pawn_key`]
-/// as the correction key.
-const fn hooks<E>() -> EvaluatorHooks<Position, E> {
+/// The search hooks of both evaluations, on the position or the engine's: [`noisy_moves`], [`noisy_gain`],
+/// [`is_tactical`] and the [`pawn_key`] as the correction key.
+const fn hooks<G: Game<Move = Move> + AsRef<Position>, E>() -> EvaluatorHooks<G, E> {
     EvaluatorHooks {
-        noisy_moves: Some(|_, pos, moves| noisy_moves(pos, moves)),
-        noisy_gain: Some(|_, pos, mv| noisy_gain(pos, mv)),
-        is_tactical: Some(|_, pos, mv| is_tactical(pos, mv)),
-        correction_key: Some(|_, pos| Some(pawn_key(pos))),
+        noisy_moves: Some(|_, game, moves| noisy_moves(game.as_ref(), moves)),
+        noisy_gain: Some(|_, game, mv| noisy_gain(game.as_ref(), mv)),
+        is_tactical: Some(|_, game, mv| is_tactical(game.as_ref(), mv)),
+        correction_key: Some(|_, game| Some(pawn_key(game.as_ref()))),
         ..EvaluatorHooks::NONE
     }
 }
@@ -918,6 +854,6 @@ mod tests {
         // Both evaluations offer it as their correction key.
         let pos = Position::startpos();
         assert_eq!(Evaluation.correction_key(&pos), Some(start));
-        assert_eq!(EngineEvaluation::Tapered.correction_key(&pos), Some(start));
+        assert_eq!(EngineEvaluation::Tapered.correction_key(&EnginePosition::new(pos)), Some(start));
     }
 }

@@ -23,7 +23,7 @@
 //! # Examples
 //!
 //! ```
-//! use tabula_xiangqi::eval::{evaluate, terms, TEMPO};
+//! use tabula_xiangqi::engine::eval::{evaluate, terms, TEMPO};
 //! use tabula_xiangqi::Position;
 //!
 //! // The starting position is balanced, up to the tempo.
@@ -35,9 +35,9 @@
 //! ```
 
 use crate::board::Board;
+use crate::engine::see::{capture_order, see, SEE_VALUE};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::see::{capture_order, see, SEE_VALUE};
 use crate::types::{Color, Piece, Role, Square};
 use tabula::game::{Evaluator, EvaluatorHooks};
 use tabula::score::Score;

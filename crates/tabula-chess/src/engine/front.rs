@@ -2,42 +2,23 @@
 //! when read, scores as "mate in N" or centipawns, the engine of [`engine`](crate::engine), perft by the fast
 //! generator of [`perft`](crate::perft).
 
-use crate::engine::Engine;
+use crate::engine::{Engine, EnginePosition};
 use crate::moves::Move;
-use crate::perft::{perft, perft_hashed};
 use crate::position::CastlingSide;
 use crate::position::Position;
 use crate::types::{Color, Square};
 use crate::zobrist::{self, POLYGLOT};
-use tabula::perft::PerftTable;
-use tabula::quality::QualityReport;
-use tabula::score::{Distance, Wording};
-use tabula_protocol::front::{CellStyle, Cells, EngineConfig, Feature, Front, FrontError, MoveCells, Setup};
+use tabula::search::Limits;
+use tabula_protocol::front::{CellStyle, Cells, Feature, Front, FrontError, MoveCells, Report, Think};
 
 /// The cell of `square` on a board drawn with rank 8 at the top.
 fn cell(square: Square) -> usize {
     (7 - square.rank().index()) * 8 + square.file().index()
 }
 
-impl Front for Position {
+tabula_board::board_front!(Position, Engine, POLYGLOT.as_slice(), {
     const NAME: &'static str = "chess";
-    const POSITION_HELP: &'static str = "a FEN, or `startpos`";
     const MOVE_HELP: &'static str = "a move in SAN (`Nf3`, `O-O`) or UCI coordinates (`g1f3`)";
-    const WORDING: Wording = Wording { distance: Distance::Mate, unit: "cp", margin_unit: "" };
-    type Engine = Engine;
-
-    fn start(setup: &Setup) -> Result<Position, FrontError> {
-        setup.allow(Self::NAME, &[])?;
-        Ok(Position::startpos())
-    }
-
-    fn parse_position(text: &str, setup: &Setup) -> Result<Position, FrontError> {
-        setup.allow(Self::NAME, &[])?;
-        match text.trim() {
-            "" | "startpos" => Ok(Position::startpos()),
-            fen => Position::from_fen(fen).map_err(|e| FrontError::position(fen, e)),
-        }
-    }
 
     /// Eight ranks from White's side, White's pieces in capitals, then the FEN.
     fn board_text(&self) -> String {
@@ -53,10 +34,6 @@ impl Front for Position {
             text.push('\n');
         }
         text + "   a b c d e f g h\n\n" + &self.to_fen()
-    }
-
-    fn position_text(&self) -> String {
-        self.to_fen()
     }
 
     fn move_text(&self, mv: Move) -> String {
@@ -95,13 +72,6 @@ impl Front for Position {
         } else {
             tabula::Game::outcome(self).map(|_| "Draw by repetition.".into())
         }
-    }
-
-    fn engine(config: &EngineConfig) -> Engine {
-        let mut engine = Engine::new(config.hash_mib);
-        engine.set_threads(config.threads);
-        engine.set_table_use(config.table);
-        engine
     }
 
     /// Rank 8 at the top; FEN letters, White's in capitals.
@@ -150,16 +120,15 @@ impl Front for Position {
         }
         features
     }
+});
 
-    fn perft(&mut self, depth: u32, table: Option<&mut PerftTable>) -> u64 {
-        match table {
-            Some(table) => perft_hashed(self, depth, table),
-            None => perft(self, depth),
-        }
-    }
-
-    fn key_quality() -> QualityReport {
-        tabula::quality::check(POLYGLOT.as_slice())
+/// The engine thinks about a position as [`EnginePosition`], with accumulators of its own.
+impl Think<Position> for Engine {
+    fn think(&mut self, game: &Position, limits: &Limits, progress: &mut dyn FnMut(&Report<Move>)) -> Report<Move> {
+        let wording = Position::WORDING;
+        let game = EnginePosition::new(game.clone());
+        let result = self.search(&game, limits, |it| progress(&Report::from_iteration(it, &wording)));
+        Report::from_result(result, &wording)
     }
 }
 
@@ -168,6 +137,7 @@ mod tests {
     use super::*;
     use tabula::search::Limits;
     use tabula_protocol::front::Charset;
+    use tabula_protocol::front::{EngineConfig, Front, Setup};
     use tabula_protocol::terminal;
 
     #[test]

@@ -17,11 +17,11 @@
 //! so that a search already past its share answers at once; `stop` (another move) makes it answer, and the
 //! GUI ignores that answer. `MultiPV` N reports the N best moves at each depth, one `info ... multipv K`
 //! line each. `UCI_ShowWDL` adds `wdl W D L` to each score: the chances of a win, a draw and a loss in per
-//! mille by the model of [`wdl`](crate::wdl). `UCI_AnalyseMode` says the GUI analyses: the book does not
+//! mille by the model of [`wdl`](crate::engine::wdl). `UCI_AnalyseMode` says the GUI analyses: the book does not
 //! answer then.
 //!
 //! `Evaluation` chooses the evaluation, `nnue` (the network, the default) or `tapered` (the hand-written one);
-//! `EvalFile` loads another network's weights file (see [`nnue`](crate::eval::nnue) for the format; the value
+//! `EvalFile` loads another network's weights file (see [`nnue`](crate::engine::eval::nnue) for the format; the value
 //! `<embedded>` goes back to the network built in). A file that cannot be used is reported and changes
 //! nothing.
 //!
@@ -32,7 +32,7 @@
 //! # Examples
 //!
 //! ```
-//! use tabula_chess::uci::UciSession;
+//! use tabula_chess::engine::uci::UciSession;
 //!
 //! let mut session = UciSession::new();
 //! assert_eq!(session.handle("isready"), ["readyok"]);
@@ -51,7 +51,7 @@
 //! and the session goes on; the end of input stops a running search, which still answers `bestmove`.
 //!
 //! ```
-//! use tabula_chess::uci::UciSession;
+//! use tabula_chess::engine::uci::UciSession;
 //! use tabula_protocol::server::Connection;
 //!
 //! let engine = Connection::open(UciSession::new());
@@ -62,14 +62,14 @@
 //! ```
 
 use crate::book::Book;
-use crate::engine::Engine;
-use crate::eval::nnue::{names_embedded, NetError, Network, EMBEDDED_NAME};
-use crate::eval::{EngineEvaluation, EvalKind};
+use crate::engine::eval::nnue::{names_embedded, NetError, Network, EMBEDDED_NAME};
+use crate::engine::eval::{EngineEvaluation, EvalKind};
+use crate::engine::strength::{self, ELO_RANGE};
+use crate::engine::wdl::MODEL;
+use crate::engine::{Engine, EnginePosition};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::strength::{self, ELO_RANGE};
 use crate::types::{File, Rank, Square};
-use crate::wdl::MODEL;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tabula::rng::Rng;
@@ -95,7 +95,7 @@ const DEFAULT_ELO: u32 = (*ELO_RANGE.start() + *ELO_RANGE.end()) / 2;
 pub type UciSession = tabula_protocol::uci_session::UciSession<Chess>;
 
 /// A search for [`run_search`] to run: what `go` asked for, with chess's [`Settings`].
-pub type SearchJob = tabula_protocol::uci_session::SearchJob<Position, Settings>;
+pub type SearchJob = tabula_protocol::uci_session::SearchJob<EnginePosition, Settings>;
 
 /// What a chess search takes along of the session's options.
 #[derive(Clone, Debug)]
@@ -113,21 +113,22 @@ pub struct Settings {
     pub seed: u64,
 }
 
-impl UciPosition for Position {
-    fn startpos() -> Position {
-        Position::startpos()
+/// The session keeps the position the engine searches.
+impl UciPosition for EnginePosition {
+    fn startpos() -> EnginePosition {
+        EnginePosition::new(Position::startpos())
     }
 
-    fn from_fen(fen: &str) -> Result<Position, CommandError> {
-        Position::from_fen(fen).map_err(CommandError::fen)
+    fn from_fen(fen: &str) -> Result<EnginePosition, CommandError> {
+        Position::from_fen(fen).map(EnginePosition::new).map_err(CommandError::fen)
     }
 
     fn to_fen(&self) -> String {
-        Position::to_fen(self)
+        self.position().to_fen()
     }
 
     fn side_to_move(&self) -> usize {
-        self.turn().index()
+        self.position().turn().index()
     }
 }
 
@@ -199,7 +200,7 @@ impl Chess {
 }
 
 impl Dialect for Chess {
-    type Position = Position;
+    type Position = EnginePosition;
     type Extra = Settings;
     const NAME: &'static str = ENGINE_NAME;
     const FAILED_BESTMOVE: &'static str = "bestmove 0000";
@@ -277,8 +278,8 @@ impl Dialect for Chess {
         Ok(Some(Vec::new()))
     }
 
-    fn parse_move(&self, pos: &Position, text: &str) -> Option<Move> {
-        pos.parse_uci(text).ok()
+    fn parse_move(&self, pos: &EnginePosition, text: &str) -> Option<Move> {
+        pos.position().parse_uci(text).ok()
     }
 
     /// Castling as the king taking its rook with `UCI_Chess960`, else as the king's move.
@@ -290,7 +291,8 @@ impl Dialect for Chess {
         crate::engine::CLOCK_POLICY.with_overhead(overhead)
     }
 
-    fn display(&self, pos: &Position) -> Vec<String> {
+    fn display(&self, pos: &EnginePosition) -> Vec<String> {
+        let pos = pos.position();
         let board = pos.board();
         let mut lines = vec![" +---+---+---+---+---+---+---+---+".to_owned()];
         for rank in Rank::ALL.iter().rev() {
@@ -328,9 +330,9 @@ impl Dialect for Chess {
 
     /// A book move, when `OwnBook` is on, a book is loaded, the GUI does not analyse and the search would end
     /// on its own over all moves.
-    fn instant_move(&mut self, pos: &Position, limits: &GoLimits, root_moves: &[Move]) -> Option<Move> {
+    fn instant_move(&mut self, pos: &EnginePosition, limits: &GoLimits, root_moves: &[Move]) -> Option<Move> {
         if self.own_book && !self.analyse_mode && !limits.infinite && !limits.ponder && root_moves.is_empty() {
-            return self.book.as_ref()?.pick(pos, self.rng.next_u64());
+            return self.book.as_ref()?.pick(pos.position(), self.rng.next_u64());
         }
         None
     }
@@ -369,7 +371,7 @@ pub fn run_search(engine: &Mutex<Engine>, job: &SearchJob, control: &SearchContr
     }
     let settings = &job.extra;
     let mut engine = engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let phase = crate::eval::phase(&job.position);
+    let phase = crate::engine::eval::phase(job.position.position());
     let wdl = |score| {
         let chances = MODEL.wdl(score, phase);
         [chances.win, chances.draw, chances.loss]

@@ -9,7 +9,7 @@
 //! # Examples
 //!
 //! ```
-//! use tabula_chess::strength::{level_for_elo, skill, ELO_RANGE};
+//! use tabula_chess::engine::strength::{level_for_elo, skill, ELO_RANGE};
 //!
 //! // The weakest Elo is the lowest level, the strongest the highest level still limited.
 //! assert_eq!(level_for_elo(*ELO_RANGE.start()), 0.0);

@@ -1,5 +1,5 @@
 //! An efficiently updated neural network evaluation (NNUE): [`Network`], its weights file format and the
-//! [`Accumulators`] a [`Position`] carries along its history.
+//! [`Accumulators`] a search keeps along its line of play.
 //!
 //! # The network
 //!
@@ -22,8 +22,11 @@
 //!
 //! Because a move changes at most four features, the accumulators are updated as the Zobrist key is: by
 //! adding and subtracting the weight columns of the features the move changes ([`Position::placement_change`]).
-//! The update is lazy: making and taking back moves costs nothing (perft does not pay for the network); when a
-//! network evaluates a position, it brings the accumulators up to date from the last position it evaluated on
+//! The accumulators are not the position's: a search keeps them along its line of play, in [`Accumulators`]
+//! beside the position it plays and takes back moves on (the engine's
+//! [`EnginePosition`](crate::engine::EnginePosition)), so that the rules know nothing of any network. The
+//! update is lazy: making and taking back moves costs nothing; when a network evaluates a position
+//! ([`Network::evaluate_along`]), it brings the accumulators up to date from the last position it evaluated on
 //! the same line of play, or from scratch. A king moving to another bucket, or across the middle of a mirrored
 //! layout, changes every input of its side: that side's accumulator is computed afresh.
 //!
@@ -101,7 +104,7 @@
 //! # Examples
 //!
 //! ```
-//! use tabula_chess::eval::nnue::Network;
+//! use tabula_chess::engine::eval::nnue::Network;
 //! use tabula_chess::Position;
 //!
 //! let net = Network::embedded();
@@ -121,13 +124,11 @@ use crate::position::Position;
 use crate::types::{Color, Piece, Square};
 
 mod kings;
-pub use kings::{KingLayout, View};
+pub use kings::{KingLayout, View, INPUTS, MAX_KING_BUCKETS};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Inputs per side: colour (own, other) × role × square.
-pub const INPUTS: usize = 768;
 /// Neurons of the first layer, per side.
 pub const HIDDEN: usize = 256;
 /// The first layer's quantisation: an accumulator is `QA` times the real value, clipped to `0..=QA`.
@@ -144,8 +145,6 @@ pub const SCALES: std::ops::RangeInclusive<i32> = 1..=10_000;
 pub const VERSION: u32 = 3;
 /// The most output buckets a network may have.
 pub const MAX_BUCKETS: usize = 16;
-/// The most king buckets (input sets) a network may have.
-pub const MAX_KING_BUCKETS: usize = 32;
 /// The name of the embedded network where a network is named ([`Network::named`]).
 pub const EMBEDDED_NAME: &str = "<embedded>";
 
@@ -161,12 +160,21 @@ const MAGIC: &[u8; 4] = b"TBNN";
 
 /// The length of a file with [`HIDDEN`] neurons, `buckets` output buckets and the king layout `kings`.
 pub const fn file_len(buckets: usize, kings: &KingLayout) -> usize {
-    header_len(kings.version()) + body_len(HIDDEN, buckets, kings.buckets()) + 8
+    header_len(version_for(kings)) + body_len(HIDDEN, buckets, kings.buckets()) + 8
 }
 
 /// The most hidden neurons per side a file may state (files of other widths than [`HIDDEN`] are read as
 /// [`Layers`], to start a wider network from).
 pub const MAX_HIDDEN: usize = 4_096;
+
+/// The oldest file version that can hold the king layout `kings`.
+const fn version_for(kings: &KingLayout) -> u32 {
+    if kings.sees_kings() {
+        VERSION
+    } else {
+        2
+    }
+}
 
 const fn header_len(version: u32) -> usize {
     match version {
@@ -329,7 +337,7 @@ impl Layers {
             (INPUTS * kings * hidden, hidden, 2 * hidden * buckets),
             "layers of {hidden} hidden neurons, {kings} king buckets and {buckets} buckets"
         );
-        let version = self.kings.version();
+        let version = version_for(&self.kings);
         let mut out = Vec::with_capacity(header_len(version) + body_len(hidden, buckets, kings) + 8);
         out.extend_from_slice(MAGIC);
         let mut header = vec![version, INPUTS as u32, hidden as u32, buckets as u32];
@@ -386,7 +394,8 @@ impl Layers {
             if mirror > 1 {
                 return Err(NetError::Kings(count));
             }
-            KingLayout::new(mirror == 1, map.try_into().expect("64 bytes"), count as usize)?
+            KingLayout::new(mirror == 1, map.try_into().expect("64 bytes"), count as usize)
+                .ok_or(NetError::Kings(count))?
         };
         let at = quantisation_at(version);
         let (Some(qa), Some(qb), Some(scale)) = (u32_at(at), u32_at(at + 4), u32_at(at + 8)) else {
@@ -740,11 +749,18 @@ impl Network {
         ((i64::from(sum) + i64::from(*bias)) * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
 
-    /// The evaluation of `pos` in centipawns for the side to move, with the accumulators `pos` carries
-    /// brought up to date.
+    /// The evaluation of `pos` in centipawns for the side to move, its accumulators computed from scratch (for
+    /// a position evaluated once; a search keeps them along its line with
+    /// [`evaluate_along`](Network::evaluate_along)).
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        // Uncontended: a position is searched by one thread (the lock only makes sharing one safe).
-        let mut stack = pos.accumulators().0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        self.output(&self.accumulator(pos), pos.turn(), self.bucket(pos))
+    }
+
+    /// The evaluation of `pos` in centipawns for the side to move, with `accumulators`, those of `pos`'s line
+    /// of play (see [`Accumulators`]), brought up to date.
+    pub fn evaluate_along(&self, pos: &Position, accumulators: &Accumulators) -> i32 {
+        // Uncontended: a line of play is searched by one thread (the lock only makes sharing one safe).
+        let mut stack = accumulators.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let acc = stack.update(self, pos);
         self.output(acc, pos.turn(), self.bucket(pos))
     }
@@ -882,8 +898,11 @@ impl Stack {
     }
 }
 
-/// The network accumulators a [`Position`] carries along its history (see the [module documentation](self)).
-/// Only the networks read them; [`Position::undo`] marks those past the history's end as stale.
+/// The network accumulators of the positions along one line of play: a search thread's, kept beside the
+/// position it plays and takes back moves on (see the [module documentation](self) and
+/// [`EnginePosition`](crate::engine::EnginePosition)). Entry `i` belongs to the position after `i` moves of the
+/// position's history; only the networks read them ([`Network::evaluate_along`]), and whoever takes a move back
+/// marks those past the history's end as stale ([`forget_after`](Accumulators::forget_after)).
 #[derive(Debug, Default)]
 pub struct Accumulators(Mutex<Stack>);
 
@@ -894,9 +913,9 @@ impl Clone for Accumulators {
 }
 
 impl Accumulators {
-    /// Marks the accumulators of positions after `plies` moves of the history as stale.
+    /// Marks the accumulators of positions after `plies` moves of the history as stale: a move was taken back.
     #[inline(always)]
-    pub(crate) fn forget_after(&mut self, plies: usize) {
+    pub fn forget_after(&mut self, plies: usize) {
         let stack = self.0.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner());
         stack.top = stack.top.min(plies);
     }
@@ -994,7 +1013,8 @@ mod tests {
                 _ => "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
             })
             .unwrap();
-            net.evaluate(&pos);
+            let mut line = Accumulators::default();
+            net.evaluate_along(&pos, &line);
             // Random walks forward and back, with null moves, evaluating now and then.
             for _ in 0..120 {
                 let moves = pos.legal_moves();
@@ -1008,6 +1028,7 @@ mod tests {
                     } else {
                         pos.undo();
                     }
+                    line.forget_after(pos.history_len());
                 } else if !pos.is_check() && rng.next_u64() % 10 == 0 {
                     pos.play_null();
                 } else {
@@ -1015,8 +1036,9 @@ mod tests {
                 }
                 if rng.next_u64() % 3 == 0 {
                     let fresh = net.output(&net.accumulator(&pos), pos.turn(), net.bucket(&pos));
+                    assert_eq!(net.evaluate_along(&pos, &line), fresh, "{}", pos.to_fen());
                     assert_eq!(net.evaluate(&pos), fresh, "{}", pos.to_fen());
-                    let stack = pos.accumulators().0.lock().unwrap();
+                    let stack = line.0.lock().unwrap();
                     assert_eq!(stack.entries[pos.history_len()], net.accumulator(&pos), "{}", pos.to_fen());
                 }
             }
@@ -1043,8 +1065,9 @@ mod tests {
         // Along games, each kernel updating its own accumulators move by move.
         for _ in 0..20 {
             let (mut a, mut b) = (Position::startpos(), Position::startpos());
+            let (line_a, line_b) = (Accumulators::default(), Accumulators::default());
             for _ in 0..80 {
-                assert_eq!(scalar.evaluate(&a), fast.evaluate(&b), "{}", a.to_fen());
+                assert_eq!(scalar.evaluate_along(&a, &line_a), fast.evaluate_along(&b, &line_b), "{}", a.to_fen());
                 let moves = a.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -1375,7 +1398,8 @@ mod tests {
             .enumerate()
             {
                 let mut pos = Position::from_fen(fen).unwrap();
-                net.evaluate(&pos);
+                let mut line = Accumulators::default();
+                net.evaluate_along(&pos, &line);
                 for step in 0..100 {
                     let moves = pos.legal_moves();
                     if (pos.history_len() > 0 && rng.next_u64() % 4 == 0) || moves.is_empty() {
@@ -1383,13 +1407,14 @@ mod tests {
                             break;
                         }
                         pos.undo();
+                        line.forget_after(pos.history_len());
                     } else {
                         pos.play_unchecked(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
                     }
                     // Sometimes several plies pass between evaluations.
                     if (step + game) % 3 != 1 {
                         let fresh = net.output(&net.accumulator(&pos), pos.turn(), net.bucket(&pos));
-                        assert_eq!(net.evaluate(&pos), fresh, "{name}: {}", pos.to_fen());
+                        assert_eq!(net.evaluate_along(&pos, &line), fresh, "{name}: {}", pos.to_fen());
                     }
                 }
             }
@@ -1407,7 +1432,7 @@ mod tests {
             let setup = pos.to_setup();
             let mut board = crate::Board::empty();
             for sq in setup.board.occupied() {
-                board.put(Square::from_index_unchecked(sq.index() as u32 ^ 7), setup.board.piece_at(sq).unwrap());
+                board.put(Square::from_index_unchecked(sq.index() ^ 7), setup.board.piece_at(sq).unwrap());
             }
             let mirrored = crate::Setup { board, castling: crate::CastlingRights::NONE, ep_square: None, ..setup };
             let Ok(mirrored) = Position::from_setup(&mirrored) else { continue };

@@ -1,4 +1,13 @@
-//! The xiangqi engine: [`Engine`] is the core's [`tabula::search::Engine`] for [`Position`], which says here
+//! The engine side of xiangqi, behind the default feature `engine`: the evaluation, the search set up to play,
+//! the game's front and its protocol sessions. Nothing outside this module imports from it: the rest of the
+//! crate is the rules, notation and keys.
+//!
+//! - [`eval`]: the static evaluation, and [`eval::Evaluation`], the evaluator the core's searches use.
+//! - [`see`]: static exchange evaluation and the capture order.
+//! - [`front`]: the game's front for the terminal, the protocols and the web page.
+//! - [`uci`]: UCI as Pikafish speaks it; [`ucci`]: UCCI as ElephantEye speaks it.
+//!
+//! [`Engine`] is the core's [`tabula::search::Engine`] for [`Position`], which says here
 //! (as [`Playable`]) what it plays with: the xiangqi [`Evaluation`], the search options below, the keys of the
 //! game's own history (so that repetitions count, ruled by the Asian rules through
 //! [`Game::repetition_outcome`](tabula::game::HookedGame::repetition_outcome)) and the positions of
@@ -23,10 +32,16 @@
 //! assert_eq!(tabula::score::uci_string(result.score), "mate 1");
 //! ```
 
-use crate::eval::Evaluation;
 use crate::position::Position;
+use eval::Evaluation;
 use tabula::search::{Playable, SearchOptions};
 use tabula::Key;
+
+pub mod eval;
+pub mod front;
+pub mod see;
+pub mod ucci;
+pub mod uci;
 
 /// Reverse futility margin per ply (a pawn is 100).
 const FUTILITY_MARGIN: i32 = 100;

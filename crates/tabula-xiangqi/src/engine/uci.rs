@@ -23,7 +23,7 @@
 //!
 //! ```
 //! use tabula_protocol::server::Connection;
-//! use tabula_xiangqi::uci::UciSession;
+//! use tabula_xiangqi::engine::uci::UciSession;
 //!
 //! let mut session = UciSession::new();
 //! assert_eq!(session.handle("isready"), ["readyok"]);

@@ -1,6 +1,7 @@
 //! `tabula bench`: fixed searches of every game, each with a deterministic node count, and the speed.
 //!
-//! Each game's rows come from its [registry entry](crate::registry::Entry). Node counts depend only on the code:
+//! Each game's rows come from its [registry entry](crate::registry::Entry), which names this module's function
+//! for the game. Node counts depend only on the code:
 //! a change that keeps them equal did not change what is searched. (Go's searches are Monte Carlo with a fixed
 //! number of playouts: the row names the move chosen and its win rate, which depend only on the code and the
 //! seed.)
@@ -28,15 +29,16 @@ fn run(name: &str, search: impl FnOnce() -> u64) -> BenchRun {
     BenchRun { name: name.to_owned(), nodes, time: start.elapsed() }
 }
 
-/// Runs every game's bench and prints one line per search and a total.
-pub fn print(hash: usize) -> Result<()> {
+/// Runs each game's bench (`games` yields the rows of one game at a time, searched as it is asked) and prints
+/// one line per search and a total.
+pub fn print(games: impl IntoIterator<Item = Vec<BenchRun>>) -> Result<()> {
     let mut total_nodes = 0u64;
     let start = Instant::now();
     let line = |name: &str, nodes: u64, secs: f64| {
         println!("{name:<40} {nodes:>12} nodes {secs:>8.3}s {:>10.0} nodes/s", nodes as f64 / secs.max(1e-9));
     };
-    for entry in crate::registry::games() {
-        for row in entry.bench(hash) {
+    for rows in games {
+        for row in rows {
             line(&row.name, row.nodes, row.time.as_secs_f64());
             total_nodes += row.nodes;
         }

@@ -290,7 +290,7 @@ fn run(cli: Cli) -> Result<()> {
             anyhow::ensure!(report.is_sound(), "the key set has defects");
             Ok(())
         }
-        Command::Bench { hash } => bench::print(hash),
+        Command::Bench { hash } => bench::print(registry::games().iter().map(|entry| entry.bench(hash))),
         Command::Gtp { threads, playouts, move_time } => {
             registry::find("go")?.gtp()?(&GtpSettings { threads, playouts, move_time })
         }

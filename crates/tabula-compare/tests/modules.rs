@@ -1,22 +1,35 @@
-//! The module graphs of the bitboard games have no cycles, and their rules import nothing of their engines.
+//! The module graphs of every crate of the workspace have no cycles, and the rules of each game whose engine
+//! is one module (`src/engine/`, behind the `engine` feature) import nothing of that engine.
 //!
 //! Each crate's sources are read as text: a module (a file) depends on another when it names a path into it
 //! (`crate::position::Position`, `super::INPUTS`, `use crate::{board::Board, types::Color}`, a child's
-//! `kings::View`), a root re-export (`crate::Bitboard`) counting as the module it re-exports. A `mod` line
-//! only declares a child; inline modules (`mod tests`) belong to their file. Then:
+//! `kings::View`), a re-export (`crate::Bitboard`) counting as the module it re-exports. A `mod` line only
+//! declares a child, and a `pub use` of a module's own descendants only shows them (a module's face, as the
+//! crate root's re-exports are) unless the module itself uses what it re-exports; inline modules (`mod tests`) belong to their file. A binary's own roots
+//! (`src/bin/`) are crates of their own and left out. Then:
 //!
 //! - no module depends on itself through others (the graph is acyclic, as shakmaty's leaf modules import
 //!   nothing of the crate);
-//! - no module outside `engine` depends on one inside it: the rules, notation and keys compile without the
-//!   `engine` feature.
+//! - no module outside `engine` but the crate root (which declares it) depends on one inside it, not even in
+//!   its tests: the rules, notation and keys compile without the `engine` feature.
 //!
-//! Run with `cargo test -p tabula-board --test modules`.
+//! Run with `cargo test -p tabula-compare --test modules`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The crates checked, beside this one.
-const CRATES: [&str; 3] = ["tabula-board", "tabula-chess", "tabula-xiangqi"];
+/// The crates checked: every crate of the workspace (each folder of `crates/` with a `src/`).
+fn crates() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut found: Vec<String> = std::fs::read_dir(&root)
+        .expect("the crates folder")
+        .map(|entry| entry.expect("an entry").path())
+        .filter(|path| path.join("src").is_dir())
+        .map(|path| path.file_name().expect("a name").to_string_lossy().into_owned())
+        .collect();
+    found.sort();
+    found
+}
 
 /// A crate's modules: each module's path (`""` the root, `"engine::eval"`) and its source without comments.
 fn modules(src: &Path) -> BTreeMap<String, String> {
@@ -26,11 +39,13 @@ fn modules(src: &Path) -> BTreeMap<String, String> {
         for entry in std::fs::read_dir(&dir).expect("a source folder") {
             let path = entry.expect("an entry").path();
             if path.is_dir() {
-                stack.push(path);
+                if path != src.join("bin") {
+                    stack.push(path);
+                }
             } else if path.extension().is_some_and(|e| e == "rs") {
                 let relative = path.strip_prefix(src).expect("below src").with_extension("");
                 let mut parts: Vec<String> = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-                if parts.last().is_some_and(|last| last == "mod" || last == "lib") {
+                if parts.last().is_some_and(|last| last == "mod" || last == "lib" || last == "main") {
                     parts.pop();
                 }
                 let text = std::fs::read_to_string(&path).expect("a source file");
@@ -221,8 +236,16 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
                 let (tree, used) = use_tree(&rest[start..]);
                 for path in tree {
                     if let Some(abs) = absolute(module, &path, &kids, inline.len()) {
+                        let own: Vec<&str> = module.split("::").filter(|m| !m.is_empty()).collect();
+                        let descendant = abs.len() > own.len() + 1 && abs.iter().zip(&own).all(|(a, b)| a == b);
                         if rest.starts_with("pub use ") {
                             exports.entry(module.clone()).or_default().push(abs.clone());
+                            let name = abs.last().expect("a path");
+                            if descendant && name != "self" && words(text, name) == 1 {
+                                // The module's face: what it offers of its own children and does not itself
+                                // use, declared as `mod` declares them.
+                                continue;
+                            }
                         }
                         paths.push(abs);
                     }
@@ -256,6 +279,14 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
         }
     }
     graph
+}
+
+/// How many times `name` stands in `text` as a word of its own.
+fn words(text: &str, name: &str) -> usize {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name)
+        .filter(|(at, _)| !text[..*at].ends_with(is_word) && !text[at + name.len()..].starts_with(is_word))
+        .count()
 }
 
 /// A cycle of the graph, as the modules along it with the path each names of the next, if there is one.
@@ -311,9 +342,11 @@ fn source(krate: &str) -> PathBuf {
 #[test]
 fn no_module_depends_on_itself_through_others() {
     let mut cycles = Vec::new();
-    for krate in CRATES {
+    let crates = crates();
+    assert!(crates.len() > 10, "crates not found: {crates:?}");
+    for krate in &crates {
         let mut graph = graph(&source(krate));
-        assert!(graph.len() > 3, "{krate}: modules not found");
+        assert!(!graph.is_empty(), "{krate}: modules not found");
         // Each cycle found, then the graph without its first edge, to show them all.
         while let Some(cycle) = find_cycle(&graph) {
             cycles.push(format!("{krate} has a module cycle:\n  {}", cycle.join("\n  ")));
@@ -330,7 +363,12 @@ fn no_module_depends_on_itself_through_others() {
 fn the_rules_import_nothing_of_the_engine() {
     let inside = |m: &str| m == "engine" || m.starts_with("engine::");
     let mut found = Vec::new();
-    for krate in CRATES {
+    let with_engine: Vec<String> =
+        crates().into_iter().filter(|krate| graph(&source(krate)).contains_key("engine")).collect();
+    for game in ["tabula-chess", "tabula-go", "tabula-gomoku", "tabula-xiangqi"] {
+        assert!(with_engine.iter().any(|krate| krate == game), "{game} has no engine module");
+    }
+    for krate in &with_engine {
         for (module, edges) in graph(&source(krate)) {
             if inside(&module) || module.is_empty() {
                 continue;

@@ -53,7 +53,7 @@ use std::fmt::Debug;
 
 pub mod hooks;
 
-pub use hooks::{EvaluatorHooks, HookedEvaluator, HookedGame, Hooks, PieceTo, Repetition, Symmetries};
+pub use hooks::{HookedEvaluator, HookedGame};
 
 /// How a finished game ended, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -262,6 +262,186 @@ pub trait Evaluator<G: Game>: Sync {
 
     /// The search hooks the evaluator gives: none by default (see [`EvaluatorHooks`]).
     const HOOKS: EvaluatorHooks<G, Self> = EvaluatorHooks::NONE;
+}
+
+// The hooks' types are their signatures, spelled out where a game author reads them (hence the lints' allowance
+// of complex types).
+/// The search hooks of a game `G`, each [`None`] unless the game names it in [`Game::HOOKS`]. See [`hooks`] for what each buys.
+#[allow(clippy::type_complexity)]
+pub struct Hooks<G: Game> {
+    // ---- Tactics --------------------------------------------------------------------------------------------
+    /// Whether the side to move can win with its next move. [`WinningMove::NoneExists`] is a promise: the
+    /// search then knows no win can come sooner than three plies.
+    pub winning_move: Option<fn(&G) -> WinningMove<G::Move>>,
+
+    /// Appends the legal moves after which the opponent cannot win at once, in the order
+    /// [`legal_moves`](Game::legal_moves) would give them, and returns how many it appended (0: every move
+    /// loses at once); `None` where the game does not know, leaving the buffer alone. Asked only when the side
+    /// to move has no win at once.
+    pub non_losing_moves: Option<fn(&G, &mut Vec<G::Move>) -> Option<usize>>,
+
+    /// Which players could still win at all, whatever is played: a `false` only when the rules prove it
+    /// impossible (every line blocked, say). Exact solvers then bound the score by a draw; depth-limited
+    /// searches ignore it, so that their values stay those of minimax.
+    pub possible_winners: Option<fn(&G) -> Winners>,
+
+    /// Whether the side to move is in check, or under whatever immediate threat the rules force it to answer
+    /// (a four in Gomoku). With the [`check_extension`](crate::search::SearchOptions::check_extension) option
+    /// the search extends moves that give check; quiescence answers a check with every move that does not
+    /// lose at once instead of standing pat; reductions and pruning leave such nodes alone.
+    pub in_check: Option<fn(&G) -> bool>,
+
+    // ---- Null move --------------------------------------------------------------------------------------------
+    /// A move that passes the turn, if passing here is a sound test of the position for null-move pruning
+    /// (`None` in zugzwang-prone positions, in check). The search plays it with [`play`](Game::play) and takes it
+    /// back with [`undo`](Game::undo); it is never a legal move.
+    pub null_move: Option<fn(&G) -> Option<G::Move>>,
+
+    // ---- Symmetry and prefetch ----------------------------------------------------------------------------------
+    /// The position's symmetries: mirror-symmetric games store a position under the smaller of its key and its
+    /// mirror's, so that both halves of the tree share entries.
+    pub symmetry: Option<Symmetries<G>>,
+
+    /// The [table key](HookedGame::table_key) of the position after a move, computed without playing it (one
+    /// XOR per feature): the search fetches children's table entries ahead of time. `None` from the function
+    /// where it cannot tell for that move.
+    pub child_table_key: Option<fn(&G, G::Move) -> Option<Key>>,
+
+    // ---- Repetition -------------------------------------------------------------------------------------------
+    /// That positions can repeat, and how a repetition is ruled.
+    pub repetition: Option<Repetition<G>>,
+
+    // ---- End ----------------------------------------------------------------------------------------------------
+    /// How much is left of the game, if it is sure to end: at most how many plies and at most what margin.
+    /// Exact solvers ([`Searcher::solve`](crate::search::Searcher::solve)) need it to size the range of
+    /// possible scores; iterative deepening stops once a search reaches the end of every line.
+    pub remaining: Option<fn(&G) -> Option<Remaining>>,
+
+    // ---- Move order ---------------------------------------------------------------------------------------------
+    /// Which piece each move moves and where, for the [continuation
+    /// history](crate::search::SearchOptions::continuation_history).
+    pub piece_to: Option<PieceTo<G>>,
+}
+
+impl<G: Game> Hooks<G> {
+    /// No hook at all: what a game that names none has.
+    pub const NONE: Hooks<G> = Hooks {
+        winning_move: None,
+        non_losing_moves: None,
+        possible_winners: None,
+        in_check: None,
+        null_move: None,
+        symmetry: None,
+        child_table_key: None,
+        repetition: None,
+        remaining: None,
+        piece_to: None,
+    };
+
+    /// Whether any tactical hook that a depth-limited search asks is named (not
+    /// [`possible_winners`](Hooks::possible_winners), which only solvers ask).
+    pub const fn has_tactics(&self) -> bool {
+        self.winning_move.is_some() || self.non_losing_moves.is_some() || self.in_check.is_some()
+    }
+}
+
+/// A game's symmetries (see [`Hooks::symmetry`]).
+pub struct Symmetries<G: Game> {
+    /// The key under which the table stores the position, and the symmetry that maps the position to that
+    /// form (usually the smallest key among the position's symmetric images).
+    pub table_key: fn(&G) -> TableKey,
+    /// The code of a move in the canonical form of the position, from its code in the position as it is, the
+    /// symmetry being the position's [`TableKey::symmetry`].
+    pub canonical_move_code: fn(u16, Symmetry) -> u16,
+    /// The inverse of `canonical_move_code`: the code in the position as it is, from its code in the
+    /// canonical form.
+    pub actual_move_code: fn(u16, Symmetry) -> u16,
+}
+
+/// How a game's positions repeat (see [`Hooks::repetition`]).
+pub struct Repetition<G: Game> {
+    /// Plies played since the last irreversible move: the search looks for a repeated position within that
+    /// window.
+    pub reversible_plies: fn(&G) -> usize,
+    /// The result for the side to move when the position repeats the one `cycle` plies back (an even
+    /// number). Xiangqi, for one, rules a perpetual check or chase lost for the side that made it. The search
+    /// never stores a result that depends on a ruling other than a draw in the table, since it holds only on
+    /// this path.
+    pub outcome: fn(&G, usize) -> Outcome,
+}
+
+impl<G: Game> Repetition<G> {
+    /// Repetitions within `reversible_plies` that are draws, as in chess.
+    pub const fn draws(reversible_plies: fn(&G) -> usize) -> Repetition<G> {
+        fn draw<G>(_: &G, _: usize) -> Outcome {
+            Outcome::Draw
+        }
+        Repetition { reversible_plies, outcome: draw::<G> }
+    }
+}
+
+/// Which piece a move moves, whose it is and where it goes (see [`Hooks::piece_to`]).
+pub struct PieceTo<G: Game> {
+    /// An upper bound on the codes (exclusive, at most 4,096, or a search of the game does not build; the
+    /// continuation history has this many squared entries).
+    pub codes: usize,
+    /// The code of a legal move: the same for every move taking the same piece to the same square, whatever
+    /// the position.
+    pub code: fn(&G, G::Move) -> u16,
+}
+
+/// The search hooks of an evaluator `E` of `G`, each [`None`] unless the evaluator names it in
+/// [`Evaluator::HOOKS`]. They are policy: they decide what the search looks at first or longer, never what the
+/// rules allow. See [`hooks`] for what each buys.
+#[allow(clippy::type_complexity)]
+pub struct EvaluatorHooks<G: Game, E: ?Sized> {
+    /// Appends the noisy moves (captures, promotions...) that quiescence search should resolve. Without this
+    /// hook the horizon is the evaluation.
+    pub noisy_moves: Option<fn(&E, &G, &mut Vec<G::Move>)>,
+
+    /// The most a noisy move (legal here, not yet played) can win by itself on the evaluation's scale: in chess
+    /// the value of the piece it takes, and a promotion's gain. With
+    /// [`quiescence_delta`](crate::search::SearchOptions::quiescence_delta), quiescence leaves out a move that
+    /// could not lift the static evaluation to alpha even so. `None` from the function: unknown, always
+    /// searched.
+    pub noisy_gain: Option<fn(&E, &G, G::Move) -> Option<Score>>,
+
+    /// Whether a move (legal here, not yet played) is tactical: a capture, a promotion, a four — a move that
+    /// late-move reductions and pruning must leave alone. Without this hook no move is.
+    pub is_tactical: Option<fn(&E, &G, G::Move) -> bool>,
+
+    /// A move the evaluator's own analysis proves winning (a threat-space search, a tablebase), if it knows
+    /// one. At nodes [`plan_depth`](crate::search::SearchOptions::plan_depth) plies or more from the horizon
+    /// (two by default) where the side to move is not forced, the search then tries this move only. Asked only
+    /// when the [`tactics`](crate::search::SearchOptions::tactics) option is on.
+    pub winning_plan: Option<fn(&E, &G) -> Option<G::Move>>,
+
+    /// Appends the moves that answer a threat of the opponent's the evaluator knows, where every other legal
+    /// move loses (in Gomoku an open three: any move but a parry or a four of one's own lets it become an open
+    /// four), and returns how many it appended; `None` from the function when it knows no such threat, leaving
+    /// the buffer alone. At nodes two plies or more from the horizon where the side to move is not forced and
+    /// has no [winning plan](EvaluatorHooks::winning_plan), the search then tries these moves only (all of them
+    /// if there are none). Asked only when the [`tactics`](crate::search::SearchOptions::tactics) option is on.
+    pub threat_replies: Option<fn(&E, &G, &mut Vec<G::Move>) -> Option<usize>>,
+
+    /// A key of the part of the position (with the side to move) the evaluation's errors follow, in chess
+    /// the pawns: with the [`correction_history`](crate::search::SearchOptions::correction_history) option
+    /// the search learns, per key, how far its searched scores fall from [`evaluate`](Evaluator::evaluate)
+    /// and corrects the evaluation by that. Any 64-bit value; positions that share it share a correction.
+    /// `None` from the function: no correction there.
+    pub correction_key: Option<fn(&E, &G) -> Option<u64>>,
+}
+
+impl<G: Game, E: ?Sized> EvaluatorHooks<G, E> {
+    /// No hook at all: what an evaluator that names none has.
+    pub const NONE: EvaluatorHooks<G, E> = EvaluatorHooks {
+        noisy_moves: None,
+        noisy_gain: None,
+        is_tactical: None,
+        winning_plan: None,
+        threat_replies: None,
+        correction_key: None,
+    };
 }
 
 /// Move-order hints at or beyond `±PRIORITY` rank before killer moves (or after everything, if negative);

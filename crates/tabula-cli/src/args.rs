@@ -1,5 +1,5 @@
 //! The arguments several commands share: the variant of a game, how hard its engine thinks, how a board is
-//! drawn, who plays a side.
+//! drawn (the three together for playing and analyzing), who plays a side.
 
 use anyhow::Result;
 use clap::ValueEnum;
@@ -101,6 +101,17 @@ impl DrawArgs {
             CharsetChoice::Ascii => Charset::Ascii,
         }
     }
+}
+
+/// What playing or analyzing a position takes: the variant, how hard the engine thinks, how the board is drawn.
+#[derive(Clone, Debug, clap::Args)]
+pub struct GameArgs {
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    #[command(flatten)]
+    pub setup: SetupArgs,
+    #[command(flatten)]
+    pub draw: DrawArgs,
 }
 
 /// Who plays a side.

@@ -9,7 +9,7 @@ mod registry;
 mod terminal_verbs;
 
 use anyhow::{Context, Result};
-use args::{DrawArgs, EngineArgs, Player, SetupArgs};
+use args::{GameArgs, Player, SetupArgs};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Parser, Subcommand, ValueEnum};
 use registry::GtpSettings;
@@ -46,11 +46,7 @@ enum Command {
         #[arg(long)]
         position: Option<String>,
         #[command(flatten)]
-        engine: EngineArgs,
-        #[command(flatten)]
-        setup: SetupArgs,
-        #[command(flatten)]
-        draw: DrawArgs,
+        args: GameArgs,
     },
     /// Analyze a position: best move, score, principal variation, nodes, table use, time.
     Analyze {
@@ -66,11 +62,7 @@ enum Command {
         #[arg(long)]
         solve: bool,
         #[command(flatten)]
-        engine: EngineArgs,
-        #[command(flatten)]
-        setup: SetupArgs,
-        #[command(flatten)]
-        draw: DrawArgs,
+        args: GameArgs,
     },
     /// Solve positions read one per line (from FILE or standard input): `position value`.
     Solve {
@@ -257,21 +249,15 @@ fn report(e: &anyhow::Error) -> String {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Play { game, first, second, position, engine, setup, draw } => {
+        Command::Play { game, first, second, position, args } => {
             let sides = [first.into(), second.into()];
-            registry::find(&game)?.verbs().play(
-                position.as_deref().unwrap_or(""),
-                sides,
-                &engine,
-                &setup,
-                draw.charset(),
-            )
+            registry::find(&game)?.verbs().play(position.as_deref().unwrap_or(""), sides, &args)
         }
-        Command::Analyze { game, position, solve: true, engine, setup, draw } => {
-            registry::find(&game)?.solver()?.analyze(&position, &engine.config(), &setup, draw.charset())
+        Command::Analyze { game, position, solve: true, args } => {
+            registry::find(&game)?.solver()?.analyze(&position, &args)
         }
-        Command::Analyze { game, position, solve: false, engine, setup, draw } => {
-            registry::find(&game)?.verbs().analyze(&position, &engine, &setup, draw.charset())
+        Command::Analyze { game, position, solve: false, args } => {
+            registry::find(&game)?.verbs().analyze(&position, &args)
         }
         Command::Solve { game, file, weak, stats, hash, threads } => {
             let config = EngineConfig { hash_mib: hash, threads: threads.max(1), table: true };

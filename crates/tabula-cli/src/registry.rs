@@ -4,14 +4,14 @@
 //!
 //! A new game is one more line of [`games`]: its front type, its name for people, and what else it offers.
 
-use crate::args::{EngineArgs, SetupArgs};
+use crate::args::{GameArgs, SetupArgs};
 use crate::bench::{self, BenchRun};
-use crate::terminal_verbs;
+use crate::terminal_verbs::{Solver, Terminal};
 use anyhow::Result;
 use std::marker::PhantomData;
 use std::path::Path;
 use tabula::quality::QualityReport;
-use tabula_protocol::front::{Charset, EngineConfig, Front, Solve};
+use tabula_protocol::front::{EngineConfig, Front, Solve};
 use tabula_protocol::terminal::Side;
 
 /// A protocol that serves an engine on standard input and output.
@@ -230,19 +230,13 @@ impl<G: Front + 'static> Building<G> {
     }
 }
 
-/// The verbs every game has, on its [`Front`].
+/// The verbs every game has, on its [`Front`] (written once for all games in
+/// [`terminal_verbs`](crate::terminal_verbs)).
 pub trait Verbs {
     /// `tabula play`: from `start` (the start position if empty), each side played as `sides` says.
-    fn play(
-        &self,
-        start: &str,
-        sides: [Side; 2],
-        engine: &EngineArgs,
-        setup: &SetupArgs,
-        charset: Charset,
-    ) -> Result<()>;
+    fn play(&self, start: &str, sides: [Side; 2], args: &GameArgs) -> Result<()>;
     /// `tabula analyze`.
-    fn analyze(&self, position: &str, engine: &EngineArgs, setup: &SetupArgs, charset: Charset) -> Result<()>;
+    fn analyze(&self, position: &str, args: &GameArgs) -> Result<()>;
     /// `tabula hash`: the position's key as the game writes it.
     fn hash(&self, position: &str, setup: &SetupArgs) -> Result<String>;
     /// `tabula perft`.
@@ -254,63 +248,13 @@ pub trait Verbs {
         -> tabula_web::Catalog;
 }
 
-/// The exact solver's verbs, on a [`Solve`] front.
+/// The exact solver's verbs, on a [`Solve`] front (written once for all games in
+/// [`terminal_verbs`](crate::terminal_verbs)).
 pub trait SolveVerbs {
     /// `tabula solve`: positions one per line from `file` (standard input when absent).
     fn solve(&self, file: Option<&Path>, weak: bool, stats: bool, config: &EngineConfig) -> Result<()>;
     /// `tabula analyze --solve`: every move's exact value.
-    fn analyze(&self, position: &str, config: &EngineConfig, setup: &SetupArgs, charset: Charset) -> Result<()>;
-}
-
-struct Terminal<G>(PhantomData<G>);
-
-impl<G: Front + 'static> Verbs for Terminal<G> {
-    fn play(
-        &self,
-        start: &str,
-        sides: [Side; 2],
-        engine: &EngineArgs,
-        setup: &SetupArgs,
-        charset: Charset,
-    ) -> Result<()> {
-        terminal_verbs::play::<G>(start, sides, engine, setup, charset)
-    }
-
-    fn analyze(&self, position: &str, engine: &EngineArgs, setup: &SetupArgs, charset: Charset) -> Result<()> {
-        terminal_verbs::analyze::<G>(position, engine, setup, charset)
-    }
-
-    fn hash(&self, position: &str, setup: &SetupArgs) -> Result<String> {
-        Ok(terminal_verbs::position::<G>(position, setup)?.key_text())
-    }
-
-    fn perft(&self, position: &str, depth: u32, divide: bool, hash: Option<usize>, setup: &SetupArgs) -> Result<()> {
-        terminal_verbs::perft(&terminal_verbs::position::<G>(position, setup)?, depth, divide, hash)
-    }
-
-    fn keys(&self) -> QualityReport {
-        G::key_quality()
-    }
-
-    fn add_to(
-        &self,
-        catalog: tabula_web::Catalog,
-        settings: &[(&'static str, &[&'static str])],
-    ) -> tabula_web::Catalog {
-        catalog.with::<G>(settings)
-    }
-}
-
-struct Solver<G>(PhantomData<G>);
-
-impl<G: Solve + 'static> SolveVerbs for Solver<G> {
-    fn solve(&self, file: Option<&Path>, weak: bool, stats: bool, config: &EngineConfig) -> Result<()> {
-        terminal_verbs::solve::<G>(file, weak, stats, config)
-    }
-
-    fn analyze(&self, position: &str, config: &EngineConfig, setup: &SetupArgs, charset: Charset) -> Result<()> {
-        terminal_verbs::solve_moves::<G>(position, config, setup, charset)
-    }
+    fn analyze(&self, position: &str, args: &GameArgs) -> Result<()>;
 }
 
 /// The games the web page offers, with the settings it lets the user choose.

@@ -2,13 +2,16 @@
 //! [`tabula_protocol::terminal`]: reading a position, play, analyze, perft with a progress bar, and the solver's
 //! verbs.
 
-use crate::args::{EngineArgs, SetupArgs};
+use crate::args::{GameArgs, SetupArgs};
+use crate::registry::{SolveVerbs, Verbs};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
+use std::marker::PhantomData;
 use std::path::Path;
 use std::time::Instant;
-use tabula_protocol::front::{Charset, EngineConfig, Front, Setup, Solve};
+use tabula::quality::QualityReport;
+use tabula_protocol::front::{EngineConfig, Front, Setup, Solve};
 use tabula_protocol::terminal::{self, Side, SolveKind};
 
 /// The position text: the argument, or the contents of the file it names (SGF games, FEN files).
@@ -27,32 +30,82 @@ pub fn position<G: Front>(arg: &str, setup: &SetupArgs) -> Result<G> {
     Ok(if arg.trim().is_empty() { G::start(&setup)? } else { G::parse_position(&position_text(arg)?, &setup)? })
 }
 
-/// `tabula play`.
-pub fn play<G: Front>(
-    start: &str,
-    sides: [Side; 2],
-    engine: &EngineArgs,
-    setup: &SetupArgs,
-    charset: Charset,
-) -> Result<()> {
-    let game = position::<G>(start, setup)?;
-    let mut thinker = G::engine(&engine.config());
-    let limits = engine.limits::<G>()?;
-    let stdout = &mut std::io::stdout();
-    Ok(terminal::play(game, sides, &mut thinker, &limits, charset, std::io::stdin(), stdout)?)
+/// The [`Verbs`] of the game whose front is `G`.
+pub struct Terminal<G>(pub PhantomData<G>);
+
+impl<G: Front + 'static> Verbs for Terminal<G> {
+    fn play(&self, start: &str, sides: [Side; 2], args: &GameArgs) -> Result<()> {
+        let game = position::<G>(start, &args.setup)?;
+        let mut thinker = G::engine(&args.engine.config());
+        let limits = args.engine.limits::<G>()?;
+        let stdout = &mut std::io::stdout();
+        Ok(terminal::play(game, sides, &mut thinker, &limits, args.draw.charset(), std::io::stdin(), stdout)?)
+    }
+
+    fn analyze(&self, text: &str, args: &GameArgs) -> Result<()> {
+        let game = position::<G>(text, &args.setup)?;
+        let mut thinker = G::engine(&args.engine.config());
+        let limits = args.engine.limits::<G>()?;
+        Ok(terminal::analyze(&game, &mut thinker, &limits, args.draw.charset(), &mut std::io::stdout())?)
+    }
+
+    fn hash(&self, text: &str, setup: &SetupArgs) -> Result<String> {
+        Ok(position::<G>(text, setup)?.key_text())
+    }
+
+    fn perft(&self, text: &str, depth: u32, divide: bool, hash: Option<usize>, setup: &SetupArgs) -> Result<()> {
+        perft(&position::<G>(text, setup)?, depth, divide, hash)
+    }
+
+    fn keys(&self) -> QualityReport {
+        G::key_quality()
+    }
+
+    fn add_to(
+        &self,
+        catalog: tabula_web::Catalog,
+        settings: &[(&'static str, &[&'static str])],
+    ) -> tabula_web::Catalog {
+        catalog.with::<G>(settings)
+    }
 }
 
-/// `tabula analyze`.
-pub fn analyze<G: Front>(text: &str, engine: &EngineArgs, setup: &SetupArgs, charset: Charset) -> Result<()> {
-    let game = position::<G>(text, setup)?;
-    let mut thinker = G::engine(&engine.config());
-    Ok(terminal::analyze(&game, &mut thinker, &engine.limits::<G>()?, charset, &mut std::io::stdout())?)
-}
+/// The [`SolveVerbs`] of the game whose front is `G`.
+pub struct Solver<G>(pub PhantomData<G>);
 
-/// `tabula analyze --solve`: every move's exact value.
-pub fn solve_moves<G: Solve>(text: &str, config: &EngineConfig, setup: &SetupArgs, charset: Charset) -> Result<()> {
-    let game = position::<G>(text, setup)?;
-    Ok(terminal::analyze_solved(&game, &mut G::solver(config), charset, &mut std::io::stdout().lock())?)
+impl<G: Solve + 'static> SolveVerbs for Solver<G> {
+    /// A bad line is reported on standard error with its number and the reason, and the rest go on; the exit
+    /// status is non-zero if any line was bad.
+    fn solve(&self, file: Option<&Path>, weak: bool, stats: bool, config: &EngineConfig) -> Result<()> {
+        let mut solver = G::solver(config);
+        let out = &mut std::io::stdout().lock();
+        let setup = Setup::default();
+        let kind = SolveKind { weak, stats };
+        let bad = match file {
+            Some(path) => {
+                let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+                let lines = bytes.split(|&b| b == b'\n').filter(|l| !l.trim_ascii().is_empty()).count() as u64;
+                let bar = progress_bar(lines, "{bar:40} {pos}/{len} positions, {per_sec}, eta {eta}");
+                let report = |e: String| bar.suspend(|| eprintln!("{e}"));
+                let bad =
+                    terminal::solve_lines::<G>(&bytes[..], &setup, kind, &mut solver, out, report, || bar.inc(1))?;
+                bar.finish_and_clear();
+                bad
+            }
+            None => {
+                let input = std::io::stdin().lock();
+                terminal::solve_lines::<G>(input, &setup, kind, &mut solver, out, |e| eprintln!("{e}"), || {})?
+            }
+        };
+        anyhow::ensure!(bad == 0, "{bad} line(s) could not be solved");
+        Ok(())
+    }
+
+    fn analyze(&self, text: &str, args: &GameArgs) -> Result<()> {
+        let game = position::<G>(text, &args.setup)?;
+        let mut solver = G::solver(&args.engine.config());
+        Ok(terminal::analyze_solved(&game, &mut solver, args.draw.charset(), &mut std::io::stdout().lock())?)
+    }
 }
 
 /// A progress bar on standard error when it is a terminal, hidden otherwise.
@@ -63,32 +116,6 @@ fn progress_bar(len: u64, template: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
     bar
-}
-
-/// `tabula solve`: positions one per line. A bad line is reported on standard error with its number and the
-/// reason, and the rest go on; the exit status is non-zero if any line was bad.
-pub fn solve<G: Solve>(file: Option<&Path>, weak: bool, stats: bool, config: &EngineConfig) -> Result<()> {
-    let mut solver = G::solver(config);
-    let out = &mut std::io::stdout().lock();
-    let setup = Setup::default();
-    let kind = SolveKind { weak, stats };
-    let bad = match file {
-        Some(path) => {
-            let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let lines = bytes.split(|&b| b == b'\n').filter(|l| !l.trim_ascii().is_empty()).count() as u64;
-            let bar = progress_bar(lines, "{bar:40} {pos}/{len} positions, {per_sec}, eta {eta}");
-            let report = |e: String| bar.suspend(|| eprintln!("{e}"));
-            let bad = terminal::solve_lines::<G>(&bytes[..], &setup, kind, &mut solver, out, report, || bar.inc(1))?;
-            bar.finish_and_clear();
-            bad
-        }
-        None => {
-            let input = std::io::stdin().lock();
-            terminal::solve_lines::<G>(input, &setup, kind, &mut solver, out, |e| eprintln!("{e}"), || {})?
-        }
-    };
-    anyhow::ensure!(bad == 0, "{bad} line(s) could not be solved");
-    Ok(())
 }
 
 /// `tabula perft`, root move by root move (for `--divide` and a progress bar on a terminal).

@@ -104,6 +104,22 @@ pub struct PlaceRecord {
 
 const NONE: u16 = u16::MAX;
 
+/// Joins the chain of the stone `small` to the chain headed by `big`, on a board that keeps each chain as a circle
+/// of stones (`next`), each stone knowing its chain's head (`head`): the stones of `small`'s chain take `big` as
+/// their head, and the two circles become one. (The board and the engine's playout board both keep chains so.)
+#[inline]
+pub(crate) fn join_chains(head: &mut [u16], next: &mut [u16], big: usize, small: usize) {
+    let mut s = small;
+    loop {
+        head[s] = big as u16;
+        s = next[s] as usize;
+        if s == small {
+            break;
+        }
+    }
+    next.swap(big, small);
+}
+
 /// A Go board of side 2 to 25 with chains, liberties, prisoners, the simple-ko point and a Zobrist key.
 #[derive(Clone)]
 pub struct Board {
@@ -397,15 +413,7 @@ impl Board {
     /// Joins the chains headed by `a` and `b`; returns the new head.
     fn merge(&mut self, a: usize, b: usize) -> usize {
         let (big, small) = if self.stones[a] >= self.stones[b] { (a, b) } else { (b, a) };
-        let mut s = small;
-        loop {
-            self.head[s] = big as u16;
-            s = self.next[s] as usize;
-            if s == small {
-                break;
-            }
-        }
-        self.next.swap(big, small);
+        join_chains(&mut self.head, &mut self.next, big, small);
         self.stones[big] += self.stones[small];
         big
     }
@@ -637,6 +645,7 @@ impl fmt::Display for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::KO_STONES;
     use tabula::zobrist::SplitMix64;
 
     fn p(s: &str, size: usize) -> Point {
@@ -652,20 +661,9 @@ mod tests {
 
     #[test]
     fn ko_is_detected_and_forbidden_once() {
-        // . X O .
-        // X O . O
-        // . X O .
         let mut b = Board::new(4).unwrap();
         let mut r = Vec::new();
-        for (s, c) in [
-            ("B4", Color::Black),
-            ("C4", Color::White),
-            ("A3", Color::Black),
-            ("B3", Color::White),
-            ("D3", Color::White),
-            ("B2", Color::Black),
-            ("C2", Color::White),
-        ] {
+        for (s, c) in KO_STONES {
             b.place(p(s, 4), c, &mut r);
         }
         let e = b.effect(p("C3", 4), Color::Black, false).unwrap();

@@ -54,6 +54,9 @@ pub mod sgf;
 #[cfg(feature = "engine")]
 pub mod engine;
 
+#[cfg(test)]
+mod testing;
+
 pub use coords::{Color, Move, Point};
 pub use position::{KoRule, Position, Rules};
 

@@ -434,27 +434,11 @@ impl tabula::Game for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::ko_position;
     use tabula::zobrist::SplitMix64;
 
     fn m(s: &str, size: usize) -> Move {
         Move::from_gtp(s, size).unwrap()
-    }
-
-    /// Builds a ko on 4x4 (black to take at C3, white's B3 capturable).
-    fn ko_position(rules: Rules) -> Position {
-        let mut g = Position::new(4, rules).unwrap();
-        for (s, c) in [
-            ("B4", Color::Black),
-            ("C4", Color::White),
-            ("A3", Color::Black),
-            ("B3", Color::White),
-            ("D3", Color::White),
-            ("B2", Color::Black),
-            ("C2", Color::White),
-        ] {
-            g.play(m(s, 4), c).unwrap();
-        }
-        g
     }
 
     #[test]

@@ -11,14 +11,16 @@
 //! come from the generator below (random games whose moves are drawn among the evaluator's best six),
 //! filtered to those a shallow search gets wrong or must work for.
 
+mod common;
+
+use common::random_game;
 use std::time::Instant;
-use tabula::game::{Evaluator, Game};
+use tabula::game::Game;
 use tabula::search::{Limits, SearchOptions, Searcher};
-use tabula::zobrist::SplitMix64;
 use tabula_gomoku::engine::policy::{Policy, ThreatOptions};
 use tabula_gomoku::engine::threats::ThreatCache;
 use tabula_gomoku::engine::verify::verify_win;
-use tabula_gomoku::{Board, Eval, Point, Rule, ThreatKind, ThreatSolver};
+use tabula_gomoku::{Board, Point, Rule, ThreatKind, ThreatSolver};
 
 /// Depth and node budget of the VCF searches that judge a position.
 const JUDGE_DEPTH: u32 = 20;
@@ -180,25 +182,6 @@ fn solve_rates_and_nodes() {
             }
         }
     }
-}
-
-/// A quick random game: each move drawn among the best six by the evaluator's ordering.
-fn random_game(rule: Rule, seed: u64, plies: usize) -> Board {
-    let mut rng = SplitMix64::new(seed);
-    let mut b = Board::new(15, 15, rule).unwrap();
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        moves.clear();
-        b.legal_moves(&mut moves);
-        moves.sort_by_key(|&m| std::cmp::Reverse(Eval.move_order(&b, m)));
-        let pick = moves[(rng.next() % moves.len().min(6) as u64) as usize];
-        b.play(pick).unwrap();
-        if b.outcome().is_some() {
-            b.take_back();
-            break;
-        }
-    }
-    b
 }
 
 /// Prints candidate lines for `tests/data/tactics.txt`.

@@ -1,10 +1,11 @@
 //! VCF and VCT: known wins and non-wins, and every win claimed on random positions checked by the
 //! independent verifier.
 
-use tabula::game::{Evaluator, Game};
-use tabula::zobrist::SplitMix64;
+mod common;
+
+use common::random_game;
 use tabula_gomoku::engine::verify::verify_win;
-use tabula_gomoku::{Board, Eval, Rule, ThreatKind, ThreatSolver};
+use tabula_gomoku::{Board, Rule, ThreatKind, ThreatSolver};
 
 const LIMIT: u64 = 200_000;
 
@@ -47,28 +48,6 @@ fn known_wins_and_non_wins() {
         }
         assert!(!solver.aborted(), "{rule} {moves}: out of nodes");
     }
-}
-
-/// A quick random game: each move drawn among the best few by the evaluator's ordering.
-fn random_game(rule: Rule, seed: u64, plies: usize) -> Board {
-    let mut rng = SplitMix64::new(seed);
-    let mut b = Board::new(15, 15, rule).unwrap();
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        if b.outcome().is_some() {
-            break;
-        }
-        moves.clear();
-        b.legal_moves(&mut moves);
-        moves.sort_by_key(|&m| std::cmp::Reverse(Eval.move_order(&b, m)));
-        let pick = moves[(rng.next() % moves.len().min(6) as u64) as usize];
-        b.play(pick).unwrap();
-        if b.outcome().is_some() {
-            b.take_back();
-            break;
-        }
-    }
-    b
 }
 
 fn claimed_wins_verify(kinds: &[(ThreatKind, u32, u64)], games: u64, rules: &[Rule]) -> usize {

@@ -82,11 +82,16 @@ pub struct CacheCounters {
 impl CacheCounters {
     /// Share of lookups that recalled a state (0 when there were none).
     pub fn recall_rate(&self) -> f64 {
-        if self.lookups == 0 {
-            0.0
-        } else {
-            self.recalls as f64 / self.lookups as f64
-        }
+        share(self.recalls, self.lookups)
+    }
+}
+
+/// `part` as a share of `whole`: 0 when `whole` is.
+pub(crate) fn share(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
     }
 }
 

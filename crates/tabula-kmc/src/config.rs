@@ -559,13 +559,19 @@ fn syntax_error(text: &str, error: &toml::de::Error) -> ConfigError {
 mod tests {
     use super::*;
 
-    fn error_of(from: &str, to: &str) -> ConfigError {
-        let text = example_config().replace(from, to);
-        assert_ne!(text, example_config(), "`{from}` is in the example");
-        match Config::from_toml(&text) {
+    /// The error of the configuration `text` with `from` (which it holds) replaced by `to`: in reading it, or
+    /// else in validating it.
+    fn error_in(text: &str, from: &str, to: &str) -> ConfigError {
+        assert!(text.contains(from), "`{from}` is in the configuration");
+        match Config::from_toml(&text.replace(from, to)) {
             Err(e) => e,
             Ok(config) => config.validate().expect_err("the edit makes the config invalid"),
         }
+    }
+
+    /// The error of the example configuration with `from` replaced by `to`.
+    fn error_of(from: &str, to: &str) -> ConfigError {
+        error_in(example_config(), from, to)
     }
 
     #[test]
@@ -661,11 +667,7 @@ mod tests {
             ("constant = 2.8665", "constant = 9.0", "energy.potential"),
         ];
         for (from, to, key) in cases {
-            assert!(text.contains(from), "`{from}` is in the EAM example");
-            let err = match Config::from_toml(&text.replace(from, to)) {
-                Err(e) => e,
-                Ok(config) => config.validate().expect_err("the edit makes the config invalid"),
-            };
+            let err = error_in(&text, from, to);
             assert_eq!(err.key, key, "{from} → {to}: {err}");
         }
         // A malformed file's error names its line and field.

@@ -343,11 +343,7 @@ pub struct TrialCounters {
 impl TrialCounters {
     /// Share of trial states whose energy was known (0 when none were considered).
     pub fn recall_rate(&self) -> f64 {
-        if self.considered == 0 {
-            0.0
-        } else {
-            self.known as f64 / self.considered as f64
-        }
+        crate::cache::share(self.known, self.considered)
     }
 }
 
@@ -771,6 +767,21 @@ mod tests {
         }
     }
 
+    /// Every event's ΔE in `sim` is the difference of the whole energies after and before it (0 for an exchange
+    /// that leaves the state as it is).
+    fn assert_deltas_exact(sim: &Simulation) {
+        let z = sim.model.lattice().coordination(0);
+        let before = sim.model.total_energy(sim.occ.species());
+        for (v, &vac) in sim.occ.vacancies().iter().enumerate() {
+            for (slot, &atom) in sim.model.lattice().neighbours(vac as usize, 0).iter().enumerate() {
+                let mut after = sim.occ.species().to_vec();
+                after.swap(vac as usize, atom as usize);
+                let de = sim.model.total_energy(&after) - before;
+                assert_eq!(sim.deltas[v * z + slot], if after == sim.occ.species() { 0 } else { de });
+            }
+        }
+    }
+
     #[test]
     fn every_event_delta_matches_full_recomputation() {
         for kind in LatticeKind::ALL {
@@ -778,16 +789,7 @@ mod tests {
             let mut sim = Simulation::new(model, species, 9, None).unwrap();
             for _ in 0..50 {
                 sim.step();
-                let z = sim.model.lattice().coordination(0);
-                let before = sim.model.total_energy(sim.occ.species());
-                for (v, &vac) in sim.occ.vacancies().iter().enumerate() {
-                    for (slot, &atom) in sim.model.lattice().neighbours(vac as usize, 0).iter().enumerate() {
-                        let mut after = sim.occ.species().to_vec();
-                        after.swap(vac as usize, atom as usize);
-                        let de = sim.model.total_energy(&after) - before;
-                        assert_eq!(sim.deltas[v * z + slot], if after == sim.occ.species() { 0 } else { de });
-                    }
-                }
+                assert_deltas_exact(&sim);
             }
         }
     }
@@ -804,17 +806,8 @@ mod tests {
             }
             for _ in 0..200 {
                 sim.step();
-                let z = sim.model.lattice().coordination(0);
-                let before = sim.model.total_energy(sim.occ.species());
-                assert_eq!(sim.energy(), before);
-                for (v, &vac) in sim.occ.vacancies().iter().enumerate() {
-                    for (slot, &atom) in sim.model.lattice().neighbours(vac as usize, 0).iter().enumerate() {
-                        let mut after = sim.occ.species().to_vec();
-                        after.swap(vac as usize, atom as usize);
-                        let de = sim.model.total_energy(&after) - before;
-                        assert_eq!(sim.deltas[v * z + slot], if after == sim.occ.species() { 0 } else { de });
-                    }
-                }
+                assert_eq!(sim.energy(), sim.model.total_energy(sim.occ.species()));
+                assert_deltas_exact(&sim);
             }
         }
     }

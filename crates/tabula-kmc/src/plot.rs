@@ -12,7 +12,9 @@
 //! assert!(std::fs::read_to_string(&path).unwrap().contains("<svg"));
 //! ```
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
+use std::ops::Range;
 use std::path::Path;
 
 /// One point of the plot.
@@ -31,7 +33,7 @@ pub struct Sample {
 #[error("cannot draw the plot: {0}")]
 pub struct PlotError(pub String);
 
-fn range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
+fn range(values: impl Iterator<Item = f64>) -> Range<f64> {
     let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
     if !lo.is_finite() {
         return 0.0..1.0;
@@ -52,36 +54,37 @@ pub fn plot_svg(path: &Path, title: &str, samples: &[Sample]) -> Result<(), Plot
     let root = root.titled(title, ("sans-serif", 20)).map_err(|e| err(&e))?;
     let (top, bottom) = root.split_vertically(350);
     let times = range(samples.iter().map(|s| s.time));
-
-    let mut energy = ChartBuilder::on(&top)
-        .margin(10)
-        .x_label_area_size(35)
-        .y_label_area_size(80)
-        .build_cartesian_2d(times.clone(), range(samples.iter().map(|s| s.energy)))
-        .map_err(|e| err(&e))?;
-    energy
-        .configure_mesh()
-        .x_desc("time (s)")
-        .y_desc("energy (eV)")
-        .x_label_formatter(&|t| format!("{t:.2e}"))
-        .draw()
-        .map_err(|e| err(&e))?;
-    energy.draw_series(LineSeries::new(samples.iter().map(|s| (s.time, s.energy)), &BLUE)).map_err(|e| err(&e))?;
-
-    let mut recall = ChartBuilder::on(&bottom)
-        .margin(10)
-        .x_label_area_size(35)
-        .y_label_area_size(80)
-        .build_cartesian_2d(times, 0.0..1.0)
-        .map_err(|e| err(&e))?;
-    recall
-        .configure_mesh()
-        .x_desc("time (s)")
-        .y_desc("recall rate")
-        .x_label_formatter(&|t| format!("{t:.2e}"))
-        .draw()
-        .map_err(|e| err(&e))?;
-    recall.draw_series(LineSeries::new(samples.iter().map(|s| (s.time, s.recall_rate)), &RED)).map_err(|e| err(&e))?;
+    let energies = range(samples.iter().map(|s| s.energy));
+    panel(&top, times.clone(), energies, "energy (eV)", samples.iter().map(|s| (s.time, s.energy)), &BLUE)?;
+    panel(&bottom, times, 0.0..1.0, "recall rate", samples.iter().map(|s| (s.time, s.recall_rate)), &RED)?;
     root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
+
+/// One panel of the plot, on `area`: `points` in `color`, simulated time across (over `times`), the quantity
+/// `label` up (over `values`).
+fn panel(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    times: Range<f64>,
+    values: Range<f64>,
+    label: &str,
+    points: impl Iterator<Item = (f64, f64)>,
+    color: &RGBColor,
+) -> Result<(), PlotError> {
+    let err = |e: &dyn std::fmt::Display| PlotError(e.to_string());
+    let mut chart = ChartBuilder::on(area)
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(80)
+        .build_cartesian_2d(times, values)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("time (s)")
+        .y_desc(label)
+        .x_label_formatter(&|t| format!("{t:.2e}"))
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart.draw_series(LineSeries::new(points, color)).map_err(|e| err(&e))?;
     Ok(())
 }

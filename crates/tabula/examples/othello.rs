@@ -180,6 +180,21 @@ pub fn format_move(mv: Move) -> String {
     }
 }
 
+/// The keys a disc placed on `mv` changes, by black if `black` (else by white), turning the discs `turned`: its own
+/// key, and each turned disc's from the other colour to the mover's. Playing the move XORs them in; taking it back
+/// XORs them out.
+fn move_keys(mv: Move, turned: u64, black: bool) -> Key {
+    let (mine, theirs) = if black { (0, 1) } else { (1, 0) };
+    let mut key = KEYS[2 * mv as usize + mine];
+    let mut t = turned;
+    while t != 0 {
+        let sq = t.trailing_zeros() as usize;
+        key ^= KEYS[2 * sq + mine] ^ KEYS[2 * sq + theirs];
+        t &= t - 1;
+    }
+    key
+}
+
 impl Game for Othello {
     type Move = Move;
     const MOVE_CODES: usize = 65;
@@ -200,19 +215,12 @@ impl Game for Othello {
     }
 
     fn play(&mut self, mv: Move) {
-        let (mine, theirs) = if self.black_to_move { (0, 1) } else { (1, 0) };
         let mut turned = 0;
         if mv != PASS {
             turned = flips(self.me, self.opp, mv);
             self.me |= turned | 1 << mv;
             self.opp &= !turned;
-            self.key ^= KEYS[2 * mv as usize + mine];
-            let mut t = turned;
-            while t != 0 {
-                let sq = t.trailing_zeros() as usize;
-                self.key ^= KEYS[2 * sq + mine] ^ KEYS[2 * sq + theirs];
-                t &= t - 1;
-            }
+            self.key ^= move_keys(mv, turned, self.black_to_move);
         }
         self.turned.push(turned);
         std::mem::swap(&mut self.me, &mut self.opp);
@@ -226,16 +234,9 @@ impl Game for Othello {
         self.black_to_move = !self.black_to_move;
         self.key ^= KEYS[WHITE_TO_MOVE];
         if mv != PASS {
-            let (mine, theirs) = if self.black_to_move { (0, 1) } else { (1, 0) };
             self.me &= !(turned | 1 << mv);
             self.opp |= turned;
-            self.key ^= KEYS[2 * mv as usize + mine];
-            let mut t = turned;
-            while t != 0 {
-                let sq = t.trailing_zeros() as usize;
-                self.key ^= KEYS[2 * sq + mine] ^ KEYS[2 * sq + theirs];
-                t &= t - 1;
-            }
+            self.key ^= move_keys(mv, turned, self.black_to_move);
         }
     }
 

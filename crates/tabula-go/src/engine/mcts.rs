@@ -911,6 +911,7 @@ mod tests {
     use super::*;
     use crate::coords::Point;
     use crate::position::Rules;
+    use crate::testing::ko_position;
 
     fn game(size: usize, komi: f64, moves: &[(&str, Color)]) -> Position {
         let mut g = Position::new(size, Rules::default()).unwrap();
@@ -1007,20 +1008,9 @@ mod tests {
     fn never_suggests_a_superko_repetition() {
         // Black takes a ko, white passes: retaking is legal for white later only by superko rules; here
         // white to move may not retake at once, and after black's pass the retake would repeat the board.
-        let mut g = game(
-            4,
-            0.5,
-            &[
-                ("B4", Color::Black),
-                ("C4", Color::White),
-                ("A3", Color::Black),
-                ("B3", Color::White),
-                ("D3", Color::White),
-                ("B2", Color::Black),
-                ("C2", Color::White),
-                ("C3", Color::Black),
-            ],
-        );
+        let mut g = ko_position(Rules::default());
+        g.set_komi(0.5);
+        g.play(Move::from_gtp("C3", 4).unwrap(), Color::Black).unwrap();
         g.play(Move::Pass, Color::White).unwrap();
         g.play(Move::Pass, Color::Black).unwrap();
         let retake = Move::from_gtp("B3", 4).unwrap();

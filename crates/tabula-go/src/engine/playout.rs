@@ -35,7 +35,7 @@
 //! assert!(board.is_finished());
 //! ```
 
-use crate::board::Board;
+use crate::board::{join_chains, Board};
 use crate::coords::{Color, Move, Point, MAX_SIZE};
 use crate::engine::patterns::Patterns;
 use std::cell::RefCell;
@@ -352,15 +352,7 @@ impl PlayoutBoard {
 
     fn merge(&mut self, a: usize, b: usize) {
         let (big, small) = if self.chains[a].stones >= self.chains[b].stones { (a, b) } else { (b, a) };
-        let mut s = small;
-        loop {
-            self.head[s] = big as u16;
-            s = self.next[s] as usize;
-            if s == small {
-                break;
-            }
-        }
-        self.next.swap(big, small);
+        join_chains(&mut self.head, &mut self.next, big, small);
         let small = self.chains[small];
         let big = &mut self.chains[big];
         big.stones += small.stones;

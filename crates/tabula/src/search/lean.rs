@@ -13,9 +13,9 @@
 use super::ordering::QuietOrder;
 use super::shared::DEFER_DEPTH;
 use super::stack::{split, update_pv, Frame, NO_CODE};
-use super::worker::{Taken, Tally, Worker};
+use super::worker::{mate_distance, Taken, Tally, Worker};
 use crate::game::{Evaluator, Game, HookedGame};
-use crate::score::{loss_in, win_in, Score, MAX_PLY};
+use crate::score::{Score, MAX_PLY};
 use crate::tt::Probe;
 
 impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, E, FULL, SMP> {
@@ -44,10 +44,8 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
         let (cuts_at_entry, rulings_at_entry) = (self.cuts, self.rulings);
 
         // Step 2. Mate distance pruning.
-        alpha = alpha.max(loss_in(ply));
-        beta = beta.min(win_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
+        if let Some(score) = mate_distance(ply, &mut alpha, &mut beta) {
+            return score;
         }
 
         // Step 3. The moves, ordered by their hints and history, before the table's answer is looked at: the

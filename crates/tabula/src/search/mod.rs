@@ -88,6 +88,7 @@ pub use solve::PARALLEL_AFTER;
 
 use crate::game::{Evaluator, Game, Outcome};
 use crate::score::INFINITY;
+use worker::Taken;
 
 /// The outcome that ends a line of search at `ply`: the game's, except at the root of a position that a rule
 /// has drawn but play may go on from ([`Game::is_over`] false), whose moves every search still searches.
@@ -178,14 +179,8 @@ pub fn alphabeta<G: Game, E: Evaluator<G>>(game: &mut G, evaluator: &E, depth: u
                 game.play(mv);
                 let score = -self.go(game, depth - 1, ply + 1, -beta, -alpha);
                 game.undo(mv);
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        if alpha >= beta {
-                            break;
-                        }
-                    }
+                if Taken::fail_soft(score, &mut best, &mut alpha, beta) == Taken::Cutoff {
+                    break;
                 }
             }
             best

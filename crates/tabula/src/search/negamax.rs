@@ -5,7 +5,7 @@
 use super::ordering::{lmr_reduction, MovePicker, QuietOrder};
 use super::shared::DEFER_DEPTH;
 use super::stack::{split, update_pv, Frame, NO_CODE};
-use super::worker::{Kind, Taken, Tally, Worker};
+use super::worker::{mate_distance, Kind, Taken, Tally, Worker};
 use crate::game::{Evaluator, Game, HookedEvaluator, HookedGame, TableKey, WinningMove, PRIORITY};
 use crate::score::{self, is_decisive, loss_in, win_in, Score, INFINITY, MAX_PLY};
 use crate::tt::{Bound, Probe, Record};
@@ -39,11 +39,9 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
         }
         let (cuts_at_entry, rulings_at_entry) = (self.cuts, self.rulings);
 
-        // Step 2. Mate distance pruning: nothing can beat a win on the next ply or lose before this one.
-        alpha = alpha.max(loss_in(ply));
-        beta = beta.min(win_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
+        // Step 2. Mate distance pruning.
+        if let Some(score) = mate_distance(ply, &mut alpha, &mut beta) {
+            return score;
         }
 
         // Step 3. The table: its move goes first; at non-PV nodes a deep enough bound that decides ends the node.

@@ -2,7 +2,7 @@
 //! static evaluation) and, with check extension, answers a check with every move that does not lose at once.
 
 use super::stack::{split, Frame};
-use super::worker::Worker;
+use super::worker::{Taken, Worker};
 use crate::game::{Evaluator, Game, HookedEvaluator, HookedGame, WinningMove};
 use crate::score::{loss_in, win_in, Score, INFINITY, MAX_PLY};
 use crate::tt::{Bound, Probe, Record};
@@ -122,14 +122,8 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
             if self.stopped {
                 break;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if Taken::fail_soft(score, &mut best, &mut alpha, beta) == Taken::Cutoff {
+                break;
             }
         }
         // (A check answered in quiescence can repeat a position: a ruling on it holds only on this path.)

@@ -6,6 +6,7 @@
 //! and deferring positions another thread is searching.
 
 use super::limits::Limits;
+use super::options::SearchOptions;
 use super::result::Solution;
 use super::searcher::Searcher;
 use super::shared::Shared;
@@ -13,6 +14,7 @@ use super::threads::ThreadData;
 use super::worker::{Context, Worker};
 use crate::game::{Evaluator, Game, HookedGame, Remaining};
 use crate::score::{self, loss_by, loss_in, win_by, win_in, Score, DRAW};
+use crate::tt::TranspositionTable;
 use std::time::Instant;
 
 /// A multi-threaded solve switches from one thread to all of them after this many nodes: below it, starting
@@ -184,49 +186,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     }
 
     /// One proof search of the root on (`alpha`, `beta`) to `depth`: single-threaded while `nodes` (the solve's
-    /// running total, updated here) is below [`PARALLEL_AFTER`], on all threads after. Returns the score and,
-    /// on a fail high, the root move that caused it.
-    fn window_search(
-        &mut self,
-        game: &G,
-        depth: i32,
-        alpha: Score,
-        beta: Score,
-        nodes: &mut u64,
-    ) -> (Score, Option<G::Move>) {
+    /// running total, updated here) is below [`PARALLEL_AFTER`], on all threads after.
+    fn window_search(&mut self, game: &G, depth: i32, alpha: Score, beta: Score, nodes: &mut u64) -> Answer<G::Move> {
         let options = self.options.clone();
         let threads = options.threads.max(1);
         if threads == 1 || *nodes < PARALLEL_AFTER {
             self.prepare_threads(1, &options, &[]);
             let limits = Limits { nodes: (threads > 1).then(|| PARALLEL_AFTER - *nodes), ..Limits::default() };
             let shared = Shared::new(&limits, Instant::now(), 0);
-            let cx = Context {
-                evaluator: &self.evaluator,
-                table: &self.table,
-                options: &options,
-                shared: &shared,
-                root_moves: &[],
-                lines: 1,
-            };
-            let ThreadData { stack, history, keys } = &mut self.threads[0];
-            let mut worker = Worker::<G, E, false, false>::new(game.clone(), cx, history, keys, true);
-            let r = worker.prove(stack.frames(), depth, 0, alpha, beta, false);
-            *nodes += worker.counts.nodes;
-            if !worker.stopped {
-                return (r, worker.root_best);
+            let cx = proof_context(&self.evaluator, &self.table, &options, &shared);
+            let (answer, searched) = prove_root(&mut self.threads[0], game.clone(), cx, true, depth, alpha, beta);
+            *nodes += searched;
+            if let Some(answer) = answer {
+                return answer;
             }
         }
         self.prepare_threads(threads, &options, &[]);
         let shared = Shared::new(&Limits::default(), Instant::now(), 0).with_busy_slots();
         let answer = std::sync::Mutex::new(None);
-        let cx = Context {
-            evaluator: &self.evaluator,
-            table: &self.table,
-            options: &options,
-            shared: &shared,
-            root_moves: &[],
-            lines: 1,
-        };
+        let cx = proof_context(&self.evaluator, &self.table, &options, &shared);
         let searched: u64 = std::thread::scope(|scope| {
             let handles: Vec<_> = self.threads[..threads]
                 .iter_mut()
@@ -234,14 +212,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 .map(|(i, td)| {
                     let (game, answer) = (game.clone(), &answer);
                     scope.spawn(move || {
-                        let ThreadData { stack, history, keys } = td;
-                        let mut worker = Worker::<G, E, false, false>::new(game, cx, history, keys, i == 0);
-                        let r = worker.prove(stack.frames(), depth, 0, alpha, beta, false);
-                        if !worker.stopped {
-                            answer.lock().expect("no thread panics holding it").get_or_insert((r, worker.root_best));
+                        let (found, searched) = prove_root(td, game, cx, i == 0, depth, alpha, beta);
+                        if let Some(found) = found {
+                            answer.lock().expect("no thread panics holding it").get_or_insert(found);
                             cx.shared.stop.store(true, std::sync::atomic::Ordering::Relaxed);
                         }
-                        worker.counts.nodes
+                        searched
                     })
                 })
                 .collect();
@@ -250,6 +226,37 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         *nodes += searched;
         answer.into_inner().expect("no thread panics holding it").expect("one thread finishes")
     }
+}
+
+/// A proof search's answer: the score and, on a fail high, the root move that caused it.
+type Answer<M> = (Score, Option<M>);
+
+/// The context of a proof search: the whole root, one line.
+fn proof_context<'a, G: Game, E>(
+    evaluator: &'a E,
+    table: &'a TranspositionTable,
+    options: &'a SearchOptions,
+    shared: &'a Shared<G::Move>,
+) -> Context<'a, G, E> {
+    Context { evaluator, table, options, shared, root_moves: &[], lines: 1 }
+}
+
+/// One thread's proof search of the root of `game` on (`alpha`, `beta`) to `depth`, with its buffers `td` (`main`:
+/// the thread that reports): its answer unless it was stopped, and its nodes.
+#[allow(clippy::too_many_arguments)]
+fn prove_root<G: Game, E: Evaluator<G>>(
+    td: &mut ThreadData<G::Move>,
+    game: G,
+    cx: Context<'_, G, E>,
+    main: bool,
+    depth: i32,
+    alpha: Score,
+    beta: Score,
+) -> (Option<Answer<G::Move>>, u64) {
+    let ThreadData { stack, history, keys } = td;
+    let mut worker = Worker::<G, E, false, false>::new(game, cx, history, keys, main);
+    let score = worker.prove(stack.frames(), depth, 0, alpha, beta, false);
+    ((!worker.stopped).then_some((score, worker.root_best)), worker.counts.nodes)
 }
 
 #[cfg(test)]

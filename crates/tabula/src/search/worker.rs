@@ -20,7 +20,7 @@ use super::result::Line;
 use super::shared::{Completed, Counts, Shared, CHECK_EVERY};
 use super::stack::{Frame, NO_CODE};
 use crate::game::{Evaluator, Game, HookedEvaluator, HookedGame, Outcome, TableKey, DEFERRED};
-use crate::score::{self, is_decisive, Score, INFINITY, MAX_PLY};
+use crate::score::{self, is_decisive, loss_in, win_in, Score, INFINITY, MAX_PLY};
 use crate::tt::{Probe, Record, TranspositionTable};
 use crate::zobrist::Key;
 use std::sync::atomic::Ordering::Relaxed;
@@ -120,6 +120,36 @@ pub(super) enum Taken {
     Raised,
     /// A new best move at or above beta: the node is cut off.
     Cutoff,
+}
+
+impl Taken {
+    /// Takes a child's `score` into a fail-soft node's `best` score so far and its window (`alpha`, `beta`): a
+    /// new best raises `best`, and `alpha` too if it lies above it.
+    #[inline(always)]
+    pub fn fail_soft(score: Score, best: &mut Score, alpha: &mut Score, beta: Score) -> Taken {
+        if score <= *best {
+            return Taken::Nothing;
+        }
+        *best = score;
+        if score <= *alpha {
+            return Taken::Best;
+        }
+        *alpha = score;
+        if score >= beta {
+            Taken::Cutoff
+        } else {
+            Taken::Raised
+        }
+    }
+}
+
+/// Mate distance pruning at `ply`: nothing can beat a win on the next ply or lose before this one. Narrows
+/// (`alpha`, `beta`) to the scores still possible; `Some(alpha)` if that closes the window.
+#[inline(always)]
+pub(super) fn mate_distance(ply: u32, alpha: &mut Score, beta: &mut Score) -> Option<Score> {
+    *alpha = (*alpha).max(loss_in(ply));
+    *beta = (*beta).min(win_in(ply + 1));
+    (*alpha >= *beta).then_some(*alpha)
 }
 
 /// One thread's search: the full search or (`FULL` false) only the lean one compiled in, and (`SMP`) the
@@ -404,23 +434,14 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
     /// beyond the window's lower end becomes the iteration's best.
     #[inline(always)]
     pub(super) fn take(&mut self, tally: &mut Tally<G::Move>, ply: u32, mv: G::Move, score: Score) -> Taken {
-        if score <= tally.best {
-            return Taken::Nothing;
+        let taken = Taken::fail_soft(score, &mut tally.best, &mut tally.alpha, tally.beta);
+        if taken != Taken::Nothing {
+            tally.best_move = Some(mv);
+            if ply == 0 && score > tally.alpha_orig {
+                self.root_best = Some(mv);
+            }
         }
-        tally.best = score;
-        tally.best_move = Some(mv);
-        if ply == 0 && score > tally.alpha_orig {
-            self.root_best = Some(mv);
-        }
-        if score <= tally.alpha {
-            return Taken::Best;
-        }
-        tally.alpha = score;
-        if tally.alpha >= tally.beta {
-            Taken::Cutoff
-        } else {
-            Taken::Raised
-        }
+        taken
     }
 
     /// With `mv`, the `i`-th move of a node, just played: starts fetching the child's table bucket

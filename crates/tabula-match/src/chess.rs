@@ -24,10 +24,8 @@
 //! assert!(err.to_string().starts_with("o.epd, line 1"));
 //! ```
 
-use crate::uci::{go, handshake, is_ready, movetext, position_command, result_token, tags, Ply, Reply};
-use crate::{
-    forfeit, opening_lines, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player,
-};
+use crate::uci::{handshake, Reply, UciGame};
+use crate::{opening_lines, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player};
 use std::collections::HashMap;
 use tabula_chess::{Color, Epd, Move, Position};
 use tabula_protocol::process::{EngineError, Process};
@@ -45,47 +43,23 @@ pub struct ChessOpening {
     pub chess960: bool,
 }
 
-/// Asks `process` for a move in `pos` (reached from `start` by `moves`) and returns it, legal, with the
-/// engine's reply.
-fn ask(
-    process: &mut Process,
-    start: &Option<String>,
-    moves: &[String],
-    pos: &Position,
-    clock: &Clock,
-    seat: usize,
-) -> Result<(Move, Reply), EngineError> {
-    process.send(&position_command(start, moves.iter().cloned()))?;
-    let reply = go(process, clock, seat, pos.turn() == Color::White)?;
-    Move::from_uci(&reply.text).map_err(|_| EngineError::Garbage(reply.line.clone()))?;
-    let mv = pos.parse_uci(&reply.text).map_err(|_| EngineError::Illegal(reply.text.clone()))?;
-    Ok((mv, reply))
-}
-
-/// The outcome of the position after a move, if the game is over.
-fn adjudicate(
-    pos: &Position,
-    seen: &HashMap<u64, u32>,
-    info: &GameInfo,
-    plies: usize,
-) -> Option<(GameResult, &'static str, &'static str)> {
+/// The outcome of the position after a move, if the game is over (checkmate counted a draw here: the caller
+/// knows who moved).
+fn adjudicate(pos: &Position, seen: &HashMap<u64, u32>) -> Option<(GameResult, &'static str)> {
     if pos.is_checkmate() {
-        return Some((GameResult::Draw, "checkmate", "normal"));
+        return Some((GameResult::Draw, "checkmate"));
     }
     if pos.is_stalemate() {
-        return Some((GameResult::Draw, "stalemate", "normal"));
+        return Some((GameResult::Draw, "stalemate"));
     }
     if pos.is_insufficient_material() {
-        return Some((GameResult::Draw, "insufficient material", "normal"));
+        return Some((GameResult::Draw, "insufficient material"));
     }
     if pos.halfmove_clock() >= 100 {
-        return Some((GameResult::Draw, "fifty-move rule", "normal"));
+        return Some((GameResult::Draw, "fifty-move rule"));
     }
     if seen.get(&pos.key().0).copied().unwrap_or(0) >= 3 {
-        return Some((GameResult::Draw, "threefold repetition", "normal"));
-    }
-    if info.max_moves.is_some_and(|m| plies >= 2 * m as usize) {
-        return Some((GameResult::Draw, "adjudicated: move limit", "adjudication"));
+        return Some((GameResult::Draw, "threefold repetition"));
     }
     None
 }
@@ -128,120 +102,123 @@ impl MatchGame for Chess {
         handshake(process, options)
     }
 
-    fn play(&self, mut players: [&mut Player; 2], opening: &ChessOpening, info: &GameInfo) -> Finished {
+    fn play(&self, players: [&mut Player; 2], opening: &ChessOpening, info: &GameInfo) -> Finished {
+        crate::uci::play::<Chess>(players, opening, info)
+    }
+}
+
+/// Engines speak Chess960's notation (castling as the king taking its rook) if the match is Chess960; the
+/// referee counts the positions seen for threefold repetition.
+impl UciGame for Chess {
+    type Position = Position;
+    type Move = Move;
+    type Notation = bool;
+    type Memory = HashMap<u64, u32>;
+
+    fn fen(opening: &ChessOpening) -> &Option<String> {
+        &opening.fen
+    }
+
+    fn start(opening: &ChessOpening) -> Position {
         let start = match &opening.fen {
             Some(fen) => Position::from_fen(fen).ok().and_then(|p| Position::from_setup(&p.to_setup()).ok()),
             None => Some(Position::startpos()),
         };
-        let mut pos = start.unwrap_or_else(Position::startpos);
-        let start_pos = pos.clone();
-        // Seat 0 moves first: it is White unless the opening has Black to move.
-        let white_seat = if pos.turn() == Color::White { 0 } else { 1 };
-        let mut clock = Clock::new(&info.tc);
-        let mut moves: Vec<String> = Vec::new();
-        let mut comments: Vec<String> = Vec::new();
-        let mut seen: HashMap<u64, u32> = HashMap::new();
-        *seen.entry(pos.key().0).or_default() += 1;
-        let mut started = [false; 2];
-        let (result, reason, termination) = 'game: loop {
-            let seat = moves.len() % 2;
-            let step = (|| -> Result<(Move, String), EngineError> {
-                let process = players[seat].ensure(handshake)?;
-                if !started[seat] {
-                    if opening.chess960 {
-                        process.send("setoption name UCI_Chess960 value true")?;
-                    }
-                    process.send("ucinewgame")?;
-                    is_ready(process)?;
-                    started[seat] = true;
-                }
-                let (mv, reply) = ask(process, &opening.fen, &moves, &pos, &clock, seat)?;
-                clock.charge(seat, reply.elapsed)?;
-                Ok((mv, reply.comment()))
-            })();
-            match step {
-                Err(e) => {
-                    let termination =
-                        if matches!(e, EngineError::Timeout(_)) { "time forfeit" } else { "rules infraction" };
-                    let (result, reason) = forfeit(&mut players, seat, &e);
-                    break 'game (result, reason, termination);
-                }
-                Ok((mv, comment)) => {
-                    moves.push(mv.to_uci_in(opening.chess960));
-                    comments.push(comment);
-                    pos.play_unchecked(mv);
-                    *seen.entry(pos.key().0).or_default() += 1;
-                    if let Some((result, reason, termination)) = adjudicate(&pos, &seen, info, moves.len()) {
-                        let result = if reason == "checkmate" { GameResult::Win(seat) } else { result };
-                        break 'game (result, reason.to_string(), termination);
-                    }
-                }
-            }
-        };
-        let record = pgn(&start_pos, opening, &moves, &comments, white_seat, info, result, &reason, termination);
-        Finished { result, reason, record, spent: clock.take_spent() }
+        start.unwrap_or_else(Position::startpos)
     }
-}
 
-#[allow(clippy::too_many_arguments)]
-fn pgn(
-    start: &Position,
-    opening: &ChessOpening,
-    moves: &[String],
-    comments: &[String],
-    white_seat: usize,
-    info: &GameInfo,
-    result: GameResult,
-    reason: &str,
-    termination: &str,
-) -> String {
-    let token = result_token(result, white_seat);
-    let mut extra = Vec::new();
-    if opening.chess960 {
-        extra.push(("Variant", "Chess960".to_string()));
+    fn first_colour(pos: &Position) -> bool {
+        pos.turn() == Color::White
     }
-    if opening.fen.is_some() {
-        extra.push(("FEN", start.to_fen()));
-        extra.push(("SetUp", "1".to_string()));
+
+    fn greet(process: &mut Process, opening: &ChessOpening) -> Result<bool, EngineError> {
+        if opening.chess960 {
+            process.send("setoption name UCI_Chess960 value true")?;
+        }
+        Ok(opening.chess960)
     }
-    let mut out = tags(info, white_seat, token, termination, &extra);
-    let mut pos = start.clone();
-    let mut plies = Vec::new();
-    for (i, uci) in moves.iter().enumerate() {
-        let Ok(mv) = pos.parse_uci(uci) else { break };
-        plies.push(Ply {
-            first_colour: pos.turn() == Color::White,
-            number: pos.fullmove_number(),
-            text: pos.san(mv),
-            comment: comments.get(i).cloned(),
-        });
+
+    fn write(chess960: bool, mv: Move) -> String {
+        mv.to_uci_in(chess960)
+    }
+
+    fn read(_: bool, pos: &Position, reply: &Reply) -> Result<Move, EngineError> {
+        Move::from_uci(&reply.text).map_err(|_| EngineError::Garbage(reply.line.clone()))?;
+        pos.parse_uci(&reply.text).map_err(|_| EngineError::Illegal(reply.text.clone()))
+    }
+
+    fn make(pos: &mut Position, mv: Move) {
         pos.play_unchecked(mv);
     }
-    out.push_str(&movetext(&plies, reason, token));
-    out
+
+    fn remember(start: &Position) -> HashMap<u64, u32> {
+        HashMap::from([(start.key().0, 1)])
+    }
+
+    fn referee(
+        seen: &mut HashMap<u64, u32>,
+        pos: &Position,
+        seat: usize,
+    ) -> Option<(GameResult, String, &'static str)> {
+        *seen.entry(pos.key().0).or_default() += 1;
+        let (result, reason) = adjudicate(pos, seen)?;
+        let result = if reason == "checkmate" { GameResult::Win(seat) } else { result };
+        Some((result, reason.to_string(), "normal"))
+    }
+
+    fn variant(opening: &ChessOpening) -> Option<&'static str> {
+        opening.chess960.then_some("Chess960")
+    }
+
+    fn to_fen(pos: &Position) -> String {
+        pos.to_fen()
+    }
+
+    fn fullmove_number(pos: &Position) -> u32 {
+        pos.fullmove_number()
+    }
+
+    fn notate(pos: &Position, mv: Move) -> String {
+        pos.san(mv)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::TimeControl;
+    use crate::uci::{record, test_info as info};
 
-    fn info() -> GameInfo {
-        GameInfo {
-            names: ["A".into(), "B".into()],
-            round: 3,
-            tc: TimeControl::default(),
-            max_moves: None,
-            date: "2026.01.02".into(),
-        }
+    /// The moves written in `uci` from `start`.
+    fn moves(start: &Position, uci: &[&str]) -> Vec<Move> {
+        let mut pos = start.clone();
+        let play = |text: &&str| {
+            let mv = pos.parse_uci(text).unwrap();
+            pos.play_unchecked(mv);
+            mv
+        };
+        uci.iter().map(play).collect()
+    }
+
+    /// The record of a game from `start` through the moves written in `uci`.
+    fn pgn(
+        start: &Position,
+        opening: &ChessOpening,
+        uci: &[&str],
+        comments: &[String],
+        white_seat: usize,
+        ending: (GameResult, &str, &str),
+    ) -> String {
+        let (result, reason, termination) = ending;
+        let moves = moves(start, uci);
+        record::<Chess>(start, opening, &moves, comments, white_seat, &info(), result, reason, termination)
     }
 
     #[test]
     fn pgn_has_tags_and_san() {
         let start = Position::startpos();
-        let moves: Vec<String> = ["f2f3", "e7e5", "g2g4", "d8h4"].iter().map(|s| s.to_string()).collect();
+        let moves = ["f2f3", "e7e5", "g2g4", "d8h4"];
         let opening = Chess.default_opening();
-        let text = pgn(&start, &opening, &moves, &[], 0, &info(), GameResult::Win(1), "checkmate", "normal");
+        let text = pgn(&start, &opening, &moves, &[], 0, (GameResult::Win(1), "checkmate", "normal"));
         assert!(text.contains("[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]"), "{text}");
         assert!(text.contains("1. f3 e5 2. g4 Qh4# {checkmate} 0-1"), "{text}");
         assert!(!text.contains("SetUp"));
@@ -250,20 +227,19 @@ mod tests {
     #[test]
     fn moves_carry_their_comments() {
         let start = Position::startpos();
-        let moves: Vec<String> = ["e2e4", "e7e5", "g1f3"].iter().map(|s| s.to_string()).collect();
+        let moves = ["e2e4", "e7e5", "g1f3"];
         let comments = ["+0.31/12 0.412s".to_string(), "0.020s".to_string()];
         let opening = Chess.default_opening();
-        let text = pgn(&start, &opening, &moves, &comments, 0, &info(), GameResult::Draw, "agreed", "normal");
+        let text = pgn(&start, &opening, &moves, &comments, 0, (GameResult::Draw, "agreed", "normal"));
         assert!(text.contains("1. e4 {+0.31/12 0.412s} 1... e5 {0.020s} 2. Nf3 {agreed} 1/2-1/2"), "{text}");
     }
 
     #[test]
     fn pgn_from_black_to_move() {
         let start = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
-        let moves = vec!["e7e5".to_string()];
         let opening = ChessOpening { fen: Some(start.to_fen()), chess960: false };
-        let text =
-            pgn(&start, &opening, &moves, &[], 1, &info(), GameResult::Draw, "adjudicated: move limit", "adjudication");
+        let ending = (GameResult::Draw, "adjudicated: move limit", "adjudication");
+        let text = pgn(&start, &opening, &["e7e5"], &[], 1, ending);
         assert!(text.contains("[White \"B\"]") && text.contains("[SetUp \"1\"]"), "{text}");
         assert!(text.contains("1... e5 {adjudicated: move limit} 1/2-1/2"), "{text}");
     }
@@ -281,8 +257,7 @@ mod tests {
         // Castling in the record: SAN from either notation, and the variant named.
         let start = Position::from_fen("1r2k3/8/8/8/8/8/8/1R2K3 w Bb - 0 1").unwrap();
         let opening = ChessOpening { fen: Some(start.to_fen()), chess960: true };
-        let moves = vec!["e1b1".to_string(), "b8a8".to_string()];
-        let text = pgn(&start, &opening, &moves, &[], 0, &info(), GameResult::Draw, "agreed", "normal");
+        let text = pgn(&start, &opening, &["e1b1", "b8a8"], &[], 0, (GameResult::Draw, "agreed", "normal"));
         assert!(text.contains("[Variant \"Chess960\"]"), "{text}");
         assert!(text.contains("1. O-O-O Ra8 {agreed}"), "{text}");
     }

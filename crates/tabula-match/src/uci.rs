@@ -1,6 +1,6 @@
 //! The UCI engine driver both UCI games of the match runner (chess, xiangqi) share: the handshake, `go` with
-//! the clocks and the engine's reply with its last score, the `position` command, and the PGN record's tags
-//! and move text.
+//! the clocks and the engine's reply with its last score, the `position` command, the game loop ([`play`], for
+//! any [`UciGame`]) and the PGN record's tags and move text.
 //!
 //! # Examples
 //!
@@ -12,7 +12,7 @@
 //! assert_eq!(position_command(&None, ["e2e4".to_owned()]), "position startpos moves e2e4");
 //! ```
 
-use crate::{Clock, EngineOption, GameInfo, GameResult};
+use crate::{forfeit, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, Player};
 use std::time::{Duration, Instant};
 use tabula_protocol::process::{EngineError, Process};
 
@@ -167,6 +167,156 @@ pub fn go(process: &mut Process, clock: &Clock, seat: usize, first_colour: bool)
     Ok(Reply { text, line, elapsed, eval })
 }
 
+/// What the game loop [`play`] and the record need of a game played over UCI: its positions and moves, how an
+/// engine writes moves, and the referee.
+pub trait UciGame: MatchGame {
+    /// A position.
+    type Position: Clone;
+    /// A move.
+    type Move: Copy;
+    /// How one engine writes moves, learnt before its first game.
+    type Notation: Copy;
+    /// What the referee keeps of the game beyond its position (the positions seen, say).
+    type Memory;
+
+    /// The opening's FEN, or `None` for the start position.
+    fn fen(opening: &Self::Opening) -> &Option<String>;
+    /// The position the game starts from.
+    fn start(opening: &Self::Opening) -> Self::Position;
+    /// Whether the first colour (White, Red) is to move in `pos`.
+    fn first_colour(pos: &Self::Position) -> bool;
+    /// What an engine is sent before the `ucinewgame` of its first game, and the notation it then speaks.
+    ///
+    /// # Errors
+    ///
+    /// The engine's failure to answer.
+    fn greet(process: &mut Process, opening: &Self::Opening) -> Result<Self::Notation, EngineError>;
+    /// `mv` as an engine speaking `notation` reads it.
+    fn write(notation: Self::Notation, mv: Self::Move) -> String;
+    /// The move of an engine's reply, legal in `pos`.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::Garbage`] for text that is no move, [`EngineError::Illegal`] for an illegal one.
+    fn read(notation: Self::Notation, pos: &Self::Position, reply: &Reply) -> Result<Self::Move, EngineError>;
+    /// Plays the legal `mv` in `pos`.
+    fn make(pos: &mut Self::Position, mv: Self::Move);
+    /// The referee's memory of a game that starts at `start`.
+    fn remember(start: &Self::Position) -> Self::Memory;
+    /// The result of `pos`, just reached by a move of `seat`, if the rules end the game there: the result by
+    /// seat, the reason and the PGN termination.
+    fn referee(
+        memory: &mut Self::Memory,
+        pos: &Self::Position,
+        seat: usize,
+    ) -> Option<(GameResult, String, &'static str)>;
+    /// The record's `Variant` tag, if any.
+    fn variant(opening: &Self::Opening) -> Option<&'static str>;
+    /// The FEN of `pos`.
+    fn to_fen(pos: &Self::Position) -> String;
+    /// The move number of `pos`.
+    fn fullmove_number(pos: &Self::Position) -> u32;
+    /// `mv`, legal in `pos`, as the record writes it.
+    fn notate(pos: &Self::Position, mv: Self::Move) -> String;
+}
+
+/// Plays one game of `G` over UCI, as [`MatchGame::play`] does: each engine is greeted and sent `ucinewgame`
+/// before its first move, then asked for a move with `position` and `go` on the clock; a failure forfeits the
+/// game, the referee or `--max-moves` ends it.
+pub fn play<G: UciGame>(mut players: [&mut Player; 2], opening: &G::Opening, info: &GameInfo) -> Finished {
+    let start = G::start(opening);
+    let mut pos = start.clone();
+    // Seat 0 moves first: it plays the first colour unless the opening has the second to move.
+    let first_seat = if G::first_colour(&pos) { 0 } else { 1 };
+    let mut clock = Clock::new(&info.tc);
+    let mut memory = G::remember(&pos);
+    let mut moves: Vec<G::Move> = Vec::new();
+    let mut comments: Vec<String> = Vec::new();
+    let mut notations: [Option<G::Notation>; 2] = [None; 2];
+    let (result, reason, termination) = 'game: loop {
+        let seat = moves.len() % 2;
+        let step = (|| -> Result<(G::Move, String), EngineError> {
+            let process = players[seat].ensure(handshake)?;
+            let notation = match notations[seat] {
+                Some(notation) => notation,
+                None => {
+                    let notation = G::greet(process, opening)?;
+                    process.send("ucinewgame")?;
+                    is_ready(process)?;
+                    notations[seat] = Some(notation);
+                    notation
+                }
+            };
+            process.send(&position_command(G::fen(opening), moves.iter().map(|&mv| G::write(notation, mv))))?;
+            let reply = go(process, &clock, seat, G::first_colour(&pos))?;
+            let mv = G::read(notation, &pos, &reply)?;
+            clock.charge(seat, reply.elapsed)?;
+            Ok((mv, reply.comment()))
+        })();
+        match step {
+            Err(e) => {
+                let termination =
+                    if matches!(e, EngineError::Timeout(_)) { "time forfeit" } else { "rules infraction" };
+                let (result, reason) = forfeit(&mut players, seat, &e);
+                break 'game (result, reason, termination);
+            }
+            Ok((mv, comment)) => {
+                moves.push(mv);
+                comments.push(comment);
+                G::make(&mut pos, mv);
+                let move_limit = || {
+                    let reached = info.max_moves.is_some_and(|m| moves.len() >= 2 * m as usize);
+                    reached.then(|| (GameResult::Draw, "adjudicated: move limit".to_string(), "adjudication"))
+                };
+                if let Some(end) = G::referee(&mut memory, &pos, seat).or_else(move_limit) {
+                    break 'game end;
+                }
+            }
+        }
+    };
+    let record = record::<G>(&start, opening, &moves, &comments, first_seat, info, result, &reason, termination);
+    Finished { result, reason, record, spent: clock.take_spent() }
+}
+
+/// The game as PGN: the tags (with the variant, and the FEN of a set-up start), then the moves as the game
+/// writes them, each with its comment.
+#[allow(clippy::too_many_arguments)]
+pub fn record<G: UciGame>(
+    start: &G::Position,
+    opening: &G::Opening,
+    moves: &[G::Move],
+    comments: &[String],
+    first_seat: usize,
+    info: &GameInfo,
+    result: GameResult,
+    reason: &str,
+    termination: &str,
+) -> String {
+    let token = result_token(result, first_seat);
+    let mut extra = Vec::new();
+    if let Some(variant) = G::variant(opening) {
+        extra.push(("Variant", variant.to_string()));
+    }
+    if G::fen(opening).is_some() {
+        extra.push(("FEN", G::to_fen(start)));
+        extra.push(("SetUp", "1".to_string()));
+    }
+    let mut out = tags(info, first_seat, token, termination, &extra);
+    let mut pos = start.clone();
+    let mut plies = Vec::new();
+    for (i, &mv) in moves.iter().enumerate() {
+        plies.push(Ply {
+            first_colour: G::first_colour(&pos),
+            number: G::fullmove_number(&pos),
+            text: G::notate(&pos, mv),
+            comment: comments.get(i).cloned(),
+        });
+        G::make(&mut pos, mv);
+    }
+    out.push_str(&movetext(&plies, reason, token));
+    out
+}
+
 /// The PGN result token for a result by seat.
 pub fn result_token(result: GameResult, white_seat: usize) -> &'static str {
     match result {
@@ -256,6 +406,18 @@ fn wrap(text: &str, width: usize) -> String {
         line += word.len();
     }
     out
+}
+
+/// The game information of the records the games' tests write.
+#[cfg(test)]
+pub(crate) fn test_info() -> GameInfo {
+    GameInfo {
+        names: ["A".into(), "B".into()],
+        round: 1,
+        tc: crate::TimeControl::default(),
+        max_moves: None,
+        date: "2026.01.02".into(),
+    }
 }
 
 #[cfg(test)]

@@ -24,10 +24,8 @@
 //! assert!(err.to_string().starts_with("o.txt, line 1"));
 //! ```
 
-use crate::uci::{go, handshake, is_ready, movetext, position_command, result_token, tags, Ply, Reply, HANDSHAKE};
-use crate::{
-    forfeit, opening_lines, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player,
-};
+use crate::uci::{handshake, Reply, UciGame, HANDSHAKE};
+use crate::{opening_lines, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player};
 use std::time::Instant;
 use tabula_protocol::process::{EngineError, Process};
 use tabula_xiangqi::repetition::{adjudicate, Ending, Ruling, Violation};
@@ -49,7 +47,7 @@ pub struct XiangqiOpening {
 
 /// How an engine writes squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Coordinates {
+pub enum Coordinates {
     /// ICCS, ranks 0–9.
     Iccs,
     /// Fairy-Stockfish's, ranks 1–10.
@@ -88,58 +86,33 @@ fn coordinates(process: &mut Process) -> Result<Coordinates, EngineError> {
     Ok(Coordinates::Iccs)
 }
 
-/// Asks `process` for a move in `pos` (reached from `start` by `moves`, in ICCS) and returns it, legal, with the
-/// engine's reply.
-fn ask(
-    process: &mut Process,
-    coordinates: Coordinates,
-    start: &Option<String>,
-    moves: &[Move],
-    pos: &Position,
-    clock: &Clock,
-    seat: usize,
-) -> Result<(Move, Reply), EngineError> {
-    process.send(&position_command(start, moves.iter().map(|&mv| coordinates.write(mv))))?;
-    let reply = go(process, clock, seat, pos.turn() == Color::Red)?;
-    let mv = coordinates.parse(&reply.text).map_err(|_| EngineError::Garbage(reply.line.clone()))?;
-    if !pos.is_legal(mv) {
-        return Err(EngineError::Illegal(reply.text));
-    }
-    Ok((mv, reply))
-}
-
-/// The result of the position after a move by `seat`, if the game is over: by seat, the reason, the PGN
+/// The result of the position after a move by `seat`, if the rules end the game: by seat, the reason, the PGN
 /// termination.
-fn referee(pos: &Position, seat: usize, info: &GameInfo, plies: usize) -> Option<(GameResult, String, &'static str)> {
-    if let Some(verdict) = adjudicate(pos, OCCURRENCES) {
-        // The side to move is the seat that did not just move.
-        let result = match verdict.winner {
-            None => GameResult::Draw,
-            Some(winner) if winner == pos.turn() => GameResult::Win(1 - seat),
-            Some(_) => GameResult::Win(seat),
-        };
-        let reason = match verdict.ending {
-            Ending::NoLegalMove if pos.is_check() => "checkmate".to_string(),
-            Ending::NoLegalMove => "stalemate (no legal move)".to_string(),
-            Ending::MoveLimit => "60-move rule (120 plies without a capture)".to_string(),
-            Ending::Repetition(found) => match found.ruling() {
-                Ruling::Draw => "repetition".to_string(),
-                Ruling::Loss { offender, violation } => {
-                    let how = match violation {
-                        Violation::PerpetualCheck => "perpetual check",
-                        Violation::PerpetualChase => "perpetual chase",
-                        Violation::CheckAndChase => "perpetual check and chase",
-                    };
-                    format!("{how} by {offender:?}")
-                }
-            },
-        };
-        return Some((result, reason, "normal"));
-    }
-    if info.max_moves.is_some_and(|m| plies >= 2 * m as usize) {
-        return Some((GameResult::Draw, "adjudicated: move limit".to_string(), "adjudication"));
-    }
-    None
+fn referee(pos: &Position, seat: usize) -> Option<(GameResult, String, &'static str)> {
+    let verdict = adjudicate(pos, OCCURRENCES)?;
+    // The side to move is the seat that did not just move.
+    let result = match verdict.winner {
+        None => GameResult::Draw,
+        Some(winner) if winner == pos.turn() => GameResult::Win(1 - seat),
+        Some(_) => GameResult::Win(seat),
+    };
+    let reason = match verdict.ending {
+        Ending::NoLegalMove if pos.is_check() => "checkmate".to_string(),
+        Ending::NoLegalMove => "stalemate (no legal move)".to_string(),
+        Ending::MoveLimit => "60-move rule (120 plies without a capture)".to_string(),
+        Ending::Repetition(found) => match found.ruling() {
+            Ruling::Draw => "repetition".to_string(),
+            Ruling::Loss { offender, violation } => {
+                let how = match violation {
+                    Violation::PerpetualCheck => "perpetual check",
+                    Violation::PerpetualChase => "perpetual chase",
+                    Violation::CheckAndChase => "perpetual check and chase",
+                };
+                format!("{how} by {offender:?}")
+            }
+        },
+    };
+    Some((result, reason, "normal"))
 }
 
 impl MatchGame for Xiangqi {
@@ -175,105 +148,79 @@ impl MatchGame for Xiangqi {
         handshake(process, options)
     }
 
-    fn play(&self, mut players: [&mut Player; 2], opening: &XiangqiOpening, info: &GameInfo) -> Finished {
-        let start = opening.fen.as_deref().and_then(|fen| Position::from_fen(fen).ok());
-        let mut pos = start.unwrap_or_else(Position::startpos);
-        let start_pos = pos.clone();
-        // Seat 0 moves first: it is Red unless the opening has Black to move.
-        let red_seat = if pos.turn() == Color::Red { 0 } else { 1 };
-        let mut clock = Clock::new(&info.tc);
-        let mut moves: Vec<Move> = Vec::new();
-        let mut comments: Vec<String> = Vec::new();
-        let mut spoken = [None; 2];
-        let (result, reason, termination) = 'game: loop {
-            let seat = moves.len() % 2;
-            let step = (|| -> Result<(Move, String), EngineError> {
-                let process = players[seat].ensure(handshake)?;
-                let coordinates = match spoken[seat] {
-                    Some(c) => c,
-                    None => {
-                        let c = coordinates(process)?;
-                        process.send("ucinewgame")?;
-                        is_ready(process)?;
-                        spoken[seat] = Some(c);
-                        c
-                    }
-                };
-                let (mv, reply) = ask(process, coordinates, &opening.fen, &moves, &pos, &clock, seat)?;
-                clock.charge(seat, reply.elapsed)?;
-                Ok((mv, reply.comment()))
-            })();
-            match step {
-                Err(e) => {
-                    let termination =
-                        if matches!(e, EngineError::Timeout(_)) { "time forfeit" } else { "rules infraction" };
-                    let (result, reason) = forfeit(&mut players, seat, &e);
-                    break 'game (result, reason, termination);
-                }
-                Ok((mv, comment)) => {
-                    moves.push(mv);
-                    comments.push(comment);
-                    pos.play_unchecked(mv);
-                    if let Some(end) = referee(&pos, seat, info, moves.len()) {
-                        break 'game end;
-                    }
-                }
-            }
-        };
-        let record = record(&start_pos, opening, &moves, &comments, red_seat, info, result, &reason, termination);
-        Finished { result, reason, record, spent: clock.take_spent() }
+    fn play(&self, players: [&mut Player; 2], opening: &XiangqiOpening, info: &GameInfo) -> Finished {
+        crate::uci::play::<Xiangqi>(players, opening, info)
     }
 }
 
-/// The game as PGN with `[Variant "xiangqi"]`, moves in ICCS coordinates.
-#[allow(clippy::too_many_arguments)]
-fn record(
-    start: &Position,
-    opening: &XiangqiOpening,
-    moves: &[Move],
-    comments: &[String],
-    red_seat: usize,
-    info: &GameInfo,
-    result: GameResult,
-    reason: &str,
-    termination: &str,
-) -> String {
-    let token = result_token(result, red_seat);
-    let mut extra = vec![("Variant", "xiangqi".to_string())];
-    if opening.fen.is_some() {
-        extra.push(("FEN", start.to_fen()));
-        extra.push(("SetUp", "1".to_string()));
+/// Each engine speaks the coordinates it was found to speak; the position keeps the history the referee
+/// rules repetitions on. The record is PGN with `[Variant "xiangqi"]`, moves in ICCS coordinates.
+impl UciGame for Xiangqi {
+    type Position = Position;
+    type Move = Move;
+    type Notation = Coordinates;
+    type Memory = ();
+
+    fn fen(opening: &XiangqiOpening) -> &Option<String> {
+        &opening.fen
     }
-    let mut out = tags(info, red_seat, token, termination, &extra);
-    let mut pos = start.clone();
-    let mut plies = Vec::new();
-    for (i, &mv) in moves.iter().enumerate() {
-        plies.push(Ply {
-            first_colour: pos.turn() == Color::Red,
-            number: pos.fullmove_number(),
-            text: mv.to_iccs(),
-            comment: comments.get(i).cloned(),
-        });
+
+    fn start(opening: &XiangqiOpening) -> Position {
+        let start = opening.fen.as_deref().and_then(|fen| Position::from_fen(fen).ok());
+        start.unwrap_or_else(Position::startpos)
+    }
+
+    fn first_colour(pos: &Position) -> bool {
+        pos.turn() == Color::Red
+    }
+
+    fn greet(process: &mut Process, _: &XiangqiOpening) -> Result<Coordinates, EngineError> {
+        coordinates(process)
+    }
+
+    fn write(coordinates: Coordinates, mv: Move) -> String {
+        coordinates.write(mv)
+    }
+
+    fn read(coordinates: Coordinates, pos: &Position, reply: &Reply) -> Result<Move, EngineError> {
+        let mv = coordinates.parse(&reply.text).map_err(|_| EngineError::Garbage(reply.line.clone()))?;
+        if !pos.is_legal(mv) {
+            return Err(EngineError::Illegal(reply.text.clone()));
+        }
+        Ok(mv)
+    }
+
+    fn make(pos: &mut Position, mv: Move) {
         pos.play_unchecked(mv);
     }
-    out.push_str(&movetext(&plies, reason, token));
-    out
+
+    fn remember(_: &Position) {}
+
+    fn referee(_: &mut (), pos: &Position, seat: usize) -> Option<(GameResult, String, &'static str)> {
+        referee(pos, seat)
+    }
+
+    fn variant(_: &XiangqiOpening) -> Option<&'static str> {
+        Some("xiangqi")
+    }
+
+    fn to_fen(pos: &Position) -> String {
+        pos.to_fen()
+    }
+
+    fn fullmove_number(pos: &Position) -> u32 {
+        pos.fullmove_number()
+    }
+
+    fn notate(_: &Position, mv: Move) -> String {
+        mv.to_iccs()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::TimeControl;
-
-    fn info() -> GameInfo {
-        GameInfo {
-            names: ["A".into(), "B".into()],
-            round: 1,
-            tc: TimeControl::default(),
-            max_moves: None,
-            date: "2026.01.02".into(),
-        }
-    }
+    use crate::uci::{record, test_info as info};
 
     fn play(pos: &mut Position, iccs: &[&str]) -> Vec<Move> {
         iccs.iter()
@@ -291,14 +238,14 @@ mod tests {
         let mut pos = Position::from_fen("9/4k4/9/9/9/9/9/9/9/R2K5 w - - 0 1").unwrap();
         let line = ["a0a8", "e8e9", "a8a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8"];
         play(&mut pos, &line);
-        assert!(referee(&pos, 1, &info(), 8).is_none());
+        assert!(referee(&pos, 1).is_none());
         play(&mut pos, &["a9a8"]);
-        let (result, reason, _) = referee(&pos, 0, &info(), 9).unwrap();
+        let (result, reason, _) = referee(&pos, 0).unwrap();
         assert_eq!((result, reason.as_str()), (GameResult::Win(1), "perpetual check by Red"));
         // Idle shuffling is a draw.
         let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1").unwrap();
         play(&mut pos, &["e1f2", "d9d8", "f2e1", "d8d9", "e1f2", "d9d8", "f2e1", "d8d9"]);
-        assert_eq!(referee(&pos, 1, &info(), 8).unwrap().0, GameResult::Draw);
+        assert_eq!(referee(&pos, 1).unwrap().0, GameResult::Draw);
         // No legal move left (here a stalemate, which loses in xiangqi): the seat that moved wins.
         let mut pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K1R3 w - - 0 1").unwrap();
         let mate = Position::legal_moves(&pos)
@@ -311,13 +258,13 @@ mod tests {
             })
             .unwrap();
         pos.play_unchecked(mate);
-        let (result, reason, _) = referee(&pos, 0, &info(), 1).unwrap();
+        let (result, reason, _) = referee(&pos, 0).unwrap();
         assert_eq!(result, GameResult::Win(0));
         // (The runner counts a reason with " loses" in it as a forfeit.)
         assert_eq!(reason, "stalemate (no legal move)");
         // The 60-move rule.
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 b - - 120 80").unwrap();
-        assert_eq!(referee(&pos, 0, &info(), 1).unwrap().0, GameResult::Draw);
+        assert_eq!(referee(&pos, 0).unwrap().0, GameResult::Draw);
     }
 
     #[test]
@@ -327,7 +274,7 @@ mod tests {
         let mut pos = start.clone();
         let moves = play(&mut pos, &["h9g7", "h0g2"]);
         let opening = XiangqiOpening { fen: Some(start.to_fen()) };
-        let text = record(&start, &opening, &moves, &[], 1, &info(), GameResult::Draw, "agreed", "normal");
+        let text = record::<Xiangqi>(&start, &opening, &moves, &[], 1, &info(), GameResult::Draw, "agreed", "normal");
         assert!(text.contains("[White \"B\"]\n[Black \"A\"]"), "{text}");
         assert!(text.contains("[Variant \"xiangqi\"]") && text.contains("[SetUp \"1\"]"), "{text}");
         assert!(text.contains("1... h9g7 2. h0g2 {agreed} 1/2-1/2"), "{text}");

@@ -4,6 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use tabula_board::testing::fuzz::check_play_and_undo;
 use tabula_chess::{Epd, Move, Position};
 
 fuzz_target!(|data: &[u8]| {
@@ -18,12 +19,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = Move::from_uci(line);
         let mv = pos.parse_uci(line).or_else(|_| pos.parse_san(line).map_err(|_| ()));
         if let Ok(mv) = mv {
-            let before = pos.clone();
-            pos.play(mv).expect("a parsed move is legal");
-            assert_eq!(pos.key(), pos.key_from_scratch());
-            pos.undo();
-            assert_eq!(pos, before);
-            pos.play(mv).expect("a parsed move is legal");
+            check_play_and_undo(&mut pos, mv, Position::key_from_scratch);
         }
     }
     for &mv in pos.legal_moves().iter() {

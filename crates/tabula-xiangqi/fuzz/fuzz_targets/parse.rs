@@ -5,6 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use tabula_board::testing::fuzz::check_play_and_undo;
 use tabula_xiangqi::{repetition, Move, Position};
 
 fuzz_target!(|data: &[u8]| {
@@ -17,12 +18,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = (Move::from_iccs(line), Move::from_fairy(line));
         let mv = pos.parse_iccs(line).or_else(|_| pos.parse_fairy(line)).or_else(|_| pos.parse_notation(line));
         if let Ok(mv) = mv {
-            let before = pos.clone();
-            pos.play(mv).expect("a parsed move is legal");
-            assert_eq!(pos.key(), pos.key_from_scratch());
-            pos.undo();
-            assert_eq!(pos, before);
-            pos.play(mv).expect("a parsed move is legal");
+            check_play_and_undo(&mut pos, mv, Position::key_from_scratch);
             let _ = repetition::adjudicate(&pos, 2);
         }
     }

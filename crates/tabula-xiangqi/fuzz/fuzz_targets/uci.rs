@@ -1,18 +1,11 @@
-//! Arbitrary bytes to a xiangqi UCI session (see `session.rs`). Run with `cargo fuzz run uci` from the crate
+//! Feeds arbitrary bytes through the line reader to a xiangqi UCI session, as the serving harness does: every line
+//! is answered without a panic, a line that is not text with `info string error: line N ...` (see
+//! [`feed_session`](tabula_board::testing::fuzz::feed_session)). Run with `cargo fuzz run uci` from the crate
 //! directory (nightly); `fuzz/seeds/uci` holds the transcript test's bad bytes to start from.
 #![no_main]
 
-#[path = "session.rs"]
-mod session;
-
 use libfuzzer_sys::fuzz_target;
+use tabula_board::testing::fuzz::feed_session;
 use tabula_xiangqi::engine::uci::UciSession;
 
-fuzz_target!(|data: &[u8]| {
-    // One session for the whole run: creating one allocates the engine's table.
-    SESSION.with_borrow_mut(|session| session::feed(session, data));
-});
-
-thread_local! {
-    static SESSION: std::cell::RefCell<UciSession> = std::cell::RefCell::new(UciSession::new());
-}
+fuzz_target!(|data: &[u8]| feed_session(UciSession::new, data));

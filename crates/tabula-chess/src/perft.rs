@@ -23,29 +23,3 @@
 //! ```
 
 pub use tabula::perft::{divide, perft, perft_hashed, perft_without_bulk, PerftTable};
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Position;
-
-    #[test]
-    fn startpos_counts() {
-        let mut pos = Position::startpos();
-        let expected = [1, 20, 400, 8902, 197_281];
-        for (depth, &count) in expected.iter().enumerate() {
-            assert_eq!(perft(&mut pos, depth as u32), count);
-            assert_eq!(perft_without_bulk(&mut pos, depth as u32), count);
-        }
-        assert_eq!(pos, Position::startpos());
-    }
-
-    #[test]
-    fn hashed_perft_stays_exact_with_a_tiny_table() {
-        let mut pos =
-            Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
-        let mut table = PerftTable::new(64);
-        assert_eq!(perft_hashed(&mut pos, 3, &mut table), 97_862);
-        assert_eq!(perft_hashed(&mut pos, 3, &mut table), 97_862);
-    }
-}

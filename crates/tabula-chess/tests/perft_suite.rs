@@ -1,8 +1,9 @@
-//! Reproduces every count of `tests/data/perftsuite.epd` and of the Chess960 suite `tests/data/chess960.epd`.
+//! Reproduces the start position's counts and every count of `tests/data/perftsuite.epd` and of the Chess960
+//! suite `tests/data/chess960.epd`.
 //! Counts up to [`DEFAULT_LIMIT`] leaves run by default; the deep ones are ignored:
 //! `cargo test --release -p tabula-chess -- --ignored`.
 
-use tabula_board::testing::{check_perft, perft_cases, PerftCase};
+use tabula_board::testing::{check_perft, check_perft_counts, check_perft_hashed, perft_cases, PerftCase};
 use tabula_chess::perft::{perft_hashed, PerftTable};
 use tabula_chess::{Epd, Position};
 
@@ -22,39 +23,28 @@ fn suite(text: &str) -> Vec<PerftCase<Position>> {
     cases
 }
 
-fn check(text: &str, filter: impl Fn(u64) -> bool) {
-    check_perft(&suite(text), filter);
+/// Both suites' counts that `filter` keeps.
+fn check(filter: impl Fn(u64) -> bool) {
+    for text in [STANDARD, CHESS960] {
+        check_perft(&suite(text), &filter);
+    }
 }
 
 #[test]
 fn shallow_counts() {
-    check(STANDARD, |count| count <= DEFAULT_LIMIT);
+    check(|count| count <= DEFAULT_LIMIT);
 }
 
 #[test]
 #[ignore = "slow: cargo test --release -p tabula-chess -- --ignored"]
 fn deep_counts() {
-    check(STANDARD, |count| count > DEFAULT_LIMIT);
-}
-
-#[test]
-fn chess960_shallow_counts() {
-    check(CHESS960, |count| count <= DEFAULT_LIMIT);
-}
-
-#[test]
-#[ignore = "slow: cargo test --release -p tabula-chess -- --ignored"]
-fn chess960_deep_counts() {
-    check(CHESS960, |count| count > DEFAULT_LIMIT);
+    check(|count| count > DEFAULT_LIMIT);
 }
 
 #[test]
 fn hashed_perft_matches_the_suite() {
-    let mut table = PerftTable::new(1 << 16);
-    for case in suite(STANDARD).into_iter().chain(suite(CHESS960)).filter(|case| case.count <= 200_000) {
-        let (mut pos, depth) = (case.position, case.depth);
-        assert_eq!(perft_hashed(&mut pos, depth, &mut table), case.count, "line {} depth {depth}", case.line);
-    }
+    let cases: Vec<_> = suite(STANDARD).into_iter().chain(suite(CHESS960)).collect();
+    check_perft_hashed(&cases, |count| count <= 200_000);
 }
 
 #[test]
@@ -63,4 +53,12 @@ fn hashed_perft_deep() {
     let mut table = PerftTable::new(1 << 22);
     let mut pos = Position::startpos();
     assert_eq!(perft_hashed(&mut pos, 7, &mut table), 3_195_901_860);
+}
+
+/// The start position's counts, with and without bulk counting; hashed counts stay exact with a tiny table.
+#[test]
+fn startpos_counts() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let hashed = (Position::from_fen(kiwipete).unwrap(), 3, 97_862);
+    check_perft_counts(Position::startpos(), &[1, 20, 400, 8902, 197_281], hashed);
 }

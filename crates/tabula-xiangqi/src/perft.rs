@@ -23,29 +23,3 @@
 //! ```
 
 pub use tabula::perft::{divide, perft, perft_hashed, perft_without_bulk, PerftTable};
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Position;
-
-    #[test]
-    fn startpos_counts() {
-        let mut pos = Position::startpos();
-        let expected = [1, 44, 1920, 79_666];
-        for (depth, &count) in expected.iter().enumerate() {
-            assert_eq!(perft(&mut pos, depth as u32), count);
-            assert_eq!(perft_without_bulk(&mut pos, depth as u32), count);
-        }
-        assert_eq!(pos, Position::startpos());
-        assert_eq!(pos.history_len(), 0);
-    }
-
-    #[test]
-    fn hashed_perft_stays_exact_with_a_tiny_table() {
-        let mut pos = Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w").unwrap();
-        let mut table = PerftTable::new(64);
-        assert_eq!(perft_hashed(&mut pos, 3, &mut table), 43_929);
-        assert_eq!(perft_hashed(&mut pos, 3, &mut table), 43_929);
-    }
-}

@@ -34,7 +34,7 @@ pub mod fuzz;
 pub mod uci;
 
 use std::fmt::{Debug, Display};
-use tabula::perft::perft;
+use tabula::perft::{perft, perft_hashed, perft_without_bulk, PerftTable};
 use tabula::{Game, Key};
 
 /// What the checks need of a game beyond [`Game`]: its FEN both ways and its key computed from scratch.
@@ -97,6 +97,41 @@ pub fn check_perft<G: Game + Clone + Display>(cases: &[PerftCase<G>], filter: im
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Counts every case whose expected count `filter` keeps with hashed perft, all through one table of 2^16
+/// entries that the cases share.
+///
+/// # Panics
+///
+/// At the first count that differs.
+pub fn check_perft_hashed<G: Game + Clone>(cases: &[PerftCase<G>], filter: impl Fn(u64) -> bool) {
+    let mut table = PerftTable::new(1 << 16);
+    for case in cases.iter().filter(|case| filter(case.count)) {
+        let (mut pos, depth) = (case.position.clone(), case.depth);
+        assert_eq!(perft_hashed(&mut pos, depth, &mut table), case.count, "line {} depth {depth}", case.line);
+    }
+}
+
+/// Counts `start` to each depth of `expected` (from 0) with and without bulk counting of the last ply, then
+/// counts `depth` of `hashed` twice through a table of 64 entries (a table so small that subtrees keep
+/// overwriting each other must still count exactly), and returns `start` as the counting left it: as it was.
+///
+/// # Panics
+///
+/// If a count differs or the position changed.
+pub fn check_perft_counts<G: Game + PartialEq + Debug>(mut start: G, expected: &[u64], hashed: (G, u32, u64)) -> G {
+    let before = start.clone();
+    for (depth, &count) in expected.iter().enumerate() {
+        assert_eq!(perft(&mut start, depth as u32), count, "depth {depth}");
+        assert_eq!(perft_without_bulk(&mut start, depth as u32), count, "depth {depth} without bulk");
+    }
+    assert_eq!(start, before);
+    let (mut pos, depth, count) = hashed;
+    let mut table = PerftTable::new(64);
+    assert_eq!(perft_hashed(&mut pos, depth, &mut table), count);
+    assert_eq!(perft_hashed(&mut pos, depth, &mut table), count);
+    start
 }
 
 /// Random walks of `plies` steps from each of `starts`, `walks` times each: a step plays a random legal move

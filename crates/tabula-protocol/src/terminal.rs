@@ -61,6 +61,16 @@ pub fn summary<G: Front>(game: &G, report: &Report<G::Move>) -> Vec<String> {
     lines
 }
 
+/// Writes the board drawn with `charset` and, if the game is over, its result; says whether it is.
+fn board_and_result<G: Front>(game: &G, charset: Charset, out: &mut impl Write) -> io::Result<bool> {
+    writeln!(out, "{}\n", game.board_text_in(charset))?;
+    let result = game.result_text();
+    if let Some(result) = &result {
+        writeln!(out, "The game is over: {result}")?;
+    }
+    Ok(result.is_some())
+}
+
 /// Analyzes one position: the board (drawn with `charset`), each iteration, then the [`summary`].
 pub fn analyze<G: Front>(
     game: &G,
@@ -69,9 +79,8 @@ pub fn analyze<G: Front>(
     charset: Charset,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    writeln!(out, "{}\n", game.board_text_in(charset))?;
-    if let Some(result) = game.result_text() {
-        return writeln!(out, "The game is over: {result}");
+    if board_and_result(game, charset, out)? {
+        return Ok(());
     }
     let mut failed = Ok(());
     let report = engine.think(game, limits, &mut |r| {
@@ -94,9 +103,8 @@ pub fn analyze_solved<G: Solve>(
     charset: Charset,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    writeln!(out, "{}\n", game.board_text_in(charset))?;
-    if let Some(result) = game.result_text() {
-        return writeln!(out, "The game is over: {result}");
+    if board_and_result(game, charset, out)? {
+        return Ok(());
     }
     let start = Instant::now();
     let moves = G::solve_moves(solver, game);

@@ -226,18 +226,78 @@ const fn in_any_palace(sq: Square) -> bool {
 const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAGONAL: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
-/// One step in each of `directions` that stays in the palace the piece stands in (none outside the palaces).
-const fn palace_steps(directions: [(i32, i32); 4]) -> [Steps<4>; 90] {
+/// The pieces whose steps a table lists, each step with the point that must be empty for it.
+#[derive(Clone, Copy)]
+enum Stepper {
+    /// One point orthogonally, within a palace.
+    King,
+    /// One point diagonally, within a palace.
+    Advisor,
+    /// Two points diagonally over the eye, staying on its own half.
+    Elephant,
+    /// One point orthogonally over the leg, then one diagonally outwards.
+    Horse,
+    /// The points a horse attacks a square from, each with its leg (a diagonal neighbour of the square).
+    HorseAttackers,
+}
+
+/// `to`, if on the board, with the point `via` that must be empty.
+const fn over(to: Option<Square>, via: Square) -> Option<(Square, Square)> {
+    match to {
+        Some(to) => Some((to, via)),
+        None => None,
+    }
+}
+
+/// The steps of `stepper` from `from` in the `d`th of its four directions: at most two (destination, point
+/// that must be empty) pairs.
+const fn steps_towards(stepper: Stepper, from: Square, d: usize) -> [Option<(Square, Square)>; 2] {
+    match stepper {
+        Stepper::King | Stepper::Advisor => {
+            let (df, dr) = if matches!(stepper, Stepper::King) { ORTHOGONAL[d] } else { DIAGONAL[d] };
+            match from.offset(df, dr) {
+                Some(to) if in_any_palace(from) && in_any_palace(to) => [Some((to, to)), None],
+                _ => [None, None],
+            }
+        }
+        Stepper::Elephant => {
+            let (df, dr) = DIAGONAL[d];
+            match (from.offset(df, dr), from.offset(2 * df, 2 * dr)) {
+                (Some(eye), Some(to)) if to.on_side_of(Color::Red) == from.on_side_of(Color::Red) => {
+                    [Some((to, eye)), None]
+                }
+                _ => [None, None],
+            }
+        }
+        Stepper::Horse => {
+            let (df, dr) = ORTHOGONAL[d];
+            let Some(leg) = from.offset(df, dr) else { return [None, None] };
+            // The two destinations beyond the leg: sideways by one either way.
+            let (sf, sr) = (dr, df);
+            [over(from.offset(2 * df + sf, 2 * dr + sr), leg), over(from.offset(2 * df - sf, 2 * dr - sr), leg)]
+        }
+        Stepper::HorseAttackers => {
+            let (df, dr) = DIAGONAL[d];
+            let Some(leg) = from.offset(df, dr) else { return [None, None] };
+            [over(from.offset(2 * df, dr), leg), over(from.offset(df, 2 * dr), leg)]
+        }
+    }
+}
+
+/// The steps of `stepper` from every point, direction by direction.
+const fn step_table<const N: usize>(stepper: Stepper) -> [Steps<N>; 90] {
     let mut table = [Steps::EMPTY; 90];
     let mut i = 0;
     while i < 90 {
-        let from = square(i);
         let mut d = 0;
         while d < 4 {
-            if let Some(to) = from.offset(directions[d].0, directions[d].1) {
-                if in_any_palace(from) && in_any_palace(to) {
-                    table[i] = table[i].push(to, to);
+            let steps = steps_towards(stepper, square(i), d);
+            let mut k = 0;
+            while k < 2 {
+                if let Some((to, via)) = steps[k] {
+                    table[i] = table[i].push(to, via);
                 }
+                k += 1;
             }
             d += 1;
         }
@@ -246,83 +306,20 @@ const fn palace_steps(directions: [(i32, i32); 4]) -> [Steps<4>; 90] {
     table
 }
 
-/// King steps: one point orthogonally.
-static KING: [Steps<4>; 90] = palace_steps(ORTHOGONAL);
+/// King steps: one point orthogonally (none outside the palaces).
+static KING: [Steps<4>; 90] = step_table(Stepper::King);
 
-/// Advisor steps: one point diagonally.
-static ADVISOR: [Steps<4>; 90] = palace_steps(DIAGONAL);
+/// Advisor steps: one point diagonally (none outside the palaces).
+static ADVISOR: [Steps<4>; 90] = step_table(Stepper::Advisor);
 
-/// Elephant steps: two points diagonally over the eye, staying on its own half.
-static ELEPHANT: [Steps<4>; 90] = {
-    let mut table = [Steps::EMPTY; 90];
-    let mut i = 0;
-    while i < 90 {
-        let from = square(i);
-        let mut d = 0;
-        while d < 4 {
-            let (df, dr) = DIAGONAL[d];
-            if let (Some(eye), Some(to)) = (from.offset(df, dr), from.offset(2 * df, 2 * dr)) {
-                if to.on_side_of(Color::Red) == from.on_side_of(Color::Red) {
-                    table[i] = table[i].push(to, eye);
-                }
-            }
-            d += 1;
-        }
-        i += 1;
-    }
-    table
-};
+/// Elephant steps, each with its eye.
+static ELEPHANT: [Steps<4>; 90] = step_table(Stepper::Elephant);
 
-/// Horse steps: one point orthogonally over the leg, then one diagonally outwards.
-static HORSE: [Steps<8>; 90] = {
-    let mut table = [Steps::EMPTY; 90];
-    let mut i = 0;
-    while i < 90 {
-        let from = square(i);
-        let mut d = 0;
-        while d < 4 {
-            let (df, dr) = ORTHOGONAL[d];
-            if let Some(leg) = from.offset(df, dr) {
-                // The two destinations beyond the leg: sideways by one either way.
-                let (sf, sr) = (dr, df);
-                if let Some(to) = from.offset(2 * df + sf, 2 * dr + sr) {
-                    table[i] = table[i].push(to, leg);
-                }
-                if let Some(to) = from.offset(2 * df - sf, 2 * dr - sr) {
-                    table[i] = table[i].push(to, leg);
-                }
-            }
-            d += 1;
-        }
-        i += 1;
-    }
-    table
-};
+/// Horse steps, each with its leg.
+static HORSE: [Steps<8>; 90] = step_table(Stepper::Horse);
 
-/// The horses that attack a square: for each origin, the leg that must be empty (a diagonal neighbour of the
-/// attacked square).
-static HORSE_ATTACKERS: [Steps<8>; 90] = {
-    let mut table = [Steps::EMPTY; 90];
-    let mut i = 0;
-    while i < 90 {
-        let target = square(i);
-        let mut d = 0;
-        while d < 4 {
-            let (df, dr) = DIAGONAL[d];
-            if let Some(leg) = target.offset(df, dr) {
-                if let Some(from) = target.offset(2 * df, dr) {
-                    table[i] = table[i].push(from, leg);
-                }
-                if let Some(from) = target.offset(df, 2 * dr) {
-                    table[i] = table[i].push(from, leg);
-                }
-            }
-            d += 1;
-        }
-        i += 1;
-    }
-    table
-};
+/// The horses that attack a square: for each origin, the leg that must be empty.
+static HORSE_ATTACKERS: [Steps<8>; 90] = step_table(Stepper::HorseAttackers);
 
 /// Pawn steps of each colour: forward, and sideways once across the river.
 static PAWN: [[Steps<3>; 90]; 2] = {

@@ -184,6 +184,11 @@ macro_rules! pieces {
                 $piece { color, role }
             }
 
+            /// The piece in words, in lower case: its colour, then its role (`white knight`).
+            pub fn name(self) -> String {
+                format!("{:?} {:?}", self.color, self.role).to_lowercase()
+            }
+
             /// The piece's number in [`ALL`](Self::ALL): the colour's index times the roles, plus the role's.
             #[inline(always)]
             pub const fn index(self) -> usize {

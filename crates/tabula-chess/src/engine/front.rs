@@ -6,15 +6,11 @@ use crate::engine::{Engine, EnginePosition};
 use crate::moves::Move;
 use crate::position::CastlingSide;
 use crate::position::Position;
-use crate::types::{Color, Square};
+use crate::types::{Color, Piece, Square};
 use crate::zobrist::{self, POLYGLOT};
 use tabula::search::Limits;
+use tabula_board::front::{board_text, cell, marks, placement};
 use tabula_protocol::front::{CellStyle, Cells, Feature, Front, FrontError, MoveCells, Report, Think};
-
-/// The cell of `square` on a board drawn with rank 8 at the top.
-fn cell(square: Square) -> usize {
-    (7 - square.rank().index()) * 8 + square.file().index()
-}
 
 tabula_board::board_front!(Position, Engine, POLYGLOT.as_slice(), {
     const NAME: &'static str = "chess";
@@ -22,18 +18,8 @@ tabula_board::board_front!(Position, Engine, POLYGLOT.as_slice(), {
 
     /// Eight ranks from White's side, White's pieces in capitals, then the FEN.
     fn board_text(&self) -> String {
-        let mut text = String::new();
-        for rank in (0..8).rev() {
-            text += &format!("{} ", rank + 1);
-            for file in 0..8 {
-                let square = Square::new(rank * 8 + file).expect("on the board");
-                let c = self.board().piece_at(square).map_or('.', |p| p.to_char());
-                text.push(' ');
-                text.push(c);
-            }
-            text.push('\n');
-        }
-        text + "   a b c d e f g h\n\n" + &self.to_fen()
+        let board = board_text(|sq: Square| Some(self.board().piece_at(sq)?.to_char()), |_| None);
+        board + "\n" + &self.to_fen()
     }
 
     fn move_text(&self, mv: Move) -> String {
@@ -76,12 +62,7 @@ tabula_board::board_front!(Position, Engine, POLYGLOT.as_slice(), {
 
     /// Rank 8 at the top; FEN letters, White's in capitals.
     fn cells(&self) -> Option<Cells> {
-        let mut marks = vec![String::new(); 64];
-        for square in Square::ALL {
-            if let Some(piece) = self.board().piece_at(square) {
-                marks[cell(square)] = piece.to_char().to_string();
-            }
-        }
+        let marks = marks(|sq| self.board().piece_at(sq), |piece| piece.to_char().to_string());
         Some(Cells { width: 8, height: 8, marks, style: CellStyle::Checkered, drop: false, notes: Vec::new() })
     }
 
@@ -93,13 +74,10 @@ tabula_board::board_front!(Position, Engine, POLYGLOT.as_slice(), {
     /// Polyglot's features: each piece on its square, each castling right, the en-passant file when a capture
     /// there is possible, White to move.
     fn key_features(&self) -> Vec<Feature> {
-        let mut features = Vec::new();
-        for square in Square::ALL {
-            if let Some(piece) = self.board().piece_at(square) {
-                let name = format!("{:?} {:?} on {square}", piece.color, piece.role).to_lowercase();
-                features.push(Feature::new(name, zobrist::piece(piece, square)));
-            }
-        }
+        let pieces = placement(|sq| self.board().piece_at(sq));
+        let on =
+            |(sq, piece): (Square, Piece)| Feature::new(format!("{} on {sq}", piece.name()), zobrist::piece(piece, sq));
+        let mut features: Vec<Feature> = pieces.map(on).collect();
         for color in Color::ALL {
             for side in CastlingSide::ALL {
                 if self.castling().has(color, side) {

@@ -8,12 +8,8 @@ use crate::notation::file_name;
 use crate::position::Position;
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist::{self, KEYS};
+use tabula_board::front::{board_text, cell, marks, placement};
 use tabula_protocol::front::{CellStyle, Cells, Charset, Feature, FrontError, MoveCells};
-
-/// The point of `square` on a board drawn with Black's back rank (9) at the top.
-fn cell(square: Square) -> usize {
-    (9 - square.rank().index()) * 9 + square.file().index()
-}
 
 /// The piece's character as boards print it: Red's and Black's differ for every role.
 fn character(piece: Piece) -> char {
@@ -72,20 +68,9 @@ tabula_board::board_front!(Position, Engine, KEYS.as_slice(), {
 
     /// Ten ranks from Red's side, Red's pieces in capitals (FEN letters), the river between ranks 4 and 5.
     fn board_text(&self) -> String {
-        let mut text = String::new();
-        for rank in (0..10).rev() {
-            text += &format!("{rank} ");
-            for file in 0..9 {
-                let square = Square::new(rank * 9 + file).expect("on the board");
-                text.push(' ');
-                text.push(self.board().piece_at(square).map_or('.', |p| p.to_char()));
-            }
-            text.push('\n');
-            if rank == 5 {
-                text += "   ~~~~~~~~~~~~~~~~~\n";
-            }
-        }
-        text + "   a b c d e f g h i\n\n" + &self.to_fen()
+        let river = |rank| (rank == Rank::R5).then_some("   ~~~~~~~~~~~~~~~~~\n");
+        let board = board_text(|sq: Square| Some(self.board().piece_at(sq)?.to_char()), river);
+        board + "\n" + &self.to_fen()
     }
 
     /// In Unicode, the pieces as Chinese characters, Red's and Black's different for every role
@@ -119,12 +104,7 @@ tabula_board::board_front!(Position, Engine, KEYS.as_slice(), {
 
     /// Nine files by ten ranks of points, Black's side at the top; each piece as its character.
     fn cells(&self) -> Option<Cells> {
-        let mut marks = vec![String::new(); 90];
-        for square in Square::ALL {
-            if let Some(piece) = self.board().piece_at(square) {
-                marks[cell(square)] = character(piece).to_string();
-            }
-        }
+        let marks = marks(|sq| self.board().piece_at(sq), |piece| character(piece).to_string());
         Some(Cells { width: 9, height: 10, marks, style: CellStyle::Points, drop: false, notes: Vec::new() })
     }
 
@@ -134,13 +114,10 @@ tabula_board::board_front!(Position, Engine, KEYS.as_slice(), {
 
     /// Each piece on its point, and Black to move.
     fn key_features(&self) -> Vec<Feature> {
-        let mut features = Vec::new();
-        for square in Square::ALL {
-            if let Some(piece) = self.board().piece_at(square) {
-                let name = format!("{:?} {:?} on {square}", piece.color, piece.role).to_lowercase();
-                features.push(Feature::new(name, zobrist::piece(piece, square)));
-            }
-        }
+        let pieces = placement(|sq| self.board().piece_at(sq));
+        let on =
+            |(sq, piece): (Square, Piece)| Feature::new(format!("{} on {sq}", piece.name()), zobrist::piece(piece, sq));
+        let mut features: Vec<Feature> = pieces.map(on).collect();
         if self.turn() == Color::Black {
             features.push(Feature::new("Black to move", zobrist::BLACK_TO_MOVE));
         }

@@ -362,6 +362,22 @@ pub fn bench_lines(nodes: u64, time: Duration) -> [String; 3] {
     ]
 }
 
+/// The lines `d` ends with, after the board: a blank line, the FEN, the key in hex and the squares of the
+/// pieces giving check.
+pub fn position_lines<S: std::fmt::Display>(
+    fen: String,
+    key: tabula::Key,
+    checkers: impl IntoIterator<Item = S>,
+) -> [String; 4] {
+    let checkers: Vec<String> = checkers.into_iter().map(|s| s.to_string()).collect();
+    [
+        String::new(),
+        format!("Fen: {fen}"),
+        format!("Key: {:016X}", key.as_u64()),
+        format!("Checkers: {}", checkers.join(" ")),
+    ]
+}
+
 /// What a command asks for.
 enum Parsed<J> {
     /// Print these lines (possibly none).

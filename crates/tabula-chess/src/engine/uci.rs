@@ -306,11 +306,7 @@ impl Dialect for Chess {
             lines.push(" +---+---+---+---+---+---+---+---+".to_owned());
         }
         lines.push("   a   b   c   d   e   f   g   h".to_owned());
-        lines.push(String::new());
-        lines.push(format!("Fen: {}", pos.to_fen()));
-        lines.push(format!("Key: {:016X}", pos.key().as_u64()));
-        let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
-        lines.push(format!("Checkers: {}", checkers.join(" ")));
+        lines.extend(tabula_protocol::uci_session::position_lines(pos.to_fen(), pos.key(), pos.checkers()));
         lines
     }
 

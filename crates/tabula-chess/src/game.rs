@@ -53,33 +53,35 @@ fn reversible_plies(pos: &Position) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabula::game::{Game, HookedGame};
+    use tabula::game::HookedGame;
+    use tabula_board::testing::{check_null_move, check_outcomes};
 
     #[test]
     fn outcomes() {
-        let outcome = |fen: &str| Game::outcome(&Position::from_fen(fen).unwrap());
-        assert_eq!(outcome("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"), Some(Outcome::Loss));
-        assert_eq!(outcome("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), Some(Outcome::Draw));
-        assert_eq!(outcome("7k/8/6K1/8/8/8/8/6N1 b - - 0 1"), Some(Outcome::Draw));
-        assert_eq!(outcome("7k/8/6K1/8/8/8/8/5BB1 b - - 0 1"), None);
-        assert_eq!(outcome("7k/8/6K1/8/8/8/8/6R1 b - - 99 80"), None);
-        assert_eq!(outcome("7k/8/6K1/8/8/8/8/6R1 b - - 100 80"), Some(Outcome::Draw));
-        // Mate on the hundredth half-move is still mate.
-        assert_eq!(outcome("R6k/8/6K1/8/8/8/8/8 b - - 100 80"), Some(Outcome::Loss));
-        assert_eq!(outcome("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), None);
+        check_outcomes(
+            |fen| Position::from_fen(fen).unwrap(),
+            &[
+                ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", Some(Outcome::Loss)),
+                ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Some(Outcome::Draw)),
+                ("7k/8/6K1/8/8/8/8/6N1 b - - 0 1", Some(Outcome::Draw)),
+                ("7k/8/6K1/8/8/8/8/5BB1 b - - 0 1", None),
+                ("7k/8/6K1/8/8/8/8/6R1 b - - 99 80", None),
+                ("7k/8/6K1/8/8/8/8/6R1 b - - 100 80", Some(Outcome::Draw)),
+                // Mate on the hundredth half-move is still mate.
+                ("R6k/8/6K1/8/8/8/8/8 b - - 100 80", Some(Outcome::Loss)),
+                ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", None),
+            ],
+        );
     }
 
     #[test]
     fn null_move_hooks() {
         let mut pos = Position::from_fen("4k3/8/8/3pP3/8/8/8/4K1N1 w - d6 0 1").unwrap();
         assert_eq!(HookedGame::null_move(&pos), Some(Move::NULL));
-        let key = pos.key();
-        Game::play(&mut pos, Move::NULL);
-        assert_eq!(pos.ep_square(), None);
-        assert_eq!(pos.key(), pos.key_from_scratch());
-        assert_eq!(HookedGame::null_move(&pos), None); // Black has only pawns
-        Game::undo(&mut pos, Move::NULL);
-        assert_eq!(pos.key(), key);
+        check_null_move(&mut pos, Move::NULL, Position::key_from_scratch, |pos| {
+            assert_eq!(pos.ep_square(), None);
+            assert_eq!(HookedGame::null_move(pos), None); // Black has only pawns
+        });
         assert_eq!(pos.to_fen(), "4k3/8/8/3pP3/8/8/8/4K1N1 w - d6 0 1");
     }
 }

@@ -82,19 +82,24 @@ fn repetition_outcome(pos: &Position, cycle: usize) -> Outcome {
 mod tests {
     use super::*;
     use tabula::game::{Game, HookedGame};
+    use tabula_board::testing::{check_null_move, check_outcomes};
 
     #[test]
     fn outcomes() {
-        let outcome = |fen: &str| Game::outcome(&Position::from_fen(fen).unwrap());
-        // Checkmated by two rooks, and stalemated: both lose.
-        assert_eq!(outcome("R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1"), Some(Outcome::Loss));
-        assert_eq!(outcome("4k4/3R5/9/9/9/9/9/9/9/3K1R3 b - - 0 1"), Some(Outcome::Loss));
-        // The 60-move rule: 120 plies without a capture.
-        assert_eq!(outcome("3k5/9/9/9/9/9/9/9/9/4K4 b - - 119 80"), None);
-        assert_eq!(outcome("3k5/9/9/9/9/9/9/9/9/4K4 b - - 120 80"), Some(Outcome::Draw));
-        // Mate on the hundred-and-twentieth ply is still mate.
-        assert_eq!(outcome("R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 120 80"), Some(Outcome::Loss));
-        assert_eq!(outcome("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"), None);
+        check_outcomes(
+            |fen| Position::from_fen(fen).unwrap(),
+            &[
+                // Checkmated by two rooks, and stalemated: both lose.
+                ("R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1", Some(Outcome::Loss)),
+                ("4k4/3R5/9/9/9/9/9/9/9/3K1R3 b - - 0 1", Some(Outcome::Loss)),
+                // The 60-move rule: 120 plies without a capture.
+                ("3k5/9/9/9/9/9/9/9/9/4K4 b - - 119 80", None),
+                ("3k5/9/9/9/9/9/9/9/9/4K4 b - - 120 80", Some(Outcome::Draw)),
+                // Mate on the hundred-and-twentieth ply is still mate.
+                ("R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 120 80", Some(Outcome::Loss)),
+                ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", None),
+            ],
+        );
     }
 
     #[test]
@@ -112,11 +117,7 @@ mod tests {
         assert_eq!(HookedGame::null_move(&pos), None); // no attacking piece
         let mut pos2 = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4KR3 w - - 0 1").unwrap();
         assert_eq!(HookedGame::null_move(&pos2), Some(Move::NULL));
-        let key = pos2.key();
-        Game::play(&mut pos2, Move::NULL);
-        assert_eq!(pos2.key(), pos2.key_from_scratch());
-        Game::undo(&mut pos2, Move::NULL);
-        assert_eq!(pos2.key(), key);
+        check_null_move(&mut pos2, Move::NULL, Position::key_from_scratch, |_| {});
         let legal = pos.legal_moves();
         Game::play(&mut pos, legal[0]);
         Game::undo(&mut pos, legal[0]);

@@ -35,7 +35,7 @@ pub mod uci;
 
 use std::fmt::{Debug, Display};
 use tabula::perft::{perft, perft_hashed, perft_without_bulk, PerftTable};
-use tabula::{Game, Key};
+use tabula::{Game, Key, Outcome};
 
 /// What the checks need of a game beyond [`Game`]: its FEN both ways and its key computed from scratch.
 pub struct Rules<G> {
@@ -211,6 +211,32 @@ pub fn check_undo_restores<G: Game + PartialEq + Debug>(rules: &Rules<G>, pos: &
         assert_eq!(played.key(), pos.key(), "{} {mv:?}", (rules.to_fen)(pos));
         also(&played, pos);
     }
+}
+
+/// Each position `read` reads from a case's FEN has the case's outcome for the side to move.
+///
+/// # Panics
+///
+/// At the first outcome that differs, naming its FEN.
+pub fn check_outcomes<G: Game>(read: impl Fn(&str) -> G, cases: &[(&str, Option<Outcome>)]) {
+    for &(fen, outcome) in cases {
+        assert_eq!(read(fen).outcome(), outcome, "{fen}");
+    }
+}
+
+/// Plays the null move `null` in `pos` and takes it back: the key after it is the key from scratch (and
+/// `during` checks the position then), and the key before comes back.
+///
+/// # Panics
+///
+/// If a key differs.
+pub fn check_null_move<G: Game>(pos: &mut G, null: G::Move, key_from_scratch: fn(&G) -> Key, during: impl FnOnce(&G)) {
+    let key = pos.key();
+    pos.play(null);
+    assert_eq!(pos.key(), key_from_scratch(pos));
+    during(pos);
+    pos.undo(null);
+    assert_eq!(pos.key(), key);
 }
 
 /// Plays the moves chosen by `choices` (each taken modulo the number of legal moves) from `pos`, stopping

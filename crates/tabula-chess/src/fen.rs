@@ -297,6 +297,7 @@ fn split_operations(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula_board::testing::check_bad_fen_fields;
 
     #[test]
     fn bad_fens_name_their_field() {
@@ -321,12 +322,7 @@ mod tests {
             ("8/8/8/8/8/8/8/8 w - - -1 1", FenField::Halfmove),
             ("8/8/8/8/8/8/8/8 w - - 0 99999999999", FenField::Fullmove),
         ];
-        for (fen, field) in cases {
-            match Setup::from_fen(fen) {
-                Err(FenError::Field { field: f, .. }) => assert_eq!(f, field, "{fen}"),
-                other => panic!("{fen}: {other:?}"),
-            }
-        }
+        check_bad_fen_fields(Setup::from_fen, &cases);
         assert_eq!(Setup::from_fen("8/8/8/8/8/8/8/8 w - - 0 1 x"), Err(FenError::TooManyFields(7)));
     }
 

@@ -101,6 +101,7 @@ tabula_board::fen_position!(Position, Setup, FenError);
 mod tests {
     use super::*;
     use crate::types::Role;
+    use tabula_board::testing::check_bad_fen_fields;
 
     const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
 
@@ -127,12 +128,7 @@ mod tests {
             ("9/9/9/9/9/9/9/9/9/9 w - - 0 99999999999", FenField::Fullmove),
             ("9/9/9/9/9/9/9/9/9/9 w 0 x", FenField::Fullmove),
         ];
-        for (fen, field) in cases {
-            match Setup::from_fen(fen) {
-                Err(FenError::Field { field: f, .. }) => assert_eq!(f, field, "{fen}"),
-                other => panic!("{fen}: {other:?}"),
-            }
-        }
+        check_bad_fen_fields(Setup::from_fen, &cases);
         assert_eq!(Setup::from_fen("9/9/9/9/9/9/9/9/9/9 w - - 0 1 x"), Err(FenError::TooManyFields(7)));
         assert_eq!(Setup::from_fen("9/9/9/9/9/9/9/9/9/9 w 0 1 2"), Err(FenError::TooManyFields(5)));
     }

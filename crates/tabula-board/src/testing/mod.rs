@@ -33,6 +33,7 @@
 pub mod fuzz;
 pub mod uci;
 
+use crate::fen::{FenError, FenField};
 use std::fmt::{Debug, Display};
 use tabula::perft::{perft, perft_hashed, perft_without_bulk, PerftTable};
 use tabula::{Game, Key, Outcome};
@@ -210,6 +211,23 @@ pub fn check_undo_restores<G: Game + PartialEq + Debug>(rules: &Rules<G>, pos: &
         assert_eq!(&played, pos, "{mv:?}");
         assert_eq!(played.key(), pos.key(), "{} {mv:?}", (rules.to_fen)(pos));
         also(&played, pos);
+    }
+}
+
+/// Each case's FEN is refused by `read` naming the case's field as the one at fault.
+///
+/// # Panics
+///
+/// At the first FEN read, or refused for another reason, naming it.
+pub fn check_bad_fen_fields<S: Debug, P: Debug>(
+    read: impl Fn(&str) -> Result<S, FenError<P>>,
+    cases: &[(&str, FenField)],
+) {
+    for &(fen, field) in cases {
+        match read(fen) {
+            Err(FenError::Field { field: f, .. }) => assert_eq!(f, field, "{fen}"),
+            other => panic!("{fen}: {other:?}"),
+        }
     }
 }
 

@@ -466,6 +466,7 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula_board::testing::random_game;
     use tabula_chess::engine::eval::nnue::feature;
 
     fn from_network(net: &Network, buckets: usize) -> anyhow::Result<Params> {
@@ -632,14 +633,8 @@ mod tests {
             assert_eq!(net.kings(), &kings);
             let mut rng = Rng::new(13);
             for plies in [0, 9, 30, 70, 120] {
-                let mut pos = Position::startpos();
-                for _ in 0..plies {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    pos.play_unchecked(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
-                }
+                let choices: Vec<usize> = (0..plies).map(|_| rng.next_u64() as usize).collect();
+                let pos = random_game(Position::startpos(), &choices);
                 assert_eq!(net.evaluate(&pos), plain.evaluate(&pos), "{}", pos.to_fen());
             }
             // Read back, it goes on as it was: bucket weights merged, no factor left.

@@ -991,15 +991,8 @@ mod tests {
     use tabula::rng::Rng;
 
     fn random_game(rng: &mut Rng, plies: usize) -> Position {
-        let mut pos = Position::startpos();
-        for _ in 0..plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.play_unchecked(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
-        }
-        pos
+        let choices: Vec<usize> = (0..plies).map(|_| rng.next_u64() as usize).collect();
+        tabula_board::testing::random_game(Position::startpos(), &choices)
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Polyglot keys: the reference values, incremental against from-scratch keys, transpositions, key quality.
 
 use tabula::Key;
-use tabula_board::testing::{check_keys_through_random_walks, Rules};
+use tabula_board::testing::{check_keys_through_random_walks, play_line, Rules};
 use tabula_chess::{zobrist, Position};
 
 const RULES: Rules<Position> = Rules {
@@ -72,13 +72,7 @@ fn incremental_key_equals_key_from_scratch_through_random_moves_and_undos() {
 
 #[test]
 fn transpositions_share_a_key() {
-    let play = |moves: &[&str]| {
-        let mut pos = Position::startpos();
-        for uci in moves {
-            pos.play(pos.parse_uci(uci).unwrap()).unwrap();
-        }
-        pos
-    };
+    let play = |moves: &[&str]| play_line(Position::startpos(), moves, |pos, uci| pos.parse_uci(uci).unwrap());
     let a = play(&["g1f3", "g8f6", "b1c3", "b8c6"]);
     let b = play(&["b1c3", "b8c6", "g1f3", "g8f6"]);
     assert_eq!(a.key(), b.key());

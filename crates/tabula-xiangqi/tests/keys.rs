@@ -1,7 +1,7 @@
 //! Zobrist keys: incremental against from-scratch keys through random moves and undos, transpositions, and the
 //! quality of the key set.
 
-use tabula_board::testing::{check_keys_through_random_walks, Rules};
+use tabula_board::testing::{check_keys_through_random_walks, play_line, Rules};
 use tabula_xiangqi::{zobrist, Position};
 
 const RULES: Rules<Position> = Rules {
@@ -33,13 +33,7 @@ fn incremental_key_equals_key_from_scratch_through_random_moves_and_undos() {
 
 #[test]
 fn transpositions_share_a_key() {
-    let play = |moves: &[&str]| {
-        let mut pos = Position::startpos();
-        for iccs in moves {
-            pos.play(pos.parse_iccs(iccs).unwrap()).unwrap();
-        }
-        pos
-    };
+    let play = |moves: &[&str]| play_line(Position::startpos(), moves, |pos, iccs| pos.parse_iccs(iccs).unwrap());
     let a = play(&["h2e2", "h9g7", "b0c2", "b9c7"]);
     let b = play(&["b0c2", "b9c7", "h2e2", "h9g7"]);
     assert_eq!(a.key(), b.key());

@@ -2,17 +2,15 @@
 //! of a protected rook by a horse), checks mixed with chases, a mutual chase, idle repetitions, the chases by
 //! kings and pawns that do not count, and the 60-move rule.
 
+use tabula_board::testing::play_line;
 use tabula_xiangqi::repetition::{self, Ending, Repetition, Ruling, Verdict, Violation, MOVE_LIMIT_PLIES};
 use tabula_xiangqi::{Color, Position};
 
 /// The position `fen` after `moves` (ICCS), each checked legal.
 fn play(fen: &str, moves: &[&str]) -> Position {
-    let mut pos = Position::from_fen(fen).unwrap();
-    for iccs in moves {
-        let mv = pos.parse_iccs(iccs).unwrap_or_else(|e| panic!("{e}"));
-        pos.play(mv).unwrap();
-    }
-    pos
+    play_line(Position::from_fen(fen).unwrap(), moves, |pos, iccs| {
+        pos.parse_iccs(iccs).unwrap_or_else(|e| panic!("{e}"))
+    })
 }
 
 /// The repetition reached by playing `moves` from `fen`.

@@ -257,6 +257,15 @@ pub fn check_null_move<G: Game>(pos: &mut G, null: G::Move, key_from_scratch: fn
     assert_eq!(pos.key(), key);
 }
 
+/// `pos` after `moves`, each read by `parse` in the position it is played in (which must give a legal move).
+pub fn play_line<G: Game>(mut pos: G, moves: &[&str], parse: impl Fn(&G, &str) -> G::Move) -> G {
+    for text in moves {
+        let mv = parse(&pos, text);
+        pos.play(mv);
+    }
+    pos
+}
+
 /// Plays the moves chosen by `choices` (each taken modulo the number of legal moves) from `pos`, stopping
 /// early when the side to move has none: the positions the property tests round-trip.
 pub fn random_game<G: Game>(mut pos: G, choices: &[usize]) -> G {

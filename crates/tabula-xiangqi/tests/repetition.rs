@@ -42,41 +42,46 @@ fn perpetual_chase_of_an_unprotected_piece_loses() {
     assert_eq!(found.ruling(), loss(Color::Red, Violation::PerpetualChase));
 }
 
+/// Chases and checks that are allowed, forbidden or mutual: each case the position, the moves, what each side
+/// forced (Red's, Black's) and the ruling, with what it tries in a comment.
 #[test]
-fn chasing_a_protected_piece_is_allowed() {
-    // The same chase with the black rook on g6 guarding g5 and i6: an idle repetition. (When the horse leaves
-    // g5 the rooks face each other on the g-file: an offer to exchange, not a chase either.)
-    let moves = ["i1g1", "g5i6", "g1i1", "i6g5", "i1g1"];
-    let found = repeated("4k4/9/9/6r2/6n2/9/9/9/8R/3K5 w", &moves);
-    assert_eq!(found.forcing, [None, None]);
-    assert_eq!(found.ruling(), Ruling::Draw);
-}
-
-#[test]
-fn a_horse_may_not_chase_a_rook_even_if_protected() {
-    // The red horse attacks the black rook on d7 and d6 in turn; the rook on d9 guards it, which does not help.
-    let moves = ["c4e5", "d7d6", "e5c4", "d6d7", "c4e5"];
-    let found = repeated("3rk4/9/3r5/9/9/2N6/9/9/9/5K3 w", &moves);
-    assert_eq!(found.ruling(), loss(Color::Red, Violation::PerpetualChase));
-}
-
-#[test]
-fn checks_among_chases_of_one_piece_lose() {
-    // The red rook attacks the unprotected cannon on a9 from a3, then checks the king on e9 from e3.
-    let moves = ["e3a3", "d9e9", "a3e3", "e9d9", "e3a3"];
-    let found = repeated("c2k5/9/9/9/9/9/4R4/5K3/9/9 w", &moves);
-    assert_eq!(found.forcing, [Some(Violation::CheckAndChase), None]);
-    assert_eq!(found.ruling(), loss(Color::Red, Violation::CheckAndChase));
-}
-
-#[test]
-fn mutual_chase_is_a_draw() {
-    // The red cannons take turns screening each other onto the black rook on i9; the black rook on g7/i7,
-    // running from the cannon on g8/i8, attacks the unprotected red cannons on every move. Both break the rule.
-    let moves = ["g8i8", "g7i7", "i8g8", "i7g7", "g8i8"];
-    let found = repeated("8r/3k2C2/6r2/9/9/9/8C/9/9/5K3 w", &moves);
-    assert_eq!(found.forcing, [Some(Violation::PerpetualChase), Some(Violation::PerpetualChase)]);
-    assert_eq!(found.ruling(), Ruling::Draw);
+fn chases_and_checks_are_ruled() {
+    let cases = [
+        // The same chase with the black rook on g6 guarding g5 and i6: an idle repetition. (When the horse leaves
+        // g5 the rooks face each other on the g-file: an offer to exchange, not a chase either.)
+        ("4k4/9/9/6r2/6n2/9/9/9/8R/3K5 w", ["i1g1", "g5i6", "g1i1", "i6g5", "i1g1"], [None, None], Ruling::Draw),
+        // The red horse attacks the black rook on d7 and d6 in turn; the rook on d9 guards it, which does not help.
+        (
+            "3rk4/9/3r5/9/9/2N6/9/9/9/5K3 w",
+            ["c4e5", "d7d6", "e5c4", "d6d7", "c4e5"],
+            [Some(Violation::PerpetualChase), None],
+            loss(Color::Red, Violation::PerpetualChase),
+        ),
+        // The red rook attacks the unprotected cannon on a9 from a3, then checks the king on e9 from e3.
+        (
+            "c2k5/9/9/9/9/9/4R4/5K3/9/9 w",
+            ["e3a3", "d9e9", "a3e3", "e9d9", "e3a3"],
+            [Some(Violation::CheckAndChase), None],
+            loss(Color::Red, Violation::CheckAndChase),
+        ),
+        // The red cannons take turns screening each other onto the black rook on i9; the black rook on g7/i7,
+        // running from the cannon on g8/i8, attacks the unprotected red cannons on every move. Both break the rule.
+        (
+            "8r/3k2C2/6r2/9/9/9/8C/9/9/5K3 w",
+            ["g8i8", "g7i7", "i8g8", "i7g7", "g8i8"],
+            [Some(Violation::PerpetualChase), Some(Violation::PerpetualChase)],
+            Ruling::Draw,
+        ),
+        // The red pawn on c7/d7, guarded by the rook on i7, attacks the black rook on c8/d8 on every move.
+        ("4k4/2r6/3P4R/9/9/9/9/9/9/5K3 w", ["d7c7", "c8d8", "c7d7", "d8c8", "d7c7"], [None, None], Ruling::Draw),
+        // The red king on d2/e2 attacks the unprotected black pawn on d1/e1 on every move.
+        ("5k3/9/9/9/9/9/9/3K5/4p4/9 w", ["d2e2", "e1d1", "e2d2", "d1e1", "d2e2"], [None, None], Ruling::Draw),
+    ];
+    for (fen, moves, forcing, ruling) in cases {
+        let found = repeated(fen, &moves);
+        assert_eq!(found.forcing, forcing, "{fen}");
+        assert_eq!(found.ruling(), ruling, "{fen}");
+    }
 }
 
 #[test]
@@ -92,24 +97,6 @@ fn idle_repetition_is_a_draw_and_counts_occurrences() {
     assert!(!repetition::is_repetition(&pos));
     assert_eq!(repetition::repetition(&pos), None);
     assert!(repetition::is_repetition(&play(start, &shuffle)));
-}
-
-#[test]
-fn pawn_chases_do_not_count() {
-    // The red pawn on c7/d7, guarded by the rook on i7, attacks the black rook on c8/d8 on every move.
-    let moves = ["d7c7", "c8d8", "c7d7", "d8c8", "d7c7"];
-    let found = repeated("4k4/2r6/3P4R/9/9/9/9/9/9/5K3 w", &moves);
-    assert_eq!(found.forcing, [None, None]);
-    assert_eq!(found.ruling(), Ruling::Draw);
-}
-
-#[test]
-fn king_chases_do_not_count() {
-    // The red king on d2/e2 attacks the unprotected black pawn on d1/e1 on every move.
-    let moves = ["d2e2", "e1d1", "e2d2", "d1e1", "d2e2"];
-    let found = repeated("5k3/9/9/9/9/9/9/3K5/4p4/9 w", &moves);
-    assert_eq!(found.forcing, [None, None]);
-    assert_eq!(found.ruling(), Ruling::Draw);
 }
 
 #[test]

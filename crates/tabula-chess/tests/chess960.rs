@@ -153,7 +153,7 @@ fn last(lines: &[String]) -> &str {
 /// same legal moves written the same way, the same perft counts, and the same position after each move.
 #[test]
 fn stockfish_agrees_on_chess960() {
-    let Some(mut stockfish) = common::Stockfish::start("the Chess960 comparison with Stockfish") else {
+    let Some(mut stockfish) = common::stockfish("the Chess960 comparison with Stockfish") else {
         return;
     };
     let mut ask = |cmd: &str, until: &str| stockfish.ask(cmd, until);

@@ -452,7 +452,7 @@ fn bad_input_is_reported_and_serving_goes_on() {
 /// Plays two short games against Stockfish through its UCI interface, if it is installed.
 #[test]
 fn games_against_stockfish() {
-    let Some(mut stockfish) = common::Stockfish::start("the Stockfish game test") else {
+    let Some(mut stockfish) = common::stockfish("the Stockfish game test") else {
         return;
     };
     let mut ask = |cmd: &str, until: &str| -> String { stockfish.ask(cmd, until).pop().unwrap() };

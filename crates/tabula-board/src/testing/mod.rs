@@ -1,6 +1,6 @@
 //! Generic checks that the board games' own tests run on their positions (the `testing` feature, for
 //! dev-dependencies): counting perft suites, keys through random walks, random games for round trips, the UCI
-//! transcripts of [`uci`], and what the fuzz targets share ([`fuzz`]).
+//! transcripts of [`uci`], what the fuzz targets share ([`fuzz`]) and a peer engine to compare with ([`peer`]).
 //!
 //! A game's test describes its rules to these checks with [`Rules`], plain function pointers, so that the checks
 //! need nothing of the game but the core's [`Game`] trait and its FEN.
@@ -31,6 +31,7 @@
 //! ```
 
 pub mod fuzz;
+pub mod peer;
 pub mod uci;
 
 use crate::fen::{FenError, FenField};

@@ -1,9 +1,9 @@
 //! Helpers for the tests: a check that a protocol session answered with a legal move, and Fairy-Stockfish as a
-//! peer for the tests that run where it is installed: the Debian package
-//! `fairy-stockfish`, speaking UCI with `UCI_Variant` set to xiangqi. It writes squares with ranks 1–10.
+//! peer for the tests that run where it is installed: the Debian package `fairy-stockfish`, speaking UCI with
+//! `UCI_Variant` set to xiangqi. It writes squares with ranks 1–10.
 
 use std::time::Duration;
-use tabula_protocol::process::Process;
+use tabula_board::testing::peer::Peer;
 use tabula_xiangqi::Position;
 
 /// Where the Debian package installs it, then the name to find on `PATH`.
@@ -12,34 +12,30 @@ const CANDIDATES: [&str; 2] = ["/usr/games/fairy-stockfish", "fairy-stockfish"];
 /// Far more than any question the tests ask takes.
 const PATIENCE: Duration = Duration::from_secs(300);
 
-/// A Fairy-Stockfish process playing xiangqi, driven by the shared engine-process driver.
-pub struct Fairy(Process);
+/// A Fairy-Stockfish process playing xiangqi.
+pub struct Fairy(Peer);
 
 impl Fairy {
     /// Starts Fairy-Stockfish in xiangqi mode; `None` (with a note naming `what`) where it is not installed.
     pub fn start(what: &str) -> Option<Fairy> {
-        let spawned = CANDIDATES.iter().find_map(|program| Process::spawn(&[program.to_string()]).ok());
-        let Some(process) = spawned else {
+        let Some(peer) = Peer::start(&CANDIDATES, "fairy-stockfish", PATIENCE) else {
             eprintln!("note: fairy-stockfish not installed (apt-get install fairy-stockfish); skipping {what}");
             return None;
         };
-        let mut fairy = Fairy(process);
-        fairy.ask("uci", "uciok");
+        let mut fairy = Fairy(peer);
         fairy.ask("setoption name UCI_Variant value xiangqi\nisready", "readyok");
         Some(fairy)
     }
 
     /// Sends `cmd` and returns the lines (trimmed) up to and including the first that starts with `until`.
     pub fn ask(&mut self, cmd: &str, until: &str) -> Vec<String> {
-        let lines = self.0.ask(cmd, PATIENCE, |line| line.starts_with(until));
-        let lines = lines.unwrap_or_else(|e| panic!("fairy-stockfish after {cmd:?}: {e}"));
-        lines.into_iter().map(|line| line.trim().to_owned()).collect()
+        self.0.ask(cmd, until)
     }
 
     /// Sets up `fen` followed by `moves` (in its own coordinates, ranks 1–10).
     pub fn set_position(&mut self, fen: &str, moves: &[String]) {
         let moves = if moves.is_empty() { String::new() } else { format!(" moves {}", moves.join(" ")) };
-        self.0.send(&format!("position fen {fen}{moves}")).expect("fairy-stockfish reads");
+        self.0.send(&format!("position fen {fen}{moves}"));
     }
 
     /// `go perft depth` on the position set: each root move (in its coordinates) with its count, and the total.
@@ -59,12 +55,6 @@ impl Fairy {
     pub fn fen(&mut self) -> String {
         let lines = self.ask("d", "Checkers");
         lines.iter().find_map(|l| l.strip_prefix("Fen: ")).expect("a Fen: line").to_owned()
-    }
-}
-
-impl Drop for Fairy {
-    fn drop(&mut self) {
-        let _ = self.0.send("quit");
     }
 }
 

@@ -132,6 +132,15 @@ async fn open(client: &Client, base: &str, game: &str) {
     assert!(!cells.is_empty(), "the board is drawn");
 }
 
+/// A browser on the page of `game`, served with the default limits (see [`open`]), or `None` with a note when
+/// there is no browser.
+async fn browser_on(game: &str) -> Option<(Client, Driver)> {
+    let (client, driver) = browser().await?;
+    let base = common::start(Limits::default()).await;
+    open(&client, &base, game).await;
+    Some((client, driver))
+}
+
 /// Runs the comparison at `depth` and returns its text once shown (its last line says what the table saved:
 /// "needs" in English, "需要" in Chinese).
 async fn compare(client: &Client, depth: u32) -> String {
@@ -155,9 +164,7 @@ async fn search_panel_and_comparison(client: &Client, depth: u32) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connect_four_game_by_clicks() {
-    let Some((client, _driver)) = browser().await else { return };
-    let base = common::start(Limits::default()).await;
-    open(&client, &base, "connect4").await;
+    let Some((client, _driver)) = browser_on("connect4").await else { return };
     // Columns are clicked anywhere: the top cell of the middle column, then the bottom cell of the first.
     click_cell(&client, 3).await;
     let list = wait_moves(&client, 2).await;
@@ -186,9 +193,7 @@ async fn a_connect_four_game_by_clicks() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn engine_against_engine_plays_tic_tac_toe_to_a_draw() {
-    let Some((client, _driver)) = browser().await else { return };
-    let base = common::start(Limits::default()).await;
-    open(&client, &base, "tictactoe").await;
+    let Some((client, _driver)) = browser_on("tictactoe").await else { return };
     choose(&client, "#first", "engine").await;
     let status = wait_text(&client, "#status", |t| t.contains("Draw")).await;
     assert_eq!(status, "Draw.");
@@ -198,9 +203,7 @@ async fn engine_against_engine_plays_tic_tac_toe_to_a_draw() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chess_opening_by_clicks() {
-    let Some((client, _driver)) = browser().await else { return };
-    let base = common::start(Limits::default()).await;
-    open(&client, &base, "chess").await;
+    let Some((client, _driver)) = browser_on("chess").await else { return };
     // e2-e4: rank 8 is the top row, so e2 is cell 52 and e4 cell 36.
     click_cell(&client, 52).await;
     click_cell(&client, 36).await;
@@ -359,9 +362,7 @@ async fn a_xiangqi_game_by_clicks_in_chinese() {
 /// The language switch: English to Chinese and back, every label following, the choice remembered over a reload.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_language_switch_works_both_ways_and_is_remembered() {
-    let Some((client, _driver)) = browser().await else { return };
-    let base = common::start(Limits::default()).await;
-    open(&client, &base, "chess").await;
+    let Some((client, _driver)) = browser_on("chess").await else { return };
     let text = |css: &'static str| {
         let client = client.clone();
         async move { client.find(Locator::Css(css)).await.unwrap().text().await.unwrap() }

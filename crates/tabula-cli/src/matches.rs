@@ -6,25 +6,10 @@ use std::time::Duration;
 use tabula_match::stats::Sprt;
 use tabula_match::{EngineOption, MatchConfig, MatchGame, TimeControl};
 
-/// The games a match can be played in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum MatchGameName {
-    /// Chess over UCI.
-    Chess,
-    /// Xiangqi over UCI (ICCS coordinates, or Fairy-Stockfish's).
-    Xiangqi,
-    /// Gomoku over the Gomocup protocol.
-    Gomoku,
-    /// Go over GTP.
-    Go,
-}
-
-/// The options of `tabula match`.
+/// The options of `tabula match` beside the game (which the command line takes from the registry: the games
+/// with a referee, each one of this module's functions).
 #[derive(Clone, Debug, clap::Args)]
 pub struct MatchArgs {
-    /// The game.
-    #[arg(long, value_enum)]
-    game: MatchGameName,
     /// An engine's command line; give it twice. The first engine's score, Elo and SPRT are reported.
     #[arg(long = "engine", required = true)]
     engines: Vec<String>,
@@ -149,24 +134,30 @@ impl MatchArgs {
     }
 }
 
-/// Runs the match: records to `--output` or standard output, the live line to standard error, then the
-/// final table to standard output.
-pub fn run(args: &MatchArgs) -> Result<()> {
-    let config = args.config()?;
-    match args.game {
-        MatchGameName::Chess => play(&tabula_match::chess::Chess, args, &config),
-        MatchGameName::Xiangqi => play(&tabula_match::xiangqi::Xiangqi, args, &config),
-        MatchGameName::Gomoku => {
-            let size = args.size.unwrap_or(15);
-            let rule = args.rule.parse().map_err(|e| anyhow::anyhow!("bad rule `{}`: {e}", args.rule))?;
-            tabula_gomoku::Board::new(size, size, rule).map_err(|e| anyhow::anyhow!("bad board size {size}: {e}"))?;
-            play(&tabula_match::gomoku::Gomoku { size, rule }, args, &config)
-        }
-        MatchGameName::Go => {
-            let go = tabula_match::go::Go::new(args.size.unwrap_or(9), args.komi)?;
-            play(&go, args, &config)
-        }
-    }
+// Each game's match: records to `--output` or standard output, the live line to standard error, then the final
+// table to standard output.
+
+/// A chess match over UCI.
+pub fn chess(args: &MatchArgs) -> Result<()> {
+    play(&tabula_match::chess::Chess, args)
+}
+
+/// A xiangqi match over UCI (ICCS coordinates, or Fairy-Stockfish's).
+pub fn xiangqi(args: &MatchArgs) -> Result<()> {
+    play(&tabula_match::xiangqi::Xiangqi, args)
+}
+
+/// A Gomoku match over the Gomocup protocol, on the board `--size` (15 by default) under `--rule`.
+pub fn gomoku(args: &MatchArgs) -> Result<()> {
+    let size = args.size.unwrap_or(15);
+    let rule = args.rule.parse().map_err(|e| anyhow::anyhow!("bad rule `{}`: {e}", args.rule))?;
+    tabula_gomoku::Board::new(size, size, rule).map_err(|e| anyhow::anyhow!("bad board size {size}: {e}"))?;
+    play(&tabula_match::gomoku::Gomoku { size, rule }, args)
+}
+
+/// A Go match over GTP, on the board `--size` (9 by default) with `--komi`.
+pub fn go(args: &MatchArgs) -> Result<()> {
+    play(&tabula_match::go::Go::new(args.size.unwrap_or(9), args.komi)?, args)
 }
 
 /// The openings of a file, or of every file of a directory in name order (hidden files skipped).
@@ -195,7 +186,8 @@ fn read_openings<G: MatchGame>(game: &G, path: &std::path::Path) -> Result<Vec<G
     Ok(openings)
 }
 
-fn play<G: MatchGame>(game: &G, args: &MatchArgs, config: &MatchConfig) -> Result<()> {
+fn play<G: MatchGame>(game: &G, args: &MatchArgs) -> Result<()> {
+    let config = &args.config()?;
     let openings = match &args.openings {
         Some(path) => read_openings(game, path)?,
         None => Vec::new(),
@@ -225,7 +217,7 @@ mod tests {
     }
 
     fn args(extra: &[&str]) -> MatchArgs {
-        let mut words = vec!["match", "--game", "go", "--engine", "a", "--engine", "b"];
+        let mut words = vec!["match", "--engine", "a", "--engine", "b"];
         words.extend_from_slice(extra);
         Cli::try_parse_from(words).unwrap().args
     }
@@ -261,7 +253,7 @@ mod tests {
 
     #[test]
     fn go_settings_are_checked() {
-        let err = run(&args(&["--size", "30"])).unwrap_err();
+        let err = go(&args(&["--size", "30"])).unwrap_err();
         assert!(err.to_string().contains("bad board size 30"), "{err}");
     }
 }

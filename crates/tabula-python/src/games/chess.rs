@@ -34,6 +34,12 @@ impl Position {
     fn is_check(&self) -> bool {
         self.get().game.is_check()
     }
+
+    /// Whether the position needs Chess960's notation (castling rights on other files than a and h, or a king
+    /// off the e-file): then castling is written as the king taking its own rook (`e1h1`).
+    fn is_chess960(&self) -> bool {
+        self.get().game.is_chess960()
+    }
 }
 
 /// The module's classes.

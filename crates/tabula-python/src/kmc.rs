@@ -8,6 +8,10 @@ use std::path::Path;
 use tabula_kmc::potential::EamPotential;
 use tabula_kmc::structure::Structure;
 
+/// The module's docstring.
+pub const DOC: &str = "The energy of a structure as the kinetic Monte Carlo computes it, and the published potentials \
+                       it tabulates (the native half of `tabula.kmc`).";
+
 /// The energy of a structure, and what it was computed on.
 #[pyclass(frozen, get_all, module = "tabula.kmc")]
 #[derive(Clone, Debug)]

@@ -23,7 +23,7 @@ pub mod pygame;
 
 use pyo3::prelude::*;
 
-/// The module `tabula._tabula`.
+/// The module `tabula._tabula`: what the package `tabula` re-exports.
 #[pymodule]
 fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
@@ -32,6 +32,7 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     pygame::register(m)?;
     games::register(m)?;
     let kmc = PyModule::new(m.py(), "kmc")?;
+    kmc.setattr("__doc__", kmc::DOC)?;
     kmc::register(&kmc)?;
     m.add_submodule(&kmc)?;
     m.add("WIN", tabula::score::WIN)?;

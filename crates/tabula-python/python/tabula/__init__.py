@@ -39,15 +39,20 @@ from ._tabula import (
 )
 from ._tabula import chess, connect4, go, gomoku, tictactoe, xiangqi
 
-# The games are submodules of the extension module: registered here, `import tabula.chess` finds them.
-for _game in (chess, connect4, go, gomoku, tictactoe, xiangqi):
-    _sys.modules[f"{__name__}.{_game.__name__.rsplit('.', 1)[-1]}"] = _game
-del _game
+# The games are submodules of the extension module: registered here under both names, `import tabula.chess`
+# finds them, and so do tools that look a module up by its place in the package (``tabula._tabula.chess``,
+# where its type stub is).
+for _module in (chess, connect4, go, gomoku, tictactoe, xiangqi, _tabula.kmc):
+    _name = _module.__name__.rsplit(".", 1)[-1]
+    _sys.modules[f"{__name__}._tabula.{_name}"] = _module
+    if _module is not _tabula.kmc:  # tabula.kmc is the Python module that wraps it
+        _sys.modules[f"{__name__}.{_name}"] = _module
+del _module, _name
 
 from . import kmc  # noqa: E402  (after the games: it imports the extension's kmc module)
 
 
-def plies_to_end(score: int):
+def plies_to_end(score: int) -> "int | None":
     """The plies to the end of a forced result (a win if the score is positive, a loss if negative), or
     ``None`` for a heuristic score."""
     if abs(score) < FORCED:

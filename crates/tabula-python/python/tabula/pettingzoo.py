@@ -20,8 +20,8 @@ Needs ``pettingzoo``, ``gymnasium`` and ``numpy`` (``pip install tabula-games[pe
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector, wrappers
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import AgentSelector, wrappers  # type: ignore[import-untyped]
 
 import tabula
 

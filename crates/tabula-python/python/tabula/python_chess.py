@@ -51,6 +51,7 @@ def engine_score(value: int, turn: chess.Color) -> chess.engine.PovScore:
     """Tabula's score for the side to move (centipawns, or a mate as ``tabula.WIN`` less the plies) as
     python-chess's."""
     plies = tabula.plies_to_end(value)
+    score: chess.engine.Score
     if plies is None:
         score = chess.engine.Cp(value)
     elif value > 0:
@@ -76,7 +77,7 @@ def analyse(board: chess.Board, engine=None, depth=None, nodes=None, time=None) 
     return info
 
 
-def best_move(board: chess.Board, engine=None, depth=None, nodes=None, time=None) -> chess.Move:
+def best_move(board: chess.Board, engine=None, depth=None, nodes=None, time=None) -> "chess.Move | None":
     """The move Tabula's engine plays on ``board`` (``None`` once the game is over)."""
     pv = analyse(board, engine, depth, nodes, time)["pv"]
     return pv[0] if pv else None

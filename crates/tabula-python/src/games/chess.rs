@@ -4,6 +4,9 @@ use crate::errors::SetupError;
 use crate::position::{game_classes, Played};
 use pyo3::prelude::*;
 
+/// The module's docstring.
+pub const DOC: &str = "Chess and Chess960 with Polyglot keys, and the chess engine. Positions in FEN (X-FEN for Chess960), moves in UCI coordinates or SAN.";
+
 /// The game.
 pub type Rules = tabula_chess::Position;
 

@@ -6,6 +6,9 @@ use pyo3::prelude::*;
 use tabula_gomoku::{ThreatKind, ThreatSolver as Threats};
 use tabula_protocol::front::EngineConfig;
 
+/// The module's docstring.
+pub const DOC: &str = "Gomoku under freestyle, standard and renju rules (`rule`; `size` for the board), its engine (threats first, then alpha-beta) and its threat-space search (VCF and VCT) alone.";
+
 /// The game.
 pub type Rules = tabula_gomoku::Board;
 

@@ -65,6 +65,7 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
         ($($game:ident),*) => {
             $(
                 let module = PyModule::new(py, stringify!($game))?;
+                module.setattr("__doc__", $game::DOC)?;
                 $game::register(&module)?;
                 parent.add_submodule(&module)?;
             )*

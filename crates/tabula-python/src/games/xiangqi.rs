@@ -3,6 +3,10 @@
 use crate::position::game_classes;
 use pyo3::prelude::*;
 
+/// The module's docstring.
+pub const DOC: &str =
+    "Xiangqi with the Asian repetition rules, and its engine. Positions in FEN, moves in ICCS, WXF or Chinese.";
+
 /// The game.
 pub type Rules = tabula_xiangqi::Position;
 

@@ -25,8 +25,8 @@ import random
 # What a window holding only one colour's stones is worth to that colour, by its number of stones.
 WINDOW_SCORES = (0, 1, 10, 100, 1000, 0)
 
-_keys_by_size = {}
-_windows_by_size = {}
+_keys_by_size: dict = {}
+_windows_by_size: dict = {}
 
 
 def zobrist_keys(size, seed=2026):

@@ -86,9 +86,11 @@ class raw_env(AECEnv):
         }
 
     def observation_space(self, agent):
+        """The observation's space: the planes of pieces, and the mask of legal actions."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent):
+        """The actions: a column (drop games), a cell, or a source cell times the cells plus a target cell."""
         return self.action_spaces[agent]
 
     def action(self, move):
@@ -105,6 +107,7 @@ class raw_env(AECEnv):
         return {self.action(m): m for m in self.position.legal_moves()}
 
     def observe(self, agent):
+        """The board as ``agent`` sees it (its own pieces' planes first), and the mask of its legal actions."""
         player = self.possible_agents.index(agent)
         width, height, marks, _ = self.position.cells()
         planes = np.zeros((height * width, 2 * self._kinds), dtype=np.int8)
@@ -118,6 +121,7 @@ class raw_env(AECEnv):
         return {"observation": planes.reshape(height, width, 2 * self._kinds), "action_mask": mask}
 
     def reset(self, seed=None, options=None):
+        """Back to the start position (the game has no randomness: ``seed`` changes nothing)."""
         self.position = self._module.Position(**self._setup)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
@@ -129,6 +133,7 @@ class raw_env(AECEnv):
         self.agent_selection = self._agent_selector.reset()
 
     def step(self, action):
+        """Plays ``action`` for the agent to move; the game's end gives +1 to the winner and -1 to the loser."""
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             return self._was_dead_step(action)
         mover = self.agent_selection
@@ -160,6 +165,7 @@ class raw_env(AECEnv):
         return self.action(best)
 
     def render(self):
+        """The board as text: printed (``human``) or returned (``ansi``)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode: raw_env(..., render_mode='ansi')")
             return None
@@ -170,4 +176,4 @@ class raw_env(AECEnv):
         return text
 
     def close(self):
-        pass
+        """Nothing to release."""

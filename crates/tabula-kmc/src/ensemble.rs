@@ -405,11 +405,14 @@ pub struct Timing {
 }
 
 impl Timing {
-    /// Time without recall over time with it (CPU times where known), in the recall mode.
+    /// Time without recall over time with it (CPU times where the system reports them, as
+    /// [`RecallComparison::speedup`](crate::RecallComparison::speedup) does; wall times when a run was too short
+    /// for its CPU time to register), in the recall mode.
     pub fn speedup(&self) -> Option<f64> {
+        let ratio = |off: f64, on: f64| (on > 0.0 && off > 0.0).then(|| off / on);
         match (self.cpu, self.cpu_off) {
-            (Some(on), Some(off)) => Some(off / on),
-            _ => self.wall_off.map(|off| off / self.wall),
+            (Some(on), Some(off)) if on > 0.0 => ratio(off, on),
+            _ => self.wall_off.and_then(|off| ratio(off, self.wall)),
         }
     }
 
@@ -470,9 +473,18 @@ impl Statistic {
         Statistic { mean, error, median }
     }
 
-    fn show(&self, scale: f64, digits: usize) -> String {
-        let error = self.error.map_or("–".to_string(), |e| format!("{:.digits$}", e * scale));
-        format!("{:.digits$} ± {error} [{:.digits$}]", self.mean * scale, self.median * scale)
+    /// `mean ± error [median]` scaled, with `digits` decimals (negative: that many in scientific notation).
+    fn show(&self, scale: f64, digits: i32) -> String {
+        let number = |v: f64| {
+            let d = digits.unsigned_abs() as usize;
+            if digits < 0 {
+                format!("{:.d$e}", v * scale)
+            } else {
+                format!("{:.d$}", v * scale)
+            }
+        };
+        let error = self.error.map_or("–".to_string(), number);
+        format!("{} ± {error} [{}]", number(self.mean), number(self.median))
     }
 }
 
@@ -500,15 +512,16 @@ pub struct Ensemble {
     groups: Vec<Group>,
 }
 
-/// The quantities of the table: a title, the value of a trajectory, the scale shown and the digits.
-type Column = (&'static str, fn(&Figures, &Timing) -> Option<f64>, f64, usize);
+/// The quantities of the table: a title, the value of a trajectory, the scale shown and the digits (negative:
+/// that many in scientific notation).
+type Column = (&'static str, fn(&Figures, &Timing) -> Option<f64>, f64, i32);
 
 const COLUMNS: [Column; 6] = [
     ("trial recall (%)", |f, _| f.trial_recall_rate, 100.0, 2),
     ("states recalled (%)", |f, _| Some(f.recall_rate), 100.0, 2),
     ("speed-up", |_, t| t.speedup(), 1.0, 2),
     ("states computed", |f, _| Some(f.computed as f64), 1.0, 0),
-    ("simulated time (s)", |f, _| Some(f.time), 1.0, 6),
+    ("simulated time (s)", |f, _| Some(f.time), 1.0, -3),
     ("final energy (eV)", |f, _| Some(f.final_energy), 1.0, 4),
 ];
 

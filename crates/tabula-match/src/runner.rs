@@ -399,13 +399,18 @@ pub fn run<G: MatchGame>(
     let stop = AtomicBool::new(false);
     let date = today();
     let mut summary = Summary::new(names.clone(), config.sprt);
-    let (sender, finished) = mpsc::channel::<Result<Played, [u32; 2]>>();
+    // A game goes to the counting thread with a way to say it was counted: its worker waits for that before
+    // taking the next game, so that a test that decides stops the workers before games they would otherwise
+    // start in between (one process at concurrency 1 then plays exactly the games up to the decision, as a
+    // merge of shards counts them).
+    let (sender, finished) = mpsc::channel::<Result<(Played, mpsc::Sender<()>), [u32; 2]>>();
     let mut output: Result<(), MatchError> = Ok(());
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.clamp(1, total) {
             let sender = sender.clone();
             let (queue, stop, openings, commands, names, date) = (&queue, &stop, &openings, &commands, &names, &date);
             scope.spawn(move || {
+                let (counted, was_counted) = mpsc::channel::<()>();
                 let mut players = [0, 1].map(|i| {
                     Player::new(names[i].clone(), commands[i].clone()).with_options(config.options[i].clone())
                 });
@@ -430,7 +435,9 @@ pub fn run<G: MatchGame>(
                         GameResult::Win(seat) if seat == job.engine0_seat => 1.0,
                         GameResult::Win(_) => 0.0,
                     };
-                    if sender.send(Ok(Played { job, score, finished })).is_err() {
+                    if sender.send(Ok((Played { job, score, finished }, counted.clone()))).is_err()
+                        || was_counted.recv().is_err()
+                    {
                         break;
                     }
                 }
@@ -440,8 +447,8 @@ pub fn run<G: MatchGame>(
         drop(sender);
         let mut open = OpenPairs::new();
         for message in finished {
-            let played = match message {
-                Ok(played) => played,
+            let (played, counted) = match message {
+                Ok(message) => message,
                 Err(starts) => {
                     summary.starts[0] += starts[0];
                     summary.starts[1] += starts[1];
@@ -463,6 +470,7 @@ pub fn run<G: MatchGame>(
                 }
             }
             summary.games.push(played);
+            let _ = counted.send(());
         }
     });
     output?;

@@ -47,7 +47,7 @@
 //! };
 //! let game = |n: usize, result: &str| format!("game {n} pair {} opening 0 seat {} result {result} reason 1 record 0\nx", n / 2, n % 2);
 //! let first = body("0..1", &(game(0, "win0") + &game(1, "draw")));
-//! let second = body("1..2", &(game(2, "win1") + &game(3, "win0")));
+//! let second = body("1..2", &(game(2, "win1") + &game(3, "win1")));
 //! let results = |b: &str, w, d, l, p: &str| b.replacen("sprt none\n", &format!("sprt none\nresults wins {w} draws {d} losses {l} pairs {p} forfeits 0 0\n"), 1);
 //! let shards = [
 //!     MatchShard::parse(&results(&first, 1, 1, 0, "0 0 0 1 0"), "starts 1 1\n").unwrap(),

@@ -20,6 +20,12 @@ const TABULA: &str = env!("CARGO_BIN_EXE_tabula");
 /// The Slurm tests take turns on the cluster.
 static TURN: Mutex<()> = Mutex::new(());
 
+/// Writes a note to standard error past the test harness's capture, so that a skip shows in a plain `cargo test`.
+fn note(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "note: {text}");
+}
+
 /// The `SLURM_CONF` of the cluster to use, or `None` (with a note) where Slurm cannot start.
 fn slurm(test: &str) -> Option<&'static str> {
     static CONF: OnceLock<Option<String>> = OnceLock::new();
@@ -36,21 +42,21 @@ fn slurm(test: &str) -> Option<&'static str> {
         match Command::new(&script).arg("start").stdin(Stdio::null()).output() {
             Ok(out) if out.status.success() => {
                 let conf = String::from_utf8_lossy(&out.stdout).lines().last().unwrap_or("").trim().to_string();
-                eprintln!("note: started a one-node Slurm cluster ({conf}; `.ci/slurm stop` stops it)");
+                note(&format!("a one-node Slurm cluster runs on this machine ({conf}; `.ci/slurm stop` stops it)"));
                 Some(conf)
             }
             Ok(out) => {
-                eprintln!("note: Slurm cannot start here: {}", String::from_utf8_lossy(&out.stderr).trim());
+                note(&format!("Slurm cannot start here: {}", String::from_utf8_lossy(&out.stderr).trim()));
                 None
             }
             Err(e) => {
-                eprintln!("note: cannot run {}: {e}", script.display());
+                note(&format!("cannot run {}: {e}", script.display()));
                 None
             }
         }
     });
     if conf.is_none() {
-        eprintln!("note: no Slurm cluster; skipping {test} (`.ci/run` installs and starts one, as root)");
+        note(&format!("no Slurm cluster; skipping {test} (`.ci/run` installs and starts one, as root)"));
     }
     conf.as_deref()
 }
@@ -325,6 +331,8 @@ fn cluster_slurm_sprt_stops_early_and_cancels_the_rest() {
     assert!(state.contains(" decided H1 accepted after ") && state.contains(" cancelled arrays "), "{state}");
     let landed = std::fs::read_dir(dir.join("sprt/results")).unwrap().count();
     assert!(landed < 40, "the SPRT decided after {landed} of 40 shards");
+    let status = ok(&dir, Some(conf), &["cluster", "status", "sprt"]);
+    assert!(status.contains("  cancelled ") && status.contains("\ndecided H1 accepted after "), "{status}");
     // Nothing of the job is left in the queue.
     let deadline = Instant::now() + Duration::from_secs(60);
     while !queued(conf, &dir.join("sprt")).is_empty() {

@@ -283,11 +283,14 @@ impl Driver<'_> {
             collected.missing().into_iter().filter(|k| !queued.contains_key(k) && attempts[*k] > 0).collect();
         let never: Vec<usize> = collected.missing().into_iter().filter(|k| attempts[*k] == 0).collect();
         let list = |shards: &[usize]| if shards.is_empty() { "-".to_string() } else { compress(shards) };
+        // After a decision or a cancel, the shards without a result were cancelled, not failed.
+        let stopped = events.iter().any(|e| matches!(e, Event::Cancelled { .. }));
         text.push_str(&format!(
-            "landed {}  running {}  queued {}  ended without a result {}  not submitted {}\n",
+            "landed {}  running {}  queued {}  {} {}  not submitted {}\n",
             collected.results.len(),
             list(&running),
             list(&waiting),
+            if stopped { "cancelled" } else { "ended without a result" },
             list(&failed),
             list(&never)
         ));

@@ -4,6 +4,7 @@
 
 mod args;
 mod bench;
+mod cluster;
 mod matches;
 mod registry;
 mod terminal_verbs;
@@ -187,12 +188,18 @@ enum Command {
         #[arg(long, value_parser = game_names(Entry::has_referee))]
         game: String,
         #[command(flatten)]
-        args: matches::MatchArgs,
+        args: Box<matches::MatchArgs>,
     },
     /// Lattice kinetic Monte Carlo with Zobrist state recall.
     Kmc {
         #[command(subcommand)]
         action: KmcAction,
+    },
+    /// Long jobs (matches, KMC ensembles, training data) as shards of a Slurm job array: submit, follow,
+    /// status, merge, cancel.
+    Cluster {
+        #[command(subcommand)]
+        action: cluster::ClusterAction,
     },
 }
 
@@ -220,6 +227,17 @@ enum KmcAction {
         style: Option<String>,
         /// The structure (the first frame is read; `X` atoms are vacancies).
         structure: PathBuf,
+    },
+    /// Run an ensemble study (configurations × temperatures × seeds, a trajectory each) and write its table of
+    /// means with their errors and its plot; with --shard, one trajectory as a shard of a cluster job.
+    Study {
+        /// The study file (TOML: configs, temperatures, seeds, steps, mode).
+        study: PathBuf,
+        /// Where the table (table.txt), the trajectories (trajectories.txt) and the plot (ensemble.svg) go.
+        #[arg(long, short, default_value = "kmc-study")]
+        output: PathBuf,
+        #[command(flatten)]
+        shard: tabula_cluster::shard::ShardArgs,
     },
     /// Write a potential file tabulated from a published analytic form.
     Potential {
@@ -307,6 +325,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Match { game, args } => registry::find(&game)?.referee()?(&args),
         Command::Kmc { action } => kmc(action),
+        Command::Cluster { action } => cluster::run(action),
     }
 }
 
@@ -336,6 +355,7 @@ fn kmc(action: KmcAction) -> Result<()> {
             print!("{}", potential.to_file_text());
             Ok(())
         }
+        KmcAction::Study { study, output, shard } => cluster::kmc_study(&study, &output, &shard),
         KmcAction::Run { config, output } => {
             let text = tabula_protocol::lines::read_text_file(&config)?;
             let config = tabula_kmc::Config::from_toml(&text).with_context(|| format!("in {}", config.display()))?;

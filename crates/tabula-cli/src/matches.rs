@@ -87,6 +87,9 @@ pub struct MatchArgs {
     /// Write the game records here instead of standard output.
     #[arg(long, short)]
     output: Option<PathBuf>,
+    /// Play one shard of the match: a range of its opening pairs, the SPRT left to the merge (`tabula cluster`).
+    #[command(flatten)]
+    shard: tabula_cluster::shard::ShardArgs,
 }
 
 impl MatchArgs {
@@ -130,6 +133,7 @@ impl MatchArgs {
             shuffle: self.random.then_some(self.seed),
             sprt,
             pentanomial: self.pentanomial,
+            pairs: None,
         })
     }
 }
@@ -192,6 +196,9 @@ fn play<G: MatchGame>(game: &G, args: &MatchArgs) -> Result<()> {
         Some(path) => read_openings(game, path)?,
         None => Vec::new(),
     };
+    if let Some(target) = args.shard.target() {
+        return play_shard(game, openings, config, &target);
+    }
     let mut records: Box<dyn std::io::Write> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
@@ -202,6 +209,31 @@ fn play<G: MatchGame>(game: &G, args: &MatchArgs) -> Result<()> {
     records.flush()?;
     drop(records);
     print!("{summary}");
+    Ok(())
+}
+
+/// Plays shard `target` of the match: its range of the schedule's pairs, all of them (the SPRT is the merge's),
+/// and writes its result file (see `tabula_match::shard`).
+fn play_shard<G: MatchGame>(
+    game: &G,
+    openings: Vec<G::Opening>,
+    config: &MatchConfig,
+    target: &tabula_cluster::shard::ShardTarget,
+) -> Result<()> {
+    let stopwatch = tabula_cluster::envelope::Stopwatch::start();
+    let count = openings.len().max(1);
+    let games = tabula_match::runner::pair_schedule(count, config.rounds.max(1), config.games, config.shuffle).len();
+    let pairs = target.shard.range(games.div_ceil(2));
+    let sprt = config.sprt.map(|s| (s, config.pentanomial));
+    let nothing = tabula_match::Summary::new(tabula_match::runner::engine_names(config), None);
+    let mut shard = tabula_match::shard::MatchShard::new(game.name(), games, pairs.clone(), sprt, nothing);
+    if !pairs.is_empty() {
+        let config = MatchConfig { pairs: Some(pairs.clone()), sprt: None, ..config.clone() };
+        let summary = tabula_match::run(game, openings, &config, &mut std::io::sink(), &mut std::io::stderr())?;
+        shard = tabula_match::shard::MatchShard::new(game.name(), games, pairs, sprt, summary);
+    }
+    target.write(tabula_match::shard::KIND, shard.body(), &shard.measured(), &stopwatch)?;
+    eprintln!("shard {}: {} games, result {}", target.shard, shard.played.len(), target.result.display());
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 //!
 //! Python runs signal handlers on its main thread only, between bytecodes: a search that held that thread in Rust
 //! would make Ctrl-C wait for its end. So the search runs on a worker thread, and the calling thread, with the GIL
-//! released, wakes every [`POLL`] to let Python look at its signals; a `KeyboardInterrupt` raises the search's stop
+//! released, wakes every `POLL` to let Python look at its signals; a `KeyboardInterrupt` raises the search's stop
 //! flag, the search ends at its next check, and the exception is raised once it has.
 
 use pyo3::prelude::*;

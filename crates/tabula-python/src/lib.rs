@@ -2,7 +2,7 @@
 //!
 //! - [`games`]: one module per game (`tabula.chess`, `tabula.connect4`, ...), each with its `Position` (the
 //!   rules, notation, keys, perft, the board as text) and `Engine` classes, made once for every game by
-//!   [`position::game_classes`] over the game's [`Front`](tabula_protocol::front::Front), and what only that game
+//!   `position::game_classes!` over the game's [`Front`](tabula_protocol::front::Front), and what only that game
 //!   has (Connect Four's solver, Gomoku's threat search).
 //! - [`analysis`]: searches run from Python, with the GIL released and a stop from another thread or a Ctrl-C;
 //!   what an engine reports.

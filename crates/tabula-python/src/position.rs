@@ -1,5 +1,5 @@
 //! What every game's classes share, written once over the game's [`Front`]: [`Played`], a position with the
-//! moves played on it, and [`Thinking`], an engine that a search from Python can stop; the [`game_classes`]
+//! moves played on it, and [`Thinking`], an engine that a search from Python can stop; the `game_classes!`
 //! macro makes of them each game's `Position` and `Engine` classes (a Python class cannot be generic), which only
 //! forward to them.
 

@@ -1,4 +1,4 @@
-//! One module per game: its classes, made by [`game_classes`](crate::position::game_classes), and what only it
+//! One module per game: its classes, made by `position::game_classes!`, and what only it
 //! has. Each module names its game's crate in as few places as it can.
 
 pub mod chess;

@@ -18,7 +18,7 @@ pub enum ClusterAction {
     /// follow them: merge results as they land, show progress, cancel the rest once an SPRT decides, submit a
     /// failed shard again; then print the merged table.
     Submit {
-        /// The job file (TOML: kind, shards, command, retries, [slurm]).
+        /// The job file (TOML: kind, shards, command, retries, `[slurm]`).
         job: PathBuf,
         /// The job directory (the job file's name without `.toml` by default).
         #[arg(long, short)]

@@ -1,6 +1,6 @@
 //! Files written aside, then renamed: a reader sees the whole file or none of it.
 //!
-//! [`write`] writes `.NAME.tmp-PID` in the same directory, flushes it to disk, renames it to `NAME` and flushes
+//! [`write`](fn@write) writes `.NAME.tmp-PID` in the same directory, flushes it to disk, renames it to `NAME` and flushes
 //! the directory. A process killed before the rename leaves only the hidden temporary file, which
 //! [`collect`](crate::collect) does not read; on one file system a rename is atomic, so a result is never seen
 //! half-written, also across the nodes of a shared file system that keeps POSIX rename semantics (NFS does).

@@ -4,6 +4,7 @@
 
 mod args;
 mod bench;
+mod cluster;
 mod matches;
 mod registry;
 mod terminal_verbs;
@@ -12,7 +13,7 @@ use anyhow::{Context, Result};
 use args::{GameArgs, Player, SetupArgs};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Parser, Subcommand, ValueEnum};
-use registry::GtpSettings;
+use registry::{Entry, GtpSettings};
 use std::path::PathBuf;
 use tabula_protocol::front::EngineConfig;
 
@@ -23,10 +24,15 @@ struct Cli {
     command: Command,
 }
 
-/// The command line's choice of a game among the registry's (`solvable`: those that can be solved exactly).
-fn game_names(solvable: bool) -> PossibleValuesParser {
-    let games = registry::games().into_iter().filter(|e| !solvable || e.is_solvable());
+/// The command line's choice of a game among the registry's, those that `offers` what the command needs.
+fn game_names(offers: fn(&Entry) -> bool) -> PossibleValuesParser {
+    let games = registry::games().into_iter().filter(offers);
     PossibleValuesParser::new(games.map(|e| PossibleValue::new(e.name).help(e.about)))
+}
+
+/// Every game.
+fn any(_: &Entry) -> bool {
+    true
 }
 
 #[derive(Subcommand)]
@@ -34,7 +40,7 @@ enum Command {
     /// Play in the terminal: human against engine, or engine against engine.
     Play {
         /// The game.
-        #[arg(value_parser = game_names(false))]
+        #[arg(value_parser = game_names(any))]
         game: String,
         /// Who plays the side that moves first.
         #[arg(long, value_enum, default_value_t = Player::Human)]
@@ -51,7 +57,7 @@ enum Command {
     /// Analyze a position: best move, score, principal variation, nodes, table use, time.
     Analyze {
         /// The game.
-        #[arg(value_parser = game_names(false))]
+        #[arg(value_parser = game_names(any))]
         game: String,
         /// The position: tic-tac-toe cells played (`519`) or a board (`o...x...x`); Connect Four columns played
         /// (`4453`); a chess or xiangqi FEN; Gomoku moves (`h8 i9`); Go moves (`d4 e5`) or SGF. A file holding it is
@@ -67,7 +73,7 @@ enum Command {
     /// Solve positions read one per line (from FILE or standard input): `position value`.
     Solve {
         /// The game.
-        #[arg(value_parser = game_names(true))]
+        #[arg(value_parser = game_names(Entry::is_solvable))]
         game: String,
         /// Positions file; standard input if absent.
         file: Option<PathBuf>,
@@ -94,13 +100,13 @@ enum Command {
     /// Key-quality report of a game's Zobrist keys.
     Keys {
         /// The game.
-        #[arg(value_parser = game_names(false))]
+        #[arg(value_parser = game_names(any))]
         game: String,
     },
     /// The Zobrist key of a position (chess: the Polyglot key).
     Hash {
         /// The game.
-        #[arg(value_parser = game_names(false))]
+        #[arg(value_parser = game_names(any))]
         game: String,
         /// The position (as `analyze` reads it).
         position: String,
@@ -114,7 +120,7 @@ enum Command {
         /// Depth in plies.
         depth: u32,
         /// The game.
-        #[arg(long, default_value = "chess", value_parser = game_names(false))]
+        #[arg(long, default_value = "chess", value_parser = game_names(any))]
         game: String,
         /// Print the count below each root move.
         #[arg(long)]
@@ -140,21 +146,21 @@ enum Command {
     /// Speak the Universal Chess Interface on standard input and output (xiangqi as Pikafish speaks it).
     Uci {
         /// The game (one whose engine speaks UCI).
-        #[arg(long, default_value = "chess", value_parser = game_names(false))]
+        #[arg(long, default_value = "chess", value_parser = game_names(any))]
         game: String,
     },
     /// Speak the Universal Chinese Chess Interface (xiangqi, as ElephantEye speaks it) on standard input and
     /// output.
     Ucci {
         /// The game (one whose engine speaks UCCI).
-        #[arg(long, default_value = "xiangqi", value_parser = game_names(false))]
+        #[arg(long, default_value = "xiangqi", value_parser = game_names(any))]
         game: String,
     },
     /// Speak the Gomocup (Piskvork) protocol on standard input and output; `pbrain-tabula` is the same engine
     /// under the name Piskvork's manager asks for.
     Gomocup {
         /// The game (one whose engine speaks the Gomocup protocol).
-        #[arg(long, default_value = "gomoku", value_parser = game_names(false))]
+        #[arg(long, default_value = "gomoku", value_parser = game_names(any))]
         game: String,
     },
     /// Serve a web page to play every game and watch the keys and the table at work.
@@ -177,11 +183,23 @@ enum Command {
         fen: String,
     },
     /// Play a match between two engines (UCI, GTP or Gomocup), refereed by Tabula's rules, with Elo and SPRT.
-    Match(matches::MatchArgs),
+    Match {
+        /// The game.
+        #[arg(long, value_parser = game_names(Entry::has_referee))]
+        game: String,
+        #[command(flatten)]
+        args: Box<matches::MatchArgs>,
+    },
     /// Lattice kinetic Monte Carlo with Zobrist state recall.
     Kmc {
         #[command(subcommand)]
         action: KmcAction,
+    },
+    /// Long jobs (matches, KMC ensembles, training data) as shards of a Slurm job array: submit, follow,
+    /// status, merge, cancel.
+    Cluster {
+        #[command(subcommand)]
+        action: cluster::ClusterAction,
     },
 }
 
@@ -209,6 +227,17 @@ enum KmcAction {
         style: Option<String>,
         /// The structure (the first frame is read; `X` atoms are vacancies).
         structure: PathBuf,
+    },
+    /// Run an ensemble study (configurations × temperatures × seeds, a trajectory each) and write its table of
+    /// means with their errors and its plot; with --shard, one trajectory as a shard of a cluster job.
+    Study {
+        /// The study file (TOML: configs, temperatures, seeds, steps, mode).
+        study: PathBuf,
+        /// Where the table (table.txt), the trajectories (trajectories.txt) and the plot (ensemble.svg) go.
+        #[arg(long, short, default_value = "kmc-study")]
+        output: PathBuf,
+        #[command(flatten)]
+        shard: tabula_cluster::shard::ShardArgs,
     },
     /// Write a potential file tabulated from a published analytic form.
     Potential {
@@ -294,8 +323,9 @@ fn run(cli: Cli) -> Result<()> {
             lines.iter().for_each(|line| println!("{line}"));
             Ok(())
         }
-        Command::Match(args) => matches::run(&args),
+        Command::Match { game, args } => registry::find(&game)?.referee()?(&args),
         Command::Kmc { action } => kmc(action),
+        Command::Cluster { action } => cluster::run(action),
     }
 }
 
@@ -325,6 +355,7 @@ fn kmc(action: KmcAction) -> Result<()> {
             print!("{}", potential.to_file_text());
             Ok(())
         }
+        KmcAction::Study { study, output, shard } => cluster::kmc_study(&study, &output, &shard),
         KmcAction::Run { config, output } => {
             let text = tabula_protocol::lines::read_text_file(&config)?;
             let config = tabula_kmc::Config::from_toml(&text).with_context(|| format!("in {}", config.display()))?;

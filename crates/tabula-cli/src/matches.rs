@@ -6,25 +6,10 @@ use std::time::Duration;
 use tabula_match::stats::Sprt;
 use tabula_match::{EngineOption, MatchConfig, MatchGame, TimeControl};
 
-/// The games a match can be played in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum MatchGameName {
-    /// Chess over UCI.
-    Chess,
-    /// Xiangqi over UCI (ICCS coordinates, or Fairy-Stockfish's).
-    Xiangqi,
-    /// Gomoku over the Gomocup protocol.
-    Gomoku,
-    /// Go over GTP.
-    Go,
-}
-
-/// The options of `tabula match`.
+/// The options of `tabula match` beside the game (which the command line takes from the registry: the games
+/// with a referee, each one of this module's functions).
 #[derive(Clone, Debug, clap::Args)]
 pub struct MatchArgs {
-    /// The game.
-    #[arg(long, value_enum)]
-    game: MatchGameName,
     /// An engine's command line; give it twice. The first engine's score, Elo and SPRT are reported.
     #[arg(long = "engine", required = true)]
     engines: Vec<String>,
@@ -102,6 +87,9 @@ pub struct MatchArgs {
     /// Write the game records here instead of standard output.
     #[arg(long, short)]
     output: Option<PathBuf>,
+    /// Play one shard of the match: a range of its opening pairs, the SPRT left to the merge (`tabula cluster`).
+    #[command(flatten)]
+    shard: tabula_cluster::shard::ShardArgs,
 }
 
 impl MatchArgs {
@@ -145,28 +133,35 @@ impl MatchArgs {
             shuffle: self.random.then_some(self.seed),
             sprt,
             pentanomial: self.pentanomial,
+            pairs: None,
         })
     }
 }
 
-/// Runs the match: records to `--output` or standard output, the live line to standard error, then the
-/// final table to standard output.
-pub fn run(args: &MatchArgs) -> Result<()> {
-    let config = args.config()?;
-    match args.game {
-        MatchGameName::Chess => play(&tabula_match::chess::Chess, args, &config),
-        MatchGameName::Xiangqi => play(&tabula_match::xiangqi::Xiangqi, args, &config),
-        MatchGameName::Gomoku => {
-            let size = args.size.unwrap_or(15);
-            let rule = args.rule.parse().map_err(|e| anyhow::anyhow!("bad rule `{}`: {e}", args.rule))?;
-            tabula_gomoku::Board::new(size, size, rule).map_err(|e| anyhow::anyhow!("bad board size {size}: {e}"))?;
-            play(&tabula_match::gomoku::Gomoku { size, rule }, args, &config)
-        }
-        MatchGameName::Go => {
-            let go = tabula_match::go::Go::new(args.size.unwrap_or(9), args.komi)?;
-            play(&go, args, &config)
-        }
-    }
+// Each game's match: records to `--output` or standard output, the live line to standard error, then the final
+// table to standard output.
+
+/// A chess match over UCI.
+pub fn chess(args: &MatchArgs) -> Result<()> {
+    play(&tabula_match::chess::Chess, args)
+}
+
+/// A xiangqi match over UCI (ICCS coordinates, or Fairy-Stockfish's).
+pub fn xiangqi(args: &MatchArgs) -> Result<()> {
+    play(&tabula_match::xiangqi::Xiangqi, args)
+}
+
+/// A Gomoku match over the Gomocup protocol, on the board `--size` (15 by default) under `--rule`.
+pub fn gomoku(args: &MatchArgs) -> Result<()> {
+    let size = args.size.unwrap_or(15);
+    let rule = args.rule.parse().map_err(|e| anyhow::anyhow!("bad rule `{}`: {e}", args.rule))?;
+    tabula_gomoku::Board::new(size, size, rule).map_err(|e| anyhow::anyhow!("bad board size {size}: {e}"))?;
+    play(&tabula_match::gomoku::Gomoku { size, rule }, args)
+}
+
+/// A Go match over GTP, on the board `--size` (9 by default) with `--komi`.
+pub fn go(args: &MatchArgs) -> Result<()> {
+    play(&tabula_match::go::Go::new(args.size.unwrap_or(9), args.komi)?, args)
 }
 
 /// The openings of a file, or of every file of a directory in name order (hidden files skipped).
@@ -195,11 +190,15 @@ fn read_openings<G: MatchGame>(game: &G, path: &std::path::Path) -> Result<Vec<G
     Ok(openings)
 }
 
-fn play<G: MatchGame>(game: &G, args: &MatchArgs, config: &MatchConfig) -> Result<()> {
+fn play<G: MatchGame>(game: &G, args: &MatchArgs) -> Result<()> {
+    let config = &args.config()?;
     let openings = match &args.openings {
         Some(path) => read_openings(game, path)?,
         None => Vec::new(),
     };
+    if let Some(target) = args.shard.target() {
+        return play_shard(game, openings, config, &target);
+    }
     let mut records: Box<dyn std::io::Write> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
@@ -210,6 +209,31 @@ fn play<G: MatchGame>(game: &G, args: &MatchArgs, config: &MatchConfig) -> Resul
     records.flush()?;
     drop(records);
     print!("{summary}");
+    Ok(())
+}
+
+/// Plays shard `target` of the match: its range of the schedule's pairs, all of them (the SPRT is the merge's),
+/// and writes its result file (see `tabula_match::shard`).
+fn play_shard<G: MatchGame>(
+    game: &G,
+    openings: Vec<G::Opening>,
+    config: &MatchConfig,
+    target: &tabula_cluster::shard::ShardTarget,
+) -> Result<()> {
+    let stopwatch = tabula_cluster::envelope::Stopwatch::start();
+    let count = openings.len().max(1);
+    let games = tabula_match::runner::pair_schedule(count, config.rounds.max(1), config.games, config.shuffle).len();
+    let pairs = target.shard.range(games.div_ceil(2));
+    let sprt = config.sprt.map(|s| (s, config.pentanomial));
+    let nothing = tabula_match::Summary::new(tabula_match::runner::engine_names(config), None);
+    let mut shard = tabula_match::shard::MatchShard::new(game.name(), games, pairs.clone(), sprt, nothing);
+    if !pairs.is_empty() {
+        let config = MatchConfig { pairs: Some(pairs.clone()), sprt: None, ..config.clone() };
+        let summary = tabula_match::run(game, openings, &config, &mut std::io::sink(), &mut std::io::stderr())?;
+        shard = tabula_match::shard::MatchShard::new(game.name(), games, pairs, sprt, summary);
+    }
+    target.write(tabula_match::shard::KIND, shard.body(), &shard.measured(), &stopwatch)?;
+    eprintln!("shard {}: {} games, result {}", target.shard, shard.played.len(), target.result.display());
     Ok(())
 }
 
@@ -225,7 +249,7 @@ mod tests {
     }
 
     fn args(extra: &[&str]) -> MatchArgs {
-        let mut words = vec!["match", "--game", "go", "--engine", "a", "--engine", "b"];
+        let mut words = vec!["match", "--engine", "a", "--engine", "b"];
         words.extend_from_slice(extra);
         Cli::try_parse_from(words).unwrap().args
     }
@@ -261,7 +285,7 @@ mod tests {
 
     #[test]
     fn go_settings_are_checked() {
-        let err = run(&args(&["--size", "30"])).unwrap_err();
+        let err = go(&args(&["--size", "30"])).unwrap_err();
         assert!(err.to_string().contains("bad board size 30"), "{err}");
     }
 }

@@ -4,15 +4,12 @@
 //!
 //! A new game is one more line of [`games`]: its front type, its name for people, and what else it offers.
 
-use crate::args::{GameArgs, SetupArgs};
 use crate::bench::{self, BenchRun};
-use crate::terminal_verbs::{Solver, Terminal};
+use crate::matches::{self, MatchArgs};
+use crate::terminal_verbs::{SolveVerbs, Solver, Terminal, Verbs};
 use anyhow::Result;
 use std::marker::PhantomData;
-use std::path::Path;
-use tabula::quality::QualityReport;
-use tabula_protocol::front::{EngineConfig, Front, Solve};
-use tabula_protocol::terminal::Side;
+use tabula_protocol::front::{Front, Solve};
 
 /// A protocol that serves an engine on standard input and output.
 pub type Serve = fn() -> std::io::Result<()>;
@@ -38,21 +35,25 @@ pub fn games() -> Vec<Entry> {
             .done(),
         Entry::of::<tabula_chess::Position>("Chess")
             .uci(tabula_chess::engine::uci::run_stdio)
+            .referee(matches::chess)
             .bench(bench::chess)
             .done(),
         Entry::of::<tabula_gomoku::Board>("Gomoku (five in a row): freestyle, standard or renju")
             .gomocup(tabula_gomoku::engine::gomocup::run_stdio)
+            .referee(matches::gomoku)
             .web(&[("size", &["15", "19", "9"]), ("rule", &["freestyle", "standard", "renju"])])
             .bench(bench::gomoku)
             .done(),
         Entry::of::<tabula_go::Position>("Go, with area scoring and positional superko")
             .gtp(gtp)
+            .referee(matches::go)
             .web(&[("size", &["9", "13", "19"]), ("komi", &["7", "6.5", "0.5"])])
             .bench(bench::go)
             .done(),
         Entry::of::<tabula_xiangqi::Position>("Xiangqi (Chinese chess)")
             .uci(tabula_xiangqi::engine::uci::run_stdio)
             .ucci(tabula_xiangqi::engine::ucci::run_stdio)
+            .referee(matches::xiangqi)
             .bench(bench::xiangqi)
             .done(),
     ]
@@ -82,7 +83,11 @@ pub struct Entry {
     ucci: Option<Serve>,
     gomocup: Option<Serve>,
     gtp: Option<fn(&GtpSettings) -> Result<()>>,
+    referee: Option<Referee>,
 }
+
+/// A game's `tabula match`: two engines refereed by the game's rules.
+pub type Referee = fn(&MatchArgs) -> Result<()>;
 
 /// An [`Entry`] being built for the game `G`.
 pub struct Building<G> {
@@ -104,6 +109,7 @@ impl Entry {
             ucci: None,
             gomocup: None,
             gtp: None,
+            referee: None,
         };
         Building { entry, game: PhantomData }
     }
@@ -173,6 +179,22 @@ impl Entry {
         self.gtp.ok_or_else(|| anyhow::anyhow!("{} has no GTP engine (GTP: {})", self.name, Self::speaking(|e| e.gtp)))
     }
 
+    /// The game's match referee.
+    ///
+    /// # Errors
+    ///
+    /// The game has none.
+    pub fn referee(&self) -> Result<Referee> {
+        self.referee.ok_or_else(|| {
+            anyhow::anyhow!("{} has no match referee (matches: {})", self.name, Self::speaking(|e| e.referee))
+        })
+    }
+
+    /// Whether two engines can play a match of the game.
+    pub fn has_referee(&self) -> bool {
+        self.referee.is_some()
+    }
+
     /// The names of the games that have what `has` asks for.
     fn speaking<T>(has: impl Fn(&Entry) -> Option<T>) -> String {
         games().iter().filter(|e| has(e).is_some()).map(|e| e.name).collect::<Vec<_>>().join(", ")
@@ -192,6 +214,12 @@ impl<G: Front + 'static> Building<G> {
     /// The page offers these settings for the game, each with its choices (the first is the default).
     fn web(mut self, settings: &'static [(&'static str, &'static [&'static str])]) -> Self {
         self.entry.web = settings;
+        self
+    }
+
+    /// Engines play matches of the game, refereed by `referee`.
+    fn referee(mut self, referee: Referee) -> Self {
+        self.entry.referee = Some(referee);
         self
     }
 
@@ -228,33 +256,6 @@ impl<G: Front + 'static> Building<G> {
     fn done(self) -> Entry {
         self.entry
     }
-}
-
-/// The verbs every game has, on its [`Front`] (written once for all games in
-/// [`terminal_verbs`](crate::terminal_verbs)).
-pub trait Verbs {
-    /// `tabula play`: from `start` (the start position if empty), each side played as `sides` says.
-    fn play(&self, start: &str, sides: [Side; 2], args: &GameArgs) -> Result<()>;
-    /// `tabula analyze`.
-    fn analyze(&self, position: &str, args: &GameArgs) -> Result<()>;
-    /// `tabula hash`: the position's key as the game writes it.
-    fn hash(&self, position: &str, setup: &SetupArgs) -> Result<String>;
-    /// `tabula perft`.
-    fn perft(&self, position: &str, depth: u32, divide: bool, hash: Option<usize>, setup: &SetupArgs) -> Result<()>;
-    /// `tabula keys`: the key set's quality.
-    fn keys(&self) -> QualityReport;
-    /// The game on the web page's catalogue, with `settings`.
-    fn add_to(&self, catalog: tabula_web::Catalog, settings: &[(&'static str, &[&'static str])])
-        -> tabula_web::Catalog;
-}
-
-/// The exact solver's verbs, on a [`Solve`] front (written once for all games in
-/// [`terminal_verbs`](crate::terminal_verbs)).
-pub trait SolveVerbs {
-    /// `tabula solve`: positions one per line from `file` (standard input when absent).
-    fn solve(&self, file: Option<&Path>, weak: bool, stats: bool, config: &EngineConfig) -> Result<()>;
-    /// `tabula analyze --solve`: every move's exact value.
-    fn analyze(&self, position: &str, args: &GameArgs) -> Result<()>;
 }
 
 /// The games the web page offers, with the settings it lets the user choose.
@@ -295,6 +296,14 @@ mod tests {
         }
         let error = find("checkers").err().unwrap().to_string();
         assert!(error.contains("no game checkers") && error.contains("xiangqi"), "{error}");
+    }
+
+    #[test]
+    fn matches_are_refereed_for_the_games_engines_play_over_a_protocol() {
+        let refereed: Vec<&str> = games().iter().filter(|e| e.has_referee()).map(|e| e.name).collect();
+        assert_eq!(refereed, ["chess", "gomoku", "go", "xiangqi"]);
+        let error = find("connect4").unwrap().referee().err().unwrap().to_string();
+        assert_eq!(error, "connect4 has no match referee (matches: chess, gomoku, go, xiangqi)");
     }
 
     #[test]

@@ -3,7 +3,6 @@
 //! verbs.
 
 use crate::args::{GameArgs, SetupArgs};
-use crate::registry::{SolveVerbs, Verbs};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -13,6 +12,31 @@ use std::time::Instant;
 use tabula::quality::QualityReport;
 use tabula_protocol::front::{EngineConfig, Front, Setup, Solve};
 use tabula_protocol::terminal::{self, Side, SolveKind};
+
+/// The verbs every game has, on its [`Front`] (written once for all games below, by [`Terminal`]).
+pub trait Verbs {
+    /// `tabula play`: from `start` (the start position if empty), each side played as `sides` says.
+    fn play(&self, start: &str, sides: [Side; 2], args: &GameArgs) -> Result<()>;
+    /// `tabula analyze`.
+    fn analyze(&self, position: &str, args: &GameArgs) -> Result<()>;
+    /// `tabula hash`: the position's key as the game writes it.
+    fn hash(&self, position: &str, setup: &SetupArgs) -> Result<String>;
+    /// `tabula perft`.
+    fn perft(&self, position: &str, depth: u32, divide: bool, hash: Option<usize>, setup: &SetupArgs) -> Result<()>;
+    /// `tabula keys`: the key set's quality.
+    fn keys(&self) -> QualityReport;
+    /// The game on the web page's catalogue, with `settings`.
+    fn add_to(&self, catalog: tabula_web::Catalog, settings: &[(&'static str, &[&'static str])])
+        -> tabula_web::Catalog;
+}
+
+/// The exact solver's verbs, on a [`Solve`] front (written once for all games below, by [`Solver`]).
+pub trait SolveVerbs {
+    /// `tabula solve`: positions one per line from `file` (standard input when absent).
+    fn solve(&self, file: Option<&Path>, weak: bool, stats: bool, config: &EngineConfig) -> Result<()>;
+    /// `tabula analyze --solve`: every move's exact value.
+    fn analyze(&self, position: &str, args: &GameArgs) -> Result<()>;
+}
 
 /// The position text: the argument, or the contents of the file it names (SGF games, FEN files).
 fn position_text(arg: &str) -> Result<String> {

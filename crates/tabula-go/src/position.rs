@@ -432,9 +432,19 @@ impl tabula::Game for Position {
 }
 
 #[cfg(test)]
+/// The unit tests' ko, [`KO_STONES`](crate::testing::KO_STONES), played on 4×4 under `rules`.
+pub(crate) fn ko_position(rules: Rules) -> Position {
+    let mut g = Position::new(4, rules).unwrap();
+    for (s, c) in crate::testing::KO_STONES {
+        g.play(Move::from_gtp(s, 4).unwrap(), c).unwrap();
+    }
+    g
+}
+
+#[cfg(test)]
 mod tests {
+    use super::ko_position;
     use super::*;
-    use crate::testing::ko_position;
     use tabula::zobrist::SplitMix64;
 
     fn m(s: &str, size: usize) -> Move {

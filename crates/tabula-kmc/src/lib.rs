@@ -19,6 +19,8 @@
 //! - [`io`] and [`plot`]: extended XYZ frames, the CSV log, the SVG plot; [`structure`]: any extended XYZ
 //!   structure placed on its lattice, and its energy with a potential (`tabula kmc energy`).
 //! - [`run()`]: a whole run with its outputs and [`Summary`]; [`compare_recall`]: the recall experiment.
+//! - [`ensemble`]: a study of configurations × temperatures × seeds, one trajectory at a time (a shard of a
+//!   cluster job), and its table of means with their errors and plot.
 //!
 //! # Examples
 //!
@@ -35,6 +37,7 @@ pub mod cache;
 pub mod config;
 pub mod eam;
 pub mod energy;
+pub mod ensemble;
 pub mod io;
 pub mod keys;
 pub mod kmc;

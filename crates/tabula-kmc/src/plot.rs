@@ -33,7 +33,7 @@ pub struct Sample {
 #[error("cannot draw the plot: {0}")]
 pub struct PlotError(pub String);
 
-fn range(values: impl Iterator<Item = f64>) -> Range<f64> {
+pub(crate) fn range(values: impl Iterator<Item = f64>) -> Range<f64> {
     let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
     if !lo.is_finite() {
         return 0.0..1.0;

@@ -326,6 +326,8 @@ pub struct RecallComparison {
     pub computed: u64,
     /// Real collisions found (verify mode only).
     pub collisions: u64,
+    /// Energy at the start and at the end of the trajectory, in eV.
+    pub energies: (f64, f64),
     /// Wall time with recall.
     pub wall_on: Duration,
     /// Wall time without recall.
@@ -405,6 +407,7 @@ pub fn compare_recall(setup: &Setup, steps: u64) -> Result<RecallComparison, Err
         (wall, thread_cpu_time().zip(cpu).map(|(end, start)| end - start), sum)
     };
     let mut off = Simulation::new(setup.model.clone(), species.clone(), setup.seed, None)?;
+    let initial = nev_to_ev(off.energy());
     let (wall_off, cpu_off, sum_off) = trace(&mut off);
     let mut on = cache_setup.start(setup.model.clone(), species, setup.seed)?;
     let (wall_on, cpu_on, sum_on) = trace(&mut on);
@@ -419,6 +422,7 @@ pub fn compare_recall(setup: &Setup, steps: u64) -> Result<RecallComparison, Err
         trial_recall_rate: cache_setup.trial_energies.then(|| on.trial_counters().recall_rate()),
         computed: on.computed(),
         collisions: c.collisions,
+        energies: (initial, nev_to_ev(on.energy())),
         wall_on,
         wall_off,
         cpu_on,

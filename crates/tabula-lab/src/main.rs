@@ -19,6 +19,7 @@ mod data;
 mod go;
 mod gomoku;
 mod kmc;
+mod shard;
 
 use clap::Parser;
 
@@ -87,6 +88,8 @@ mod tests {
             "chess nnue-gen s.txt --stockfish /usr/games/stockfish",
             "chess nnue-label d6.txt s6.txt --resume",
             "chess nnue-label d6.txt s6.txt --static-eval 115",
+            "chess nnue-gen --games 1000 --nodes 1000 --shard 3/8 --result r/shard-0003.result --job 5e1f",
+            "chess label games.txt --shard 0/2 --result r/shard-0000.result",
             "chess nnue-loss s9.txt <embedded> sixth.tbnn --share 1",
             "chess nnue-fit s9.txt sixth.tbnn --epochs 12 --share 1 --threads 2 --start <embedded> --kings four",
             "chess openings o.epd --count 2000 --nodes 20000 --margin 40 --first 1000",

@@ -7,6 +7,8 @@
 //!   detection, restarts).
 //! - [`chess`], [`xiangqi`], [`go`], [`gomoku`]: each game's referee and protocol driver, behind [`MatchGame`].
 //! - [`runner`]: the match: openings, pairs, concurrency, restarts, the live line and the final table.
+//! - [`shard`]: a range of the match's pairs played on its own, its result, and the merge of such results into
+//!   the table one process prints.
 //!
 //! An engine that crashes, hangs, sends garbage, plays an illegal move or runs out of time loses that game
 //! with the reason recorded; its process is killed and started again for the next game.
@@ -32,6 +34,7 @@ pub mod chess;
 pub mod go;
 pub mod gomoku;
 pub mod runner;
+pub mod shard;
 pub mod stats;
 pub mod uci;
 pub mod xiangqi;

@@ -71,6 +71,8 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Use game pairs (pentanomial) rather than single games (trinomial) for the SPRT.
     pub pentanomial: bool,
+    /// Play only these pairs of the schedule (a shard of the match; see [`crate::shard`]), if set.
+    pub pairs: Option<std::ops::Range<usize>>,
 }
 
 impl Default for MatchConfig {
@@ -87,6 +89,7 @@ impl Default for MatchConfig {
             shuffle: None,
             sprt: None,
             pentanomial: false,
+            pairs: None,
         }
     }
 }
@@ -172,7 +175,54 @@ pub struct TimeUse {
     pub per_game: Duration,
 }
 
+/// The first engine's points so far in each pair of games not yet complete, by pair number.
+pub type OpenPairs = HashMap<usize, (f64, u32)>;
+
 impl Summary {
+    /// The summary before any game: engines `names`, the SPRT `sprt` if one runs.
+    pub fn new(names: [String; 2], sprt: Option<Sprt>) -> Summary {
+        Summary {
+            names,
+            results: Results::default(),
+            games: Vec::new(),
+            sprt: sprt.map(|s| (s, 0.0, SprtDecision::Continue)),
+            decided_at: None,
+            forfeits: [0; 2],
+            starts: [0; 2],
+        }
+    }
+
+    /// Counts a finished game: its score, its pair once both games are in (`open` keeps the pairs under way),
+    /// a forfeit, and the SPRT over games (or pairs, if `pentanomial`) until it decides; returns whether it
+    /// decided with this game. A decided test stands: later games are counted in the results, not in the test.
+    /// The game itself is not kept (push it onto `games`).
+    pub fn count(&mut self, played: &Played, open: &mut OpenPairs, pentanomial: bool) -> bool {
+        self.results.add_game(played.score);
+        let pair = open.entry(played.job.pair).or_default();
+        pair.0 += played.score;
+        pair.1 += 1;
+        if pair.1 == 2 {
+            self.results.add_pair(pair.0);
+            open.remove(&played.job.pair);
+        }
+        if let GameResult::Win(winner) = played.finished.result {
+            if played.finished.reason.contains(" loses") {
+                let loser_is_engine0 = winner != played.job.engine0_seat;
+                self.forfeits[usize::from(!loser_is_engine0)] += 1;
+            }
+        }
+        let undecided = self.decided_at.is_none();
+        if let Some((sprt, llr, decision)) = self.sprt.as_mut().filter(|_| undecided) {
+            *llr = if pentanomial { sprt.llr_pentanomial(&self.results) } else { sprt.llr_trinomial(&self.results) };
+            *decision = sprt.decide(*llr);
+            if *decision != SprtDecision::Continue {
+                self.decided_at = Some(self.results.games());
+                return true;
+            }
+        }
+        false
+    }
+
     /// How `engine` (0 or 1) spent its clock, if it made a move.
     pub fn time_use(&self, engine: usize) -> Option<TimeUse> {
         let mut sums = [(Duration::ZERO, 0u32); 4];
@@ -295,6 +345,11 @@ impl fmt::Display for Summary {
     }
 }
 
+/// The engines' names in records and tables: the config's, else the command lines, numbered when equal.
+pub fn engine_names(config: &MatchConfig) -> [String; 2] {
+    config.names.clone().unwrap_or_else(|| default_names(&config.engines))
+}
+
 /// Names from the command lines: the commands themselves, numbered when equal.
 fn default_names(engines: &[String; 2]) -> [String; 2] {
     if engines[0] == engines[1] {
@@ -331,8 +386,11 @@ pub fn run<G: MatchGame>(
         drop(process);
         commands.push(command);
     }
-    let names = config.names.clone().unwrap_or_else(|| default_names(&config.engines));
-    let jobs = pair_schedule(openings.len(), config.rounds.max(1), config.games, config.shuffle);
+    let names = engine_names(config);
+    let mut jobs = pair_schedule(openings.len(), config.rounds.max(1), config.games, config.shuffle);
+    if let Some(pairs) = &config.pairs {
+        jobs.retain(|job| pairs.contains(&job.pair));
+    }
     let total = jobs.len();
     if total == 0 {
         return Err(MatchError::NoOpenings);
@@ -340,22 +398,19 @@ pub fn run<G: MatchGame>(
     let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>());
     let stop = AtomicBool::new(false);
     let date = today();
-    let mut summary = Summary {
-        names: names.clone(),
-        results: Results::default(),
-        games: Vec::new(),
-        sprt: config.sprt.map(|s| (s, 0.0, SprtDecision::Continue)),
-        decided_at: None,
-        forfeits: [0; 2],
-        starts: [0; 2],
-    };
-    let (sender, finished) = mpsc::channel::<Result<Played, [u32; 2]>>();
+    let mut summary = Summary::new(names.clone(), config.sprt);
+    // A game goes to the counting thread with a way to say it was counted: its worker waits for that before
+    // taking the next game, so that a test that decides stops the workers before games they would otherwise
+    // start in between (one process at concurrency 1 then plays exactly the games up to the decision, as a
+    // merge of shards counts them).
+    let (sender, finished) = mpsc::channel::<Result<(Played, mpsc::Sender<()>), [u32; 2]>>();
     let mut output: Result<(), MatchError> = Ok(());
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.clamp(1, total) {
             let sender = sender.clone();
             let (queue, stop, openings, commands, names, date) = (&queue, &stop, &openings, &commands, &names, &date);
             scope.spawn(move || {
+                let (counted, was_counted) = mpsc::channel::<()>();
                 let mut players = [0, 1].map(|i| {
                     Player::new(names[i].clone(), commands[i].clone()).with_options(config.options[i].clone())
                 });
@@ -380,7 +435,9 @@ pub fn run<G: MatchGame>(
                         GameResult::Win(seat) if seat == job.engine0_seat => 1.0,
                         GameResult::Win(_) => 0.0,
                     };
-                    if sender.send(Ok(Played { job, score, finished })).is_err() {
+                    if sender.send(Ok((Played { job, score, finished }, counted.clone()))).is_err()
+                        || was_counted.recv().is_err()
+                    {
                         break;
                     }
                 }
@@ -388,42 +445,18 @@ pub fn run<G: MatchGame>(
             });
         }
         drop(sender);
-        let mut pairs: HashMap<usize, (f64, u32)> = HashMap::new();
+        let mut open = OpenPairs::new();
         for message in finished {
-            let played = match message {
-                Ok(played) => played,
+            let (played, counted) = match message {
+                Ok(message) => message,
                 Err(starts) => {
                     summary.starts[0] += starts[0];
                     summary.starts[1] += starts[1];
                     continue;
                 }
             };
-            summary.results.add_game(played.score);
-            let pair = pairs.entry(played.job.pair).or_default();
-            pair.0 += played.score;
-            pair.1 += 1;
-            if pair.1 == 2 {
-                summary.results.add_pair(pair.0);
-            }
-            if let GameResult::Win(winner) = played.finished.result {
-                if played.finished.reason.contains(" loses") {
-                    let loser_is_engine0 = winner != played.job.engine0_seat;
-                    summary.forfeits[usize::from(!loser_is_engine0)] += 1;
-                }
-            }
-            // A decided test stands: the games that were under way when it stopped the match do not reopen it.
-            let undecided = summary.decided_at.is_none();
-            if let Some((sprt, llr, decision)) = summary.sprt.as_mut().filter(|_| undecided) {
-                *llr = if config.pentanomial {
-                    sprt.llr_pentanomial(&summary.results)
-                } else {
-                    sprt.llr_trinomial(&summary.results)
-                };
-                *decision = sprt.decide(*llr);
-                if *decision != SprtDecision::Continue {
-                    summary.decided_at = Some(summary.results.games());
-                    stop.store(true, Relaxed);
-                }
+            if summary.count(&played, &mut open, config.pentanomial) {
+                stop.store(true, Relaxed);
             }
             if output.is_ok() {
                 // Flushed game by game, so that a match cut short keeps every finished game.
@@ -437,6 +470,7 @@ pub fn run<G: MatchGame>(
                 }
             }
             summary.games.push(played);
+            let _ = counted.send(());
         }
     });
     output?;

@@ -94,6 +94,25 @@ fn sprt_stops_a_lopsided_match() {
     assert!(summary.to_string().contains("H1 accepted"));
 }
 
+/// One game at a time, the match stops at the game that decides: no game starts while the last one is
+/// counted, so that its table is the one a merge of the same games in shards gives.
+#[test]
+fn sprt_at_concurrency_one_plays_no_game_past_the_decision() {
+    let config = MatchConfig {
+        engines: [fake("uci", "random", 0), fake("uci", "illegal", 0)],
+        tc: TimeControl { depth: Some(1), ..TimeControl::default() },
+        max_moves: Some(60),
+        rounds: 100,
+        sprt: Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap()),
+        ..MatchConfig::default()
+    };
+    for _ in 0..5 {
+        let summary = run(&Chess, Vec::new(), &config, &mut Vec::new(), &mut Vec::new()).unwrap();
+        assert_eq!(summary.decided_at, Some(summary.results.games()), "{summary}");
+        assert_eq!(summary.games.len() as u64, summary.results.games());
+    }
+}
+
 #[test]
 fn bad_commands_are_named() {
     let config =

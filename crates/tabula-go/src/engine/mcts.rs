@@ -910,8 +910,8 @@ impl MovePicker for Mcts {
 mod tests {
     use super::*;
     use crate::coords::Point;
+    use crate::position::ko_position;
     use crate::position::Rules;
-    use crate::testing::ko_position;
 
     fn game(size: usize, komi: f64, moves: &[(&str, Color)]) -> Position {
         let mut g = Position::new(size, Rules::default()).unwrap();

@@ -22,7 +22,8 @@ pub struct Args {
     /// `FEN;result` lines, as `gen` writes them.
     input: String,
     /// The file to write: `FEN;result;expected`.
-    out: String,
+    #[arg(required_unless_present = "result")]
+    out: Option<String>,
     #[arg(long, default_value_t = 8)]
     depth: u64,
     #[command(flatten)]
@@ -33,7 +34,7 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let Args { input, out, depth, labellers } = args;
     let go = format!("depth {depth}");
-    ask_stockfish(input, out, labellers, |engine, entry, pos| {
+    ask_stockfish(input, out.as_deref(), labellers, |engine, entry, pos| {
         let Some(v) = quiet_verdict(engine, first_field(entry), pos, &go)? else { return Ok(None) };
         let Some((w, d, l)) = v.wdl.filter(|(w, d, l)| w + d + l > 0.0) else { return Ok(None) };
         let mut expected = (w + d / 2.0) / (w + d + l);

@@ -16,6 +16,9 @@
 //! chess openings OUT [--count N] [--nodes N] [--margin CP] [--first N]
 //! ```
 //!
+//! `gen`, `wdl-gen`, `nnue-gen`, `label` and `nnue-label` also run as shards of a cluster job (`--shard K/N
+//! --result FILE --job ID` instead of `OUT`; see [`shard`](crate::shard)).
+//!
 //! `chess help COMMAND` gives each command's options and defaults; each command's module says what it reads
 //! and writes. The tapered evaluation's weights come from `gen`, `label` and `fit`; the win/draw/loss model's
 //! from `wdl-gen` and `wdl-fit`; the network's from `nnue-gen`, `nnue-label` and `nnue-fit`.

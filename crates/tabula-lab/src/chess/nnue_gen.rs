@@ -12,15 +12,18 @@
 //! `nnue-label` to score again. With `--stockfish` the engine plays Stockfish instead of itself (white in the
 //! even-numbered games, Stockfish searching `go {stockfish-go}`, `nodes 5000` by default, one thread), and the
 //! lines are the quiet positions where Stockfish is to move, scored by its own search: positions the engine's
-//! play leads to against a stronger opponent, labelled as they are played.
+//! play leads to against a stronger opponent, labelled as they are played. With `--shard K/N --result FILE` it
+//! plays shard K's part of the games, on one thread, into a cluster job's result file (see
+//! [`shard`](crate::shard)).
 
-use super::self_play::{gen_from, Opponent};
+use super::self_play::{gen_from, Opponent, Quiet};
 
 /// The games `nnue-gen` plays and where their lines go.
 #[derive(clap::Args)]
 pub struct Args {
     /// The file to write: `FEN;score;result`, white's point of view.
-    out: String,
+    #[arg(required_unless_present = "result")]
+    out: Option<String>,
     /// How many games to play.
     #[arg(long, default_value_t = 1000)]
     games: u64,
@@ -39,14 +42,25 @@ pub struct Args {
     /// Stockfish's search of each move, as a UCI `go` command's arguments.
     #[arg(long, default_value = "nodes 5000")]
     stockfish_go: String,
+    #[command(flatten)]
+    shard: tabula_cluster::shard::ShardArgs,
 }
 
 /// Runs `nnue-gen`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let Args { out, games, nodes, threads, first, stockfish, stockfish_go } = args;
+    let Args { out, games, nodes, threads, first, stockfish, stockfish_go, shard } = args;
     let opponent = stockfish.map(|path| Opponent { path, go: stockfish_go });
-    gen_from(&out, first..first.saturating_add(games), nodes, threads, opponent.as_ref(), |q, result| {
+    let line = |q: &Quiet, result: f64| {
         let white_score = if q.white_to_move { q.score } else { -q.score };
         format!("{};{white_score};{result}", q.fen)
-    })
+    };
+    match (shard.target(), out) {
+        (Some(target), _) => crate::shard::write_lines(&target, |out| {
+            gen_from(out, crate::shard::items(&target, first, games), nodes, 1, opponent.as_ref(), line)
+        }),
+        (None, Some(out)) => {
+            gen_from(&out, first..first.saturating_add(games), nodes, threads, opponent.as_ref(), line)
+        }
+        (None, None) => anyhow::bail!("give the file to write, or --shard and --result"),
+    }
 }

@@ -23,7 +23,8 @@ pub struct Args {
     /// `FEN;score;result` lines, as `nnue-gen` writes them.
     input: String,
     /// The file to write, the same lines with Stockfish's scores.
-    out: String,
+    #[arg(required_unless_present = "result")]
+    out: Option<String>,
     /// Stockfish's search of each position, as a UCI `go` command's arguments (positions whose best move
     /// is a capture or a promotion are left out).
     #[arg(long, default_value = "depth 8", conflicts_with = "static_eval")]
@@ -41,7 +42,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let Args { input, out, go, static_eval, labellers } = args;
     let scorer = static_eval.map_or(Scorer::Search(go), Scorer::Static);
-    nnue_label(&input, &out, &scorer, &labellers)
+    nnue_label(&input, out.as_deref(), &scorer, &labellers)
 }
 
 /// How `nnue-label` scores a position.
@@ -56,7 +57,7 @@ enum Scorer {
 
 /// `nnue-label`: each `FEN;score;result` line of the network's data with the score replaced by Stockfish's
 /// (white's point of view, centipawns): its search's, for quiet positions only, or its static evaluation's.
-fn nnue_label(input: &str, out: &str, scorer: &Scorer, labellers: &Labellers) -> anyhow::Result<()> {
+fn nnue_label(input: &str, out: Option<&str>, scorer: &Scorer, labellers: &Labellers) -> anyhow::Result<()> {
     ask_stockfish(input, out, labellers, |engine, entry, pos| {
         let fields: Vec<&str> = entry.split(';').collect();
         let [fen, _, result] = fields[..] else { return Ok(None) };

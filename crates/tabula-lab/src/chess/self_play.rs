@@ -31,7 +31,8 @@ use tabula_protocol::process::Process;
 #[derive(clap::Args)]
 pub struct SelfPlay {
     /// The file to write.
-    out: String,
+    #[arg(required_unless_present = "result")]
+    out: Option<String>,
     /// How many games to play.
     #[arg(long, default_value_t = 1000)]
     games: u64,
@@ -40,6 +41,8 @@ pub struct SelfPlay {
     nodes: u64,
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    #[command(flatten)]
+    shard: tabula_cluster::shard::ShardArgs,
 }
 
 /// A number in `0..n` from the core's seeded generator, reduced by remainder as when the crate's weights were
@@ -212,7 +215,13 @@ fn mate_score(score: i32) -> i32 {
 /// Plays the self-play games `games` asks for (numbered from 0) and writes a line to its file for each quiet
 /// position, as `line` makes it from the position and the game's result for white.
 pub fn gen(games: &SelfPlay, line: fn(&Quiet, f64) -> String) -> anyhow::Result<()> {
-    gen_from(&games.out, 0..games.games, games.nodes, games.threads, None, line)
+    match (games.shard.target(), &games.out) {
+        (Some(target), _) => crate::shard::write_lines(&target, |out| {
+            gen_from(out, crate::shard::items(&target, 0, games.games), games.nodes, 1, None, line)
+        }),
+        (None, Some(out)) => gen_from(out, 0..games.games, games.nodes, games.threads, None, line),
+        (None, None) => anyhow::bail!("give the file to write, or --shard and --result"),
+    }
 }
 
 /// [`gen`] for the games numbered in `games`, against `opponent` if one is given.

@@ -60,16 +60,19 @@ pub fn start_stockfish(path: &str, options: &[&str]) -> anyhow::Result<Process> 
     Ok(process)
 }
 
-/// The Stockfish processes of `label` and `nnue-label`, and whether they go on with an interrupted run.
-#[derive(clap::Args)]
+/// The Stockfish processes of `label` and `nnue-label`, and whether they go on with an interrupted run or run
+/// as a shard of a cluster job (see [`shard`](crate::shard)).
+#[derive(Clone, clap::Args)]
 pub struct Labellers {
     #[arg(long, default_value_t = 2)]
     threads: usize,
     #[arg(long, default_value = "/usr/games/stockfish")]
     stockfish: String,
     /// Go on with the `out` of an interrupted run: keep its lines, skip the positions they hold, append.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "shard")]
     resume: bool,
+    #[command(flatten)]
+    shard: tabula_cluster::shard::ShardArgs,
 }
 
 /// Asks Stockfish (one thread each, `threads` of them) about the position that opens each line of `input`
@@ -77,13 +80,32 @@ pub struct Labellers {
 /// out), in the input's order block by block.
 pub fn ask_stockfish(
     input: &str,
+    out: Option<&str>,
+    labellers: &Labellers,
+    ask: impl Fn(&mut Process, &str, &Position) -> anyhow::Result<Option<String>> + Sync,
+) -> anyhow::Result<()> {
+    let lines = read_lines(input)?;
+    match (labellers.shard.target(), out) {
+        // A shard: its part of the lines, on one thread, so that they come out in order.
+        (Some(target), _) => crate::shard::write_lines(&target, |out| {
+            let part = target.shard.range(lines.len());
+            let one = Labellers { threads: 1, ..labellers.clone() };
+            label_lines(lines[part].to_vec(), out, &one, ask)
+        }),
+        (None, Some(out)) => label_lines(lines, out, labellers, ask),
+        (None, None) => anyhow::bail!("give the file to write, or --shard and --result"),
+    }
+}
+
+/// [`ask_stockfish`] on `lines`, into `out`.
+fn label_lines(
+    mut lines: Vec<String>,
     out: &str,
     labellers: &Labellers,
     ask: impl Fn(&mut Process, &str, &Position) -> anyhow::Result<Option<String>> + Sync,
 ) -> anyhow::Result<()> {
     const BLOCK: usize = 1000;
-    let Labellers { threads, ref stockfish, resume } = *labellers;
-    let mut lines = read_lines(input)?;
+    let Labellers { threads, ref stockfish, resume, .. } = *labellers;
     let out = if resume {
         let (output, done) = Output::resume(out)?;
         let before = lines.len();

@@ -10,10 +10,11 @@
 //!
 //! [`SearchOptions::is_lean`]: super::SearchOptions::is_lean
 
+use super::node::{mate_distance, Taken};
 use super::ordering::QuietOrder;
 use super::shared::DEFER_DEPTH;
 use super::stack::{split, update_pv, Frame, NO_CODE};
-use super::worker::{mate_distance, Taken, Tally, Worker};
+use super::worker::{Tally, Worker};
 use crate::game::{Evaluator, Game, HookedGame};
 use crate::score::{Score, MAX_PLY};
 use crate::tt::Probe;

@@ -2,10 +2,11 @@
 //! [`SearchOptions`](super::SearchOptions) turn on, signposted step by step, and what only it uses (the
 //! corrected static evaluation, enhanced transposition cutoffs, ProbCut).
 
+use super::node::{mate_distance, Taken};
 use super::ordering::{lmr_reduction, MovePicker, QuietOrder};
 use super::shared::DEFER_DEPTH;
 use super::stack::{split, update_pv, Frame, NO_CODE};
-use super::worker::{mate_distance, Kind, Taken, Tally, Worker};
+use super::worker::{Kind, Tally, Worker};
 use crate::game::{Evaluator, Game, HookedEvaluator, HookedGame, TableKey, WinningMove, PRIORITY};
 use crate::score::{self, is_decisive, loss_in, win_in, Score, INFINITY, MAX_PLY};
 use crate::tt::{Bound, Probe, Record};

@@ -13,10 +13,11 @@
 //! tactics (no loss before four plies when a move avoids losing at once, at most a draw for a side that
 //! can no longer make a line). Every result it stores is proven: it holds at any depth.
 
+use super::node::Taken;
 use super::ordering::MovePicker;
 use super::shared::DEFER_DEPTH;
 use super::stack::{split, Frame, NO_CODE};
-use super::worker::{Taken, Tally, Worker};
+use super::worker::{Tally, Worker};
 use crate::game::{Evaluator, Game, HookedGame, WinningMove};
 use crate::score::{loss_in, win_in, Score, DRAW, MAX_PLY};
 use crate::tt::{Bound, Record};

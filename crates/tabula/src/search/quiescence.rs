@@ -1,8 +1,9 @@
 //! The full search's horizon: quiescence, which resolves the evaluator's noisy moves (standing pat on the
 //! static evaluation) and, with check extension, answers a check with every move that does not lose at once.
 
+use super::node::Taken;
 use super::stack::{split, Frame};
-use super::worker::{Taken, Worker};
+use super::worker::Worker;
 use crate::game::{Evaluator, Game, HookedEvaluator, HookedGame, WinningMove};
 use crate::score::{loss_in, win_in, Score, INFINITY, MAX_PLY};
 use crate::tt::{Bound, Probe, Record};

@@ -159,7 +159,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             table: TableUse::default(),
             elapsed: Duration::ZERO,
         };
-        if let Some(outcome) = super::line_outcome(game, 0) {
+        if let Some(outcome) = super::node::line_outcome(game, 0) {
             result.score = outcome.score_at(0);
             result.exact = true;
             return result;

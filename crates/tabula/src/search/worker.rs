@@ -14,13 +14,14 @@
 //! cut nothing is exact and ends the search.
 
 use super::limits::Limits;
+use super::node::Taken;
 use super::options::SearchOptions;
 use super::ordering::{add_killer, move_score, History, Pending, Preceding, QuietOrder, NO_PRECEDING};
 use super::result::Line;
 use super::shared::{Completed, Counts, Shared, CHECK_EVERY};
 use super::stack::{Frame, NO_CODE};
 use crate::game::{Evaluator, Game, HookedEvaluator, HookedGame, Outcome, TableKey, DEFERRED};
-use crate::score::{self, is_decisive, loss_in, win_in, Score, INFINITY, MAX_PLY};
+use crate::score::{self, is_decisive, Score, INFINITY, MAX_PLY};
 use crate::tt::{Probe, Record, TranspositionTable};
 use crate::zobrist::Key;
 use std::sync::atomic::Ordering::Relaxed;
@@ -107,49 +108,6 @@ impl<M> Tally<M> {
     pub fn new(alpha: Score, beta: Score) -> Tally<M> {
         Tally { best: -INFINITY, best_move: None, alpha, alpha_orig: alpha, beta }
     }
-}
-
-/// What a move's score did to a node's [`Tally`], in increasing order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Taken {
-    /// Nothing: it is no better than the best so far.
-    Nothing,
-    /// A new best move, at or below alpha.
-    Best,
-    /// A new best move that raised alpha: the node's principal variation follows it.
-    Raised,
-    /// A new best move at or above beta: the node is cut off.
-    Cutoff,
-}
-
-impl Taken {
-    /// Takes a child's `score` into a fail-soft node's `best` score so far and its window (`alpha`, `beta`): a
-    /// new best raises `best`, and `alpha` too if it lies above it.
-    #[inline(always)]
-    pub fn fail_soft(score: Score, best: &mut Score, alpha: &mut Score, beta: Score) -> Taken {
-        if score <= *best {
-            return Taken::Nothing;
-        }
-        *best = score;
-        if score <= *alpha {
-            return Taken::Best;
-        }
-        *alpha = score;
-        if score >= beta {
-            Taken::Cutoff
-        } else {
-            Taken::Raised
-        }
-    }
-}
-
-/// Mate distance pruning at `ply`: nothing can beat a win on the next ply or lose before this one. Narrows
-/// (`alpha`, `beta`) to the scores still possible; `Some(alpha)` if that closes the window.
-#[inline(always)]
-pub(super) fn mate_distance(ply: u32, alpha: &mut Score, beta: &mut Score) -> Option<Score> {
-    *alpha = (*alpha).max(loss_in(ply));
-    *beta = (*beta).min(win_in(ply + 1));
-    (*alpha >= *beta).then_some(*alpha)
 }
 
 /// One thread's search: the full search or (`FULL` false) only the lean one compiled in, and (`SMP`) the
@@ -406,7 +364,7 @@ impl<'a, G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'a,
             return Some(0);
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = super::line_outcome(&self.game, ply) {
+        if let Some(outcome) = super::node::line_outcome(&self.game, ply) {
             return Some(outcome.score_at(ply));
         }
         if ply > 0 && self.track_keys {

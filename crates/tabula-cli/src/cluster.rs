@@ -69,7 +69,7 @@ pub fn run(action: ClusterAction) -> Result<()> {
         ClusterAction::Submit { job, output, dry_run, no_follow } => {
             let dir = output.unwrap_or_else(|| job.with_extension(""));
             anyhow::ensure!(dir != job, "give the job directory with -o (the job file has no .toml to drop)");
-            let job = JobDir::plan(&job, &dir)?;
+            let job = JobDir::plan(&job, &dir, tabula_cluster::slurm::script)?;
             let kind = kind(&job.file.kind)?;
             let driver = Driver { job: &job, kind: &*kind };
             if dry_run {

@@ -40,7 +40,7 @@
 //! assert_eq!(result.measured_value("host"), Some("a"));
 //! ```
 
-use crate::shard::Shard;
+use crate::shard::{Shard, ShardTarget};
 use std::fmt;
 
 /// The first line's format name.
@@ -281,6 +281,27 @@ pub fn host_name() -> String {
 impl fmt::Display for ShardResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} shard {} of job {}", self.kind, self.shard, self.job)
+    }
+}
+
+/// A shard's result is written as an envelope.
+impl ShardTarget {
+    /// Writes the shard's result file atomically: `body`, and as measured the stopwatch's lines (started,
+    /// finished, host) followed by the kind's `measured` lines.
+    ///
+    /// # Errors
+    ///
+    /// [`WriteError`](crate::atomic::WriteError) naming the file.
+    pub fn write(
+        &self,
+        kind: &str,
+        body: String,
+        measured: &str,
+        stopwatch: &Stopwatch,
+    ) -> Result<(), crate::atomic::WriteError> {
+        let measured = format!("{}{measured}", stopwatch.lines());
+        let result = ShardResult::new(self.job.clone(), kind, self.shard, body, measured);
+        crate::atomic::write(&self.result, result.to_text().as_bytes())
     }
 }
 

@@ -43,12 +43,13 @@
 //!
 //! ```
 //! use tabula_cluster::job::JobDir;
+//! use tabula_cluster::slurm::script;
 //!
 //! let dir = std::env::temp_dir().join(format!("tabula-job-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir).unwrap();
 //! let file = dir.join("count.toml");
 //! std::fs::write(&file, "kind = \"lines\"\nshards = 2\ncommand = \"seq 3\"\n").unwrap();
-//! let job = JobDir::plan(&file, &dir.join("count")).unwrap();
+//! let job = JobDir::plan(&file, &dir.join("count"), script).unwrap();
 //! assert!(job.shard_command(1).contains("seq 3 --shard 1/2 --result "));
 //! assert_eq!(JobDir::open(&dir.join("count")).unwrap().id, job.id);
 //! std::fs::remove_dir_all(&dir).unwrap();
@@ -308,14 +309,15 @@ pub fn shell_quote(word: &str) -> String {
 }
 
 impl JobDir {
-    /// Lays out the directory `root` for the job file `job_file`, or opens it if it already holds that job
-    /// (its results kept).
+    /// Lays out the directory `root` for the job file `job_file`, its batch script written by `script` (for
+    /// Slurm, [`slurm::script`](crate::slurm::script)), or opens it if it already holds that job (its results
+    /// kept).
     ///
     /// # Errors
     ///
     /// [`JobError`]: the job file cannot be read or says something impossible, the directory cannot be
     /// written, or it holds another job.
-    pub fn plan(job_file: &Path, root: &Path) -> Result<JobDir, JobError> {
+    pub fn plan(job_file: &Path, root: &Path, script: fn(&JobDir) -> String) -> Result<JobDir, JobError> {
         let text = fs::read_to_string(job_file).map_err(io(job_file))?;
         let file = JobFile::parse(&text, job_file)?;
         let base = job_file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
@@ -345,7 +347,7 @@ impl JobDir {
         let shards: String = (0..job.file.shards).map(|k| job.shard_command(k) + "\n").collect();
         crate::atomic::write(&job.shards_path(), shards.as_bytes())
             .map_err(|e| JobError::Io { path: e.path, source: e.source })?;
-        crate::atomic::write(&job.script_path(), crate::slurm::script(&job).as_bytes())
+        crate::atomic::write(&job.script_path(), script(&job).as_bytes())
             .map_err(|e| JobError::Io { path: e.path, source: e.source })?;
         job.log(&Event::Planned { job: job.id.clone() })?;
         // Written last: a directory with its job.toml is a whole plan.
@@ -539,6 +541,11 @@ mod tests {
         assert_eq!(shell_quote("/a/b-c"), "/a/b-c");
     }
 
+    /// A batch script that only names its job.
+    fn script(job: &JobDir) -> String {
+        format!("# {}\n", job.id)
+    }
+
     #[test]
     fn a_directory_holds_one_job() {
         let dir = std::env::temp_dir().join(format!("tabula-job-{}", std::process::id()));
@@ -546,12 +553,12 @@ mod tests {
         let (a, b) = (dir.join("a.toml"), dir.join("b.toml"));
         fs::write(&a, "kind = \"lines\"\nshards = 3\ncommand = \"echo a\"\n").unwrap();
         fs::write(&b, "kind = \"lines\"\nshards = 3\ncommand = \"echo b\"\n").unwrap();
-        let first = JobDir::plan(&a, &dir.join("out")).unwrap();
+        let first = JobDir::plan(&a, &dir.join("out"), script).unwrap();
         // Planning the same job again keeps it (and its identity); another job is refused.
-        assert_eq!(JobDir::plan(&a, &dir.join("out")).unwrap().id, first.id);
-        assert!(matches!(JobDir::plan(&b, &dir.join("out")), Err(JobError::Other { .. })));
+        assert_eq!(JobDir::plan(&a, &dir.join("out"), script).unwrap().id, first.id);
+        assert!(matches!(JobDir::plan(&b, &dir.join("out"), script), Err(JobError::Other { .. })));
         // The same job file in another directory is another job.
-        assert_ne!(JobDir::plan(&a, &dir.join("out2")).unwrap().id, first.id);
+        assert_ne!(JobDir::plan(&a, &dir.join("out2"), script).unwrap().id, first.id);
         let lines = fs::read_to_string(first.shards_path()).unwrap();
         assert_eq!(lines.lines().count(), 3);
         assert!(lines.lines().nth(2).unwrap().ends_with(&format!("shard-0002.result --job {}", first.id)));

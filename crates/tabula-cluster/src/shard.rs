@@ -90,26 +90,6 @@ pub struct ShardTarget {
     pub job: String,
 }
 
-impl ShardTarget {
-    /// Writes the shard's result file atomically: `body`, and as measured the stopwatch's lines (started,
-    /// finished, host) followed by the kind's `measured` lines.
-    ///
-    /// # Errors
-    ///
-    /// [`WriteError`](crate::atomic::WriteError) naming the file.
-    pub fn write(
-        &self,
-        kind: &str,
-        body: String,
-        measured: &str,
-        stopwatch: &crate::envelope::Stopwatch,
-    ) -> Result<(), crate::atomic::WriteError> {
-        let measured = format!("{}{measured}", stopwatch.lines());
-        let result = crate::envelope::ShardResult::new(self.job.clone(), kind, self.shard, body, measured);
-        crate::atomic::write(&self.result, result.to_text().as_bytes())
-    }
-}
-
 impl ShardArgs {
     /// The shard to run, if the command was given one.
     pub fn target(&self) -> Option<ShardTarget> {

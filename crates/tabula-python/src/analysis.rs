@@ -226,7 +226,7 @@ impl Analysis {
             nodes: report.nodes,
             unit: report.unit.to_string(),
             line: game.line_text(&report.pv),
-            pv: crate::position::coordinates(game, &report.pv),
+            pv: coordinates(game, &report.pv),
             table: report.table.map(TableUse::from),
             elapsed: report.elapsed.as_secs_f64(),
             notes: report.notes.clone(),
@@ -292,6 +292,18 @@ pub fn by_search<G: Front, S: Searches<G>>(
 pub fn by_think<G: Front>(engine: &mut G::Engine, game: &G, limits: Limits, progress: Progress<'_>) -> Analysis {
     let report = engine.think(game, &limits, &mut |r| progress(&|| Analysis::of(game, r, None)));
     Analysis::of(game, &report, None)
+}
+
+/// The moves of `line`, played one after the other from `game`, in coordinates.
+pub fn coordinates<G: Front>(game: &G, line: &[G::Move]) -> Vec<String> {
+    let mut walk = game.clone();
+    line.iter()
+        .map(|&mv| {
+            let text = walk.coordinate_text(mv);
+            walk.play(mv);
+            text
+        })
+        .collect()
 }
 
 /// Adds the classes to the module.

@@ -137,18 +137,6 @@ impl<G: Front> Played<G> {
     }
 }
 
-/// The moves of `line`, played one after the other from `game`, in coordinates.
-pub fn coordinates<G: Front>(game: &G, line: &[G::Move]) -> Vec<String> {
-    let mut walk = game.clone();
-    line.iter()
-        .map(|&mv| {
-            let text = walk.coordinate_text(mv);
-            walk.play(mv);
-            text
-        })
-        .collect()
-}
-
 /// The setup of keyword arguments.
 pub fn setup(size: Option<usize>, rule: Option<String>, komi: Option<f64>) -> Setup {
     Setup { size, rule, komi }

@@ -52,7 +52,7 @@ impl ThreatSolver {
         drop(position);
         self.thinking.run(py, false, move |threats| {
             let line = threats.solve(&board, kind, depth.unwrap_or(default_depth), nodes)?;
-            Some(crate::position::coordinates(&board, &line))
+            Some(crate::analysis::coordinates(&board, &line))
         })
     }
 

@@ -11,6 +11,7 @@
 //! - [`front`](mod@front): the [`board_front!`] macro, the parts of a game's front the games share.
 //! - [`perft`]: the move-tree counters and their table.
 //! - [`pieces`](mod@pieces): the [`pieces!`] macro that declares a game's colours, roles and pieces.
+//! - [`placement`]: [`Placement`], where a game's pieces stand, generic over its piece type ([`Man`]).
 //! - [`position`]: the glue of a validated position as macros: FEN text, accessors, the [`tabula::Game`]
 //!   parts the games share.
 //! - [`word`]: [`Word`], the unsigned integer of a bitboard.
@@ -74,6 +75,7 @@ pub mod front;
 pub mod moves;
 pub mod perft;
 pub mod pieces;
+pub mod placement;
 pub mod position;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -82,7 +84,8 @@ pub mod word;
 pub use bitboard::{Bitboard, Squares, Word};
 pub use coords::{Coordinate, Square};
 pub use fen::{FenError, FenField};
-pub use moves::{MoveList, MoveSink};
+pub use moves::{MoveError, MoveList, MoveSink};
+pub use placement::{ColoredPiece, KingProblem, Man, Placement};
 
 /// The crate README's examples, compiled and run as doctests.
 #[cfg(doctest)]

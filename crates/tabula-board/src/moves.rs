@@ -110,3 +110,34 @@ impl<M> MoveSink<M> for Vec<M> {
         self.push(mv);
     }
 }
+
+/// A move's text that does not parse, or is not legal in the position it was read for: what chess's UCI moves and
+/// xiangqi's coordinate, WXF and Chinese notations report.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The text is not a move in the notation expected.
+    #[error("invalid move {text:?}: {reason}")]
+    Syntax {
+        /// The text read.
+        text: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// Well formed, but not a legal move here.
+    #[error("illegal move {text:?} in {fen}")]
+    Illegal {
+        /// The text read.
+        text: String,
+        /// The position, as FEN.
+        fen: String,
+    },
+    /// A move that names its piece by where it stands among others (xiangqi's "front" and "rear" rooks) and that
+    /// more than one legal move fits.
+    #[error("ambiguous move {text:?} in {fen}: name the front or rear piece")]
+    Ambiguous {
+        /// The text read.
+        text: String,
+        /// The position, as FEN.
+        fen: String,
+    },
+}

@@ -212,5 +212,36 @@ macro_rules! pieces {
                 }
             }
         }
+
+        impl $crate::placement::ColoredPiece for $piece {
+            type Color = $color;
+            type Role = $role;
+            const COLORS: [$color; 2] = $color::ALL;
+
+            #[inline(always)]
+            fn of(color: $color, role: $role) -> $piece {
+                $piece::new(color, role)
+            }
+
+            #[inline(always)]
+            fn color(self) -> $color {
+                self.color
+            }
+
+            #[inline(always)]
+            fn role(self) -> $role {
+                self.role
+            }
+
+            #[inline(always)]
+            fn color_index(color: $color) -> usize {
+                color.index()
+            }
+
+            #[inline(always)]
+            fn role_index(role: $role) -> usize {
+                role.index()
+            }
+        }
     };
 }

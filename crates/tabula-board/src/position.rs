@@ -36,12 +36,21 @@ macro_rules! fen_text {
 }
 
 /// A validated position's FEN glue: `startpos`, `from_fen` and `to_fen` through `$setup` (its `startpos`,
-/// `from_fen` and `to_fen`) and the position's `from_setup` and `to_setup`; `Default` (the start), `Debug`
-/// (`Position(<fen>)`) and [`fen_text!`](crate::fen_text). `$error` is the FEN error, which holds the setup's
+/// `from_fen` and `to_fen`) and the position's `from_setup` and `to_setup`; `PartialEq` (equal setups),
+/// `Default` (the start), `Debug` (`Position(<fen>)`) and [`fen_text!`](crate::fen_text). `$error` is the FEN error, which holds the setup's
 /// validation error.
 #[macro_export]
 macro_rules! fen_position {
     ($position:ident, $setup:ty, $error:ty) => {
+        impl PartialEq for $position {
+            /// Equal setups: placement, side to move, rights and clocks. The move history is not compared.
+            fn eq(&self, other: &$position) -> bool {
+                self.to_setup() == other.to_setup()
+            }
+        }
+
+        impl Eq for $position {}
+
         impl $position {
             /// The starting position.
             pub fn startpos() -> $position {

@@ -21,28 +21,46 @@ use crate::attacks;
 use crate::bitboard::{Bitboard, PawnSets};
 use crate::types::{Color, Piece, Role, Square};
 use crate::zobrist;
+use std::ops::{Deref, DerefMut};
 use tabula::Key;
+use tabula_board::{Man, Placement};
 
-/// A placement of pieces, legal or not.
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Board {
-    by_role: [Bitboard; Role::COUNT],
-    by_color: [Bitboard; Color::COUNT],
-    occupied: Bitboard,
-    mailbox: [Option<Piece>; Square::COUNT],
-    key: Key,
+/// A placement of chess pieces, legal or not: the board layer's [`Placement`] (mailbox, bitboards by colour and
+/// role, and the key, all through `Deref`) with chess's starting placements and attack queries on top.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct Board(Placement<Piece, { Square::COUNT }, { Role::COUNT }>);
+
+impl Deref for Board {
+    type Target = Placement<Piece, { Square::COUNT }, { Role::COUNT }>;
+
+    #[inline(always)]
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl DerefMut for Board {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl Man for Piece {
+    type Square = Square;
+    const KING: Role = Role::King;
+
+    /// The piece's Polyglot key on `sq`.
+    #[inline(always)]
+    fn key(self, sq: Square) -> Key {
+        zobrist::piece(self, sq)
+    }
 }
 
 impl Board {
     /// A board without pieces.
     pub const fn empty() -> Board {
-        Board {
-            by_role: [Bitboard::EMPTY; Role::COUNT],
-            by_color: [Bitboard::EMPTY; Color::COUNT],
-            occupied: Bitboard::EMPTY,
-            mailbox: [None; Square::COUNT],
-            key: Key::ZERO,
-        }
+        Board(Placement::empty())
     }
 
     /// The placement of the standard starting position.
@@ -75,64 +93,6 @@ impl Board {
         board
     }
 
-    /// Places `piece` on the empty square `sq`, updating bitboards, mailbox and key together.
-    ///
-    /// # Panics
-    ///
-    /// In debug builds, if `sq` is occupied.
-    #[inline(always)]
-    pub fn put(&mut self, sq: Square, piece: Piece) {
-        debug_assert!(self.mailbox[sq.index()].is_none(), "{sq} is occupied");
-        let bit = Bitboard::from_square(sq);
-        self.by_role[piece.role.index()] ^= bit;
-        self.by_color[piece.color.index()] ^= bit;
-        self.occupied ^= bit;
-        self.mailbox[sq.index()] = Some(piece);
-        self.key ^= zobrist::piece(piece, sq);
-    }
-
-    /// Takes the piece off `sq` and returns it (`None` if the square was empty).
-    #[inline(always)]
-    pub fn remove(&mut self, sq: Square) -> Option<Piece> {
-        let piece = self.mailbox[sq.index()].take()?;
-        let bit = Bitboard::from_square(sq);
-        self.by_role[piece.role.index()] ^= bit;
-        self.by_color[piece.color.index()] ^= bit;
-        self.occupied ^= bit;
-        self.key ^= zobrist::piece(piece, sq);
-        Some(piece)
-    }
-
-    /// The piece on `sq`, if any.
-    #[inline(always)]
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.mailbox[sq.index()]
-    }
-
-    /// Every occupied square.
-    #[inline(always)]
-    pub fn occupied(&self) -> Bitboard {
-        self.occupied
-    }
-
-    /// The squares of `color`'s pieces.
-    #[inline(always)]
-    pub fn by_color(&self, color: Color) -> Bitboard {
-        self.by_color[color.index()]
-    }
-
-    /// The squares of pieces of `role`, both colours.
-    #[inline(always)]
-    pub fn by_role(&self, role: Role) -> Bitboard {
-        self.by_role[role.index()]
-    }
-
-    /// The squares of `piece`.
-    #[inline(always)]
-    pub fn by_piece(&self, piece: Piece) -> Bitboard {
-        self.by_role[piece.role.index()] & self.by_color[piece.color.index()]
-    }
-
     /// Whether `color` has a piece other than pawns and its king.
     #[inline(always)]
     pub fn has_non_pawn_material(&self, color: Color) -> bool {
@@ -142,19 +102,13 @@ impl Board {
     /// Bishops and queens of both colours.
     #[inline(always)]
     pub fn diagonal_sliders(&self) -> Bitboard {
-        self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]
+        self.by_role(Role::Bishop) | self.by_role(Role::Queen)
     }
 
     /// Rooks and queens of both colours.
     #[inline(always)]
     pub fn orthogonal_sliders(&self) -> Bitboard {
-        self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]
-    }
-
-    /// The square of `color`'s king (the lowest one if there are several), if any.
-    #[inline(always)]
-    pub fn king_of(&self, color: Color) -> Option<Square> {
-        (self.by_role[Role::King.index()] & self.by_color[color.index()]).first()
+        self.by_role(Role::Rook) | self.by_role(Role::Queen)
     }
 
     /// The pieces of either colour that attack `sq`, with `occupied` as the blockers.
@@ -189,31 +143,14 @@ impl Board {
         attacked
     }
 
-    /// The Zobrist key of the placement alone (no side to move, castling or en passant).
-    #[inline(always)]
-    pub fn key(&self) -> Key {
-        self.key
-    }
-
-    /// The placement key recomputed from scratch, for checking the incremental one.
-    pub fn key_from_scratch(&self) -> Key {
-        Square::ALL.iter().filter_map(|&sq| Some(zobrist::piece(self.piece_at(sq)?, sq))).fold(Key::ZERO, |a, b| a ^ b)
-    }
-
     /// The placement mirrored top to bottom with colours swapped (for symmetry tests).
     pub fn mirrored(&self) -> Board {
         let mut board = Board::empty();
-        for sq in self.occupied {
-            let piece = self.mailbox[sq.index()].expect("occupied");
+        for sq in self.occupied() {
+            let piece = self.piece_at(sq).expect("occupied");
             board.put(sq.flip_vertical(), Piece::new(piece.color.flip(), piece.role));
         }
         board
-    }
-}
-
-impl Default for Board {
-    fn default() -> Board {
-        Board::empty()
     }
 }
 

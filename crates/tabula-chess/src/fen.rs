@@ -298,6 +298,7 @@ fn split_operations(text: &str) -> Vec<&str> {
 mod tests {
     use super::*;
     use tabula_board::testing::check_bad_fen_fields;
+    use tabula_board::KingProblem;
 
     #[test]
     fn bad_fens_name_their_field() {
@@ -329,8 +330,8 @@ mod tests {
     #[test]
     fn illegal_positions_are_typed() {
         let cases = [
-            ("8/8/8/8/8/8/8/4K3 w - - 0 1", PositionError::MissingKing(Color::Black)),
-            ("k7/8/8/8/8/8/8/4KK2 w - - 0 1", PositionError::TooManyKings(Color::White)),
+            ("8/8/8/8/8/8/8/4K3 w - - 0 1", PositionError::Kings(KingProblem::Missing(Color::Black))),
+            ("k7/8/8/8/8/8/8/4KK2 w - - 0 1", PositionError::Kings(KingProblem::TooMany(Color::White))),
             ("k6P/8/8/8/8/8/8/4K3 w - - 0 1", PositionError::PawnOnBackRank(Square::H8)),
             ("k7/8/8/8/8/8/8/R3K3 w - - 0 1", PositionError::OppositeCheck),
             (

@@ -73,7 +73,7 @@ pub use bitboard::Bitboard;
 pub use board::Board;
 pub use castling::{CastlingRights, CastlingSide};
 pub use fen::{Epd, FenError, FenField, Operation};
-pub use moves::{Move, MoveList, MoveSink, UciError};
+pub use moves::{Move, MoveError, MoveList, MoveSink};
 pub use position::{Position, PositionError};
 pub use san::SanError;
 pub use setup::Setup;

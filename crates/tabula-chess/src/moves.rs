@@ -164,10 +164,10 @@ impl Move {
     ///
     /// # Errors
     ///
-    /// [`UciError`] if the text is not of that shape. Use [`Position::parse_uci`](crate::Position::parse_uci) to
+    /// [`MoveError`] if the text is not of that shape. Use [`Position::parse_uci`](crate::Position::parse_uci) to
     /// also check legality.
-    pub fn from_uci(uci: &str) -> Result<Move, UciError> {
-        let invalid = |reason| UciError::Syntax { uci: uci.to_owned(), reason };
+    pub fn from_uci(uci: &str) -> Result<Move, MoveError> {
+        let invalid = |reason| MoveError::Syntax { text: uci.to_owned(), reason };
         if !uci.is_ascii() {
             return Err(invalid("not ASCII"));
         }
@@ -208,33 +208,15 @@ impl fmt::Debug for Move {
 }
 
 impl FromStr for Move {
-    type Err = UciError;
+    type Err = MoveError;
 
-    fn from_str(s: &str) -> Result<Move, UciError> {
+    fn from_str(s: &str) -> Result<Move, MoveError> {
         Move::from_uci(s)
     }
 }
 
 /// A UCI move that does not parse, or is not legal in the position it was read for.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum UciError {
-    /// The text is not two squares and an optional promotion letter.
-    #[error("invalid UCI move {uci:?}: {reason}")]
-    Syntax {
-        /// The text read.
-        uci: String,
-        /// What is wrong with it.
-        reason: &'static str,
-    },
-    /// Well formed, but not a legal move here.
-    #[error("illegal move {uci:?} in {fen}")]
-    Illegal {
-        /// The text read.
-        uci: String,
-        /// The position, as FEN.
-        fen: String,
-    },
-}
+pub use tabula_board::MoveError;
 
 /// A fixed-capacity list of moves, big enough for any legal position (at most 218 moves exist).
 pub type MoveList = tabula_board::MoveList<Move, 256>;

@@ -27,21 +27,19 @@ use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 pub use crate::castling::{CastlingRights, CastlingSide};
-use crate::moves::{Move, UciError};
+use crate::moves::{Move, MoveError};
 use crate::setup::Setup;
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist;
 use tabula::Key;
+use tabula_board::KingProblem;
 
 /// Why a [`Setup`] is not a legal chess position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
-    /// A side has no king.
-    #[error("{0:?} has no king")]
-    MissingKing(Color),
-    /// A side has more than one king.
-    #[error("{0:?} has more than one king")]
-    TooManyKings(Color),
+    /// A side without a king, or with more than one.
+    #[error(transparent)]
+    Kings(#[from] KingProblem<Color>),
     /// A side has more than 16 pieces or more than 8 pawns.
     #[error("{0:?} has too many pieces (more than 16, or more than 8 pawns)")]
     TooManyPieces(Color),
@@ -152,20 +150,6 @@ pub(crate) struct CastlingPath {
     pub king_path: Bitboard,
 }
 
-impl PartialEq for Position {
-    /// Equal placement, side to move, rights, en passant and clocks; the move history is not compared.
-    fn eq(&self, other: &Position) -> bool {
-        self.board == other.board
-            && self.turn == other.turn
-            && self.castling == other.castling
-            && self.ep_square == other.ep_square
-            && self.halfmove_clock == other.halfmove_clock
-            && self.fullmove_number == other.fullmove_number
-    }
-}
-
-impl Eq for Position {}
-
 tabula_board::position_accessors!(Position, Board, Color, Bitboard);
 
 impl Position {
@@ -179,14 +163,10 @@ impl Position {
     /// A [`PositionError`] naming the first problem found.
     pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
         let board = &setup.board;
+        if let Some(problem) = board.king_problem() {
+            return Err(problem.into());
+        }
         for color in Color::ALL {
-            let kings = board.by_piece(Piece::new(color, Role::King)).count();
-            if kings == 0 {
-                return Err(PositionError::MissingKing(color));
-            }
-            if kings > 1 {
-                return Err(PositionError::TooManyKings(color));
-            }
             if board.by_color(color).count() > 16 || board.by_piece(Piece::new(color, Role::Pawn)).count() > 8 {
                 return Err(PositionError::TooManyPieces(color));
             }
@@ -440,10 +420,10 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`UciError::Illegal`] if it is not legal.
-    pub fn play(&mut self, mv: Move) -> Result<(), UciError> {
+    /// [`MoveError::Illegal`] if it is not legal.
+    pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
         let Some(legal) = self.find_legal(mv) else {
-            return Err(UciError::Illegal { uci: mv.to_uci(), fen: self.to_fen() });
+            return Err(MoveError::Illegal { text: mv.to_uci(), fen: self.to_fen() });
         };
         self.play_unchecked(legal);
         Ok(())
@@ -639,10 +619,10 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`UciError::Syntax`] if the text is not a move, [`UciError::Illegal`] if the move is not legal here.
-    pub fn parse_uci(&self, uci: &str) -> Result<Move, UciError> {
+    /// [`MoveError::Syntax`] if the text is not a move, [`MoveError::Illegal`] if the move is not legal here.
+    pub fn parse_uci(&self, uci: &str) -> Result<Move, MoveError> {
         let mv = Move::from_uci(uci)?;
-        self.find_legal(mv).ok_or_else(|| UciError::Illegal { uci: uci.to_owned(), fen: self.to_fen() })
+        self.find_legal(mv).ok_or_else(|| MoveError::Illegal { text: uci.to_owned(), fen: self.to_fen() })
     }
 
     /// Whether the side to move is checkmated.

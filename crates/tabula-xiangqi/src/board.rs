@@ -30,32 +30,46 @@ use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist;
+use std::ops::Deref;
 use tabula::Key;
+use tabula_board::{Man, Placement};
 
-/// A placement of pieces, legal or not.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// A placement of xiangqi pieces, legal or not: the board layer's [`Placement`] (mailbox, bitboards by colour and
+/// role, and the key, read through `Deref`) and the occupancy of each rank and file, with xiangqi's attack queries
+/// on top.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct Board {
-    mailbox: [Option<Piece>; Square::COUNT],
-    by_color: [Bitboard; Color::COUNT],
-    by_role: [Bitboard; Role::COUNT],
+    men: Placement<Piece, { Square::COUNT }, { Role::COUNT }>,
     /// Bit `f` of `ranks[r]`: a piece on file `f` of rank `r`.
     ranks: [u16; Rank::COUNT],
     /// Bit `r` of `files[f]`: a piece on rank `r` of file `f`.
     files: [u16; File::COUNT],
-    key: Key,
+}
+
+impl Deref for Board {
+    type Target = Placement<Piece, { Square::COUNT }, { Role::COUNT }>;
+
+    #[inline(always)]
+    fn deref(&self) -> &Self::Target {
+        &self.men
+    }
+}
+
+impl Man for Piece {
+    type Square = Square;
+    const KING: Role = Role::King;
+
+    /// The piece's key on `sq`, from the seeded table.
+    #[inline(always)]
+    fn key(self, sq: Square) -> Key {
+        zobrist::piece(self, sq)
+    }
 }
 
 impl Board {
     /// A board without pieces.
     pub const fn empty() -> Board {
-        Board {
-            mailbox: [None; Square::COUNT],
-            by_color: [Bitboard::EMPTY; Color::COUNT],
-            by_role: [Bitboard::EMPTY; Role::COUNT],
-            ranks: [0; Rank::COUNT],
-            files: [0; File::COUNT],
-            key: Key::ZERO,
-        }
+        Board { men: Placement::empty(), ranks: [0; Rank::COUNT], files: [0; File::COUNT] }
     }
 
     /// The placement of the starting position.
@@ -85,63 +99,22 @@ impl Board {
     /// In debug builds, if `sq` is occupied.
     #[inline(always)]
     pub fn put(&mut self, sq: Square, piece: Piece) {
-        debug_assert!(self.mailbox[sq.index()].is_none(), "put on occupied {sq}");
-        self.mailbox[sq.index()] = Some(piece);
-        self.toggle(sq, piece);
+        self.men.put(sq, piece);
+        self.toggle_lines(sq);
     }
 
     /// Takes the piece off `sq` and returns it (`None`, changing nothing, if the square is empty).
     #[inline(always)]
     pub fn remove(&mut self, sq: Square) -> Option<Piece> {
-        let piece = self.mailbox[sq.index()].take()?;
-        self.toggle(sq, piece);
+        let piece = self.men.remove(sq)?;
+        self.toggle_lines(sq);
         Some(piece)
     }
 
     #[inline(always)]
-    fn toggle(&mut self, sq: Square, piece: Piece) {
-        let bit = Bitboard::from_square(sq);
-        self.by_color[piece.color.index()] ^= bit;
-        self.by_role[piece.role.index()] ^= bit;
+    fn toggle_lines(&mut self, sq: Square) {
         self.ranks[sq.rank().index()] ^= 1 << sq.file().index();
         self.files[sq.file().index()] ^= 1 << sq.rank().index();
-        self.key ^= zobrist::piece(piece, sq);
-    }
-
-    /// The piece on `sq`, if any.
-    #[inline(always)]
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.mailbox[sq.index()]
-    }
-
-    /// Every occupied square.
-    #[inline(always)]
-    pub fn occupied(&self) -> Bitboard {
-        self.by_color[0] | self.by_color[1]
-    }
-
-    /// The squares of `color`'s pieces.
-    #[inline(always)]
-    pub fn by_color(&self, color: Color) -> Bitboard {
-        self.by_color[color.index()]
-    }
-
-    /// The squares of pieces of `role`, both colours.
-    #[inline(always)]
-    pub fn by_role(&self, role: Role) -> Bitboard {
-        self.by_role[role.index()]
-    }
-
-    /// The squares of `piece`.
-    #[inline(always)]
-    pub fn by_piece(&self, piece: Piece) -> Bitboard {
-        self.by_color(piece.color) & self.by_role(piece.role)
-    }
-
-    /// The square of `color`'s king, if it has one (the first if it has several).
-    #[inline(always)]
-    pub fn king_of(&self, color: Color) -> Option<Square> {
-        self.by_piece(Piece::new(color, Role::King)).first()
     }
 
     /// The occupancy of `rank`: bit `f` for a piece on file `f`.
@@ -154,20 +127,6 @@ impl Board {
     #[inline(always)]
     pub fn file_occupancy(&self, file: File) -> u16 {
         self.files[file.index()]
-    }
-
-    /// The Zobrist key of the placement (without the side to move).
-    #[inline(always)]
-    pub fn key(&self) -> Key {
-        self.key
-    }
-
-    /// The key recomputed from the mailbox, to check the incremental [`key`](Board::key).
-    pub fn key_from_scratch(&self) -> Key {
-        Square::ALL
-            .into_iter()
-            .filter_map(|sq| self.piece_at(sq).map(|p| zobrist::piece(p, sq)))
-            .fold(Key::ZERO, |k, x| k ^ x)
     }
 
     #[inline(always)]
@@ -194,7 +153,7 @@ impl Board {
 
     #[inline(always)]
     fn is(&self, sq: Square, piece: Piece) -> bool {
-        self.mailbox[sq.index()] == Some(piece)
+        self.piece_at(sq) == Some(piece)
     }
 
     /// The squares a rook on `sq` reaches: the empty points up to the first piece on each side, and that piece.
@@ -236,7 +195,7 @@ impl Board {
     pub fn horse_targets(&self, sq: Square) -> Bitboard {
         let mut targets = Bitboard::EMPTY;
         for (to, leg) in attacks::horse(sq).iter() {
-            if self.mailbox[leg.index()].is_none() {
+            if self.piece_at(leg).is_none() {
                 targets = targets.with(to);
             }
         }
@@ -248,7 +207,7 @@ impl Board {
     pub fn elephant_targets(&self, sq: Square) -> Bitboard {
         let mut targets = Bitboard::EMPTY;
         for (to, eye) in attacks::elephant(sq).iter() {
-            if self.mailbox[eye.index()].is_none() {
+            if self.piece_at(eye).is_none() {
                 targets = targets.with(to);
             }
         }
@@ -294,13 +253,13 @@ impl Board {
         }
         let horse = Piece::new(by, Role::Horse);
         for (from, leg) in attacks::horse_attackers(sq).iter() {
-            if self.is(from, horse) && self.mailbox[leg.index()].is_none() {
+            if self.is(from, horse) && self.piece_at(leg).is_none() {
                 found = found.with(from);
             }
         }
         let elephant = Piece::new(by, Role::Elephant);
         for (from, eye) in attacks::elephant(sq).iter() {
-            if self.is(from, elephant) && self.mailbox[eye.index()].is_none() {
+            if self.is(from, elephant) && self.piece_at(eye).is_none() {
                 found = found.with(from);
             }
         }
@@ -345,7 +304,7 @@ impl Board {
     /// it.
     #[inline(always)]
     pub(crate) fn is_king_attacked_after(&self, from: Square, to: Square, king: Square, by: Color) -> bool {
-        let moved = self.mailbox[from.index()].expect("a piece on the origin");
+        let moved = self.piece_at(from).expect("a piece on the origin");
         let view = AfterMove { board: self, from, to, moved };
         king_attackers::<_, true>(&view, king, by).any()
     }
@@ -373,7 +332,7 @@ trait View {
 impl View for Board {
     #[inline(always)]
     fn at(&self, sq: Square) -> Option<Piece> {
-        self.mailbox[sq.index()]
+        self.piece_at(sq)
     }
     #[inline(always)]
     fn rank_bits(&self, rank: usize) -> u16 {
@@ -401,7 +360,7 @@ impl View for AfterMove<'_> {
         } else if sq == self.from {
             None
         } else {
-            self.board.mailbox[sq.index()]
+            self.board.piece_at(sq)
         }
     }
     #[inline(always)]

@@ -161,33 +161,7 @@ impl FromStr for Move {
 }
 
 /// A move that does not parse, or is not legal in the position it was read for.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MoveError {
-    /// The text is not a move in the notation expected.
-    #[error("invalid move {text:?}: {reason}")]
-    Syntax {
-        /// The text read.
-        text: String,
-        /// What is wrong with it.
-        reason: &'static str,
-    },
-    /// Well formed, but not a legal move here.
-    #[error("illegal move {text:?} in {fen}")]
-    Illegal {
-        /// The text read.
-        text: String,
-        /// The position, as FEN.
-        fen: String,
-    },
-    /// A Chinese or WXF move that more than one legal move fits.
-    #[error("ambiguous move {text:?} in {fen}: name the front or rear piece")]
-    Ambiguous {
-        /// The text read.
-        text: String,
-        /// The position, as FEN.
-        fen: String,
-    },
-}
+pub use tabula_board::MoveError;
 
 /// A fixed-capacity list of moves, big enough for any position (no side has more than 119 moves even
 /// ignoring its king's safety: two rooks and two cannons 17 each, two horses 8, five pawns 3, king 4, two

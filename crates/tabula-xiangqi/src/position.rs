@@ -31,16 +31,14 @@ use crate::setup::Setup;
 use crate::types::{Color, Piece, Role, Square};
 use crate::zobrist;
 use tabula::Key;
+use tabula_board::KingProblem;
 
 /// Why a [`Setup`] is not a legal xiangqi position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
-    /// A side has no king.
-    #[error("{0:?} has no king")]
-    MissingKing(Color),
-    /// A side has more than one king.
-    #[error("{0:?} has more than one king")]
-    TooManyKings(Color),
+    /// A side without a king, or with more than one.
+    #[error(transparent)]
+    Kings(#[from] KingProblem<Color>),
     /// More pieces of one kind than a side starts with (xiangqi has no promotion).
     #[error("too many of {0:?} (at most 2 of each piece, 5 pawns)")]
     TooManyPieces(Piece),
@@ -80,18 +78,6 @@ pub struct Position {
     history: Vec<Undo>,
 }
 
-impl PartialEq for Position {
-    /// Equal placement, side to move and clocks; the move history is not compared.
-    fn eq(&self, other: &Position) -> bool {
-        self.board == other.board
-            && self.turn == other.turn
-            && self.halfmove_clock == other.halfmove_clock
-            && self.fullmove_number == other.fullmove_number
-    }
-}
-
-impl Eq for Position {}
-
 tabula_board::position_accessors!(Position, Board, Color, Bitboard);
 
 impl Position {
@@ -102,14 +88,10 @@ impl Position {
     /// A [`PositionError`] naming the first problem found.
     pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
         let board = &setup.board;
+        if let Some(problem) = board.king_problem() {
+            return Err(problem.into());
+        }
         for color in Color::ALL {
-            let kings = board.by_piece(Piece::new(color, Role::King)).count();
-            if kings == 0 {
-                return Err(PositionError::MissingKing(color));
-            }
-            if kings > 1 {
-                return Err(PositionError::TooManyKings(color));
-            }
             for role in Role::ALL {
                 let piece = Piece::new(color, role);
                 let squares = board.by_piece(piece);
@@ -390,8 +372,8 @@ mod tests {
         let black = |role| Piece::new(Color::Black, role);
         let sq = |s: &str| s.parse::<Square>().unwrap();
         let cases = [
-            ("9/9/9/9/9/9/9/9/9/4K4 w", PositionError::MissingKing(Color::Black)),
-            ("4k4/9/9/9/9/9/9/9/9/3KK4 w", PositionError::TooManyKings(Color::Red)),
+            ("9/9/9/9/9/9/9/9/9/4K4 w", PositionError::Kings(KingProblem::Missing(Color::Black))),
+            ("4k4/9/9/9/9/9/9/9/9/3KK4 w", PositionError::Kings(KingProblem::TooMany(Color::Red))),
             ("4k4/9/9/9/9/9/9/9/9/4K4 w", PositionError::OppositeCheck),
             ("4k4/9/9/9/9/9/9/9/9/r2K5 b", PositionError::OppositeCheck),
             ("k8/9/9/9/9/9/9/9/9/4K4 w", PositionError::MisplacedPiece(black(Role::King), sq("a9"))),

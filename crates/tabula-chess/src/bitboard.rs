@@ -69,21 +69,11 @@ mod tests {
 
     #[test]
     fn set_operations() {
-        let a = Bitboard::file(File::A);
-        assert_eq!(a.count(), 8);
-        assert!(a.more_than_one());
-        assert!(!Bitboard::from_square(Square::H8).more_than_one());
-        assert_eq!((a & Bitboard::rank(Rank::Eighth)).single(), Square::A8);
+        tabula_board::testing::check_square_sets::<Square>("Bitboard(0x0000000000000001)");
+        assert_eq!((Bitboard::file(File::A) & Bitboard::rank(Rank::Eighth)).single(), Square::A8);
         assert_eq!(Bitboard::rank(Rank::Second).forward(Color::White), Bitboard::rank(Rank::Third));
         assert_eq!(Bitboard::rank(Rank::First).forward(Color::Black), Bitboard::EMPTY);
         assert_eq!(Bitboard::rank(Rank::First).flip_vertical(), Bitboard::rank(Rank::Eighth));
-        assert_eq!(!Bitboard::EMPTY, Bitboard::FULL);
         assert_eq!(Bitboard::file(File::H).0, 0x8080_8080_8080_8080);
-        let squares: Bitboard = [Square::A1, Square::H8].into_iter().collect();
-        assert_eq!(squares.into_iter().len(), 2);
-        assert_eq!(
-            format!("{:?}", Bitboard::from_square(Square::A1)).lines().next(),
-            Some("Bitboard(0x0000000000000001)")
-        );
     }
 }

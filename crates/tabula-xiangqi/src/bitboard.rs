@@ -46,27 +46,10 @@ mod tests {
 
     #[test]
     fn set_operations() {
-        let a = Bitboard::file(File::A);
-        assert_eq!(a.count(), 10);
-        assert!(a.more_than_one());
-        let a9 = Square::from_coords(File::A, Rank::R9);
-        assert!(!Bitboard::from_square(a9).more_than_one());
-        assert_eq!((a & Bitboard::rank(Rank::R9)).first(), Some(a9));
-        assert_eq!((!Bitboard::EMPTY), Bitboard::FULL);
-        assert_eq!(Bitboard::FULL.count(), 90);
-        let all_ranks = Rank::ALL.iter().fold(Bitboard::EMPTY, |b, &r| b | Bitboard::rank(r));
-        let all_files = File::ALL.iter().fold(Bitboard::EMPTY, |b, &f| b | Bitboard::file(f));
-        assert_eq!(all_ranks, Bitboard::FULL);
-        assert_eq!(all_files, Bitboard::FULL);
+        tabula_board::testing::check_square_sets::<Square>("Bitboard(0x00000000000000000000001)");
         for sq in Square::ALL {
             assert_eq!(Bitboard::file(sq.file()).0, file_bits(sq.file()));
             assert_eq!(Bitboard::rank(sq.rank()).0, rank_bits(sq.rank()));
         }
-        let squares: Bitboard = [a9, Square::from_coords(File::I, Rank::R0)].into_iter().collect();
-        assert_eq!(squares.into_iter().len(), 2);
-        assert_eq!(
-            format!("{:?}", Bitboard::from_square(a9)).lines().next(),
-            Some("Bitboard(0x00200000000000000000000)")
-        );
     }
 }

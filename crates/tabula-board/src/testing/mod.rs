@@ -281,3 +281,32 @@ pub fn random_game<G: Game>(mut pos: G, choices: &[usize]) -> G {
     }
     pos
 }
+
+/// Checks a game's square sets: every file and every rank has as many squares as the board has ranks and files,
+/// the files and the ranks each cover the board exactly, a single square is not "more than one", the first square
+/// of the last rank on the first file is that corner, sets collect from squares and iterate back, and the
+/// `Debug` text starts with the word in hex, zero-padded to the board's width (`debug_first_square` is the first
+/// line for the first square alone).
+pub fn check_square_sets<S: crate::Square>(debug_first_square: &str) {
+    use crate::{Bitboard, Coordinate};
+    let files = S::File::ALL.iter().fold(Bitboard::<S>::EMPTY, |set, &file| {
+        assert_eq!(Bitboard::<S>::file(file).count() as usize, S::Rank::COUNT, "{file}");
+        assert!(Bitboard::<S>::file(file).more_than_one());
+        set | Bitboard::file(file)
+    });
+    let ranks = S::Rank::ALL.iter().fold(Bitboard::<S>::EMPTY, |set, &rank| {
+        assert_eq!(Bitboard::<S>::rank(rank).count() as usize, S::File::COUNT, "{rank}");
+        set | Bitboard::rank(rank)
+    });
+    assert_eq!((files, ranks), (Bitboard::FULL, Bitboard::FULL));
+    assert_eq!(!Bitboard::<S>::EMPTY, Bitboard::FULL);
+    assert_eq!(Bitboard::<S>::FULL.count() as usize, S::COUNT);
+    let (first_file, last_rank) = (S::File::ALL[0], S::Rank::ALL[S::Rank::COUNT - 1]);
+    let corner = S::from_coords(first_file, last_rank);
+    assert!(!Bitboard::from_square(corner).more_than_one());
+    assert_eq!((Bitboard::<S>::file(first_file) & Bitboard::rank(last_rank)).first(), Some(corner));
+    let first = S::from_index_unchecked(0);
+    let pair: Bitboard<S> = [corner, first].into_iter().collect();
+    assert_eq!(pair.into_iter().collect::<Vec<_>>(), [first, corner]);
+    assert_eq!(format!("{:?}", Bitboard::from_square(first)).lines().next(), Some(debug_first_square));
+}

@@ -20,10 +20,8 @@
 use crate::attacks;
 use crate::bitboard::{Bitboard, PawnSets};
 use crate::types::{Color, Piece, Role, Square};
-use crate::zobrist;
 use std::ops::{Deref, DerefMut};
-use tabula::Key;
-use tabula_board::{Man, Placement};
+use tabula_board::Placement;
 
 /// A placement of chess pieces, legal or not: the board layer's [`Placement`] (mailbox, bitboards by colour and
 /// role, and the key, all through `Deref`) with chess's starting placements and attack queries on top.
@@ -43,17 +41,6 @@ impl DerefMut for Board {
     #[inline(always)]
     fn deref_mut(&mut self) -> &mut Self::Target {
         &mut self.0
-    }
-}
-
-impl Man for Piece {
-    type Square = Square;
-    const KING: Role = Role::King;
-
-    /// The piece's Polyglot key on `sq`.
-    #[inline(always)]
-    fn key(self, sq: Square) -> Key {
-        zobrist::piece(self, sq)
     }
 }
 

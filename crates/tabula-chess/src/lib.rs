@@ -73,10 +73,13 @@ pub use bitboard::Bitboard;
 pub use board::Board;
 pub use castling::{CastlingRights, CastlingSide};
 pub use fen::{Epd, FenError, FenField, Operation};
-pub use moves::{Move, MoveError, MoveList, MoveSink};
+pub use moves::{Move, MoveList};
 pub use position::{Position, PositionError};
 pub use san::SanError;
 pub use setup::Setup;
+/// A move's text that does not parse or is not legal, and what moves can be pushed onto (a [`MoveList`] or a
+/// `Vec<Move>`): the board layer's.
+pub use tabula_board::{MoveError, MoveSink};
 pub use types::{Color, File, ParseSquareError, Piece, Rank, Role, Square};
 
 /// The crate README's examples, compiled and run as doctests.

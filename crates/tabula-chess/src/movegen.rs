@@ -27,9 +27,10 @@
 use crate::attacks;
 use crate::bitboard::{Bitboard, PawnSets};
 use crate::castling::CastlingSide;
-use crate::moves::{Move, MoveList, MoveSink};
+use crate::moves::{Move, MoveList};
 use crate::position::{CastlingPath, Position};
 use crate::types::{Color, Piece, Rank, Role, Square};
+use tabula_board::MoveSink;
 
 /// A set of legal moves of one role: either one piece's moves (`shift == 0`: every move starts from `from`), or
 /// pawn moves made set-wise, each starting `shift` squares before its destination.

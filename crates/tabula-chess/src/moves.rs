@@ -27,6 +27,7 @@ use crate::castling::CastlingSide;
 use crate::types::{Role, Square};
 use std::fmt;
 use std::str::FromStr;
+use tabula_board::MoveError;
 
 /// A move: origin in bits 0–5, destination in bits 6–11, and in bits 12–14 the promotion role (1 knight to 4
 /// queen), 7 for castling, or 0.
@@ -215,14 +216,8 @@ impl FromStr for Move {
     }
 }
 
-/// A UCI move that does not parse, or is not legal in the position it was read for.
-pub use tabula_board::MoveError;
-
 /// A fixed-capacity list of moves, big enough for any legal position (at most 218 moves exist).
 pub type MoveList = tabula_board::MoveList<Move, 256>;
-
-/// Something moves can be pushed onto: a [`MoveList`] or a `Vec<Move>`.
-pub use tabula_board::MoveSink;
 
 #[cfg(test)]
 mod tests {

@@ -27,12 +27,13 @@ use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 pub use crate::castling::{CastlingRights, CastlingSide};
-use crate::moves::{Move, MoveError};
+use crate::moves::Move;
 use crate::setup::Setup;
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist;
 use tabula::Key;
 use tabula_board::KingProblem;
+use tabula_board::MoveError;
 
 /// Why a [`Setup`] is not a legal chess position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -22,8 +22,9 @@
 //! ```
 
 use crate::castling::CastlingSide;
-use crate::types::{Color, File, Piece, Square};
+use crate::types::{Color, File, Piece, Role, Square};
 use tabula::zobrist::{Key, ZobristKeys};
+use tabula_board::Man;
 
 /// Number of Polyglot keys.
 pub const KEY_COUNT: usize = 781;
@@ -93,10 +94,15 @@ static PIECE: [[[Key; 64]; 6]; 2] = {
     table
 };
 
-/// The key of `piece` standing on `sq`.
-#[inline(always)]
-pub fn piece(piece: Piece, sq: Square) -> Key {
-    PIECE[piece.color.index()][piece.role.index()][sq.index()]
+/// A piece's Polyglot key on each square; its placement's key is their XOR.
+impl Man for Piece {
+    type Square = Square;
+    const KING: Role = Role::King;
+
+    #[inline(always)]
+    fn key(self, sq: Square) -> Key {
+        PIECE[self.color.index()][self.role.index()][sq.index()]
+    }
 }
 
 /// The key of one castling right.

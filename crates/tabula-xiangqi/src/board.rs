@@ -29,10 +29,8 @@
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::types::{Color, File, Piece, Rank, Role, Square};
-use crate::zobrist;
 use std::ops::Deref;
-use tabula::Key;
-use tabula_board::{Man, Placement};
+use tabula_board::Placement;
 
 /// A placement of xiangqi pieces, legal or not: the board layer's [`Placement`] (mailbox, bitboards by colour and
 /// role, and the key, read through `Deref`) and the occupancy of each rank and file, with xiangqi's attack queries
@@ -52,17 +50,6 @@ impl Deref for Board {
     #[inline(always)]
     fn deref(&self) -> &Self::Target {
         &self.men
-    }
-}
-
-impl Man for Piece {
-    type Square = Square;
-    const KING: Role = Role::King;
-
-    /// The piece's key on `sq`, from the seeded table.
-    #[inline(always)]
-    fn key(self, sq: Square) -> Key {
-        zobrist::piece(self, sq)
     }
 }
 

@@ -26,9 +26,10 @@
 //! ```
 
 use crate::bitboard::{file_bits, rank_bits, Bitboard};
-use crate::moves::{Move, MoveList, MoveSink};
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::types::{Role, Square};
+use tabula_board::MoveSink;
 
 /// For each square: every square of its rank and its file.
 static LINES: [Bitboard; 90] = {

@@ -26,6 +26,7 @@
 use crate::types::{File, Rank, Square};
 use std::fmt;
 use std::str::FromStr;
+use tabula_board::MoveError;
 
 /// A move: origin in bits 0–6, destination in bits 7–13.
 /// The default, code 0, is the null square-to-itself move that fills a [`MoveList`]'s unused slots.
@@ -160,16 +161,10 @@ impl FromStr for Move {
     }
 }
 
-/// A move that does not parse, or is not legal in the position it was read for.
-pub use tabula_board::MoveError;
-
 /// A fixed-capacity list of moves, big enough for any position (no side has more than 119 moves even
 /// ignoring its king's safety: two rooks and two cannons 17 each, two horses 8, five pawns 3, king 4, two
 /// advisors and two elephants 4 each).
 pub type MoveList = tabula_board::MoveList<Move, 128>;
-
-/// Something moves can be pushed onto: a [`MoveList`] or a `Vec<Move>`.
-pub use tabula_board::MoveSink;
 
 #[cfg(test)]
 mod tests {

@@ -35,9 +35,10 @@
 //! assert_eq!((pos.wxf(front), pos.chinese(front)), ("C++3".to_owned(), "前炮进三".to_owned()));
 //! ```
 
-use crate::moves::{Move, MoveError};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, File, Role, Square};
+use tabula_board::MoveError;
 
 /// Which way a move goes, seen from the side that makes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -26,12 +26,13 @@
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::moves::{Move, MoveError};
+use crate::moves::Move;
 use crate::setup::Setup;
 use crate::types::{Color, Piece, Role, Square};
 use crate::zobrist;
 use tabula::Key;
 use tabula_board::KingProblem;
+use tabula_board::MoveError;
 
 /// Why a [`Setup`] is not a legal xiangqi position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -21,8 +21,9 @@
 //! assert!(tabula::quality::check(zobrist::KEYS.as_slice()).is_sound());
 //! ```
 
-use crate::types::{Piece, Square};
+use crate::types::{Piece, Role, Square};
 use tabula::zobrist::{Key, Layout, ZobristKeys};
+use tabula_board::Man;
 
 /// The layout: 90 squares × 14 pieces, and one extra key for the side to move.
 pub const LAYOUT: Layout = Layout::new(Square::COUNT, Piece::COUNT, 1);
@@ -35,10 +36,15 @@ const GENERATED: ZobristKeys<Key, { LAYOUT.len() }> = ZobristKeys::<Key, { LAYOU
 /// Every key, in [`LAYOUT`] order.
 pub static KEYS: ZobristKeys<Key, { LAYOUT.len() }> = GENERATED;
 
-/// The key of `piece` standing on `sq`.
-#[inline(always)]
-pub fn piece(piece: Piece, sq: Square) -> Key {
-    KEYS[LAYOUT.feature(sq.index(), piece.index())]
+/// A piece's key on each point, from [`KEYS`]; its placement's key is their XOR.
+impl Man for Piece {
+    type Square = Square;
+    const KING: Role = Role::King;
+
+    #[inline(always)]
+    fn key(self, sq: Square) -> Key {
+        KEYS[LAYOUT.feature(sq.index(), self.index())]
+    }
 }
 
 /// The key XORed in when Black is to move.

@@ -10,6 +10,7 @@ use crate::types::{Color, Piece, Square};
 use crate::zobrist::{self, POLYGLOT};
 use tabula::search::Limits;
 use tabula_board::front::{board_text, cell, marks, placement};
+use tabula_board::Man;
 use tabula_protocol::front::{CellStyle, Cells, Feature, Front, FrontError, MoveCells, Report, Think};
 
 tabula_board::board_front!(Position, Engine, POLYGLOT.as_slice(), {
@@ -75,8 +76,7 @@ tabula_board::board_front!(Position, Engine, POLYGLOT.as_slice(), {
     /// there is possible, White to move.
     fn key_features(&self) -> Vec<Feature> {
         let pieces = placement(|sq| self.board().piece_at(sq));
-        let on =
-            |(sq, piece): (Square, Piece)| Feature::new(format!("{} on {sq}", piece.name()), zobrist::piece(piece, sq));
+        let on = |(sq, piece): (Square, Piece)| Feature::new(format!("{} on {sq}", piece.name()), piece.key(sq));
         let mut features: Vec<Feature> = pieces.map(on).collect();
         for color in Color::ALL {
             for side in CastlingSide::ALL {

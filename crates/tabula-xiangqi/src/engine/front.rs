@@ -9,6 +9,7 @@ use crate::position::Position;
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist::{self, KEYS};
 use tabula_board::front::{board_text, cell, marks, placement};
+use tabula_board::Man;
 use tabula_protocol::front::{CellStyle, Cells, Charset, Feature, FrontError, MoveCells};
 
 /// The piece's character as boards print it: Red's and Black's differ for every role.
@@ -115,8 +116,7 @@ tabula_board::board_front!(Position, Engine, KEYS.as_slice(), {
     /// Each piece on its point, and Black to move.
     fn key_features(&self) -> Vec<Feature> {
         let pieces = placement(|sq| self.board().piece_at(sq));
-        let on =
-            |(sq, piece): (Square, Piece)| Feature::new(format!("{} on {sq}", piece.name()), zobrist::piece(piece, sq));
+        let on = |(sq, piece): (Square, Piece)| Feature::new(format!("{} on {sq}", piece.name()), piece.key(sq));
         let mut features: Vec<Feature> = pieces.map(on).collect();
         if self.turn() == Color::Black {
             features.push(Feature::new("Black to move", zobrist::BLACK_TO_MOVE));

@@ -182,26 +182,18 @@ impl Position {
         }
 
         // Step 4. Sliders: a pinned one stays on the line through its king and its pinner.
-        for from in b.diagonal_sliders() & ours {
-            let mut to = attacks::bishop(from, occupied) & target;
-            if pinned.contains(from) {
-                to &= attacks::line(king, from);
-            }
-            if to.any() {
-                let role = if b.by_role(Role::Queen).contains(from) { Role::Queen } else { Role::Bishop };
-                if listener(PieceMoves::piece(role, from, to)) {
-                    return true;
+        let slides: [(Bitboard, fn(Square, Bitboard) -> Bitboard, Role); 2] = [
+            (b.diagonal_sliders(), attacks::bishop, Role::Bishop),
+            (b.orthogonal_sliders(), attacks::rook, Role::Rook),
+        ];
+        for (sliders, slide, role) in slides {
+            for from in sliders & ours {
+                let mut to = slide(from, occupied) & target;
+                if pinned.contains(from) {
+                    to &= attacks::line(king, from);
                 }
-            }
-        }
-        for from in b.orthogonal_sliders() & ours {
-            let mut to = attacks::rook(from, occupied) & target;
-            if pinned.contains(from) {
-                to &= attacks::line(king, from);
-            }
-            if to.any() {
-                let role = if b.by_role(Role::Queen).contains(from) { Role::Queen } else { Role::Rook };
-                if listener(PieceMoves::piece(role, from, to)) {
+                let role = if b.by_role(Role::Queen).contains(from) { Role::Queen } else { role };
+                if to.any() && listener(PieceMoves::piece(role, from, to)) {
                     return true;
                 }
             }

@@ -32,6 +32,9 @@ use crate::position::{CastlingPath, Position};
 use crate::types::{Color, Piece, Rank, Role, Square};
 use tabula_board::MoveSink;
 
+/// A slider's attacks from a square with the given blockers ([`attacks::bishop`], [`attacks::rook`]).
+type Slide = fn(Square, Bitboard) -> Bitboard;
+
 /// A set of legal moves of one role: either one piece's moves (`shift == 0`: every move starts from `from`), or
 /// pawn moves made set-wise, each starting `shift` squares before its destination.
 #[derive(Clone, Copy, Debug)]
@@ -182,7 +185,7 @@ impl Position {
         }
 
         // Step 4. Sliders: a pinned one stays on the line through its king and its pinner.
-        let slides: [(Bitboard, fn(Square, Bitboard) -> Bitboard, Role); 2] = [
+        let slides: [(Bitboard, Slide, Role); 2] = [
             (b.diagonal_sliders(), attacks::bishop, Role::Bishop),
             (b.orthogonal_sliders(), attacks::rook, Role::Rook),
         ];

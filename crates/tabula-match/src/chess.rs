@@ -24,8 +24,8 @@
 //! assert!(err.to_string().starts_with("o.epd, line 1"));
 //! ```
 
-use crate::uci::{handshake, Reply, UciGame};
-use crate::{opening_lines, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player};
+use crate::uci::{Reply, UciGame};
+use crate::{opening_lines, GameResult, OpeningError};
 use std::collections::HashMap;
 use tabula_chess::{Color, Epd, Move, Position};
 use tabula_protocol::process::{EngineError, Process};
@@ -64,14 +64,17 @@ fn adjudicate(pos: &Position, seen: &HashMap<u64, u32>) -> Option<(GameResult, &
     None
 }
 
-impl MatchGame for Chess {
+/// Engines speak Chess960's notation (castling as the king taking its rook) if the match is Chess960; the
+/// referee counts the positions seen for threefold repetition.
+impl UciGame for Chess {
+    type Position = Position;
+    type Move = Move;
+    type Notation = bool;
+    type Memory = HashMap<u64, u32>;
     type Opening = ChessOpening;
+    const NAME: &'static str = "chess";
 
-    fn name(&self) -> &'static str {
-        "chess"
-    }
-
-    fn parse_openings(&self, text: &str, source: &str) -> Result<Vec<ChessOpening>, OpeningError> {
+    fn openings(text: &str, source: &str) -> Result<Vec<ChessOpening>, OpeningError> {
         let mut openings = opening_lines(text)
             .map(|(line, l)| {
                 if l == "startpos" {
@@ -94,26 +97,9 @@ impl MatchGame for Chess {
         Ok(openings)
     }
 
-    fn default_opening(&self) -> ChessOpening {
+    fn default_opening() -> ChessOpening {
         ChessOpening { fen: None, chess960: false }
     }
-
-    fn handshake(&self, process: &mut Process, options: &[EngineOption]) -> Result<(), EngineError> {
-        handshake(process, options)
-    }
-
-    fn play(&self, players: [&mut Player; 2], opening: &ChessOpening, info: &GameInfo) -> Finished {
-        crate::uci::play::<Chess>(players, opening, info)
-    }
-}
-
-/// Engines speak Chess960's notation (castling as the king taking its rook) if the match is Chess960; the
-/// referee counts the positions seen for threefold repetition.
-impl UciGame for Chess {
-    type Position = Position;
-    type Move = Move;
-    type Notation = bool;
-    type Memory = HashMap<u64, u32>;
 
     fn fen(opening: &ChessOpening) -> &Option<String> {
         &opening.fen
@@ -187,6 +173,7 @@ impl UciGame for Chess {
 mod tests {
     use super::*;
     use crate::uci::{record, test_info as info};
+    use crate::MatchGame;
 
     /// The moves written in `uci` from `start`.
     fn moves(start: &Position, uci: &[&str]) -> Vec<Move> {

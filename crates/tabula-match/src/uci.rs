@@ -12,7 +12,7 @@
 //! assert_eq!(position_command(&None, ["e2e4".to_owned()]), "position startpos moves e2e4");
 //! ```
 
-use crate::{forfeit, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, Player};
+use crate::{forfeit, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player};
 use std::time::{Duration, Instant};
 use tabula_protocol::process::{EngineError, Process};
 
@@ -167,9 +167,13 @@ pub fn go(process: &mut Process, clock: &Clock, seat: usize, first_colour: bool)
     Ok(Reply { text, line, elapsed, eval })
 }
 
-/// What the game loop [`play`] and the record need of a game played over UCI: its positions and moves, how an
-/// engine writes moves, and the referee.
-pub trait UciGame: MatchGame {
+/// What the game loop [`play`] and the record need of a game played over UCI: its openings, positions and moves,
+/// how an engine writes moves, and the referee. Every such game is a [`MatchGame`] through this game loop.
+pub trait UciGame: Sync {
+    /// The game's name.
+    const NAME: &'static str;
+    /// One opening.
+    type Opening: Clone + Send + Sync;
     /// A position.
     type Position: Clone;
     /// A move.
@@ -178,6 +182,16 @@ pub trait UciGame: MatchGame {
     type Notation: Copy;
     /// What the referee keeps of the game beyond its position (the positions seen, say).
     type Memory;
+
+    /// Reads openings from the text of an opening file called `source` (see [`MatchGame::parse_openings`]).
+    ///
+    /// # Errors
+    ///
+    /// [`OpeningError`] naming the source and line.
+    fn openings(text: &str, source: &str) -> Result<Vec<Self::Opening>, OpeningError>;
+
+    /// The opening used without an opening file.
+    fn default_opening() -> Self::Opening;
 
     /// The opening's FEN, or `None` for the start position.
     fn fen(opening: &Self::Opening) -> &Option<String>;
@@ -218,6 +232,31 @@ pub trait UciGame: MatchGame {
     fn fullmove_number(pos: &Self::Position) -> u32;
     /// `mv`, legal in `pos`, as the record writes it.
     fn notate(pos: &Self::Position, mv: Self::Move) -> String;
+}
+
+/// A UCI game's match: the UCI greeting, and the game loop [`play`].
+impl<G: UciGame> MatchGame for G {
+    type Opening = G::Opening;
+
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn parse_openings(&self, text: &str, source: &str) -> Result<Vec<G::Opening>, OpeningError> {
+        G::openings(text, source)
+    }
+
+    fn default_opening(&self) -> G::Opening {
+        G::default_opening()
+    }
+
+    fn handshake(&self, process: &mut Process, options: &[EngineOption]) -> Result<(), EngineError> {
+        handshake(process, options)
+    }
+
+    fn play(&self, players: [&mut Player; 2], opening: &G::Opening, info: &GameInfo) -> Finished {
+        play::<G>(players, opening, info)
+    }
 }
 
 /// Plays one game of `G` over UCI, as [`MatchGame::play`] does: each engine is greeted and sent `ucinewgame`

@@ -24,8 +24,8 @@
 //! assert!(err.to_string().starts_with("o.txt, line 1"));
 //! ```
 
-use crate::uci::{handshake, Reply, UciGame, HANDSHAKE};
-use crate::{opening_lines, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player};
+use crate::uci::{Reply, UciGame, HANDSHAKE};
+use crate::{opening_lines, GameResult, OpeningError};
 use std::time::Instant;
 use tabula_protocol::process::{EngineError, Process};
 use tabula_xiangqi::repetition::{adjudicate, Ending, Ruling, Violation};
@@ -115,14 +115,17 @@ fn referee(pos: &Position, seat: usize) -> Option<(GameResult, String, &'static 
     Some((result, reason, "normal"))
 }
 
-impl MatchGame for Xiangqi {
+/// Each engine speaks the coordinates it was found to speak; the position keeps the history the referee
+/// rules repetitions on. The record is PGN with `[Variant "xiangqi"]`, moves in ICCS coordinates.
+impl UciGame for Xiangqi {
+    type Position = Position;
+    type Move = Move;
+    type Notation = Coordinates;
+    type Memory = ();
     type Opening = XiangqiOpening;
+    const NAME: &'static str = "xiangqi";
 
-    fn name(&self) -> &'static str {
-        "xiangqi"
-    }
-
-    fn parse_openings(&self, text: &str, source: &str) -> Result<Vec<XiangqiOpening>, OpeningError> {
+    fn openings(text: &str, source: &str) -> Result<Vec<XiangqiOpening>, OpeningError> {
         opening_lines(text)
             .map(|(line, l)| {
                 // A FEN holds no '#': what follows one is a comment.
@@ -140,26 +143,9 @@ impl MatchGame for Xiangqi {
             .collect()
     }
 
-    fn default_opening(&self) -> XiangqiOpening {
+    fn default_opening() -> XiangqiOpening {
         XiangqiOpening { fen: None }
     }
-
-    fn handshake(&self, process: &mut Process, options: &[EngineOption]) -> Result<(), EngineError> {
-        handshake(process, options)
-    }
-
-    fn play(&self, players: [&mut Player; 2], opening: &XiangqiOpening, info: &GameInfo) -> Finished {
-        crate::uci::play::<Xiangqi>(players, opening, info)
-    }
-}
-
-/// Each engine speaks the coordinates it was found to speak; the position keeps the history the referee
-/// rules repetitions on. The record is PGN with `[Variant "xiangqi"]`, moves in ICCS coordinates.
-impl UciGame for Xiangqi {
-    type Position = Position;
-    type Move = Move;
-    type Notation = Coordinates;
-    type Memory = ();
 
     fn fen(opening: &XiangqiOpening) -> &Option<String> {
         &opening.fen

@@ -16,6 +16,7 @@
 
 use super::gomocup::{sigmoid, MATE_VALUE};
 use crate::data::read_lines;
+use crate::texel::{mean_gradient, Adam};
 use anyhow::{bail, Context};
 use tabula::tune::golden_min;
 use tabula_gomoku::engine::eval::{Features, Weights, CLASSES};
@@ -91,7 +92,7 @@ fn mse(samples: &[Sample], w: &[f64], k: f64) -> f64 {
 
 /// The gradient of [`mse`] over `samples`, split over two threads.
 fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
-    let part = |chunk: &[Sample]| {
+    mean_gradient(samples, |chunk| {
         let mut g = vec![0.0; w.len()];
         for s in chunk {
             let p = sigmoid(k * evaluate(s, w));
@@ -109,14 +110,7 @@ fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
             g[3 * CLASSES + f.their_best as usize] += d;
         }
         g
-    };
-    let half = samples.len() / 2;
-    let (a, b) = std::thread::scope(|sc| {
-        let h = sc.spawn(|| part(&samples[..half]));
-        let b = part(&samples[half..]);
-        (h.join().expect("no panic"), b)
-    });
-    a.iter().zip(&b).map(|(x, y)| (x + y) / samples.len() as f64).collect()
+    })
 }
 
 /// `fit`: the weights that best predict the labelled positions.
@@ -159,21 +153,11 @@ fn fit(args: &Args, start: &Weights) -> anyhow::Result<()> {
         mse(&valid, &hand, k)
     );
     let mut w = start.clone();
-    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
-    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+    let mut adam = Adam::new(&start, l2);
     for epoch in 1..=epochs {
         let rate = if epoch < epochs * 3 / 4 { rate } else { rate / 4.0 };
-        let mut g = gradient(&train, &w, k);
-        for (gi, (wi, si)) in g.iter_mut().zip(w.iter().zip(&start)) {
-            *gi += 2.0 * l2 * (wi - si);
-        }
-        for i in 0..w.len() {
-            m[i] = b1 * m[i] + (1.0 - b1) * g[i];
-            v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
-            let mh = m[i] / (1.0 - b1.powi(epoch as i32));
-            let vh = v[i] / (1.0 - b2.powi(epoch as i32));
-            w[i] -= rate * mh / (vh.sqrt() + eps);
-        }
+        let g = gradient(&train, &w, k);
+        adam.step(&mut w, &g, rate);
         if epoch % 50 == 0 || epoch == epochs {
             eprintln!("epoch {epoch}: error {:.6} / {:.6}", mse(&train, &w, k), mse(&valid, &w, k));
         }

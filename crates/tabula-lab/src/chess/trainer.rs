@@ -473,6 +473,27 @@ mod tests {
         Params::from_layers(&net.to_layers(), buckets, *net.kings(), &mut Rng::new(0))
     }
 
+    /// Checks the gradient `grad` of `total` at `params` against central differences, at the parameter `at`
+    /// picks (`what`, in the failure's message).
+    fn check_derivative(
+        params: &Params,
+        grad: &Params,
+        total: impl Fn(&Params) -> f64,
+        at: impl Fn(&mut Params) -> &mut f32,
+        what: &str,
+    ) {
+        let h = 1e-3f32;
+        let (mut up, mut down) = (params.clone(), params.clone());
+        *at(&mut up) += h;
+        *at(&mut down) -= h;
+        let numeric = (total(&up) - total(&down)) / (2.0 * f64::from(h));
+        let analytic = f64::from(*at(&mut grad.clone()));
+        assert!(
+            (numeric - analytic).abs() <= 1e-3 + 1e-2 * analytic.abs(),
+            "{what}: numeric {numeric}, analytic {analytic}"
+        );
+    }
+
     /// A network of half the width starts a full one that evaluates as it does: checked against the
     /// narrow network's output computed here from its layers in floating point.
     #[test]
@@ -590,27 +611,18 @@ mod tests {
             ("b2", 2),
         ];
         for (name, i) in probes {
-            let get = |p: &mut Params| -> *mut f32 {
-                match name {
+            let what = format!("{name}[{i}]");
+            check_derivative(
+                &params,
+                &grad,
+                total,
+                |p| match name {
                     "w1" => &mut p.w1[i],
                     "b1" => &mut p.b1[i],
                     "w2" => &mut p.w2[i],
                     _ => &mut p.b2[i],
-                }
-            };
-            let h = 1e-3f32;
-            let (mut up, mut down) = (params.clone(), params.clone());
-            // SAFETY: each pointer is into the parameters it came from, which live through the writes.
-            unsafe {
-                *get(&mut up) += h;
-                *get(&mut down) -= h;
-            }
-            let numeric = (total(&up) - total(&down)) / (2.0 * f64::from(h));
-            let mut copy = grad.clone();
-            let analytic = f64::from(unsafe { *get(&mut copy) });
-            assert!(
-                (numeric - analytic).abs() <= 1e-3 + 1e-2 * analytic.abs(),
-                "{name}[{i}]: numeric {numeric}, analytic {analytic}"
+                },
+                &what,
             );
         }
     }
@@ -675,17 +687,8 @@ mod tests {
             .expect("some neuron is open in both positions");
         for row in [pawn, INPUTS + pawn, factor] {
             let i = row * H + j;
-            let h = 1e-3f32;
-            let (mut up, mut down) = (params.clone(), params.clone());
-            up.w1[i] += h;
-            down.w1[i] -= h;
-            let numeric = (total(&up) - total(&down)) / (2.0 * f64::from(h));
-            let analytic = f64::from(grad.w1[i]);
-            assert!(analytic != 0.0, "row {row} untouched");
-            assert!(
-                (numeric - analytic).abs() <= 1e-3 + 1e-2 * analytic.abs(),
-                "row {row}: numeric {numeric}, analytic {analytic}"
-            );
+            assert!(grad.w1[i] != 0.0, "row {row} untouched");
+            check_derivative(&params, &grad, total, |p| &mut p.w1[i], &format!("row {row}"));
         }
         // The factor's gradient is the sum of its buckets'.
         let sum = grad.w1[pawn * H + j] + grad.w1[(INPUTS + pawn) * H + j];

@@ -19,7 +19,7 @@
 //! balanced openings).
 
 use crate::data::read_lines;
-use crate::texel::{mean_gradient, Adam};
+use crate::texel::{mean_gradient, rate_at, Adam, Split};
 use tabula::tune::golden_min;
 use tabula_chess::engine::eval::{features, Evaluation, Trace};
 use tabula_chess::Position;
@@ -76,7 +76,9 @@ fn gradient(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> Vec<f64> {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let Args { labelled: ref path, epochs, l2: regularisation } = *args;
     let eval = Evaluation;
-    let mut samples = Vec::new();
+    // Every twentieth block of 1,000 positions (about a dozen whole games) is held out.
+    let mut split = Split::new(1000, 20);
+    let mut samples = 0;
     for line in read_lines(path)? {
         let fields: Vec<&str> = line.split(';').collect();
         let [fen, result, expected] = fields[..] else { continue };
@@ -86,35 +88,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             continue;
         };
         let target = EXPECTED_SHARE * expected + (1.0 - EXPECTED_SHARE) * result;
-        samples.push(Sample { trace: eval.trace(&pos), target });
-    }
-    // Every twentieth block of 1,000 positions (about a dozen whole games) is held out to check that the
-    // fit generalises.
-    let (mut train, mut valid) = (Vec::new(), Vec::new());
-    for (i, s) in samples.into_iter().enumerate() {
-        if (i / 1000) % 20 == 19 {
-            valid.push(s)
-        } else {
-            train.push(s)
-        }
+        split.push(samples, Sample { trace: eval.trace(&pos), target });
+        samples += 1;
     }
     let mut weights: Vec<[f64; 2]> = Evaluation::weights().iter().map(|&[m, e]| [m as f64, e as f64]).collect();
     // The scale of the sigmoid that fits the current weights best.
-    let k = golden_min(0.0005, 0.02, |k| mse(&train, &weights, k));
-    eprintln!(
-        "{} training, {} held out; K = {k:.5}; error {:.6} / {:.6}",
-        train.len(),
-        valid.len(),
-        mse(&train, &weights, k),
-        mse(&valid, &weights, k)
-    );
+    let k = golden_min(0.0005, 0.02, |k| mse(&split.train, &weights, k));
+    let errors = |weights: &[[f64; 2]]| split.errors(|samples| mse(samples, weights, k));
+    eprintln!("{} training, {} held out; K = {k:.5}; error {}", split.train.len(), split.valid.len(), errors(&weights));
     let mut adam = Adam::new(weights.as_flattened(), regularisation);
     for epoch in 1..=epochs {
-        let lr = if epoch < epochs * 3 / 4 { 2.0 } else { 0.5 };
-        let g = gradient(&train, &weights, k);
-        adam.step(weights.as_flattened_mut(), &g, lr);
+        let g = gradient(&split.train, &weights, k);
+        adam.step(weights.as_flattened_mut(), &g, rate_at(2.0, epoch, epochs));
         if epoch % 50 == 0 || epoch == epochs {
-            eprintln!("epoch {epoch}: error {:.6} / {:.6}", mse(&train, &weights, k), mse(&valid, &weights, k));
+            eprintln!("epoch {epoch}: error {}", errors(&weights));
         }
     }
     print_weights(&weights, path, k);

@@ -16,7 +16,7 @@
 
 use super::gomocup::{sigmoid, MATE_VALUE};
 use crate::data::read_lines;
-use crate::texel::{mean_gradient, Adam};
+use crate::texel::{mean_gradient, rate_at, Adam, Split};
 use anyhow::{bail, Context};
 use tabula::tune::golden_min;
 use tabula_gomoku::engine::eval::{Features, Weights, CLASSES};
@@ -116,7 +116,7 @@ fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
 /// `fit`: the weights that best predict the labelled positions.
 fn fit(args: &Args, start: &Weights) -> anyhow::Result<()> {
     let Args { ref input, ref out, epochs, l2, share, rate, no_mates, rule, .. } = *args;
-    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    let mut split = Split::new(500, 10);
     for (i, line) in read_lines(input)?.iter().enumerate() {
         let fields: Vec<&str> = line.split(';').collect();
         let [moves, result, value] = fields[..] else { continue };
@@ -130,36 +130,29 @@ fn fit(args: &Args, start: &Weights) -> anyhow::Result<()> {
         }
         let Some(features) = Features::of(&board) else { continue };
         let target = share * sigmoid(value / 200.0) + (1.0 - share) * result;
-        let sample = Sample { features, target };
-        if (i / 500) % 10 == 9 {
-            valid.push(sample)
-        } else {
-            train.push(sample)
-        }
+        split.push(i, Sample { features, target });
     }
-    if train.is_empty() || valid.is_empty() {
+    if split.train.is_empty() || split.valid.is_empty() {
         bail!("too few positions in {input}");
     }
     let start = flat(start);
     let hand = flat(&Weights::hand_set());
-    let k = golden_min(0.0001, 0.05, |k| mse(&train, &start, k));
+    let k = golden_min(0.0001, 0.05, |k| mse(&split.train, &start, k));
+    let errors = |w: &[f64]| split.errors(|samples| mse(samples, w, k));
     eprintln!(
-        "{} training, {} held out; K = {k:.5}; error {:.6} / {:.6} (hand-set {:.6} / {:.6})",
-        train.len(),
-        valid.len(),
-        mse(&train, &start, k),
-        mse(&valid, &start, k),
-        mse(&train, &hand, k),
-        mse(&valid, &hand, k)
+        "{} training, {} held out; K = {k:.5}; error {} (hand-set {})",
+        split.train.len(),
+        split.valid.len(),
+        errors(&start),
+        errors(&hand)
     );
     let mut w = start.clone();
     let mut adam = Adam::new(&start, l2);
     for epoch in 1..=epochs {
-        let rate = if epoch < epochs * 3 / 4 { rate } else { rate / 4.0 };
-        let g = gradient(&train, &w, k);
-        adam.step(&mut w, &g, rate);
+        let g = gradient(&split.train, &w, k);
+        adam.step(&mut w, &g, rate_at(rate, epoch, epochs));
         if epoch % 50 == 0 || epoch == epochs {
-            eprintln!("epoch {epoch}: error {:.6} / {:.6}", mse(&train, &w, k), mse(&valid, &w, k));
+            eprintln!("epoch {epoch}: error {}", errors(&w));
         }
     }
     std::fs::write(out, unflat(&w).to_text()).with_context(|| format!("cannot write {out}"))

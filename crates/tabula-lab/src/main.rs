@@ -20,6 +20,7 @@ mod go;
 mod gomoku;
 mod kmc;
 mod shard;
+mod texel;
 
 use clap::Parser;
 

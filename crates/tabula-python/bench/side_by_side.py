@@ -24,11 +24,16 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import tabula
 from tabula.examples.connect4 import ConnectFour
 from tabula.examples.gobang import Gobang
 from tabula.examples.tictactoe import TicTacToe
+
+# python-chess's perft, as the tests check Tabula's against it.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from references import python_chess_perft  # noqa: E402
 
 
 def best_of(repeat, work):
@@ -56,18 +61,6 @@ def rate(nodes, seconds):
 
 def row(name, nodes, seconds, note=""):
     print(f"  {name:<34} {nodes:>12,} nodes {seconds:9.3f} s {rate(nodes, seconds)}  {note}")
-
-
-def python_chess_perft(board, depth):
-    """python-chess's perft as its users write it (the leaves counted at depth 1 without playing them)."""
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += python_chess_perft(board, depth - 1)
-        board.pop()
-    return total
 
 
 def chess_perft(depth, tabula_command, repeat):

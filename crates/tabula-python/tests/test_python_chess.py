@@ -9,17 +9,7 @@ import chess.engine  # noqa: E402
 
 import tabula  # noqa: E402
 import tabula.python_chess as tc  # noqa: E402
-
-
-def python_chess_perft(board, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += python_chess_perft(board, depth - 1)
-        board.pop()
-    return total
+from references import python_chess_perft  # noqa: E402
 
 
 @pytest.mark.parametrize(

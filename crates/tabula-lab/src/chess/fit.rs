@@ -19,6 +19,7 @@
 //! balanced openings).
 
 use crate::data::read_lines;
+use crate::texel::{mean_gradient, rate_at, Adam, Split};
 use tabula::tune::golden_min;
 use tabula_chess::engine::eval::{features, Evaluation, Trace};
 use tabula_chess::Position;
@@ -52,10 +53,10 @@ fn mse(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> f64 {
     sum / samples.len() as f64
 }
 
-/// The gradient of the mean squared error over `samples`, split over two threads.
-fn gradient(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
-    let half = samples.len() / 2;
-    let part = |chunk: &[Sample]| {
+/// The gradient of the mean squared error over `samples` (split over two threads), flat: `[middlegame,
+/// endgame]` weight by weight.
+fn gradient(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> Vec<f64> {
+    mean_gradient(samples, |chunk| {
         let mut g = vec![[0.0; 2]; weights.len()];
         for s in chunk {
             let p = sigmoid(k, s.trace.evaluate(weights));
@@ -67,24 +68,17 @@ fn gradient(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
                 g[i as usize][1] += de * n as f64;
             }
         }
-        g
-    };
-    let (a, b) = std::thread::scope(|sc| {
-        let h = sc.spawn(|| part(&samples[..half]));
-        let b = part(&samples[half..]);
-        (h.join().expect("no panic"), b)
-    });
-    a.iter()
-        .zip(&b)
-        .map(|(x, y)| [(x[0] + y[0]) / samples.len() as f64, (x[1] + y[1]) / samples.len() as f64])
-        .collect()
+        g.into_flattened()
+    })
 }
 
 /// Runs `fit`.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let Args { labelled: ref path, epochs, l2: regularisation } = *args;
     let eval = Evaluation;
-    let mut samples = Vec::new();
+    // Every twentieth block of 1,000 positions (about a dozen whole games) is held out.
+    let mut split = Split::new(1000, 20);
+    let mut samples = 0;
     for line in read_lines(path)? {
         let fields: Vec<&str> = line.split(';').collect();
         let [fen, result, expected] = fields[..] else { continue };
@@ -94,52 +88,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             continue;
         };
         let target = EXPECTED_SHARE * expected + (1.0 - EXPECTED_SHARE) * result;
-        samples.push(Sample { trace: eval.trace(&pos), target });
-    }
-    // Every twentieth block of 1,000 positions (about a dozen whole games) is held out to check that the
-    // fit generalises.
-    let (mut train, mut valid) = (Vec::new(), Vec::new());
-    for (i, s) in samples.into_iter().enumerate() {
-        if (i / 1000) % 20 == 19 {
-            valid.push(s)
-        } else {
-            train.push(s)
-        }
+        split.push(samples, Sample { trace: eval.trace(&pos), target });
+        samples += 1;
     }
     let mut weights: Vec<[f64; 2]> = Evaluation::weights().iter().map(|&[m, e]| [m as f64, e as f64]).collect();
-    let start = weights.clone();
     // The scale of the sigmoid that fits the current weights best.
-    let k = golden_min(0.0005, 0.02, |k| mse(&train, &weights, k));
-    eprintln!(
-        "{} training, {} held out; K = {k:.5}; error {:.6} / {:.6}",
-        train.len(),
-        valid.len(),
-        mse(&train, &weights, k),
-        mse(&valid, &weights, k)
-    );
-    // Adam.
-    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
-    let mut m = vec![[0.0; 2]; weights.len()];
-    let mut v = vec![[0.0; 2]; weights.len()];
+    let k = golden_min(0.0005, 0.02, |k| mse(&split.train, &weights, k));
+    let errors = |weights: &[[f64; 2]]| split.errors(|samples| mse(samples, weights, k));
+    eprintln!("{} training, {} held out; K = {k:.5}; error {}", split.train.len(), split.valid.len(), errors(&weights));
+    let mut adam = Adam::new(weights.as_flattened(), regularisation);
     for epoch in 1..=epochs {
-        let lr = if epoch < epochs * 3 / 4 { 2.0 } else { 0.5 };
-        let mut g = gradient(&train, &weights, k);
-        // L2 pull towards the starting weights, so that rarely seen features stay near them.
-        for (gi, (w, w0)) in g.iter_mut().zip(weights.iter().zip(&start)) {
-            gi[0] += 2.0 * regularisation * (w[0] - w0[0]);
-            gi[1] += 2.0 * regularisation * (w[1] - w0[1]);
-        }
-        for i in 0..weights.len() {
-            for j in 0..2 {
-                m[i][j] = b1 * m[i][j] + (1.0 - b1) * g[i][j];
-                v[i][j] = b2 * v[i][j] + (1.0 - b2) * g[i][j] * g[i][j];
-                let mh = m[i][j] / (1.0 - b1.powi(epoch as i32));
-                let vh = v[i][j] / (1.0 - b2.powi(epoch as i32));
-                weights[i][j] -= lr * mh / (vh.sqrt() + eps);
-            }
-        }
+        let g = gradient(&split.train, &weights, k);
+        adam.step(weights.as_flattened_mut(), &g, rate_at(2.0, epoch, epochs));
         if epoch % 50 == 0 || epoch == epochs {
-            eprintln!("epoch {epoch}: error {:.6} / {:.6}", mse(&train, &weights, k), mse(&valid, &weights, k));
+            eprintln!("epoch {epoch}: error {}", errors(&weights));
         }
     }
     print_weights(&weights, path, k);

@@ -473,6 +473,43 @@ mod tests {
         Params::from_layers(&net.to_layers(), buckets, *net.kings(), &mut Rng::new(0))
     }
 
+    /// Training data of `positions` (FEN, target) for the king layout `kings`.
+    fn data_of(kings: KingLayout, positions: &[(&str, f32)]) -> Data {
+        let mut data = Data::new(kings);
+        for &(fen, target) in positions {
+            data.push(&Position::from_fen(fen).unwrap(), target);
+        }
+        data
+    }
+
+    /// The gradient of the loss summed over all of `data` at `params`.
+    fn summed_gradient(params: &Params, data: &Data) -> Params {
+        let batch: Vec<u32> = (0..data.len() as u32).collect();
+        gradient(params, data, &batch, 2).0
+    }
+
+    /// The first-layer input of a white pawn on `square`, as white sees it.
+    fn white_pawn(square: &str) -> usize {
+        let pawn = tabula_chess::Piece::new(Color::White, tabula_chess::Role::Pawn);
+        feature(Color::White, pawn, square.parse::<tabula_chess::Square>().unwrap())
+    }
+
+    /// Checks `grad`, the [`summed_gradient`] over `data` at `params`, against central differences of the summed
+    /// loss, at the parameter `at` picks (`what`, in the failure's message).
+    fn check_derivative(params: &Params, data: &Data, grad: &Params, at: impl Fn(&mut Params) -> &mut f32, what: &str) {
+        let total = |p: &Params| loss(p, data, 1) * data.len() as f64;
+        let h = 1e-3f32;
+        let (mut up, mut down) = (params.clone(), params.clone());
+        *at(&mut up) += h;
+        *at(&mut down) -= h;
+        let numeric = (total(&up) - total(&down)) / (2.0 * f64::from(h));
+        let analytic = f64::from(*at(&mut grad.clone()));
+        assert!(
+            (numeric - analytic).abs() <= 1e-3 + 1e-2 * analytic.abs(),
+            "{what}: numeric {numeric}, analytic {analytic}"
+        );
+    }
+
     /// A network of half the width starts a full one that evaluates as it does: checked against the
     /// narrow network's output computed here from its layers in floating point.
     #[test]
@@ -555,29 +592,23 @@ mod tests {
 
     #[test]
     fn gradient_matches_finite_differences() {
-        let mut data = Data::default();
-        for (fen, target) in [
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0.55),
-            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1", 0.3),
-            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0.8),
-        ] {
-            data.push(&Position::from_fen(fen).unwrap(), target);
-        }
+        let data = data_of(
+            KingLayout::PLAIN,
+            &[
+                ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0.55),
+                ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1", 0.3),
+                ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0.8),
+            ],
+        );
         let mut rng = Rng::new(5);
         let params = Params::random(&mut rng, 8, KingLayout::PLAIN);
         // The first two positions (32 pieces) are read by the last bucket, the third (10) by the third.
         assert_eq!(data.pieces(2), 10);
         let (top, third) = (7 * 2 * H, 2 * 2 * H);
-        let batch: Vec<u32> = (0..data.len() as u32).collect();
-        let (grad, _) = gradient(&params, &data, &batch, 2);
-        let total = |p: &Params| loss(p, &data, 1) * data.len() as f64;
+        let grad = summed_gradient(&params, &data);
         // Parameters the positions touch: a first-layer weight of a white pawn on e2 (both views of it),
         // a bias, output weights of both sides, the output bias.
-        let e2 = feature(
-            Color::White,
-            tabula_chess::Piece::new(Color::White, tabula_chess::Role::Pawn),
-            "e2".parse::<tabula_chess::Square>().unwrap(),
-        );
+        let e2 = white_pawn("e2");
         let probes: Vec<(&str, usize)> = vec![
             ("w1", e2 * H + 3),
             ("w1", e2 * H + 100),
@@ -590,27 +621,18 @@ mod tests {
             ("b2", 2),
         ];
         for (name, i) in probes {
-            let get = |p: &mut Params| -> *mut f32 {
-                match name {
+            let what = format!("{name}[{i}]");
+            check_derivative(
+                &params,
+                &data,
+                &grad,
+                |p| match name {
                     "w1" => &mut p.w1[i],
                     "b1" => &mut p.b1[i],
                     "w2" => &mut p.w2[i],
                     _ => &mut p.b2[i],
-                }
-            };
-            let h = 1e-3f32;
-            let (mut up, mut down) = (params.clone(), params.clone());
-            // SAFETY: each pointer is into the parameters it came from, which live through the writes.
-            unsafe {
-                *get(&mut up) += h;
-                *get(&mut down) -= h;
-            }
-            let numeric = (total(&up) - total(&down)) / (2.0 * f64::from(h));
-            let mut copy = grad.clone();
-            let analytic = f64::from(unsafe { *get(&mut copy) });
-            assert!(
-                (numeric - analytic).abs() <= 1e-3 + 1e-2 * analytic.abs(),
-                "{name}[{i}]: numeric {numeric}, analytic {analytic}"
+                },
+                &what,
             );
         }
     }
@@ -648,26 +670,20 @@ mod tests {
 
     #[test]
     fn the_factor_learns_from_every_king_bucket() {
-        let mut data = Data::new(KingLayout::FOUR);
         // Kings at home, castled and walked up: three king buckets, and both sides of the board.
-        for (fen, target) in [
-            ("r3k2r/pppq1ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPPQ1PPP/R3K2R w KQkq - 0 1", 0.55),
-            ("r4rk1/pppq1ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPPQ1PPP/R4RK1 b - - 0 1", 0.3),
-            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0.8),
-        ] {
-            data.push(&Position::from_fen(fen).unwrap(), target);
-        }
+        let data = data_of(
+            KingLayout::FOUR,
+            &[
+                ("r3k2r/pppq1ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPPQ1PPP/R3K2R w KQkq - 0 1", 0.55),
+                ("r4rk1/pppq1ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPPQ1PPP/R4RK1 b - - 0 1", 0.3),
+                ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0.8),
+            ],
+        );
         let params = Params::random(&mut Rng::new(15), 8, KingLayout::FOUR);
-        let batch: Vec<u32> = (0..data.len() as u32).collect();
-        let (grad, _) = gradient(&params, &data, &batch, 2);
-        let total = |p: &Params| loss(p, &data, 1) * data.len() as f64;
+        let grad = summed_gradient(&params, &data);
         // A white pawn on e2... as white sees it with the king on e1 (bucket 0) and g1 (bucket 1); the
         // factor's row of that input.
-        let pawn = feature(
-            Color::White,
-            tabula_chess::Piece::new(Color::White, tabula_chess::Role::Pawn),
-            "f2".parse::<tabula_chess::Square>().unwrap(),
-        );
+        let pawn = white_pawn("f2");
         let factor = 4 * INPUTS + pawn;
         // A neuron both kings' pawns move (one inside its clipped range in both positions).
         let j = (0..H)
@@ -675,17 +691,8 @@ mod tests {
             .expect("some neuron is open in both positions");
         for row in [pawn, INPUTS + pawn, factor] {
             let i = row * H + j;
-            let h = 1e-3f32;
-            let (mut up, mut down) = (params.clone(), params.clone());
-            up.w1[i] += h;
-            down.w1[i] -= h;
-            let numeric = (total(&up) - total(&down)) / (2.0 * f64::from(h));
-            let analytic = f64::from(grad.w1[i]);
-            assert!(analytic != 0.0, "row {row} untouched");
-            assert!(
-                (numeric - analytic).abs() <= 1e-3 + 1e-2 * analytic.abs(),
-                "row {row}: numeric {numeric}, analytic {analytic}"
-            );
+            assert!(grad.w1[i] != 0.0, "row {row} untouched");
+            check_derivative(&params, &data, &grad, |p| &mut p.w1[i], &format!("row {row}"));
         }
         // The factor's gradient is the sum of its buckets'.
         let sum = grad.w1[pawn * H + j] + grad.w1[(INPUTS + pawn) * H + j];

@@ -56,10 +56,3 @@ impl Position {
         self.get().game.is_chess960()
     }
 }
-
-/// The module's classes.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<Position>()?;
-    m.add_class::<Engine>()?;
-    Ok(())
-}

@@ -11,10 +11,3 @@ pub const DOC: &str =
 pub type Rules = tabula_go::Position;
 
 game_classes!("tabula.go", Rules, crate::analysis::by_think::<Rules>);
-
-/// The module's classes.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<Position>()?;
-    m.add_class::<Engine>()?;
-    Ok(())
-}

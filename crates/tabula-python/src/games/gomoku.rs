@@ -68,11 +68,3 @@ impl ThreatSolver {
         self.thinking.engine.lock().unwrap_or_else(|e| e.into_inner()).aborted()
     }
 }
-
-/// The module's classes.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<Position>()?;
-    m.add_class::<Engine>()?;
-    m.add_class::<ThreatSolver>()?;
-    Ok(())
-}

@@ -1,5 +1,5 @@
 //! One module per game: its classes, made by `position::game_classes!`, and what only it
-//! has. Each module names its game's crate in as few places as it can.
+//! has; [`register`] adds them all. Each module names its game's crate in as few places as it can.
 
 pub mod chess;
 pub mod connect4;
@@ -58,19 +58,22 @@ pub fn on_native(py: Python<'_>, object: &Bound<'_, PyAny>, oracle: Oracle, dept
     None
 }
 
-/// Adds each game's module to `parent`, as `tabula._tabula.<game>`.
+/// Adds each game's module to `parent`, as `tabula._tabula.<game>`: its `Position` and `Engine`, then the classes
+/// only it has.
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = parent.py();
     macro_rules! each {
-        ($($game:ident),*) => {
+        ($($game:ident [$($class:ident),*]),*) => {
             $(
                 let module = PyModule::new(py, stringify!($game))?;
                 module.setattr("__doc__", $game::DOC)?;
-                $game::register(&module)?;
+                module.add_class::<$game::Position>()?;
+                module.add_class::<$game::Engine>()?;
+                $(module.add_class::<$game::$class>()?;)*
                 parent.add_submodule(&module)?;
             )*
         };
     }
-    each!(tictactoe, connect4, chess, gomoku, go, xiangqi);
+    each!(tictactoe [Solver], connect4 [Solver], chess [], gomoku [ThreatSolver], go [], xiangqi []);
     Ok(())
 }

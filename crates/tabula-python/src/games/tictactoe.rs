@@ -11,11 +11,3 @@ pub type Rules = tabula_tictactoe::TicTacToe;
 
 game_classes!("tabula.tictactoe", Rules, crate::analysis::by_search);
 solver_class!("tabula.tictactoe", Rules);
-
-/// The module's classes.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<Position>()?;
-    m.add_class::<Engine>()?;
-    m.add_class::<Solver>()?;
-    Ok(())
-}

@@ -38,10 +38,3 @@ impl Position {
         self.get().game.is_check()
     }
 }
-
-/// The module's classes.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<Position>()?;
-    m.add_class::<Engine>()?;
-    Ok(())
-}

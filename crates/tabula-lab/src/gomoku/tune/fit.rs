@@ -16,6 +16,7 @@
 
 use super::gomocup::{sigmoid, MATE_VALUE};
 use crate::data::read_lines;
+use crate::texel::{mean_gradient, rate_at, Adam, Split};
 use anyhow::{bail, Context};
 use tabula::tune::golden_min;
 use tabula_gomoku::engine::eval::{Features, Weights, CLASSES};
@@ -91,7 +92,7 @@ fn mse(samples: &[Sample], w: &[f64], k: f64) -> f64 {
 
 /// The gradient of [`mse`] over `samples`, split over two threads.
 fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
-    let part = |chunk: &[Sample]| {
+    mean_gradient(samples, |chunk| {
         let mut g = vec![0.0; w.len()];
         for s in chunk {
             let p = sigmoid(k * evaluate(s, w));
@@ -109,20 +110,13 @@ fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
             g[3 * CLASSES + f.their_best as usize] += d;
         }
         g
-    };
-    let half = samples.len() / 2;
-    let (a, b) = std::thread::scope(|sc| {
-        let h = sc.spawn(|| part(&samples[..half]));
-        let b = part(&samples[half..]);
-        (h.join().expect("no panic"), b)
-    });
-    a.iter().zip(&b).map(|(x, y)| (x + y) / samples.len() as f64).collect()
+    })
 }
 
 /// `fit`: the weights that best predict the labelled positions.
 fn fit(args: &Args, start: &Weights) -> anyhow::Result<()> {
     let Args { ref input, ref out, epochs, l2, share, rate, no_mates, rule, .. } = *args;
-    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    let mut split = Split::new(500, 10);
     for (i, line) in read_lines(input)?.iter().enumerate() {
         let fields: Vec<&str> = line.split(';').collect();
         let [moves, result, value] = fields[..] else { continue };
@@ -136,46 +130,29 @@ fn fit(args: &Args, start: &Weights) -> anyhow::Result<()> {
         }
         let Some(features) = Features::of(&board) else { continue };
         let target = share * sigmoid(value / 200.0) + (1.0 - share) * result;
-        let sample = Sample { features, target };
-        if (i / 500) % 10 == 9 {
-            valid.push(sample)
-        } else {
-            train.push(sample)
-        }
+        split.push(i, Sample { features, target });
     }
-    if train.is_empty() || valid.is_empty() {
+    if split.train.is_empty() || split.valid.is_empty() {
         bail!("too few positions in {input}");
     }
     let start = flat(start);
     let hand = flat(&Weights::hand_set());
-    let k = golden_min(0.0001, 0.05, |k| mse(&train, &start, k));
+    let k = golden_min(0.0001, 0.05, |k| mse(&split.train, &start, k));
+    let errors = |w: &[f64]| split.errors(|samples| mse(samples, w, k));
     eprintln!(
-        "{} training, {} held out; K = {k:.5}; error {:.6} / {:.6} (hand-set {:.6} / {:.6})",
-        train.len(),
-        valid.len(),
-        mse(&train, &start, k),
-        mse(&valid, &start, k),
-        mse(&train, &hand, k),
-        mse(&valid, &hand, k)
+        "{} training, {} held out; K = {k:.5}; error {} (hand-set {})",
+        split.train.len(),
+        split.valid.len(),
+        errors(&start),
+        errors(&hand)
     );
     let mut w = start.clone();
-    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
-    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+    let mut adam = Adam::new(&start, l2);
     for epoch in 1..=epochs {
-        let rate = if epoch < epochs * 3 / 4 { rate } else { rate / 4.0 };
-        let mut g = gradient(&train, &w, k);
-        for (gi, (wi, si)) in g.iter_mut().zip(w.iter().zip(&start)) {
-            *gi += 2.0 * l2 * (wi - si);
-        }
-        for i in 0..w.len() {
-            m[i] = b1 * m[i] + (1.0 - b1) * g[i];
-            v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
-            let mh = m[i] / (1.0 - b1.powi(epoch as i32));
-            let vh = v[i] / (1.0 - b2.powi(epoch as i32));
-            w[i] -= rate * mh / (vh.sqrt() + eps);
-        }
+        let g = gradient(&split.train, &w, k);
+        adam.step(&mut w, &g, rate_at(rate, epoch, epochs));
         if epoch % 50 == 0 || epoch == epochs {
-            eprintln!("epoch {epoch}: error {:.6} / {:.6}", mse(&train, &w, k), mse(&valid, &w, k));
+            eprintln!("epoch {epoch}: error {}", errors(&w));
         }
     }
     std::fs::write(out, unflat(&w).to_text()).with_context(|| format!("cannot write {out}"))

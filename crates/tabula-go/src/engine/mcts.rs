@@ -987,19 +987,29 @@ mod tests {
         assert_eq!(a, b);
     }
 
+    /// Black plays the search's move, and White the reply the search expects (its line's second move, else a pass).
+    fn play_with_expected_reply(g: &mut Position, a: &Analysis) {
+        g.play(a.best, Color::Black).unwrap();
+        g.play(a.pv.get(1).copied().unwrap_or(Move::Pass), Color::White).unwrap();
+    }
+
+    /// A search of 1000 playouts more from `g`, whose root had `visits`: the root's visits grow by them (less
+    /// one), and the move it finds is legal.
+    fn search_on(mcts: &mut Mcts, g: &Position, visits: u32) {
+        let b = mcts.search(g, Color::Black, Budget::playouts(1000));
+        assert!(mcts.root_visits(g, Color::Black) >= visits + 1000 - 1);
+        assert!(g.is_legal(b.best, Color::Black));
+    }
+
     #[test]
     fn the_tree_is_reused_for_the_next_move() {
         let mut g = game(7, 7.0, "");
         let mut mcts = one_thread(6);
         let a = mcts.search(&g, Color::Black, Budget::playouts(3000));
-        g.play(a.best, Color::Black).unwrap();
-        let reply = a.pv.get(1).copied().unwrap_or(Move::Pass);
-        g.play(reply, Color::White).unwrap();
+        play_with_expected_reply(&mut g, &a);
         let before = mcts.root_visits(&g, Color::Black);
         assert!(before > 0, "the expected reply's node survives: {a:?}");
-        let b = mcts.search(&g, Color::Black, Budget::playouts(1000));
-        assert!(mcts.root_visits(&g, Color::Black) >= before + 1000 - 1);
-        assert!(g.is_legal(b.best, Color::Black));
+        search_on(&mut mcts, &g, before);
     }
 
     #[test]
@@ -1009,9 +1019,7 @@ mod tests {
         let a = mcts.search(&g, Color::Black, Budget::playouts(3000));
         let before = mcts.tree.get_mut().unwrap().edges;
         assert!(before > 10_000, "the table is over a quarter full: {before}");
-        g.play(a.best, Color::Black).unwrap();
-        let reply = a.pv.get(1).copied().unwrap_or(Move::Pass);
-        g.play(reply, Color::White).unwrap();
+        play_with_expected_reply(&mut g, &a);
         let visits = mcts.root_visits(&g, Color::Black);
         assert!(visits > 0, "the expected reply's node exists: {a:?}");
         // The pruning alone: the new root keeps its statistics, the rest of the old tree goes.
@@ -1028,9 +1036,7 @@ mod tests {
         keep_reachable(tree, g.board(), Color::Black, 0, &pb, 2);
         assert_eq!(tree.nodes.len(), kept);
         // And the search goes on from there, growing the tree past what it kept.
-        let b = mcts.search(&g, Color::Black, Budget::playouts(1000));
-        assert!(mcts.root_visits(&g, Color::Black) >= visits + 1000 - 1);
-        assert!(g.is_legal(b.best, Color::Black));
+        search_on(&mut mcts, &g, visits);
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 const TABULA: &str = env!("CARGO_BIN_EXE_tabula");
@@ -59,6 +59,14 @@ fn slurm(test: &str) -> Option<&'static str> {
         note(&format!("no Slurm cluster; skipping {test} (`.ci/run` installs and starts one, as root)"));
     }
     conf.as_deref()
+}
+
+/// For a Slurm test: its turn on the cluster (held while the guard lives), the cluster's `SLURM_CONF` and a
+/// fresh directory `name`; `None` (with a note naming `test`) where Slurm cannot start.
+fn slurm_test(test: &str, name: &str) -> Option<(MutexGuard<'static, ()>, &'static str, PathBuf)> {
+    let turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let conf = slurm(test)?;
+    Some((turn, conf, scratch(name)))
 }
 
 /// A fresh directory for a test.
@@ -288,9 +296,7 @@ fn cluster_local_shards_run_anywhere_and_merge_as_one_process() {
 
 #[test]
 fn cluster_slurm_match_in_eight_shards_equals_one_process() {
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(conf) = slurm("the eight-shard match") else { return };
-    let dir = scratch("match");
+    let Some((_turn, conf, dir)) = slurm_test("the eight-shard match", "match") else { return };
     openings(&dir, 8);
     let one = one_process(&dir, &match_command("--nodes 300"));
     let job = job_file(&dir, "eight", "match", 8, &match_command("--nodes 300"), "");
@@ -306,9 +312,7 @@ fn cluster_slurm_match_in_eight_shards_equals_one_process() {
 
 #[test]
 fn cluster_slurm_sprt_stops_early_and_cancels_the_rest() {
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(conf) = slurm("the SPRT job") else { return };
-    let dir = scratch("sprt");
+    let Some((_turn, conf, dir)) = slurm_test("the SPRT job", "sprt") else { return };
     openings(&dir, 8);
     // A known handicap: the second engine searches 150 nodes where the first searches 1,500 (a wrapper rewrites
     // its `go`).
@@ -344,9 +348,7 @@ fn cluster_slurm_sprt_stops_early_and_cancels_the_rest() {
 
 #[test]
 fn cluster_slurm_kmc_ensemble_of_two_temperatures_and_three_seeds() {
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(conf) = slurm("the KMC ensemble") else { return };
-    let dir = scratch("kmc");
+    let Some((_turn, conf, dir)) = slurm_test("the KMC ensemble", "kmc") else { return };
     study(&dir, "773, 373", "1, 2, 3", 20_000, "recall");
     let one = ok(&dir, None, &["kmc", "study", "study.toml", "-o", "one"]);
     let job = job_file(&dir, "ensemble", "kmc", 6, &format!("{TABULA} kmc study study.toml"), "");
@@ -367,9 +369,7 @@ fn cluster_slurm_kmc_ensemble_of_two_temperatures_and_three_seeds() {
 
 #[test]
 fn cluster_slurm_killed_shard_is_resubmitted_and_gives_the_same_bits() {
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(conf) = slurm("the killed shard") else { return };
-    let dir = scratch("killed");
+    let Some((_turn, conf, dir)) = slurm_test("the killed shard", "killed") else { return };
     study(&dir, "773", "1, 2, 3, 4", 10_000_000, "run");
     let job = job_file(&dir, "killed", "kmc", 4, &format!("{TABULA} kmc study study.toml"), "");
     let driver = Command::new(TABULA)
@@ -434,9 +434,7 @@ fn tabula_cluster_body(text: &str) -> &str {
 
 #[test]
 fn cluster_slurm_damaged_result_is_refused_by_name_and_run_again() {
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(conf) = slurm("the damaged result") else { return };
-    let dir = scratch("damaged");
+    let Some((_turn, conf, dir)) = slurm_test("the damaged result", "damaged") else { return };
     study(&dir, "773", "1, 2", 5_000, "run");
     let job = job_file(&dir, "damaged", "kmc", 2, &format!("{TABULA} kmc study study.toml"), "");
     let first = ok(&dir, Some(conf), &["cluster", "submit", job.to_str().unwrap()]);

@@ -451,6 +451,14 @@ mod tests {
         Move::from_gtp(s, size).unwrap()
     }
 
+    /// Whether white may retake the ko at B3 after black takes at C3 and both sides pass.
+    fn retake_after_two_passes(mut g: Position) -> bool {
+        g.play(m("C3", 4), Color::Black).unwrap();
+        g.play(Move::Pass, Color::White).unwrap();
+        g.play(Move::Pass, Color::Black).unwrap();
+        g.check(m("B3", 4), Color::White).is_ok()
+    }
+
     #[test]
     fn simple_ko_and_superko_forbid_the_immediate_retake() {
         for ko in [KoRule::Simple, KoRule::Positional, KoRule::Situational] {
@@ -468,11 +476,8 @@ mod tests {
     #[test]
     fn a_retake_after_two_passes_repeats_the_board() {
         for (ko, legal) in [(KoRule::Simple, true), (KoRule::Positional, false), (KoRule::Situational, false)] {
-            let mut g = ko_position(Rules { ko, suicide: false });
-            g.play(m("C3", 4), Color::Black).unwrap();
-            g.play(Move::Pass, Color::White).unwrap();
-            g.play(Move::Pass, Color::Black).unwrap();
-            assert_eq!(g.check(m("B3", 4), Color::White).is_ok(), legal, "{ko:?}");
+            let g = ko_position(Rules { ko, suicide: false });
+            assert_eq!(retake_after_two_passes(g), legal, "{ko:?}");
         }
     }
 
@@ -490,10 +495,7 @@ mod tests {
                 }
             }
             g.set_to_move(Color::White);
-            g.play(m("C3", 4), Color::Black).unwrap();
-            g.play(Move::Pass, Color::White).unwrap();
-            g.play(Move::Pass, Color::Black).unwrap();
-            assert_eq!(g.check(m("B3", 4), Color::White).is_ok(), legal, "{ko:?}");
+            assert_eq!(retake_after_two_passes(g), legal, "{ko:?}");
         }
     }
 

@@ -296,24 +296,26 @@ mod tests {
     #[test]
     fn classes_of_black_lines() {
         let t = tables();
-        let black = |s: &str, exact| {
-            let rule = if exact { Rule::Standard } else { Rule::Freestyle };
-            t.pattern(rule, Color::Black, code_of(s))
-        };
-        assert_eq!(black("..xx*xx..", false), Pattern::Five);
-        assert_eq!(black(".xxx*xx..", false), Pattern::Five);
-        assert_eq!(black(".xxx*xx..", true), Pattern::Overline);
-        assert_eq!(black("...x*xx..", false), Pattern::FlexFour);
-        assert_eq!(black("..ox*xx..", false), Pattern::BlockFour);
-        assert_eq!(black("x.xx*.x..", false), Pattern::DoubleFour);
-        assert_eq!(black("...x*x...", false), Pattern::FlexThree);
-        assert_eq!(black("..ox*x...", false), Pattern::BlockThree);
-        assert_eq!(black("....*x...", false), Pattern::FlexTwo);
-        assert_eq!(black("....*....", false), Pattern::FlexOne);
-        assert_eq!(black("..o.*.o..", false), Pattern::None);
-        assert_eq!(black("##.x*xo..", false), Pattern::None);
-        assert_eq!(black("###.*x...", false), Pattern::FlexTwo);
-        // White sees black stones as the opponent's.
-        assert_eq!(t.pattern(Rule::Freestyle, Color::White, code_of("...x*x...")), Pattern::None);
+        use Color::{Black, White};
+        use Rule::{Freestyle, Standard};
+        for (line, rule, color, pattern) in [
+            ("..xx*xx..", Freestyle, Black, Pattern::Five),
+            (".xxx*xx..", Freestyle, Black, Pattern::Five),
+            (".xxx*xx..", Standard, Black, Pattern::Overline),
+            ("...x*xx..", Freestyle, Black, Pattern::FlexFour),
+            ("..ox*xx..", Freestyle, Black, Pattern::BlockFour),
+            ("x.xx*.x..", Freestyle, Black, Pattern::DoubleFour),
+            ("...x*x...", Freestyle, Black, Pattern::FlexThree),
+            ("..ox*x...", Freestyle, Black, Pattern::BlockThree),
+            ("....*x...", Freestyle, Black, Pattern::FlexTwo),
+            ("....*....", Freestyle, Black, Pattern::FlexOne),
+            ("..o.*.o..", Freestyle, Black, Pattern::None),
+            ("##.x*xo..", Freestyle, Black, Pattern::None),
+            ("###.*x...", Freestyle, Black, Pattern::FlexTwo),
+            // White sees black stones as the opponent's.
+            ("...x*x...", Freestyle, White, Pattern::None),
+        ] {
+            assert_eq!(t.pattern(rule, color, code_of(line)), pattern, "{line} for {color:?} under {rule:?}");
+        }
     }
 }

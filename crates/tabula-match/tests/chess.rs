@@ -45,44 +45,39 @@ fn loses_every_game(mode: &str, reason: &str, tc: TimeControl) {
     assert!(records.contains("[Termination "), "{records}");
 }
 
+/// Every way of misbehaving loses: a crash, a hang or a slow answer (on time, with a move time or a clock), an
+/// illegal move, garbage.
 #[test]
-fn crash_loses() {
-    loses_every_game("crash", "engine exited (crash)", movetime(100));
+fn misbehaving_loses_every_game() {
+    let clock =
+        TimeControl { margin: Duration::from_millis(100), ..TimeControl::parse_base_increment("0.3+0").unwrap() };
+    for (mode, reason, tc) in [
+        ("crash", "engine exited (crash)", movetime(100)),
+        ("hang", "loses on time", movetime(100)),
+        ("slow", "loses on time", clock),
+        ("illegal", "illegal move", movetime(100)),
+        ("garbage", "garbage", movetime(100)),
+    ] {
+        loses_every_game(mode, reason, tc);
+    }
 }
 
-#[test]
-fn hang_loses_on_time() {
-    loses_every_game("hang", "loses on time", movetime(100));
-}
-
-#[test]
-fn slow_loses_on_time_with_a_clock() {
-    let tc = TimeControl { margin: Duration::from_millis(100), ..TimeControl::parse_base_increment("0.3+0").unwrap() };
-    loses_every_game("slow", "loses on time", tc);
-}
-
-#[test]
-fn illegal_move_loses() {
-    loses_every_game("illegal", "illegal move", movetime(100));
-}
-
-#[test]
-fn garbage_loses() {
-    loses_every_game("garbage", "garbage", movetime(100));
-}
-
-/// Engine 0 wins every game: engine 1 plays an illegal first move in each.
-#[test]
-fn sprt_stops_a_lopsided_match() {
-    let config = MatchConfig {
+/// A match under an SPRT that engine 0 wins game after game: engine 1 plays an illegal first move in each.
+fn lopsided_sprt_match() -> MatchConfig {
+    MatchConfig {
         engines: [fake("uci", "random", 0), fake("uci", "illegal", 0)],
         tc: TimeControl { depth: Some(1), ..TimeControl::default() },
         max_moves: Some(60),
         rounds: 100,
-        concurrency: 2,
         sprt: Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap()),
         ..MatchConfig::default()
-    };
+    }
+}
+
+/// Engine 0 wins every game, and the SPRT stops the match early.
+#[test]
+fn sprt_stops_a_lopsided_match() {
+    let config = MatchConfig { concurrency: 2, ..lopsided_sprt_match() };
     let summary = run(&Chess, Vec::new(), &config, &mut Vec::new(), &mut Vec::new()).unwrap();
     let (sprt, llr, decision) = summary.sprt.unwrap();
     assert_eq!(decision, SprtDecision::AcceptH1, "{summary}");
@@ -98,14 +93,7 @@ fn sprt_stops_a_lopsided_match() {
 /// counted, so that its table is the one a merge of the same games in shards gives.
 #[test]
 fn sprt_at_concurrency_one_plays_no_game_past_the_decision() {
-    let config = MatchConfig {
-        engines: [fake("uci", "random", 0), fake("uci", "illegal", 0)],
-        tc: TimeControl { depth: Some(1), ..TimeControl::default() },
-        max_moves: Some(60),
-        rounds: 100,
-        sprt: Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap()),
-        ..MatchConfig::default()
-    };
+    let config = lopsided_sprt_match();
     for _ in 0..5 {
         let summary = run(&Chess, Vec::new(), &config, &mut Vec::new(), &mut Vec::new()).unwrap();
         assert_eq!(summary.decided_at, Some(summary.results.games()), "{summary}");

@@ -23,6 +23,11 @@ fn movetime(ms: u64) -> TimeControl {
     }
 }
 
+/// A match of two engines that play random legal moves.
+fn random_movers() -> MatchConfig {
+    MatchConfig { engines: [fake("random", 0), fake("random", 0)], ..MatchConfig::default() }
+}
+
 fn play(go: &Go, openings: &str, config: MatchConfig) -> (Summary, String) {
     let openings = go.parse_openings(openings, "test").unwrap();
     let mut records = Vec::new();
@@ -70,51 +75,30 @@ fn loses_every_game(mode: &str, reason: &str, re: &str, tc: TimeControl) {
     }
 }
 
+/// Every way of misbehaving loses: a crash, a hang or a slow answer (on time, with a move time or a clock), an
+/// illegal move, garbage, a refused `genmove`; resigning loses too, without a forfeit.
 #[test]
-fn crash_loses() {
-    loses_every_game("crash", "engine exited (crash)", "F", movetime(100));
-}
-
-#[test]
-fn hang_loses_on_time() {
-    loses_every_game("hang", "loses on time", "T", movetime(100));
-}
-
-#[test]
-fn slow_loses_on_time_with_a_clock() {
-    let tc = TimeControl { margin: Duration::from_millis(100), ..TimeControl::parse_base_increment("0.3+0").unwrap() };
-    loses_every_game("slow", "loses on time", "T", tc);
-}
-
-#[test]
-fn illegal_move_loses() {
-    loses_every_game("illegal", "is occupied", "F", movetime(100));
-}
-
-#[test]
-fn garbage_loses() {
-    loses_every_game("garbage", "garbage", "F", movetime(100));
-}
-
-#[test]
-fn a_refused_genmove_loses() {
-    loses_every_game("refuse", "refused `genmove", "F", movetime(100));
-}
-
-#[test]
-fn resigning_loses_without_a_forfeit() {
-    loses_every_game("resign", "resigns", "R", movetime(100));
+fn misbehaving_loses_every_game() {
+    let clock =
+        TimeControl { margin: Duration::from_millis(100), ..TimeControl::parse_base_increment("0.3+0").unwrap() };
+    for (mode, reason, re, tc) in [
+        ("crash", "engine exited (crash)", "F", movetime(100)),
+        ("hang", "loses on time", "T", movetime(100)),
+        ("slow", "loses on time", "T", clock),
+        ("illegal", "is occupied", "F", movetime(100)),
+        ("garbage", "garbage", "F", movetime(100)),
+        ("refuse", "refused `genmove", "F", movetime(100)),
+        ("resign", "resigns", "R", movetime(100)),
+    ] {
+        loses_every_game(mode, reason, re, tc);
+    }
 }
 
 #[test]
 fn random_games_end_by_two_passes_and_are_scored_by_area() {
     let go = Go::new(7, 0.5).unwrap();
-    let config = MatchConfig {
-        engines: [fake("random", 0), fake("random", 0)],
-        games: Some(4),
-        tc: TimeControl::parse_base_increment("30+0").unwrap(),
-        ..MatchConfig::default()
-    };
+    let config =
+        MatchConfig { games: Some(4), tc: TimeControl::parse_base_increment("30+0").unwrap(), ..random_movers() };
     let (summary, records) = play(&go, "", config);
     assert_eq!(summary.forfeits, [0, 0], "{summary}\n{records}");
     assert_eq!(summary.results.games(), 4);
@@ -131,12 +115,7 @@ fn random_games_end_by_two_passes_and_are_scored_by_area() {
 #[test]
 fn move_limit_adjudicates_by_area() {
     let go = Go::new(9, 7.0).unwrap();
-    let config = MatchConfig {
-        engines: [fake("random", 0), fake("random", 0)],
-        games: Some(2),
-        max_moves: Some(5),
-        ..MatchConfig::default()
-    };
+    let config = MatchConfig { games: Some(2), max_moves: Some(5), ..random_movers() };
     let (summary, records) = play(&go, "E5\n", config);
     for (record, played) in games(&records).iter().zip(&summary.games) {
         assert_eq!(record.moves.len(), 11, "the opening move and five moves each");
@@ -148,8 +127,7 @@ fn move_limit_adjudicates_by_area() {
 fn sgf_openings_with_setup_stones_and_komi() {
     let go = Go::new(9, 7.0).unwrap();
     let openings = "(;GM[1]FF[4]SZ[9]KM[5.5]HA[2]AB[cc][gg])\n(;SZ[9]AB[ee]AW[dd]PL[B];B[cd])\n";
-    let config =
-        MatchConfig { engines: [fake("random", 0), fake("random", 0)], max_moves: Some(10), ..MatchConfig::default() };
+    let config = MatchConfig { max_moves: Some(10), ..random_movers() };
     let (summary, records) = play(&go, openings, config);
     assert_eq!(summary.results.games(), 4);
     assert_eq!(summary.forfeits, [0, 0], "{summary}\n{records}");
@@ -166,23 +144,14 @@ fn sgf_openings_with_setup_stones_and_komi() {
 fn options_reach_the_engine_and_refusals_stop_the_match() {
     let go = Go::new(9, 7.0).unwrap();
     let (_, option) = EngineOption::parse_targeted("1:mode=garbage").unwrap();
-    let config = MatchConfig {
-        engines: [fake("random", 0), fake("random", 0)],
-        options: [vec![option], Vec::new()],
-        games: Some(2),
-        tc: movetime(100),
-        ..MatchConfig::default()
-    };
+    let config =
+        MatchConfig { options: [vec![option], Vec::new()], games: Some(2), tc: movetime(100), ..random_movers() };
     let (summary, _) = play(&go, "", config);
     assert_eq!(summary.results.losses, 2, "{summary}");
     assert!(summary.games.iter().all(|g| g.finished.reason.contains("garbage")));
 
     let (_, option) = EngineOption::parse_targeted("2:levle=3").unwrap();
-    let config = MatchConfig {
-        engines: [fake("random", 0), fake("random", 0)],
-        options: [Vec::new(), vec![option]],
-        ..MatchConfig::default()
-    };
+    let config = MatchConfig { options: [Vec::new(), vec![option]], ..random_movers() };
     let err = run(&go, Vec::new(), &config, &mut Vec::new(), &mut Vec::new()).unwrap_err();
     assert!(err.to_string().contains("engine 2: refused `levle 3`"), "{err}");
 }

@@ -475,6 +475,7 @@ mod tests {
     use super::*;
 
     /// `sleep N` searches N milliseconds (or until stopped) and says how it ended; `panic` panics in search.
+    #[derive(Default)]
     struct Sleeper {
         log: Vec<String>,
     }
@@ -524,11 +525,19 @@ mod tests {
     }
 
     fn run(input: &'static [u8]) -> (Vec<String>, String) {
-        let mut sleeper = Sleeper { log: Vec::new() };
+        let mut sleeper = Sleeper::default();
         let output = Shared::default();
         serve(&mut sleeper, input, output.clone()).unwrap();
         let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
         (sleeper.log, text)
+    }
+
+    /// What a connection has written after `input`, once `done` holds of it (within 20 s).
+    fn output_once(input: &[u8], done: impl Fn(&str) -> bool) -> String {
+        let connection = Connection::open(Sleeper::default());
+        connection.send(input);
+        assert!(connection.wait_until(Duration::from_secs(20), done), "{}", connection.output());
+        connection.output()
     }
 
     #[test]
@@ -540,20 +549,16 @@ mod tests {
 
     #[test]
     fn waiting_input_is_served_when_the_search_ends_by_itself() {
-        let connection = Connection::open(Sleeper { log: Vec::new() });
-        connection.send(b"sleep 30\nb\n");
-        assert!(connection.wait_until(Duration::from_secs(10), |o| o.contains("ok b")));
-        assert_eq!(connection.output(), "started\ndone\nok b\n");
+        let out = output_once(b"sleep 30\nb\n", |o| o.contains("ok b"));
+        assert_eq!(out, "started\ndone\nok b\n");
     }
 
     /// A GUI sends `stop` (or `ponderhit`) right after the `go` it is meant for, which may come while the search
     /// before still runs: it must reach the new search, and what waits is served in order.
     #[test]
     fn lines_behind_waiting_ones_keep_their_order_and_reach_the_search_they_follow() {
-        let connection = Connection::open(Sleeper { log: Vec::new() });
-        connection.send(b"sleep 200\nb\nnow\nsleep 100000\nstop\n");
-        assert!(connection.wait_until(Duration::from_secs(20), |o| o.ends_with("stopped\n")));
-        assert_eq!(connection.output(), "started\ndone\nok b\nok now\nstarted\nstopped\n");
+        let out = output_once(b"sleep 200\nb\nnow\nsleep 100000\nstop\n", |o| o.ends_with("stopped\n"));
+        assert_eq!(out, "started\ndone\nok b\nok now\nstarted\nstopped\n");
     }
 
     #[test]
@@ -577,7 +582,7 @@ mod tests {
 
     #[test]
     fn a_connection_answers_while_searching() {
-        let connection = Connection::open(Sleeper { log: Vec::new() });
+        let connection = Connection::open(Sleeper::default());
         connection.send_line("sleep 100000");
         assert!(connection.wait_until(Duration::from_secs(10), |o| o.contains("started")));
         connection.send(b"now\r\n");
@@ -593,7 +598,7 @@ mod tests {
 
     #[test]
     fn answer_runs_a_search_inline() {
-        let mut sleeper = Sleeper { log: Vec::new() };
+        let mut sleeper = Sleeper::default();
         assert_eq!(answer(&mut sleeper, "sleep 1"), ["started", "done"]);
         assert_eq!(answer(&mut sleeper, "quit"), ["bye"]);
     }

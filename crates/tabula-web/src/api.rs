@@ -5,12 +5,14 @@ use crate::session::{GameState, SearchJob, SearchReport, Session};
 use crate::words::{front_error, Words, ENGLISH, TABLES};
 use crate::{Catalog, Limits};
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Path, Query, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, StatusCode, Uri};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -108,6 +110,30 @@ impl From<PathRejection> for ApiError {
 }
 
 type ApiResult<T> = Result<T, ApiError>;
+
+/// The session id of the request's path; one that is not a number is answered as an [`ApiError`].
+struct SessionId(u64);
+
+impl<S: Send + Sync> FromRequestParts<S> for SessionId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> ApiResult<SessionId> {
+        let Path(id) = Path::<u64>::from_request_parts(parts, state).await?;
+        Ok(SessionId(id))
+    }
+}
+
+/// The request's JSON body; one that does not parse as a `T` is answered as an [`ApiError`].
+struct Body<T>(T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> ApiResult<Body<T>> {
+        let Json(body) = Json::<T>::from_request(request, state).await?;
+        Ok(Body(body))
+    }
+}
 
 /// The router of the whole interface, the page included.
 pub fn router(catalog: Catalog, limits: Limits) -> Router {
@@ -211,8 +237,7 @@ struct CreateRequest {
     position: Option<String>,
 }
 
-async fn create(State(app): State<App>, body: Result<Json<CreateRequest>, JsonRejection>) -> ApiResult<Response> {
-    let Json(req) = body?;
+async fn create(State(app): State<App>, Body(req): Body<CreateRequest>) -> ApiResult<Response> {
     let Some(entry) = app.catalog.get(&req.game) else {
         let names: Vec<_> = app.catalog.entries.iter().map(|e| e.name).collect();
         return Err(ApiError::bad("error.unknown_game", [("game", req.game), ("games", names.join(", "))]));
@@ -266,13 +291,11 @@ fn idle(slot: &Slot) -> ApiResult<()> {
     }
 }
 
-async fn state(State(app): State<App>, id: Result<Path<u64>, PathRejection>) -> ApiResult<Json<StateJson>> {
-    let Path(id) = id?;
+async fn state(State(app): State<App>, SessionId(id): SessionId) -> ApiResult<Json<StateJson>> {
     with_slot(&app, id, |slot| Ok(state_of(id, slot)))
 }
 
-async fn delete(State(app): State<App>, id: Result<Path<u64>, PathRejection>) -> ApiResult<StatusCode> {
-    let Path(id) = id?;
+async fn delete(State(app): State<App>, SessionId(id): SessionId) -> ApiResult<StatusCode> {
     let slot = app.sessions().remove(&id).ok_or_else(|| no_session(id))?;
     if let Some(stop) = slot.search {
         stop.store(true, Ordering::Relaxed);
@@ -289,11 +312,9 @@ struct MoveRequest {
 
 async fn play(
     State(app): State<App>,
-    id: Result<Path<u64>, PathRejection>,
-    body: Result<Json<MoveRequest>, JsonRejection>,
+    SessionId(id): SessionId,
+    Body(req): Body<MoveRequest>,
 ) -> ApiResult<Json<StateJson>> {
-    let Path(id) = id?;
-    let Json(req) = body?;
     with_slot(&app, id, |slot| {
         idle(slot)?;
         slot.session.play(&req.text).map_err(|e| ApiError::refused(slot.session.game(), &e))?;
@@ -301,8 +322,7 @@ async fn play(
     })
 }
 
-async fn undo(State(app): State<App>, id: Result<Path<u64>, PathRejection>) -> ApiResult<Json<StateJson>> {
-    let Path(id) = id?;
+async fn undo(State(app): State<App>, SessionId(id): SessionId) -> ApiResult<Json<StateJson>> {
     with_slot(&app, id, |slot| {
         idle(slot)?;
         if !slot.session.undo() {
@@ -317,8 +337,7 @@ struct Stopped {
     stopped: bool,
 }
 
-async fn stop(State(app): State<App>, id: Result<Path<u64>, PathRejection>) -> ApiResult<Json<Stopped>> {
-    let Path(id) = id?;
+async fn stop(State(app): State<App>, SessionId(id): SessionId) -> ApiResult<Json<Stopped>> {
     with_slot(&app, id, |slot| {
         if let Some(stop) = &slot.search {
             stop.store(true, Ordering::Relaxed);
@@ -408,10 +427,9 @@ fn event(name: &str, data: &impl Serialize) -> Event {
 
 async fn search(
     State(app): State<App>,
-    id: Result<Path<u64>, PathRejection>,
+    SessionId(id): SessionId,
     query: Result<Query<SearchQuery>, QueryRejection>,
 ) -> ApiResult<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>> {
-    let Path(id) = id?;
     let Query(q) = query?;
     let stop = Arc::new(AtomicBool::new(false));
     let limits = limits(&app, q.time_ms, q.depth, &stop)?;
@@ -471,11 +489,9 @@ struct Comparison {
 /// The same search with the table and without it, one after the other on one search slot.
 async fn compare(
     State(app): State<App>,
-    id: Result<Path<u64>, PathRejection>,
-    body: Result<Json<CompareRequest>, JsonRejection>,
+    SessionId(id): SessionId,
+    Body(req): Body<CompareRequest>,
 ) -> ApiResult<Json<Comparison>> {
-    let Path(id) = id?;
-    let Json(req) = body?;
     let stop = Arc::new(AtomicBool::new(false));
     let limits = limits(&app, req.time_ms, Some(req.depth), &stop)?;
     let (mut jobs, guard) = start_search(&app, id, &[true, false], stop)?;

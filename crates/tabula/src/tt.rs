@@ -101,40 +101,23 @@ impl Bound {
     }
 }
 
-/// A copy of a stored entry, score already converted to the probing ply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
-    /// Depth in plies the score was searched to.
-    pub depth: u8,
-    /// What kind of bound the score is.
-    pub bound: Bound,
-    /// The score, from the side to move's point of view.
-    pub score: Score,
-    /// The static evaluation, if stored.
-    pub eval: Option<Score>,
-    /// The best move's code, if any.
-    pub move_code: Option<u16>,
-    /// Whether the score holds at any depth: the search that stored it reached the end of every line it
-    /// looked at (no horizon, no pruning that guesses).
-    pub proven: bool,
-    /// The generation of the search that wrote it.
-    pub generation: u8,
-}
-
-/// A search result to store (see [`TranspositionTable::store`]).
+/// A search result: what [`TranspositionTable::store`] writes and, from the entry, what a probe finds
+/// ([`Probe::hit`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record {
     /// Depth in plies the score was searched to.
     pub depth: u8,
     /// What kind of bound the score is.
     pub bound: Bound,
-    /// The score, from the side to move's point of view, at the storing ply.
+    /// The score, from the side to move's point of view, at the storing ply (in a probe's hit, converted to
+    /// the probing ply).
     pub score: Score,
     /// The static evaluation, if known.
     pub eval: Option<Score>,
     /// The best move's code, if any (a new result without one keeps the stored move).
     pub move_code: Option<u16>,
-    /// Whether the score holds at any depth (see [`Entry::proven`]).
+    /// Whether the score holds at any depth: the search that stored it reached the end of every line it
+    /// looked at (no horizon, no pruning that guesses).
     pub proven: bool,
 }
 
@@ -161,9 +144,7 @@ impl Record {
             proven,
         }
     }
-}
 
-impl Entry {
     /// Whether the stored score settles a search of the window (`alpha`, `beta`) by itself: exact, a lower
     /// bound at or above `beta`, or an upper bound at or below `alpha` (depth not considered).
     pub fn decides(&self, alpha: Score, beta: Score) -> bool {
@@ -194,8 +175,8 @@ pub struct Slot {
 /// The answer to [`TranspositionTable::probe`].
 #[derive(Clone, Copy, Debug)]
 pub struct Probe {
-    /// The entry for the key, if the table holds one.
-    pub hit: Option<Entry>,
+    /// The entry for the key, if the table holds one, its score converted to the probing ply.
+    pub hit: Option<Record>,
     /// Where to store a result for the key.
     pub slot: Slot,
 }
@@ -372,18 +353,17 @@ fn pack(record: &Record, score: Score, generation: u8) -> u64 {
 }
 
 #[inline(always)]
-fn unpack(data: u64, ply: u32) -> Option<Entry> {
+fn unpack(data: u64, ply: u32) -> Option<Record> {
     let bound = Bound::from_bits(data >> 56)?;
     let mv = (data & 0xFFFF) as u16;
     let eval = (data >> 32) as u16 as i16;
-    Some(Entry {
+    Some(Record {
         depth: (data >> 48) as u8,
         bound,
         score: score::from_table((data >> 16) as u16 as i16 as Score, ply),
         eval: (eval != NO_EVAL).then_some(eval as Score),
         move_code: (mv != 0).then(|| mv - 1),
         proven: data & PROVEN != 0,
-        generation: (data >> GENERATION_SHIFT) as u8,
     })
 }
 
@@ -653,8 +633,8 @@ mod tests {
         assert!(!t.probe(k, 0).hit.unwrap().proven);
     }
 
-    fn rec_entry_reaches(e: &Entry) -> bool {
-        Entry { proven: false, ..*e }.reaches(3)
+    fn rec_entry_reaches(e: &Record) -> bool {
+        Record { proven: false, ..*e }.reaches(3)
     }
 
     #[test]

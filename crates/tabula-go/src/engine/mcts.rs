@@ -913,10 +913,11 @@ mod tests {
     use crate::position::ko_position;
     use crate::position::Rules;
 
-    fn game(size: usize, komi: f64, moves: &[(&str, Color)]) -> Position {
+    /// The position after `moves` (GTP points, black first, then in turn) on an empty board.
+    fn game(size: usize, komi: f64, moves: &str) -> Position {
         let mut g = Position::new(size, Rules::default()).unwrap();
         g.set_komi(komi);
-        for &(s, c) in moves {
+        for (s, c) in moves.split_whitespace().zip([Color::Black, Color::White].into_iter().cycle()) {
             g.play(Move::from_gtp(s, size).unwrap(), c).unwrap();
         }
         g
@@ -930,24 +931,7 @@ mod tests {
     /// where extending leaves one liberty): black to move on 5x5 must take them now, or white's B5 takes
     /// B3-B4 first. GNU Go 3.8's `genmove b` answers C5 too.
     fn capture_wins() -> Position {
-        game(
-            5,
-            0.5,
-            &[
-                ("B3", Color::Black),
-                ("C3", Color::White),
-                ("B4", Color::Black),
-                ("C4", Color::White),
-                ("D3", Color::Black),
-                ("A3", Color::White),
-                ("D4", Color::Black),
-                ("A4", Color::White),
-                ("C2", Color::Black),
-                ("B2", Color::White),
-                ("E1", Color::Black),
-                ("A5", Color::White),
-            ],
-        )
+        game(5, 0.5, "B3 C3 B4 C4 D3 A3 D4 A4 C2 B2 E1 A5")
     }
 
     #[test]
@@ -960,22 +944,7 @@ mod tests {
     #[test]
     fn escapes_from_atari() {
         // Black's C3-C4 has one liberty, C5: extending there gives it three.
-        let g = game(
-            7,
-            0.5,
-            &[
-                ("C3", Color::Black),
-                ("B3", Color::White),
-                ("C4", Color::Black),
-                ("B4", Color::White),
-                ("F5", Color::Black),
-                ("D3", Color::White),
-                ("F3", Color::Black),
-                ("D4", Color::White),
-                ("F2", Color::Black),
-                ("C2", Color::White),
-            ],
-        );
+        let g = game(7, 0.5, "C3 B3 C4 B4 F5 D3 F3 D4 F2 C2");
         let a = one_thread(2).search(&g, Color::Black, Budget::playouts(4000));
         assert_eq!(a.best, Move::from_gtp("C5", 5).unwrap(), "{a:?}");
     }
@@ -984,20 +953,7 @@ mod tests {
     fn does_not_run_into_a_ladder() {
         // White's D3 puts black C3 in atari (B3, C2 and D4 white); black's other stones stand at G7, G3
         // and G5. GNU Go 3.8's `defend C3` answers 0: extending at C4 runs into a ladder that works.
-        let g = game(
-            9,
-            7.0,
-            &[
-                ("C3", Color::Black),
-                ("B3", Color::White),
-                ("G7", Color::Black),
-                ("C2", Color::White),
-                ("G3", Color::Black),
-                ("D4", Color::White),
-                ("G5", Color::Black),
-                ("D3", Color::White),
-            ],
-        );
+        let g = game(9, 7.0, "C3 B3 G7 C2 G3 D4 G5 D3");
         let a = one_thread(3).search(&g, Color::Black, Budget::playouts(5000));
         let c4 = Move::from_gtp("C4", 9).unwrap();
         let visits = a.candidates.iter().find(|c| c.mv == c4).map_or(0, |c| c.visits);
@@ -1025,37 +981,45 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_search() {
-        let g = game(7, 7.0, &[("D4", Color::Black)]);
+        let g = game(7, 7.0, "D4");
         let a = one_thread(5).search(&g, Color::White, Budget::playouts(1500));
         let b = one_thread(5).search(&g, Color::White, Budget::playouts(1500));
         assert_eq!(a, b);
     }
 
-    #[test]
-    fn the_tree_is_reused_for_the_next_move() {
-        let mut g = game(7, 7.0, &[]);
-        let mut mcts = one_thread(6);
-        let a = mcts.search(&g, Color::Black, Budget::playouts(3000));
+    /// Black plays the search's move, and White the reply the search expects (its line's second move, else a pass).
+    fn play_with_expected_reply(g: &mut Position, a: &Analysis) {
         g.play(a.best, Color::Black).unwrap();
-        let reply = a.pv.get(1).copied().unwrap_or(Move::Pass);
-        g.play(reply, Color::White).unwrap();
-        let before = mcts.root_visits(&g, Color::Black);
-        assert!(before > 0, "the expected reply's node survives: {a:?}");
-        let b = mcts.search(&g, Color::Black, Budget::playouts(1000));
-        assert!(mcts.root_visits(&g, Color::Black) >= before + 1000 - 1);
+        g.play(a.pv.get(1).copied().unwrap_or(Move::Pass), Color::White).unwrap();
+    }
+
+    /// A search of 1000 playouts more from `g`, whose root had `visits`: the root's visits grow by them (less
+    /// one), and the move it finds is legal.
+    fn search_on(mcts: &mut Mcts, g: &Position, visits: u32) {
+        let b = mcts.search(g, Color::Black, Budget::playouts(1000));
+        assert!(mcts.root_visits(g, Color::Black) >= visits + 1000 - 1);
         assert!(g.is_legal(b.best, Color::Black));
     }
 
     #[test]
+    fn the_tree_is_reused_for_the_next_move() {
+        let mut g = game(7, 7.0, "");
+        let mut mcts = one_thread(6);
+        let a = mcts.search(&g, Color::Black, Budget::playouts(3000));
+        play_with_expected_reply(&mut g, &a);
+        let before = mcts.root_visits(&g, Color::Black);
+        assert!(before > 0, "the expected reply's node survives: {a:?}");
+        search_on(&mut mcts, &g, before);
+    }
+
+    #[test]
     fn a_full_table_keeps_the_subtree_of_the_next_root() {
-        let mut g = game(7, 7.0, &[]);
+        let mut g = game(7, 7.0, "");
         let mut mcts = Mcts::new(Config { threads: 1, seed: 8, max_edges: 40_000, ..Config::default() });
         let a = mcts.search(&g, Color::Black, Budget::playouts(3000));
         let before = mcts.tree.get_mut().unwrap().edges;
         assert!(before > 10_000, "the table is over a quarter full: {before}");
-        g.play(a.best, Color::Black).unwrap();
-        let reply = a.pv.get(1).copied().unwrap_or(Move::Pass);
-        g.play(reply, Color::White).unwrap();
+        play_with_expected_reply(&mut g, &a);
         let visits = mcts.root_visits(&g, Color::Black);
         assert!(visits > 0, "the expected reply's node exists: {a:?}");
         // The pruning alone: the new root keeps its statistics, the rest of the old tree goes.
@@ -1072,20 +1036,21 @@ mod tests {
         keep_reachable(tree, g.board(), Color::Black, 0, &pb, 2);
         assert_eq!(tree.nodes.len(), kept);
         // And the search goes on from there, growing the tree past what it kept.
-        let b = mcts.search(&g, Color::Black, Budget::playouts(1000));
-        assert!(mcts.root_visits(&g, Color::Black) >= visits + 1000 - 1);
-        assert!(g.is_legal(b.best, Color::Black));
+        search_on(&mut mcts, &g, visits);
     }
 
     #[test]
     fn passes_only_when_passing_wins_or_nothing_is_left() {
         // 3x3, black owns everything but one eye; white passed: black passes and wins.
-        let mut g = game(3, 0.5, &[("B1", Color::Black), ("B2", Color::Black), ("B3", Color::Black)]);
+        let mut g = game(3, 0.5, "");
+        for p in ["B1", "B2", "B3"] {
+            g.play(Move::from_gtp(p, 3).unwrap(), Color::Black).unwrap();
+        }
         g.play(Move::Pass, Color::White).unwrap();
         let a = one_thread(7).search(&g, Color::Black, Budget::playouts(300));
         assert_eq!(a.best, Move::Pass, "{a:?}");
         // On an open board black does not pass early.
-        let g = game(5, 0.5, &[]);
+        let g = game(5, 0.5, "");
         let a = one_thread(7).search(&g, Color::Black, Budget::playouts(300));
         assert_ne!(a.best, Move::Pass);
     }
@@ -1093,7 +1058,7 @@ mod tests {
     #[test]
     fn resigns_a_hopeless_game() {
         // White has a single stone against a black wall on 5x5 with no komi.
-        let mut g = game(5, 0.0, &[]);
+        let mut g = game(5, 0.0, "");
         for s in ["B1", "B2", "B3", "B4", "B5", "D1", "D2", "D3", "D4", "D5"] {
             g.set_stone(Point::from_gtp(s, 5).unwrap(), Some(Color::Black)).unwrap();
         }
@@ -1106,7 +1071,7 @@ mod tests {
     fn opens_away_from_the_edge() {
         // Light playouts rate the edge too well (their all-moves-as-first values above all): the priors
         // keep the first move on the third line or above, given a few thousand playouts to settle.
-        let g = game(9, 7.0, &[]);
+        let g = game(9, 7.0, "");
         for seed in [11, 12] {
             let a = one_thread(seed).search(&g, Color::Black, Budget::playouts(5000));
             let Move::Play(p) = a.best else { panic!("{a:?}") };
@@ -1130,7 +1095,7 @@ mod tests {
 
     #[test]
     fn two_threads_spend_the_budget() {
-        let g = game(9, 7.0, &[]);
+        let g = game(9, 7.0, "");
         let mut mcts = Mcts::new(Config { threads: 2, seed: 9, ..Config::default() });
         let a = mcts.search(&g, Color::Black, Budget::playouts(2000));
         assert!(a.playouts >= 2000 && a.playouts < 2010, "{}", a.playouts);
@@ -1140,7 +1105,7 @@ mod tests {
     #[test]
     fn cleanup_captures_dead_stones_before_passing() {
         // Black's wall on C owns the board; a dead white stone sits at A3 and white has passed.
-        let mut g = game(5, 0.5, &[]);
+        let mut g = game(5, 0.5, "");
         for s in ["C1", "C2", "C3", "C4", "C5"] {
             g.set_stone(Point::from_gtp(s, 5).unwrap(), Some(Color::Black)).unwrap();
         }

@@ -4,7 +4,7 @@ use super::options::SearchOptions;
 use super::ordering::MAX_PIECE_TO_CODES;
 use super::request::Request;
 use super::result::{Iteration, SearchResult, TableUse};
-use super::shared::Shared;
+use super::shared::{Completed, Shared};
 use super::threads::{self, ThreadData};
 use super::worker::{max_depth, Context};
 use crate::game::{Evaluator, Game, HookedGame};
@@ -147,22 +147,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         let count = options.threads.max(1);
         self.table.new_search();
         self.prepare_threads(count, &options, request.history);
-        let mut result = SearchResult {
-            best_move: None,
-            score: 0,
-            exact: false,
-            depth: 0,
-            seldepth: 0,
-            pv: Vec::new(),
-            lines: Vec::new(),
-            nodes: 0,
-            table: TableUse::default(),
-            elapsed: Duration::ZERO,
-        };
         if let Some(outcome) = super::node::line_outcome(game, 0) {
-            result.score = outcome.score_at(0);
-            result.exact = true;
-            return result;
+            let over = Completed { score: outcome.score_at(0), exact: true, ..Completed::none() };
+            return over.into_result(0, TableUse::default(), Duration::ZERO);
         }
         let root_moves: Vec<u16> = request.root_moves.iter().map(|&m| G::move_code(m)).collect();
         let limits = &request.limits;
@@ -201,23 +188,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 lines: c.lines.clone(),
             });
         });
-        if let Some(best) = shared.best() {
-            result.best_move = best.best_move;
-            result.score = best.score;
-            result.exact = best.exact;
-            result.depth = best.depth;
-            result.seldepth = best.seldepth;
-            result.pv = best.pv;
-            result.lines = best.lines;
-        }
-        if result.best_move.is_none() {
+        let mut best = shared.best().unwrap_or_else(Completed::none);
+        if best.best_move.is_none() {
             // Stopped before the first iteration ended: any move allowed at the root, rather than none.
-            result.best_move = allowed_root_moves(game, &root_moves).first().copied();
+            best.best_move = allowed_root_moves(game, &root_moves).first().copied();
         }
-        result.nodes = shared.nodes();
-        result.table = shared.table_use();
-        result.elapsed = start.elapsed();
-        result
+        best.into_result(shared.nodes(), shared.table_use(), start.elapsed())
     }
 
     /// Searches to a fixed `depth` with no other limit.

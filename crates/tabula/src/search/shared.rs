@@ -6,7 +6,7 @@
 //! increment and one mask test.
 
 use super::limits::Limits;
-use super::result::{Line, TableUse};
+use super::result::{Line, SearchResult, TableUse};
 use crate::score::{is_decisive, Score};
 use crate::zobrist::Key;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
@@ -44,6 +44,19 @@ pub(super) struct Completed<M> {
     pub pv: Vec<M>,
     /// The best root moves, best first; the first is `score` and `pv`.
     pub lines: Vec<Line<M>>,
+}
+
+impl<M> Completed<M> {
+    /// No iteration: no move, a score of 0 at depth 0.
+    pub fn none() -> Completed<M> {
+        Completed { depth: 0, seldepth: 0, score: 0, exact: false, best_move: None, pv: Vec::new(), lines: Vec::new() }
+    }
+
+    /// The result of a search whose deepest completed iteration this is, with its totals.
+    pub fn into_result(self, nodes: u64, table: TableUse, elapsed: Duration) -> SearchResult<M> {
+        let Completed { depth, seldepth, score, exact, best_move, pv, lines } = self;
+        SearchResult { best_move, score, exact, depth, seldepth, pv, lines, nodes, table, elapsed }
+    }
 }
 
 /// The time limits of a search. They count from its start; while it ponders they wait, and when it is

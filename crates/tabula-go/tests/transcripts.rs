@@ -93,10 +93,8 @@ fn bad_input_is_answered_and_serving_goes_on() {
     use tabula_protocol::server::Connection;
     let picker = Mcts::new(Config { threads: 1, playouts: Some(20_000), ..Config::default() });
     let engine = Connection::open(GtpSession::with_picker(picker, Rules::default()));
-    let mut input = b"1 boardsize 9\r\n2 play b \xe9\xe9\n3 name\nplay\0 b e5\r\n4 version\n".to_vec();
-    input.extend(std::iter::repeat(b'#').take(1 << 20));
-    input.extend_from_slice(b"\n5 play b e5\r\n6 genmove w\n");
-    engine.send(&input);
+    let before = b"1 boardsize 9\r\n2 play b \xe9\xe9\n3 name\nplay\0 b e5\r\n4 version\n";
+    engine.send_with_long_line(before, b'#', b"\n5 play b e5\r\n6 genmove w\n");
     let (session, out) = engine.close();
     let responses: Vec<&str> = out.split_terminator("\n\n").collect();
     assert_eq!(responses.len(), 8, "{out}");

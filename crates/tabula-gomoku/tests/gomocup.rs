@@ -109,10 +109,8 @@ fn tabula_info_keys_set_the_threat_hooks() {
 fn bad_input_is_answered_and_serving_goes_on() {
     use tabula_protocol::server::Connection;
     let engine = Connection::open(Session::new());
-    let mut input = b"START 15\r\nINFO timeout_turn 60000\r\nTURN 7,\xc3\x28\r\nBOARD\r\n7,7,\x001\r\n".to_vec();
-    input.extend(std::iter::repeat(b'7').take(1 << 20));
-    input.extend_from_slice(b"\r\nABOUT\r\nTURN 7,7\r\n");
-    engine.send(&input);
+    let before = b"START 15\r\nINFO timeout_turn 60000\r\nTURN 7,\xc3\x28\r\nBOARD\r\n7,7,\x001\r\n";
+    engine.send_with_long_line(before, b'7', b"\r\nABOUT\r\nTURN 7,7\r\n");
     let (session, out) = engine.close();
     let lines: Vec<&str> = out.split_terminator("\r\n").collect();
     assert_eq!(lines[0], "OK");

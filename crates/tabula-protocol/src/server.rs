@@ -430,6 +430,16 @@ impl<P: Protocol + Send + 'static> Connection<P> {
         self.send(format!("{line}\n"));
     }
 
+    /// Sends `before`, then 1 MiB of `fill` (sixteen times [`MAX_LINE`](crate::lines::MAX_LINE)), then `after`,
+    /// in one write: a line far too long amid others, for checking that it is answered as an error and the
+    /// lines after it are served. `after` starts with the long line's ending.
+    pub fn send_with_long_line(&self, before: &[u8], fill: u8, after: &[u8]) {
+        let mut bytes = before.to_vec();
+        bytes.resize(before.len() + (1 << 20), fill);
+        bytes.extend_from_slice(after);
+        self.send(bytes);
+    }
+
     /// Everything answered so far (bad UTF-8 replaced, as the output is expected to be text).
     pub fn output(&self) -> String {
         String::from_utf8_lossy(&self.output.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())).into_owned()

@@ -169,11 +169,9 @@ pub fn check_served_while_searching<D: Dialect + Default>(first_move: &str, star
 /// At the first answer that differs.
 pub fn check_bad_lines<P: Protocol + Send + 'static>(session: P, hello: &str, tail: &str) -> String {
     let engine = Connection::open(session);
-    let mut input = format!("{hello}\r\n").into_bytes();
-    input.extend_from_slice(b"\xff\xfe\nisready\nposition\0 startpos\nisready\n");
-    input.extend(std::iter::repeat(b'x').take(1 << 20));
-    input.extend_from_slice(format!("\r\n{tail}").as_bytes());
-    engine.send(&input);
+    let mut before = format!("{hello}\r\n").into_bytes();
+    before.extend_from_slice(b"\xff\xfe\nisready\nposition\0 startpos\nisready\n");
+    engine.send_with_long_line(&before, b'x', format!("\r\n{tail}").as_bytes());
     assert!(engine.wait_until(WAIT, |o| o.contains("info depth 1 ")));
     let (_, out) = engine.close();
     let lines: Vec<&str> = out.lines().collect();

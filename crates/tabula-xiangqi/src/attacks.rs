@@ -412,11 +412,8 @@ pub const fn reachable(color: Color, role: crate::types::Role) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::tests::sq;
     use crate::types::Role;
-
-    fn sq(s: &str) -> Square {
-        s.parse().unwrap()
-    }
 
     #[test]
     fn step_counts() {

@@ -452,10 +452,7 @@ impl std::fmt::Debug for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn sq(s: &str) -> Square {
-        s.parse().unwrap()
-    }
+    use crate::types::tests::sq;
 
     #[test]
     fn start_targets() {

@@ -165,8 +165,13 @@ impl Square {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// The point named `name` (`e0`), for the crate's tests.
+    pub(crate) fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
 
     #[test]
     fn squares_and_coordinates() {

@@ -149,6 +149,25 @@ impl<B: Geometry> Layers<B> {
         Layers::parse(bytes)
     }
 
+    /// Layers of [`HIDDEN`] neurons, the king layout `kings` and two output buckets, with random weights (from
+    /// `seed`) small enough for the loader and large enough to tell positions apart: what tests of a game's
+    /// network start from.
+    pub fn random(kings: KingLayout<B>, seed: u64) -> Layers<B> {
+        let mut rng = tabula::rng::Rng::new(seed);
+        let mut small = |n: usize, range: u64| -> Vec<i16> {
+            (0..n).map(|_| (rng.next_u64() % (2 * range + 1)) as i16 - range as i16).collect()
+        };
+        Layers {
+            hidden: HIDDEN,
+            kings,
+            weights: small(B::INPUTS * kings.buckets() * HIDDEN, 400),
+            bias: small(HIDDEN, 400),
+            out_weights: small(2 * HIDDEN * 2, 300),
+            out_bias: vec![1000, -1000],
+            scale: crate::DEFAULT_SCALE,
+        }
+    }
+
     /// The same network `hidden` neurons wide: the neurons added have no weight in or out and no bias, so
     /// that they are always 0 and every evaluation stays the same.
     ///

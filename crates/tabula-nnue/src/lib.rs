@@ -188,6 +188,9 @@ pub use file::{checksum, file_len, header_len, quantisation_at, Layers, NetError
 pub use kings::{KingLayout, View, MAX_KING_BUCKETS, MAX_SQUARES};
 pub use network::{Accumulator, Accumulators, Column, Kernel, Network, Output};
 
+#[cfg(test)]
+mod tests;
+
 use std::fmt;
 use std::sync::Arc;
 use tabula_board::{Bitboard, ColoredPiece, Man, PlacementChange};

@@ -554,20 +554,7 @@ mod tests {
 
     /// A network of `kings` layout with random weights small enough for the loader.
     fn random_network(kings: KingLayout, seed: u64) -> Network {
-        let mut rng = Rng::new(seed);
-        let mut small = |n: usize, range: u64| -> Vec<i16> {
-            (0..n).map(|_| (rng.next_u64() % (2 * range + 1)) as i16 - range as i16).collect()
-        };
-        let layers = Layers {
-            hidden: HIDDEN,
-            kings,
-            weights: small(INPUTS * kings.buckets() * HIDDEN, 400),
-            bias: small(HIDDEN, 400),
-            out_weights: small(2 * HIDDEN * 2, 300),
-            out_bias: vec![1000, -1000],
-            scale: DEFAULT_SCALE,
-        };
-        Network::from_layers(&layers).unwrap()
+        Network::from_layers(&Layers::random(kings, seed)).unwrap()
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //! - [`front`](mod@front): the [`board_front!`] macro, the parts of a game's front the games share.
 //! - [`perft`]: the move-tree counters and their table.
 //! - [`pieces`](mod@pieces): the [`pieces!`] macro that declares a game's colours, roles and pieces.
-//! - [`placement`]: [`Placement`], where a game's pieces stand, generic over its piece type ([`Man`]).
+//! - [`placement`]: [`Placement`], where a game's pieces stand, generic over its piece type ([`Man`]), and
+//!   [`PlacementChange`], what one move took off and put on.
 //! - [`position`]: the glue of a validated position as macros: FEN text, accessors, the [`tabula::Game`]
 //!   parts the games share.
 //! - [`word`]: [`Word`], the unsigned integer of a bitboard.
@@ -85,7 +86,7 @@ pub use bitboard::{Bitboard, Squares, Word};
 pub use coords::{Coordinate, Square};
 pub use fen::{FenError, FenField};
 pub use moves::{MoveError, MoveList, MoveSink};
-pub use placement::{ColoredPiece, KingProblem, Man, Placement};
+pub use placement::{ColoredPiece, KingProblem, Man, Placement, PlacementChange};
 
 /// The crate README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -210,6 +210,62 @@ impl<M: Man, const SQUARES: usize, const ROLES: usize> Default for Placement<M, 
     }
 }
 
+/// The pieces one move took off a placement and put on it (each at most two), for evaluations updated
+/// incrementally: a normal move takes its piece off the origin and puts it (or its promotion) on the
+/// destination, a capture also takes the captured piece, castling moves both king and rook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlacementChange<M: Man> {
+    /// The pieces taken off, with their squares; the first `removed_len` entries count.
+    pub removed: [(M, M::Square); 2],
+    /// How many of `removed` count.
+    pub removed_len: usize,
+    /// The pieces put on, with their squares; the first `added_len` entries count.
+    pub added: [(M, M::Square); 2],
+    /// How many of `added` count.
+    pub added_len: usize,
+}
+
+impl<M: Man> Default for PlacementChange<M> {
+    /// No change.
+    fn default() -> PlacementChange<M> {
+        // A filler the lengths leave out: the first side's king on the first square.
+        let none = (M::of(M::COLORS[0], M::KING), M::Square::from_index_unchecked(0));
+        PlacementChange { removed: [none; 2], removed_len: 0, added: [none; 2], added_len: 0 }
+    }
+}
+
+impl<M: Man> PlacementChange<M> {
+    /// Records `piece` taken off `sq`.
+    ///
+    /// # Panics
+    ///
+    /// If two pieces were taken off already.
+    pub fn remove(&mut self, piece: M, sq: M::Square) {
+        self.removed[self.removed_len] = (piece, sq);
+        self.removed_len += 1;
+    }
+
+    /// Records `piece` put on `sq`.
+    ///
+    /// # Panics
+    ///
+    /// If two pieces were put on already.
+    pub fn add(&mut self, piece: M, sq: M::Square) {
+        self.added[self.added_len] = (piece, sq);
+        self.added_len += 1;
+    }
+
+    /// The pieces taken off.
+    pub fn removed(&self) -> &[(M, M::Square)] {
+        &self.removed[..self.removed_len]
+    }
+
+    /// The pieces put on.
+    pub fn added(&self) -> &[(M, M::Square)] {
+        &self.added[..self.added_len]
+    }
+}
+
 /// What is wrong with a placement's kings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum KingProblem<C: fmt::Debug> {

@@ -95,50 +95,8 @@ pub struct Position {
     history: Vec<Undo>,
 }
 
-/// The pieces one move took off and put on the board (each at most two), for evaluations updated
-/// incrementally: a normal move takes its piece off the origin and puts it (or its promotion) on the
-/// destination, a capture also takes the captured piece, castling moves both king and rook.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PlacementChange {
-    /// The pieces taken off, with their squares; the first `removed_len` entries count.
-    pub removed: [(Piece, Square); 2],
-    /// How many of `removed` count.
-    pub removed_len: usize,
-    /// The pieces put on, with their squares; the first `added_len` entries count.
-    pub added: [(Piece, Square); 2],
-    /// How many of `added` count.
-    pub added_len: usize,
-}
-
-impl Default for PlacementChange {
-    /// No change.
-    fn default() -> PlacementChange {
-        let none = (Piece::new(Color::White, Role::Pawn), Square::A1);
-        PlacementChange { removed: [none; 2], removed_len: 0, added: [none; 2], added_len: 0 }
-    }
-}
-
-impl PlacementChange {
-    fn remove(&mut self, piece: Piece, sq: Square) {
-        self.removed[self.removed_len] = (piece, sq);
-        self.removed_len += 1;
-    }
-
-    fn add(&mut self, piece: Piece, sq: Square) {
-        self.added[self.added_len] = (piece, sq);
-        self.added_len += 1;
-    }
-
-    /// The pieces taken off.
-    pub fn removed(&self) -> &[(Piece, Square)] {
-        &self.removed[..self.removed_len]
-    }
-
-    /// The pieces put on.
-    pub fn added(&self) -> &[(Piece, Square)] {
-        &self.added[..self.added_len]
-    }
-}
+/// The pieces one move took off the board and put on it (see [`Position::placement_change`]).
+pub type PlacementChange = tabula_board::PlacementChange<Piece>;
 
 /// What castling with one rook needs, computed once per position set up.
 #[derive(Clone, Copy, Debug)]

@@ -467,7 +467,7 @@ impl Adam {
 mod tests {
     use super::*;
     use tabula_board::testing::random_game;
-    use tabula_chess::engine::eval::nnue::feature;
+    use tabula_chess::engine::eval::nnue::{feature, FOUR};
 
     fn from_network(net: &Network, buckets: usize) -> anyhow::Result<Params> {
         Params::from_layers(&net.to_layers(), buckets, *net.kings(), &mut Rng::new(0))
@@ -648,7 +648,7 @@ mod tests {
             }
         }
         let plain = params.quantise(113.0);
-        for kings in [KingLayout::MIRRORED, KingLayout::FOUR] {
+        for kings in [KingLayout::MIRRORED, FOUR] {
             let started = Params::from_layers(&plain.to_layers(), 8, kings, &mut Rng::new(0)).unwrap();
             assert_eq!(started.w1.len(), INPUTS * H * input_sets(&kings));
             let net = started.quantise(113.0);
@@ -664,7 +664,7 @@ mod tests {
             assert_eq!(again.quantise(113.0).to_bytes(), net.to_bytes());
         }
         // Another layout cannot start a different one.
-        let four = Params::random(&mut Rng::new(14), 8, KingLayout::FOUR).quantise(113.0);
+        let four = Params::random(&mut Rng::new(14), 8, FOUR).quantise(113.0);
         assert!(Params::from_layers(&four.to_layers(), 8, KingLayout::MIRRORED, &mut Rng::new(0)).is_err());
     }
 
@@ -672,14 +672,14 @@ mod tests {
     fn the_factor_learns_from_every_king_bucket() {
         // Kings at home, castled and walked up: three king buckets, and both sides of the board.
         let data = data_of(
-            KingLayout::FOUR,
+            FOUR,
             &[
                 ("r3k2r/pppq1ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPPQ1PPP/R3K2R w KQkq - 0 1", 0.55),
                 ("r4rk1/pppq1ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPPQ1PPP/R4RK1 b - - 0 1", 0.3),
                 ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0.8),
             ],
         );
-        let params = Params::random(&mut Rng::new(15), 8, KingLayout::FOUR);
+        let params = Params::random(&mut Rng::new(15), 8, FOUR);
         let grad = summed_gradient(&params, &data);
         // A white pawn on e2... as white sees it with the king on e1 (bucket 0) and g1 (bucket 1); the
         // factor's row of that input.

@@ -413,6 +413,18 @@ impl Position {
         let setup = Setup { board: self.board.mirrored(), turn: self.turn.flip(), ..self.to_setup() };
         Position::from_setup(&setup).expect("the mirror of a legal position is legal")
     }
+
+    /// The position mirrored left to right (file `f` to `8 - f`), the same side to move: a position an
+    /// evaluation that knows no left from right scores alike, for symmetry tests. The history is not carried
+    /// over.
+    pub fn mirrored_left_right(&self) -> Position {
+        let mut board = Board::empty();
+        for sq in self.board.occupied() {
+            board.put(sq.flip_horizontal(), self.board.piece_at(sq).expect("an occupied square"));
+        }
+        let setup = Setup { board, ..self.to_setup() };
+        Position::from_setup(&setup).expect("the mirror image of a legal position is legal")
+    }
 }
 
 #[cfg(test)]

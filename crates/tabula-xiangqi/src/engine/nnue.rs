@@ -38,6 +38,8 @@ use crate::position::Position;
 use crate::types::{File, Piece, Role, Square};
 use tabula_nnue::{Geometry, MAX_SQUARES};
 
+pub use tabula_nnue::{Kernel, NetError};
+
 /// Xiangqi's board as a network sees it: 90 points, 7 roles, the view from Black turned top to bottom (rank
 /// `r` to `9 - r`) and the mirror image left to right (file `f` to `8 - f`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,7 +117,7 @@ mod tests {
     use crate::{Color, Move};
     use tabula::rng::Rng;
     use tabula_nnue::testing::{check_incremental_along_walks, check_king_layouts, Walks};
-    use tabula_nnue::{file_len, header_len, NetError, VERSION};
+    use tabula_nnue::{file_len, header_len, VERSION};
 
     fn random_network(kings: KingLayout, seed: u64) -> Network {
         Network::from_layers(&Layers::random(kings, seed)).unwrap()
@@ -243,7 +245,8 @@ mod tests {
             }
         }
         assert!(KingLayout::new(true, &[0; 64], 1).is_none(), "a chess-sized map is not this board's");
-        // A file of 768 inputs (chess's) is refused, and the message names both counts.
+        // A file stating 768 inputs (chess's count) is refused, and the message names both counts; the check
+        // on real chess files is the command line crate's (`tests/networks.rs`), which sees both games.
         let mut bytes = random_network(KingLayout::PLAIN, 5).to_bytes();
         bytes[8..12].copy_from_slice(&768u32.to_le_bytes());
         let end = bytes.len() - 8;

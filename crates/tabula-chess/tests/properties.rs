@@ -1,8 +1,9 @@
-//! Property tests: FEN and UCI round trips on positions reached by random games, and make/undo restoring
-//! everything. The evaluation's properties are in `evaluation.rs`.
+//! Property tests: FEN and UCI round trips on positions reached by random games, make/undo restoring
+//! everything, and each move's change of placement turning one board into the next. The evaluation's
+//! properties are in `evaluation.rs`.
 
 use proptest::prelude::*;
-use tabula_board::testing::{check_fen_round_trip, check_undo_restores, random_game, Rules};
+use tabula_board::testing::{check_fen_round_trip, check_placement_changes, check_undo_restores, random_game, Rules};
 use tabula_chess::{Color, Move, Position, Square};
 
 const RULES: Rules<Position> = Rules {
@@ -67,6 +68,19 @@ proptest! {
             if let Some(sq) = occupied.first() {
                 occupied = occupied.without(sq);
             }
+        }
+    }
+
+    #[test]
+    fn placement_changes_turn_each_board_into_the_next(
+        number in 0u32..960,
+        choices in prop::collection::vec(any::<usize>(), 0..120),
+    ) {
+        // Chess960 starts too, for castling with the king or rook on its own destination.
+        for start in [Position::startpos(), Position::chess960(number).unwrap()] {
+            check_placement_changes(&RULES, start, &choices, |pos| (**pos.board()).clone(), |pos| {
+                pos.placement_change(pos.history_len() - 1)
+            });
         }
     }
 

@@ -188,6 +188,8 @@ pub use file::{checksum, file_len, header_len, quantisation_at, Layers, NetError
 pub use kings::{KingLayout, View, MAX_KING_BUCKETS, MAX_SQUARES};
 pub use network::{Accumulator, Accumulators, Column, Kernel, Network, Output};
 
+#[cfg(feature = "testing")]
+pub mod testing;
 #[cfg(test)]
 mod tests;
 
@@ -231,6 +233,12 @@ pub fn names_embedded(name: &str) -> bool {
 pub type SquareOf<B> = <<B as Geometry>::Piece as Man>::Square;
 /// The colour type of a geometry's pieces.
 pub type ColorOf<B> = <<B as Geometry>::Piece as ColoredPiece>::Color;
+/// The piece type of a geometry.
+pub type PieceOf<B> = <B as Geometry>::Piece;
+/// A set of a geometry's squares.
+pub type BitboardOf<B> = Bitboard<SquareOf<B>>;
+/// What a move of a geometry's board changes ([`NetPosition::placement_change`]).
+pub type ChangeOf<B> = PlacementChange<<B as Geometry>::Piece>;
 
 /// What a network needs to know of a game's board: its pieces and squares, how many of each, and how a square
 /// turns when the board is seen from the other side or mirrored left to right. A game implements it on a
@@ -289,6 +297,58 @@ pub trait NetPosition {
     fn placement_change(&self, ply: usize) -> PlacementChange<<Self::Geometry as Geometry>::Piece>;
     /// The position as text, for the messages of failed checks (FEN).
     fn to_text(&self) -> String;
+}
+
+/// Implements [`NetPosition`] for a board game's position type on `$geometry`, from the accessors the board
+/// layer's positions share (`board()`, whose placement gives the pieces and kings, `turn()`, `history_len()`,
+/// `to_fen()`) and the game's own `placement_change(ply)`: chess writes
+/// `tabula_nnue::net_position!(Position, ChessGeometry);`.
+#[macro_export]
+macro_rules! net_position {
+    ($position:ty, $geometry:ty) => {
+        impl $crate::NetPosition for $position {
+            type Geometry = $geometry;
+
+            #[inline(always)]
+            fn turn(&self) -> $crate::ColorOf<$geometry> {
+                <$position>::turn(self)
+            }
+
+            #[inline(always)]
+            fn occupied(&self) -> $crate::BitboardOf<$geometry> {
+                self.board().occupied()
+            }
+
+            #[inline(always)]
+            fn piece_at(&self, sq: $crate::SquareOf<$geometry>) -> Option<$crate::PieceOf<$geometry>> {
+                self.board().piece_at(sq)
+            }
+
+            #[inline(always)]
+            fn by_piece(&self, piece: $crate::PieceOf<$geometry>) -> $crate::BitboardOf<$geometry> {
+                self.board().by_piece(piece)
+            }
+
+            #[inline(always)]
+            fn king_of(&self, color: $crate::ColorOf<$geometry>) -> Option<$crate::SquareOf<$geometry>> {
+                self.board().king_of(color)
+            }
+
+            #[inline(always)]
+            fn history_len(&self) -> usize {
+                <$position>::history_len(self)
+            }
+
+            #[inline(always)]
+            fn placement_change(&self, ply: usize) -> $crate::ChangeOf<$geometry> {
+                <$position>::placement_change(self, ply)
+            }
+
+            fn to_text(&self) -> String {
+                self.to_fen()
+            }
+        }
+    };
 }
 
 /// The number of `color`: 0 or 1.

@@ -57,12 +57,17 @@ pub enum PositionError {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Undo {
     pub mv: Move,
+    /// The piece that moved (a later move may have moved it on, or taken it); for a null move, the side's king.
+    pub piece: Piece,
     pub captured: Option<Piece>,
     pub halfmove_clock: u32,
     pub checkers: Bitboard,
     /// The key of the position the move was played in.
     pub key: Key,
 }
+
+/// The pieces one move took off the board and put on it (see [`Position::placement_change`]).
+pub type PlacementChange = tabula_board::PlacementChange<Piece>;
 
 /// The move recorded for a null move (no square moves to itself otherwise).
 pub(crate) const NULL_MOVE: Move = Move::NULL;
@@ -161,6 +166,45 @@ impl Position {
         self.history.len()
     }
 
+    /// What the move `ply` of the history (0 the first, below [`history_len`](Position::history_len)) took
+    /// off the board and put on it: the mover off its origin and onto its destination, and the piece it took
+    /// off the destination if any; nothing for a null move.
+    ///
+    /// # Panics
+    ///
+    /// If `ply` is not below the history's length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tabula_xiangqi::{Color, Piece, Position, Role};
+    ///
+    /// let mut pos = Position::startpos();
+    /// pos.play(pos.parse_iccs("h2h9").unwrap()).unwrap(); // the cannon takes the horse
+    /// let change = pos.placement_change(0);
+    /// let (cannon, horse) = (Piece::new(Color::Red, Role::Cannon), Piece::new(Color::Black, Role::Horse));
+    /// let sq = |s: &str| s.parse().unwrap();
+    /// assert_eq!(change.removed(), [(cannon, sq("h2")), (horse, sq("h9"))]);
+    /// assert_eq!(change.added(), [(cannon, sq("h9"))]);
+    /// pos.play_null();
+    /// assert!(pos.placement_change(1).removed().is_empty() && pos.placement_change(1).added().is_empty());
+    /// ```
+    pub fn placement_change(&self, ply: usize) -> PlacementChange {
+        let undo = &self.history[ply];
+        let mut change = PlacementChange::default();
+        if undo.mv == NULL_MOVE {
+            return change;
+        }
+        let (from, to) = (undo.mv.from(), undo.mv.to());
+        let piece = undo.piece;
+        change.remove(piece, from);
+        if let Some(captured) = undo.captured {
+            change.remove(captured, to);
+        }
+        change.add(piece, to);
+        change
+    }
+
     /// The moves played since the position was set up, oldest first.
     pub fn moves_played(&self) -> impl DoubleEndedIterator<Item = Move> + '_ {
         self.history.iter().map(|undo| undo.mv)
@@ -229,7 +273,14 @@ impl Position {
             captured.map_or(true, |c| c.color != self.turn && c.role != Role::King),
             "{mv} takes {captured:?}"
         );
-        self.history.push(Undo { mv, captured, halfmove_clock: self.halfmove_clock, checkers: self.checkers, key });
+        self.history.push(Undo {
+            mv,
+            piece,
+            captured,
+            halfmove_clock: self.halfmove_clock,
+            checkers: self.checkers,
+            key,
+        });
         self.board.put(to, piece);
         self.halfmove_clock = if captured.is_some() { 0 } else { self.halfmove_clock + 1 };
         if self.turn == Color::Black {
@@ -278,6 +329,7 @@ impl Position {
     pub(crate) fn pass(&mut self) {
         self.history.push(Undo {
             mv: NULL_MOVE,
+            piece: Piece::new(self.turn, Role::King),
             captured: None,
             halfmove_clock: self.halfmove_clock,
             checkers: self.checkers,
@@ -360,6 +412,18 @@ impl Position {
     pub fn mirrored(&self) -> Position {
         let setup = Setup { board: self.board.mirrored(), turn: self.turn.flip(), ..self.to_setup() };
         Position::from_setup(&setup).expect("the mirror of a legal position is legal")
+    }
+
+    /// The position mirrored left to right (file `f` to `8 - f`), the same side to move: a position an
+    /// evaluation that knows no left from right scores alike, for symmetry tests. The history is not carried
+    /// over.
+    pub fn mirrored_left_right(&self) -> Position {
+        let mut board = Board::empty();
+        for sq in self.board.occupied() {
+            board.put(sq.flip_horizontal(), self.board.piece_at(sq).expect("an occupied square"));
+        }
+        let setup = Setup { board, ..self.to_setup() };
+        Position::from_setup(&setup).expect("the mirror image of a legal position is legal")
     }
 }
 

@@ -1,10 +1,11 @@
 //! Property tests: FEN and ICCS round trips on positions reached by random games, WXF and Chinese notation
 //! unique and read back for every legal move, the legality test of one move agreeing with generation, make/undo
-//! restoring everything, parsers that never panic.
+//! restoring everything, each move's change of placement turning one board into the next, parsers that never
+//! panic.
 
 use proptest::prelude::*;
 use std::collections::HashSet;
-use tabula_board::testing::{check_fen_round_trip, check_undo_restores, random_game, Rules};
+use tabula_board::testing::{check_fen_round_trip, check_placement_changes, check_undo_restores, random_game, Rules};
 use tabula_xiangqi::{Move, Position, Square};
 
 const RULES: Rules<Position> = Rules {
@@ -62,6 +63,13 @@ proptest! {
                 }
             }
         }
+    }
+
+    #[test]
+    fn placement_changes_turn_each_board_into_the_next(choices in prop::collection::vec(any::<usize>(), 0..200)) {
+        check_placement_changes(&RULES, Position::startpos(), &choices, |pos| (**pos.board()).clone(), |pos| {
+            pos.placement_change(pos.history_len() - 1)
+        });
     }
 
     #[test]

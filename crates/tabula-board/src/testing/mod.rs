@@ -35,6 +35,7 @@ pub mod peer;
 pub mod uci;
 
 use crate::fen::{FenError, FenField};
+use crate::{Man, Placement, PlacementChange};
 use std::fmt::{Debug, Display};
 use tabula::perft::{perft, perft_hashed, perft_without_bulk, PerftTable};
 use tabula::{Game, Key, Outcome};
@@ -269,7 +270,12 @@ pub fn play_line<G: Game>(mut pos: G, moves: &[&str], parse: impl Fn(&G, &str) -
 
 /// Plays the moves chosen by `choices` (each taken modulo the number of legal moves) from `pos`, stopping
 /// early when the side to move has none: the positions the property tests round-trip.
-pub fn random_game<G: Game>(mut pos: G, choices: &[usize]) -> G {
+pub fn random_game<G: Game>(pos: G, choices: &[usize]) -> G {
+    along_random_game(pos, choices, |pos, mv| pos.play(mv))
+}
+
+/// Chooses the moves of [`random_game`] and hands each to `play`, which must play it.
+fn along_random_game<G: Game>(mut pos: G, choices: &[usize], mut play: impl FnMut(&mut G, G::Move)) -> G {
     let mut moves = Vec::new();
     for &choice in choices {
         moves.clear();
@@ -277,9 +283,44 @@ pub fn random_game<G: Game>(mut pos: G, choices: &[usize]) -> G {
         if moves.is_empty() {
             break;
         }
-        pos.play(moves[choice % moves.len()]);
+        play(&mut pos, moves[choice % moves.len()]);
     }
     pos
+}
+
+/// Replays the game chosen by `choices` (as [`random_game`] does) from `start` and checks that the change of
+/// placement each move reports (`last_change`: what the last move played took off and put on) turns the
+/// placement before the move (`placement`) into the one after it, piece for piece: what an evaluation updated
+/// incrementally relies on. Each move is then taken back and played again, to check that the change is the
+/// move's whatever the history around it. `rules` write the FENs of the messages.
+///
+/// # Panics
+///
+/// At the first move whose change is not the difference of the two placements.
+pub fn check_placement_changes<G: Game, M: Man, const SQUARES: usize, const ROLES: usize>(
+    rules: &Rules<G>,
+    start: G,
+    choices: &[usize],
+    placement: impl Fn(&G) -> Placement<M, SQUARES, ROLES>,
+    last_change: impl Fn(&G) -> PlacementChange<M>,
+) {
+    along_random_game(start, choices, |pos, mv| {
+        let mut before = placement(pos);
+        pos.play(mv);
+        let change = last_change(pos);
+        let fen = (rules.to_fen)(pos);
+        for &(piece, sq) in change.removed() {
+            assert_eq!(before.remove(sq), Some(piece), "{piece:?} taken off {sq:?} into {fen}");
+        }
+        for &(piece, sq) in change.added() {
+            assert_eq!(before.piece_at(sq), None, "{piece:?} put on the occupied {sq:?} into {fen}");
+            before.put(sq, piece);
+        }
+        assert!(before == placement(pos), "the change {change:?} does not give the placement of {fen}");
+        pos.undo(mv);
+        pos.play(mv);
+        assert_eq!(last_change(pos), change, "{fen}");
+    });
 }
 
 /// Checks a game's square sets: every file and every rank has as many squares as the board has ranks and files,

@@ -280,23 +280,13 @@ fn king_danger(board: &Board, color: Color, attack: PalaceAttack) -> Score {
 mod tests {
     use super::*;
 
-    fn flipped_left_right(pos: &Position) -> Position {
-        let mut board = Board::empty();
-        for sq in Square::ALL {
-            if let Some(p) = pos.board().piece_at(sq) {
-                board.put(sq.flip_horizontal(), p);
-            }
-        }
-        Position::from_setup(&crate::Setup { board, ..pos.to_setup() }).unwrap()
-    }
-
     #[test]
     fn symmetric_along_random_games() {
         let mut pos = Position::startpos();
         let mut seed = 0x1234_5678u64;
         for _ in 0..200 {
             assert_eq!(evaluate(&pos), evaluate(&pos.mirrored()), "{pos}");
-            assert_eq!(evaluate(&pos), evaluate(&flipped_left_right(&pos)), "{pos}");
+            assert_eq!(evaluate(&pos), evaluate(&pos.mirrored_left_right()), "{pos}");
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;

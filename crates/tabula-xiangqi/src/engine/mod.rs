@@ -3,6 +3,8 @@
 //! crate is the rules, notation and keys.
 //!
 //! - [`eval`]: the static evaluation, and [`eval::Evaluation`], the evaluator the core's searches use.
+//! - [`nnue`]: the board as the neural network machinery sees it, for a network evaluation to come (none is
+//!   trained yet; the engine evaluates with [`eval`]).
 //! - [`see`]: static exchange evaluation and the capture order.
 //! - [`front`]: the game's front for the terminal, the protocols and the web page.
 //! - [`uci`]: UCI as Pikafish speaks it; [`ucci`]: UCCI as ElephantEye speaks it.
@@ -39,6 +41,7 @@ use tabula::Key;
 
 pub mod eval;
 pub mod front;
+pub mod nnue;
 pub mod see;
 pub mod ucci;
 pub mod uci;

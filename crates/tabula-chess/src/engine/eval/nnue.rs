@@ -70,14 +70,13 @@
 
 use crate::position::Position;
 use crate::types::{Color, Piece, Role, Square};
-use crate::Bitboard;
 use std::sync::{Arc, OnceLock};
 
 pub use tabula_nnue::{
     file_len, names_embedded, Accumulator, Column, Kernel, NetError, Output, DEFAULT_SCALE, EMBEDDED_NAME, HIDDEN,
     MAX_BUCKETS, MAX_HIDDEN, MAX_KING_BUCKETS, QA, QB, SCALES, VERSION,
 };
-use tabula_nnue::{Embedded, Geometry, NetPosition};
+use tabula_nnue::{Embedded, Geometry};
 
 /// Chess's board as a network sees it: 64 squares, 6 roles, the view from black turned top to bottom by
 /// `s ^ 56` and the mirror image by `s ^ 7`.
@@ -151,48 +150,7 @@ impl Embedded for ChessGeometry {
     }
 }
 
-impl NetPosition for Position {
-    type Geometry = ChessGeometry;
-
-    #[inline(always)]
-    fn turn(&self) -> Color {
-        Position::turn(self)
-    }
-
-    #[inline(always)]
-    fn occupied(&self) -> Bitboard {
-        self.board().occupied()
-    }
-
-    #[inline(always)]
-    fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.board().piece_at(sq)
-    }
-
-    #[inline(always)]
-    fn by_piece(&self, piece: Piece) -> Bitboard {
-        self.board().by_piece(piece)
-    }
-
-    #[inline(always)]
-    fn king_of(&self, color: Color) -> Option<Square> {
-        self.board().king_of(color)
-    }
-
-    #[inline(always)]
-    fn history_len(&self) -> usize {
-        Position::history_len(self)
-    }
-
-    #[inline(always)]
-    fn placement_change(&self, ply: usize) -> crate::position::PlacementChange {
-        Position::placement_change(self, ply)
-    }
-
-    fn to_text(&self) -> String {
-        self.to_fen()
-    }
-}
+tabula_nnue::net_position!(Position, ChessGeometry);
 
 /// The feature of `piece` on `sq` from `perspective`'s point of view in the [plain](KingLayout::PLAIN) layout.
 #[inline(always)]
@@ -204,6 +162,7 @@ pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
 mod tests {
     use super::*;
     use tabula::rng::Rng;
+    use tabula_nnue::testing::{check_incremental_along_walks, check_king_layouts, Walks};
     use tabula_nnue::{checksum, quantisation_at};
 
     /// The header's length in a chess file of `version`.
@@ -218,44 +177,22 @@ mod tests {
 
     #[test]
     fn incremental_accumulators_match_fresh_ones() {
-        let net = Network::embedded();
-        let mut rng = Rng::new(19);
-        for game in 0..60 {
-            let mut pos = Position::from_fen(match game % 3 {
-                0 => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                1 => "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                _ => "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-            })
-            .unwrap();
-            let mut line = Accumulators::default();
-            net.evaluate_along(&pos, &line);
-            // Random walks forward and back, with null moves, evaluating now and then.
-            for _ in 0..120 {
-                let moves = pos.legal_moves();
-                let back = pos.history_len() > 0 && rng.next_u64() % 4 == 0;
-                if back || moves.is_empty() {
-                    if pos.history_len() == 0 {
-                        break;
-                    }
-                    if pos.moves_played().last() == Some(crate::Move::NULL) {
-                        pos.undo_null();
-                    } else {
-                        pos.undo();
-                    }
-                    line.forget_after(pos.history_len());
-                } else if !pos.is_check() && rng.next_u64() % 10 == 0 {
-                    pos.play_null();
-                } else {
-                    pos.play_unchecked(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
-                }
-                if rng.next_u64() % 3 == 0 {
-                    let fresh = net.output(&net.accumulator(&pos), pos.turn(), net.bucket(&pos));
-                    assert_eq!(net.evaluate_along(&pos, &line), fresh, "{}", pos.to_fen());
-                    assert_eq!(net.evaluate(&pos), fresh, "{}", pos.to_fen());
-                    assert_eq!(line.up_to_date(pos.history_len()), Some(net.accumulator(&pos)), "{}", pos.to_fen());
-                }
-            }
-        }
+        // Random walks forward and back, with null moves, evaluating now and then, with each kernel.
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        ]
+        .map(|fen| Position::from_fen(fen).unwrap());
+        let walks = Walks {
+            starts: &starts,
+            walks: 60,
+            steps: 120,
+            null: Some(crate::Move::NULL),
+            may_pass: |pos| !pos.is_check(),
+            seed: 19,
+        };
+        check_incremental_along_walks(&Network::embedded(), &walks);
     }
 
     #[test]
@@ -275,21 +212,7 @@ mod tests {
                 pos.to_fen()
             );
         }
-        // Along games, each kernel updating its own accumulators move by move.
-        for _ in 0..20 {
-            let (mut a, mut b) = (Position::startpos(), Position::startpos());
-            let (line_a, line_b) = (Accumulators::default(), Accumulators::default());
-            for _ in 0..80 {
-                assert_eq!(scalar.evaluate_along(&a, &line_a), fast.evaluate_along(&b, &line_b), "{}", a.to_fen());
-                let moves = a.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let mv = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
-                a.play_unchecked(mv);
-                b.play_unchecked(mv);
-            }
-        }
+        // Along games each kernel updates its own accumulators: `incremental_accumulators_match_fresh_ones`.
         // Extreme accumulators and weights within the loader's bounds: clipping at both ends.
         let mut acc = Accumulator::default();
         for (i, v) in acc.0.iter_mut().flat_map(|c| c.0.iter_mut()).enumerate() {
@@ -585,39 +508,17 @@ mod tests {
                 mend_checksum(&mut bad);
                 assert!(matches!(Network::from_bytes(&bad), Err(NetError::Length { .. })), "{name}");
             }
-            let mut rng = Rng::new(37);
             // Kings walk the board in endings, crossing buckets and the middle; openings castle.
-            for (game, fen) in [
+            let starts = [
                 "8/8/3k4/8/8/4K3/8/8 w - - 0 1",
                 "r3k2r/pppq1ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
                 "4k3/2p5/8/3K4/8/8/5P2/8 w - - 0 1",
             ]
-            .into_iter()
-            .cycle()
-            .take(30)
-            .enumerate()
-            {
-                let mut pos = Position::from_fen(fen).unwrap();
-                let mut line = Accumulators::default();
-                net.evaluate_along(&pos, &line);
-                for step in 0..100 {
-                    let moves = pos.legal_moves();
-                    if (pos.history_len() > 0 && rng.next_u64() % 4 == 0) || moves.is_empty() {
-                        if pos.history_len() == 0 {
-                            break;
-                        }
-                        pos.undo();
-                        line.forget_after(pos.history_len());
-                    } else {
-                        pos.play_unchecked(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
-                    }
-                    // Sometimes several plies pass between evaluations.
-                    if (step + game) % 3 != 1 {
-                        let fresh = net.output(&net.accumulator(&pos), pos.turn(), net.bucket(&pos));
-                        assert_eq!(net.evaluate_along(&pos, &line), fresh, "{name}: {}", pos.to_fen());
-                    }
-                }
-            }
+            .map(|fen| Position::from_fen(fen).unwrap());
+            check_incremental_along_walks(
+                &net,
+                &Walks { starts: &starts, walks: 30, steps: 100, null: None, may_pass: |_| false, seed: 37 },
+            );
         }
     }
 
@@ -644,24 +545,7 @@ mod tests {
 
     #[test]
     fn king_layouts_map_each_square_below_their_count() {
-        for &(name, layout) in KingLayout::NAMED {
-            assert_eq!(KingLayout::named(name), Some(layout));
-            assert_eq!(layout.buckets(), usize::from(*layout.map().iter().max().unwrap()) + 1, "{name}");
-            // Every input of every bucket is used by some view.
-            let mut seen = vec![false; INPUTS * layout.buckets()];
-            for king in Square::ALL {
-                for side in Color::ALL {
-                    let view = layout.view(side, king);
-                    for piece in Piece::ALL {
-                        for sq in Square::ALL {
-                            seen[view.feature(side, piece, sq)] = true;
-                        }
-                    }
-                }
-            }
-            assert!(seen.iter().all(|&s| s), "{name}");
-        }
-        assert_eq!(KingLayout::named("five"), None);
+        check_king_layouts::<ChessGeometry>(&Square::ALL);
         // Castling short moves the king between buckets of the four-bucket layout; so does crossing the middle.
         let four = FOUR;
         assert_ne!(four.view(Color::White, Square::E1), four.view(Color::White, Square::G1));

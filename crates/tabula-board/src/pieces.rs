@@ -217,6 +217,8 @@ macro_rules! pieces {
             type Color = $color;
             type Role = $role;
             const COLORS: [$color; 2] = $color::ALL;
+            const ROLES: usize = $role::COUNT;
+            const ALL: &'static [$piece] = &$piece::ALL;
 
             #[inline(always)]
             fn of(color: $color, role: $role) -> $piece {

@@ -66,6 +66,10 @@ pub trait ColoredPiece: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
     type Role: Copy + Eq + fmt::Debug;
     /// Every side, in order.
     const COLORS: [Self::Color; 2];
+    /// The number of roles.
+    const ROLES: usize;
+    /// Every piece: the first side's roles in order, then the second's.
+    const ALL: &'static [Self];
 
     /// The piece of `color` and `role`.
     fn of(color: Self::Color, role: Self::Role) -> Self;

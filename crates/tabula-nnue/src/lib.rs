@@ -115,9 +115,6 @@
 //! struct Strip;
 //! impl Geometry for Strip {
 //!     type Piece = Piece;
-//!     const SQUARES: usize = Cell::COUNT;
-//!     const ROLES: usize = Role::COUNT;
-//!     const PIECES: &'static [Piece] = &Piece::ALL;
 //!     const KING_LAYOUTS: &'static [(&'static str, KingLayout<Strip>)] = &[("plain", KingLayout::PLAIN)];
 //!     fn orientation(flip: bool, mirror: bool) -> usize {
 //!         usize::from(flip) | usize::from(mirror)
@@ -195,7 +192,7 @@ mod tests;
 
 use std::fmt;
 use std::sync::Arc;
-use tabula_board::{Bitboard, ColoredPiece, Man, PlacementChange};
+use tabula_board::{Bitboard, ColoredPiece, Man, PlacementChange, Square};
 
 /// Neurons of the first layer, per side.
 pub const HIDDEN: usize = 256;
@@ -247,14 +244,14 @@ pub type ChangeOf<B> = PlacementChange<<B as Geometry>::Piece>;
 pub trait Geometry: Copy + fmt::Debug + Eq + Send + Sync + 'static {
     /// The game's piece, which also names its square type ([`Man::Square`]).
     type Piece: Man;
-    /// The number of squares (chess 64, xiangqi 90), at most [`MAX_SQUARES`].
-    const SQUARES: usize;
-    /// The number of roles (chess 6, xiangqi 7).
-    const ROLES: usize;
+    /// The number of squares (chess 64, xiangqi 90), at most [`MAX_SQUARES`]: the piece's square type's.
+    const SQUARES: usize = <<Self::Piece as Man>::Square as Square>::COUNT;
+    /// The number of roles (chess 6, xiangqi 7): the piece type's.
+    const ROLES: usize = <Self::Piece as ColoredPiece>::ROLES;
     /// Inputs per side and king bucket: colour (own, other) × role × square.
     const INPUTS: usize = 2 * Self::ROLES * Self::SQUARES;
-    /// Every piece, at most [`MAX_PIECE_KINDS`] of them.
-    const PIECES: &'static [Self::Piece];
+    /// Every piece, at most [`MAX_PIECE_KINDS`] of them: the piece type's.
+    const PIECES: &'static [Self::Piece] = <Self::Piece as ColoredPiece>::ALL;
     /// The king layouts of this board that a trainer takes by name (see [`KingLayout::named`]).
     const KING_LAYOUTS: &'static [(&'static str, KingLayout<Self>)];
 

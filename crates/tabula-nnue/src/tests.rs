@@ -52,9 +52,6 @@ const BY_RANK: KingLayout<Small> = {
 
 impl Geometry for Small {
     type Piece = Token;
-    const SQUARES: usize = Cell::COUNT;
-    const ROLES: usize = Kind::COUNT;
-    const PIECES: &'static [Token] = &Token::ALL;
     const KING_LAYOUTS: &'static [(&'static str, KingLayout<Small>)] =
         &[("plain", KingLayout::PLAIN), ("mirrored", KingLayout::MIRRORED), ("by-rank", BY_RANK)];
 

@@ -7,7 +7,7 @@
 //!
 //! 2 × 7 × 90 = 1260 inputs per king bucket, one per (piece colour, role, point), seen from each side: from
 //! Red's point of view the feature of a piece is `90 * (7 * c + r) + s` with `c` 0 for Red's pieces and 1 for
-//! Black's, `r` the [`Role`] index (king 0 to pawn 6) and `s` the point's index (`9 * rank + file`, a0 0, i9
+//! Black's, `r` the [`Role`](crate::Role) index (king 0 to pawn 6) and `s` the point's index (`9 * rank + file`, a0 0, i9
 //! 89); from Black's the colours swap and the board turns top to bottom (rank `r` to `9 - r`). A mirrored
 //! layout mirrors the board left to right (file `f` to `8 - f`) when the side's king stands on files a to d, so
 //! that it is always seen on files e to i. With nine files the mirror is not exact: a king on file e is never
@@ -35,7 +35,7 @@
 //! ```
 
 use crate::position::Position;
-use crate::types::{File, Piece, Role, Square};
+use crate::types::{File, Piece, Square};
 use tabula_nnue::{Geometry, MAX_SQUARES};
 
 pub use tabula_nnue::{Kernel, NetError};
@@ -49,12 +49,8 @@ pub struct XiangqiGeometry;
 pub type Network = tabula_nnue::Network<XiangqiGeometry>;
 /// A xiangqi network's integer layers, as its weights file holds them.
 pub type Layers = tabula_nnue::Layers<XiangqiGeometry>;
-/// The accumulators along a xiangqi position's line of play.
-pub type Accumulators = tabula_nnue::Accumulators<XiangqiGeometry>;
 /// A xiangqi king layout (the named ones: [`KingLayout::PLAIN`], [`KingLayout::MIRRORED`] and [`PALACE`]).
 pub type KingLayout = tabula_nnue::KingLayout<XiangqiGeometry>;
-/// The inputs a xiangqi side's pieces are seen through.
-pub type View = tabula_nnue::View<XiangqiGeometry>;
 
 /// The orientation's bit for the board turned top to bottom.
 const FLIP: usize = 1;
@@ -63,9 +59,6 @@ const MIRROR: usize = 2;
 
 impl Geometry for XiangqiGeometry {
     type Piece = Piece;
-    const SQUARES: usize = Square::COUNT;
-    const ROLES: usize = Role::COUNT;
-    const PIECES: &'static [Piece] = &Piece::ALL;
     const KING_LAYOUTS: &'static [(&'static str, KingLayout)] =
         &[("plain", KingLayout::PLAIN), ("mirrored", KingLayout::MIRRORED), ("palace", PALACE)];
 
@@ -114,7 +107,7 @@ tabula_nnue::net_position!(Position, XiangqiGeometry);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Color, Move};
+    use crate::{Color, Move, Role};
     use tabula::rng::Rng;
     use tabula_nnue::testing::{check_incremental_along_walks, check_king_layouts, Walks};
     use tabula_nnue::{file_len, header_len, VERSION};

@@ -6,7 +6,7 @@
 //!
 //! 768 inputs, one per (piece colour, role, square), seen from each side: from white's point of view the
 //! feature of a piece is `64 * (6 * c + r) + s` with `c` 0 for white's pieces and 1 for black's, `r` the
-//! [`Role`] index (pawn 0 to king 5) and `s` the square index (a1 0, h8 63); from black's point of
+//! [`Role`](crate::Role) index (pawn 0 to king 5) and `s` the square index (a1 0, h8 63); from black's point of
 //! view the colours swap and the board flips top to bottom (`s ^ 56`). A mirrored king layout ([`KingLayout`])
 //! mirrors the board left to right (`s ^ 7`) when a side's king stands on files a to d, so that it is always
 //! seen on files e to h. Everything else — the hidden layer of [`HIDDEN`] neurons per side, the output buckets,
@@ -69,7 +69,7 @@
 //! ```
 
 use crate::position::Position;
-use crate::types::{Color, Piece, Role, Square};
+use crate::types::{Color, Piece, Square};
 use std::sync::{Arc, OnceLock};
 
 pub use tabula_nnue::{
@@ -99,9 +99,6 @@ pub const INPUTS: usize = ChessGeometry::INPUTS;
 
 impl Geometry for ChessGeometry {
     type Piece = Piece;
-    const SQUARES: usize = Square::COUNT;
-    const ROLES: usize = Role::COUNT;
-    const PIECES: &'static [Piece] = &Piece::ALL;
     const KING_LAYOUTS: &'static [(&'static str, KingLayout)] =
         &[("plain", KingLayout::PLAIN), ("mirrored", KingLayout::MIRRORED), ("four", FOUR)];
 

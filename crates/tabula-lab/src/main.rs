@@ -19,8 +19,11 @@ mod data;
 mod go;
 mod gomoku;
 mod kmc;
+mod peer;
+mod selfplay;
 mod shard;
 mod texel;
+mod xiangqi;
 
 use clap::Parser;
 
@@ -48,6 +51,11 @@ enum Group {
         #[command(subcommand)]
         command: kmc::Command,
     },
+    /// Data for xiangqi's network evaluation.
+    Xiangqi {
+        #[command(subcommand)]
+        command: xiangqi::Command,
+    },
     /// Connect Four: solving sets of positions.
     #[command(name = "connect4")]
     Connect4 {
@@ -62,6 +70,7 @@ fn main() -> anyhow::Result<()> {
         Group::Gomoku { command } => gomoku::run(command),
         Group::Go { command } => go::run(command),
         Group::Kmc { command } => kmc::run(command),
+        Group::Xiangqi { command } => xiangqi::run(command),
         Group::Connect4 { command } => connect4::run(command),
     }
 }

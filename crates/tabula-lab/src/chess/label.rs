@@ -12,8 +12,9 @@
 //! at a time, and `--resume` goes on with the `OUT` of a run that was stopped, skipping the positions it holds
 //! (see [`stockfish`](super::stockfish)).
 
-use super::stockfish::{ask_stockfish, quiet_verdict, Labellers};
+use super::stockfish::{ask_stockfish, quiet_verdict, STOCKFISH};
 use crate::data::first_field;
+use crate::peer::Labellers;
 use tabula_chess::Color;
 
 /// What `label` reads and writes.
@@ -26,15 +27,17 @@ pub struct Args {
     out: Option<String>,
     #[arg(long, default_value_t = 8)]
     depth: u64,
+    #[arg(long, default_value = STOCKFISH)]
+    stockfish: String,
     #[command(flatten)]
     labellers: Labellers,
 }
 
 /// `label`: Stockfish's expected score for white at `depth` after each `FEN;result` line.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let Args { input, out, depth, labellers } = args;
+    let Args { input, out, depth, stockfish, labellers } = args;
     let go = format!("depth {depth}");
-    ask_stockfish(input, out.as_deref(), labellers, |engine, entry, pos| {
+    ask_stockfish(input, out.as_deref(), labellers, stockfish, |engine, entry, pos| {
         let Some(v) = quiet_verdict(engine, first_field(entry), pos, &go)? else { return Ok(None) };
         let Some((w, d, l)) = v.wdl.filter(|(w, d, l)| w + d + l > 0.0) else { return Ok(None) };
         let mut expected = (w + d / 2.0) / (w + d + l);

@@ -16,25 +16,14 @@
 //! plays shard K's part of the games, on one thread, into a cluster job's result file (see
 //! [`shard`](crate::shard)).
 
-use super::self_play::{gen_from, Opponent, Quiet};
+use super::self_play::Chess;
+use crate::selfplay::{NetworkGames, Opponent};
 
-/// The games `nnue-gen` plays and where their lines go.
+/// The games `nnue-gen` plays, the opponent if any, and where their lines go.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The file to write: `FEN;score;result`, white's point of view.
-    #[arg(required_unless_present = "result")]
-    out: Option<String>,
-    /// How many games to play.
-    #[arg(long, default_value_t = 1000)]
-    games: u64,
-    /// The node budget of each move.
-    #[arg(long, default_value_t = 5000)]
-    nodes: u64,
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// The number of the first game (each number seeds its own start).
-    #[arg(long, default_value_t = 0)]
-    first: u64,
+    #[command(flatten)]
+    games: NetworkGames,
     /// Play against this Stockfish instead of self-play (the engine white in even-numbered games), and write
     /// the positions where Stockfish is to move, scored by its own search of `--stockfish-go`.
     #[arg(long)]
@@ -42,25 +31,10 @@ pub struct Args {
     /// Stockfish's search of each move, as a UCI `go` command's arguments.
     #[arg(long, default_value = "nodes 5000")]
     stockfish_go: String,
-    #[command(flatten)]
-    shard: tabula_cluster::shard::ShardArgs,
 }
 
 /// Runs `nnue-gen`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let Args { out, games, nodes, threads, first, stockfish, stockfish_go, shard } = args;
-    let opponent = stockfish.map(|path| Opponent { path, go: stockfish_go });
-    let line = |q: &Quiet, result: f64| {
-        let white_score = if q.white_to_move { q.score } else { -q.score };
-        format!("{};{white_score};{result}", q.fen)
-    };
-    match (shard.target(), out) {
-        (Some(target), _) => crate::shard::write_lines(&target, |out| {
-            gen_from(out, crate::shard::items(&target, first, games), nodes, 1, opponent.as_ref(), line)
-        }),
-        (None, Some(out)) => {
-            gen_from(&out, first..first.saturating_add(games), nodes, threads, opponent.as_ref(), line)
-        }
-        (None, None) => anyhow::bail!("give the file to write, or --shard and --result"),
-    }
+    let Args { games, stockfish, stockfish_go } = args;
+    games.run::<Chess>(stockfish.map(|path| Opponent { path, go: stockfish_go }).as_ref())
 }

@@ -13,7 +13,8 @@
 //! with the `OUT` of a run that was stopped, skipping the positions it holds (those dropped for a capture are
 //! asked again).
 
-use super::stockfish::{ask_stockfish, quiet_verdict, Labellers, MATE_CP, STOCKFISH_PATIENCE};
+use super::stockfish::{ask_stockfish, quiet_verdict, MATE_CP, STOCKFISH, STOCKFISH_PATIENCE};
+use crate::peer::Labellers;
 use anyhow::Context;
 use tabula_chess::Color;
 
@@ -34,15 +35,17 @@ pub struct Args {
     /// 15.1's to the scale of its search's scores (fitted on 3,000 positions against `go depth 8`).
     #[arg(long)]
     static_eval: Option<f64>,
+    #[arg(long, default_value = STOCKFISH)]
+    stockfish: String,
     #[command(flatten)]
     labellers: Labellers,
 }
 
 /// Runs `nnue-label`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let Args { input, out, go, static_eval, labellers } = args;
+    let Args { input, out, go, static_eval, stockfish, labellers } = args;
     let scorer = static_eval.map_or(Scorer::Search(go), Scorer::Static);
-    nnue_label(&input, out.as_deref(), &scorer, &labellers)
+    nnue_label(&input, out.as_deref(), &scorer, &labellers, &stockfish)
 }
 
 /// How `nnue-label` scores a position.
@@ -57,8 +60,14 @@ enum Scorer {
 
 /// `nnue-label`: each `FEN;score;result` line of the network's data with the score replaced by Stockfish's
 /// (white's point of view, centipawns): its search's, for quiet positions only, or its static evaluation's.
-fn nnue_label(input: &str, out: Option<&str>, scorer: &Scorer, labellers: &Labellers) -> anyhow::Result<()> {
-    ask_stockfish(input, out, labellers, |engine, entry, pos| {
+fn nnue_label(
+    input: &str,
+    out: Option<&str>,
+    scorer: &Scorer,
+    labellers: &Labellers,
+    stockfish: &str,
+) -> anyhow::Result<()> {
+    ask_stockfish(input, out, labellers, stockfish, |engine, entry, pos| {
         let fields: Vec<&str> = entry.split(';').collect();
         let [fen, _, result] = fields[..] else { return Ok(None) };
         let white = match scorer {

@@ -1,145 +1,39 @@
-//! Stockfish as the chess commands use it: started through the engine-process driver of `tabula-protocol`
-//! ([`start_stockfish`]), its answers read as a [`Verdict`], and the labelling threads of `label` and
-//! `nnue-label` ([`ask_stockfish`]): one Stockfish of one thread per thread, a block of 1,000 positions at a
-//! time, each block written in the input's order as it finishes, so that `--resume` can go on with the output
-//! of a run that was stopped, skipping the positions it holds.
+//! Stockfish as the chess commands use it: the peer of [`peer`](crate::peer) at its Debian path, its answers
+//! read as chess moves ([`verdict`], [`quiet_verdict`]), and the labelling threads of `label` and `nnue-label`
+//! ([`ask_stockfish`]) on chess positions.
 
-use crate::data::{first_field, read_lines, Output};
-use anyhow::Context;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::Duration;
-use tabula::tune::{next_block, on_threads};
+use crate::peer::{ask_move, ask_peer, Labellers, PeerSpec};
 use tabula_chess::Position;
 use tabula_protocol::process::Process;
 
-/// What Stockfish made of a position: its best move, its last reported score for the side to move (a mate
-/// counted as [`MATE_CP`] centipawns) and its win/draw/loss per mille when it reported them.
-pub struct Verdict {
-    pub best: tabula_chess::Move,
-    pub score: Option<i32>,
-    pub wdl: Option<(f64, f64, f64)>,
-}
+pub use crate::peer::{MATE_CP, PATIENCE as STOCKFISH_PATIENCE};
 
-/// The centipawns a mate score stands for in the network's data: far past the sigmoid's knee.
-pub const MATE_CP: i32 = 3000;
+/// Stockfish's verdict on a chess position.
+pub type Verdict = crate::peer::Verdict<tabula_chess::Move>;
+
+/// Where Stockfish is, unless `--stockfish` says otherwise.
+pub const STOCKFISH: &str = "/usr/games/stockfish";
 
 /// Stockfish's verdict on `pos` from its `answer` (the lines up to `bestmove`), if it gave a legal move.
 pub fn verdict(pos: &Position, answer: &[String]) -> Option<Verdict> {
-    let (mut best, mut score, mut wdl) = (None, None, None);
-    for line in answer {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let after = |key: &str, k: usize| words.iter().position(|&w| w == key).and_then(|at| words.get(at + k));
-        if let Some(at) = words.iter().position(|&w| w == "wdl") {
-            let n = |k: usize| words.get(at + k).and_then(|w| w.parse::<f64>().ok()).unwrap_or(0.0);
-            wdl = Some((n(1), n(2), n(3)));
-        }
-        match (after("score", 1).copied(), after("score", 2).and_then(|n| n.parse::<i32>().ok())) {
-            (Some("cp"), Some(cp)) => score = Some(cp.clamp(-MATE_CP, MATE_CP)),
-            (Some("mate"), Some(n)) => score = Some(if n > 0 { MATE_CP } else { -MATE_CP }),
-            _ => {}
-        }
-        if words.first() == Some(&"bestmove") {
-            best = words.get(1).and_then(|m| pos.parse_uci(m).ok());
-        }
-    }
-    best.map(|best| Verdict { best, score, wdl })
+    crate::peer::verdict(answer, |m| pos.parse_uci(m).ok())
 }
 
-/// How long to wait for any one answer of Stockfish's.
-pub const STOCKFISH_PATIENCE: Duration = Duration::from_secs(600);
-
-/// Stockfish at `path`, past the UCI handshake, with one thread, 16 MiB of table and the `options` given (as
-/// `NAME value VALUE`).
-pub fn start_stockfish(path: &str, options: &[&str]) -> anyhow::Result<Process> {
-    let mut process = Process::spawn(&[path.to_string()])?;
-    process.ask("uci", STOCKFISH_PATIENCE, |l| l == "uciok").context("Stockfish does not speak UCI")?;
-    for option in ["Threads value 1", "Hash value 16"].iter().chain(options) {
-        process.send(&format!("setoption name {option}"))?;
-    }
-    Ok(process)
-}
-
-/// The Stockfish processes of `label` and `nnue-label`, and whether they go on with an interrupted run or run
-/// as a shard of a cluster job (see [`shard`](crate::shard)).
-#[derive(Clone, clap::Args)]
-pub struct Labellers {
-    #[arg(long, default_value_t = 2)]
-    threads: usize,
-    #[arg(long, default_value = "/usr/games/stockfish")]
-    stockfish: String,
-    /// Go on with the `out` of an interrupted run: keep its lines, skip the positions they hold, append.
-    #[arg(long, conflicts_with = "shard")]
-    resume: bool,
-    #[command(flatten)]
-    shard: tabula_cluster::shard::ShardArgs,
-}
-
-/// Asks Stockfish (one thread each, `threads` of them) about the position that opens each line of `input`
-/// (`FEN;...`) and writes the line `ask` makes of the entry from the engine's answers (none to leave the entry
-/// out), in the input's order block by block.
+/// Asks Stockfish at `path` (with `UCI_ShowWDL`) about each line of `input`, as [`ask_peer`] does.
 pub fn ask_stockfish(
     input: &str,
     out: Option<&str>,
     labellers: &Labellers,
+    path: &str,
     ask: impl Fn(&mut Process, &str, &Position) -> anyhow::Result<Option<String>> + Sync,
 ) -> anyhow::Result<()> {
-    let lines = read_lines(input)?;
-    match (labellers.shard.target(), out) {
-        // A shard: its part of the lines, on one thread, so that they come out in order.
-        (Some(target), _) => crate::shard::write_lines(&target, |out| {
-            let part = target.shard.range(lines.len());
-            let one = Labellers { threads: 1, ..labellers.clone() };
-            label_lines(lines[part].to_vec(), out, &one, ask)
-        }),
-        (None, Some(out)) => label_lines(lines, out, labellers, ask),
-        (None, None) => anyhow::bail!("give the file to write, or --shard and --result"),
-    }
-}
-
-/// [`ask_stockfish`] on `lines`, into `out`.
-fn label_lines(
-    mut lines: Vec<String>,
-    out: &str,
-    labellers: &Labellers,
-    ask: impl Fn(&mut Process, &str, &Position) -> anyhow::Result<Option<String>> + Sync,
-) -> anyhow::Result<()> {
-    const BLOCK: usize = 1000;
-    let Labellers { threads, ref stockfish, resume, .. } = *labellers;
-    let out = if resume {
-        let (output, done) = Output::resume(out)?;
-        let before = lines.len();
-        lines.retain(|l| !done.contains(first_field(l)));
-        eprintln!("{out}: {} positions done, {} of {before} left to ask", done.len(), lines.len());
-        output
-    } else {
-        Output::create(out)?
-    };
-    let out = Mutex::new(out);
-    let next = AtomicUsize::new(0);
-    let kept = AtomicUsize::new(0);
-    on_threads(threads, || -> anyhow::Result<()> {
-        let mut engine = start_stockfish(stockfish, &["UCI_ShowWDL value true"])?;
-        while let Some((first, block)) = next_block(&lines, &next, BLOCK) {
-            let mut written = Vec::new();
-            for entry in block {
-                let Ok(pos) = Position::from_fen(first_field(entry)) else { continue };
-                written.extend(ask(&mut engine, entry, &pos)?);
-            }
-            out.lock().expect("no panics while writing").block(&written)?;
-            let k = kept.fetch_add(written.len(), Ordering::Relaxed) + written.len();
-            eprintln!("{k} labelled ({} read)", (first + BLOCK).min(lines.len()));
-        }
-        let _ = engine.send("quit");
-        Ok(())
-    })
+    let peer = PeerSpec { path, options: &["UCI_ShowWDL value true"] };
+    ask_peer(input, out, labellers, &peer, |fen| Position::from_fen(fen).ok(), ask)
 }
 
 /// Stockfish's verdict after `go {go}` on `pos` (given by `fen`), unless its best move is a capture or a
 /// promotion (the position is not quiet).
 pub fn quiet_verdict(engine: &mut Process, fen: &str, pos: &Position, go: &str) -> anyhow::Result<Option<Verdict>> {
-    let answer = engine
-        .ask(&format!("position fen {fen}\ngo {go}"), STOCKFISH_PATIENCE, |l| l.starts_with("bestmove"))
-        .with_context(|| format!("Stockfish gave no best move for {fen}"))?;
+    let answer = ask_move(engine, &format!("fen {fen}"), go)?;
     Ok(verdict(pos, &answer).filter(|v| !pos.is_capture(v.best) && v.best.promotion().is_none()))
 }

@@ -8,7 +8,8 @@
 //!
 //! Each line of `OUT` is `score;phase;result`: centipawns, 0 to 24, and 1, 0.5 or 0.
 
-use super::self_play::{gen, Quiet, SelfPlay};
+use super::self_play::{gen, SelfPlay};
+use crate::selfplay::Quiet;
 
 /// Runs `wdl-gen`.
 pub fn run(games: &SelfPlay) -> anyhow::Result<()> {
@@ -17,6 +18,6 @@ pub fn run(games: &SelfPlay) -> anyhow::Result<()> {
 
 /// A sample line for `wdl-fit`: the score and phase, and the result for the side to move.
 fn sample_line(q: &Quiet, white_result: f64) -> String {
-    let result = if q.white_to_move { white_result } else { 1.0 - white_result };
+    let result = if q.first_to_move { white_result } else { 1.0 - white_result };
     format!("{};{};{result}", q.score, q.phase)
 }

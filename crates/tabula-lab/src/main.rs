@@ -8,6 +8,7 @@
 //! tabula-lab go       predictor (fit | accuracy) | playouts | vs-gnugo
 //! tabula-lab kmc      recall
 //! tabula-lab connect4 solve-set
+//! tabula-lab xiangqi  nnue-loss | nnue-fit
 //! ```
 //!
 //! `tabula-lab GROUP help COMMAND` gives a command's options and defaults; each command's module says what it
@@ -19,8 +20,10 @@ mod data;
 mod go;
 mod gomoku;
 mod kmc;
+mod nnue;
 mod shard;
 mod texel;
+mod xiangqi;
 
 use clap::Parser;
 
@@ -54,6 +57,11 @@ enum Group {
         #[command(subcommand)]
         command: connect4::Command,
     },
+    /// Training for the xiangqi network.
+    Xiangqi {
+        #[command(subcommand)]
+        command: xiangqi::Command,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -63,6 +71,7 @@ fn main() -> anyhow::Result<()> {
         Group::Go { command } => go::run(command),
         Group::Kmc { command } => kmc::run(command),
         Group::Connect4 { command } => connect4::run(command),
+        Group::Xiangqi { command } => xiangqi::run(command),
     }
 }
 
@@ -112,6 +121,9 @@ mod tests {
             "go vs-gnugo --games 50 --level 1 --time 0.3 --threads 2 --seed 1 --exploration 0.5 --verbose",
             "kmc recall --energy pair --steps 10_000_000 --temperatures 1073,773,373 --trial-energies off",
             "connect4 solve-set mid.txt 2 100 2",
+            "xiangqi nnue-fit x.txt x.tbnn --epochs 12 --kings palace --scale 100 --start first.tbnn --keep-best",
+            "xiangqi nnue-loss x.txt first.tbnn second.tbnn --share 1",
+            "xiangqi help nnue-fit",
         ] {
             let words = std::iter::once("tabula-lab").chain(line.split(' '));
             if let Err(e) = Group::try_parse_from(words) {

@@ -8,6 +8,7 @@
 //! tabula-lab go       predictor (fit | accuracy) | playouts | vs-gnugo
 //! tabula-lab kmc      recall
 //! tabula-lab connect4 solve-set
+//! tabula-lab xiangqi  nnue-loss | nnue-fit
 //! ```
 //!
 //! `tabula-lab GROUP help COMMAND` gives a command's options and defaults; each command's module says what it
@@ -19,6 +20,7 @@ mod data;
 mod go;
 mod gomoku;
 mod kmc;
+mod nnue;
 mod peer;
 mod selfplay;
 mod shard;
@@ -51,7 +53,7 @@ enum Group {
         #[command(subcommand)]
         command: kmc::Command,
     },
-    /// Data for xiangqi's network evaluation.
+    /// Data and training for xiangqi's network evaluation.
     Xiangqi {
         #[command(subcommand)]
         command: xiangqi::Command,
@@ -121,6 +123,9 @@ mod tests {
             "go vs-gnugo --games 50 --level 1 --time 0.3 --threads 2 --seed 1 --exploration 0.5 --verbose",
             "kmc recall --energy pair --steps 10_000_000 --temperatures 1073,773,373 --trial-energies off",
             "connect4 solve-set mid.txt 2 100 2",
+            "xiangqi nnue-fit x.txt x.tbnn --epochs 12 --kings palace --scale 100 --start first.tbnn --keep-best",
+            "xiangqi nnue-loss x.txt first.tbnn second.tbnn --share 1",
+            "xiangqi help nnue-fit",
         ] {
             let words = std::iter::once("tabula-lab").chain(line.split(' '));
             if let Err(e) = Group::try_parse_from(words) {

@@ -12,7 +12,7 @@
 //! chess nnue-label IN OUT [--go GO] [--threads N] [--stockfish PATH] [--resume]
 //! chess nnue-loss DATA NET... [--share X]
 //! chess nnue-fit DATA OUT [--epochs N] [--share X] [--scale CP] [--threads N] [--no-mirror] [--start NET] [--rate R]
-//!      [--buckets N] [--keep-best]
+//!      [--buckets N] [--keep-best] [--kings LAYOUT]
 //! chess openings OUT [--count N] [--nodes N] [--margin CP] [--first N]
 //! ```
 //!
@@ -24,22 +24,53 @@
 //! from `wdl-gen` and `wdl-fit`; the network's from `nnue-gen`, `nnue-label` and `nnue-fit`.
 //!
 //! What the commands share is in one place each: the self-play games and their varied starts
-//! ([`self_play`]), Stockfish as a process and the threads that label positions with it ([`stockfish`]), and
-//! the network in floating point with its gradient ([`trainer`]).
+//! ([`self_play`]), and Stockfish as a process and the threads that label positions with it ([`stockfish`]).
+//! `nnue-fit` and `nnue-loss` are the [network trainer's](crate::nnue), which xiangqi shares; what it reads of
+//! chess is [`Chess`]'s.
+//!
+//! # How the embedded networks were trained
+//!
+//! The first network came from `nnue-gen d1.txt --games 3200 --nodes 5000 --first 1000000` (288,000 positions in 26
+//! minutes, about 660,000 an hour on one niced core) and `nnue-gen d2.txt --games 27100 --nodes 1000 --first 2000000`
+//! (2,430,000 positions in 34 minutes, about 4.2 million an hour) by the tapered engine, concatenated (`d2` first, so
+//! that the held-out tail is of the deeper searches), and `nnue-fit d12.txt default.tbnn --epochs 12` (6.7 minutes on
+//! two threads beside the generator; 33 s a pass over 5.2 million positions with their mirror images). The second added
+//! `nnue-gen d4.txt --games 39100 --nodes 1000 --first 5000000` by the engine on the first network (3,620,000 positions
+//! in 37 minutes), `d4`, `d2` and `d1` concatenated in that order, and `nnue-fit d421.txt second.tbnn --epochs 12
+//! --threads 1` (13.3 minutes on one thread; 5.46 million positions once the endings against a bare king are left out).
+//! The third went on from the second: `nnue-gen d6.txt --games 100000 --nodes 1000 --first 11000000` stopped after
+//! about 20,800 games (1.88 million positions), `nnue-label d6.txt s6.txt` (1.75 million kept) and `nnue-fit s6.txt
+//! third.tbnn --epochs 12 --share 1 --threads 1 --start second.tbnn` (3.7 minutes on one thread). The fourth went on
+//! from the third: `nnue-gen d7.txt --games 100000 --nodes 1000 --first 12000000` by the engine on the third, stopped
+//! after about 10,700 games (970,000 positions), `nnue-label d7.txt s7.txt` (912,000 kept, 32 minutes), `s6.txt` and
+//! `s7.txt` concatenated in that order and `nnue-fit s67.txt fourth.tbnn --epochs 12 --share 1 --threads 1 --start
+//! third.tbnn` (5 minutes on one thread for 2.37 million positions). The fifth went on from the fourth: `nnue-gen
+//! d8.txt --games 100000 --nodes 1000 --threads 1 --first 13000000` and the same from 13,500,000 beside it, both
+//! stopped (about 18,200 games, 1.66 million positions), `nnue-label` over both (1.56 million kept, 52 minutes),
+//! `s6.txt`, `s7.txt` and `s8.txt` concatenated in that order and `nnue-fit s678.txt fifth.tbnn --epochs 12 --share 1
+//! --threads 2 --start fourth.tbnn` (6 minutes on two threads for 3.76 million positions). The sixth, in the crate
+//! (`src/eval/default.tbnn`), went on from the fifth on its own self-play alone (the older labelled files were not
+//! kept): the same two generators from 14,000,000 and 14,500,000, stopped at 2.18 million positions, `nnue-label` (2.05
+//! million kept, 70 minutes) and `nnue-fit s9.txt sixth.tbnn --epochs 12 --share 1 --threads 2 --start '<embedded>'` (3
+//! minutes for 1.82 million positions).
 
 mod fit;
 mod gen;
 mod label;
-mod nnue_fit;
 mod nnue_gen;
 mod nnue_label;
-mod nnue_loss;
 mod openings;
 mod self_play;
 mod stockfish;
-mod trainer;
 mod wdl_fit;
 mod wdl_gen;
+
+use crate::nnue;
+use std::sync::Arc;
+use tabula::game::Evaluator;
+use tabula_chess::engine::eval::nnue::{ChessGeometry, Network, DEFAULT_SCALE};
+use tabula_chess::engine::eval::{against_bare_king, Evaluation};
+use tabula_chess::Position;
 
 /// The tuning and training tools of the chess evaluation.
 #[derive(clap::Subcommand)]
@@ -60,9 +91,9 @@ pub enum Command {
     /// capture or a promotion.
     NnueLabel(nnue_label::Args),
     /// The loss of the tapered evaluation and of each network (a file, or `<embedded>`) on all of `DATA`.
-    NnueLoss(nnue_loss::Args),
+    NnueLoss(nnue::loss::Args),
     /// Trains the network on `DATA` and writes its weights file `OUT`.
-    NnueFit(nnue_fit::Training),
+    NnueFit(nnue::fit::Training<Chess>),
     /// Writes `count` distinct roughly balanced opening positions as EPD.
     Openings(openings::Args),
 }
@@ -77,8 +108,38 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::WdlFit(args) => wdl_fit::run(&args),
         Command::NnueGen(args) => nnue_gen::run(args),
         Command::NnueLabel(args) => nnue_label::run(args),
-        Command::NnueLoss(args) => nnue_loss::run(&args),
-        Command::NnueFit(training) => nnue_fit::run(&training),
+        Command::NnueLoss(args) => nnue::loss::run::<Chess>(&args),
+        Command::NnueFit(training) => nnue::fit::run::<Chess>(&training),
         Command::Openings(args) => openings::run(&args),
+    }
+}
+
+/// Chess as the network's trainer reads it: the tapered evaluation to compare with, the embedded network, and
+/// the endings against a bare king left out (the engine leaves them to the tapered evaluation).
+pub struct Chess;
+
+impl nnue::Game for Chess {
+    const NAME: &'static str = "chess";
+    /// The tapered evaluation's fitted scale.
+    const SCALE: f32 = DEFAULT_SCALE as f32;
+    const EVALUATION: &'static str = "the tapered evaluation";
+    const LEFT_OUT: Option<&'static str> = Some("against a bare king");
+    type Geometry = ChessGeometry;
+    type Position = Position;
+
+    fn from_fen(fen: &str) -> Option<Position> {
+        Position::from_fen(fen).ok()
+    }
+
+    fn leaves_out(pos: &Position) -> bool {
+        against_bare_king(pos)
+    }
+
+    fn evaluate(pos: &Position) -> i32 {
+        Evaluation.evaluate(pos)
+    }
+
+    fn embedded() -> Option<Arc<Network>> {
+        Some(Network::embedded())
     }
 }

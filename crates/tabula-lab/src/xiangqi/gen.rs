@@ -18,6 +18,7 @@
 //! are the quiet positions where Fairy-Stockfish is to move, scored by its own search. With `--shard K/N
 //! --result FILE` it plays shard K's part of the games, on one thread, into a cluster job's result file.
 
+use super::Xiangqi;
 use crate::selfplay::{DataGame, MoveOf, NetworkGames, Opponent};
 use tabula::rng::Rng;
 use tabula_xiangqi::repetition::adjudicate;
@@ -43,16 +44,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     games.run::<Xiangqi>(fairy_stockfish.map(|path| Opponent { path, go: peer_go }).as_ref())
 }
 
-/// Xiangqi as the self-play games play it: the engine searches the rules' position (its evaluation is the
-/// hand-written one until a network is embedded); Fairy-Stockfish, set to xiangqi, is the opponent and writes
-/// ranks 1 to 10.
-pub struct Xiangqi;
-
 /// A number in `0..n` from `rng`.
 fn below(rng: &mut Rng, n: usize) -> usize {
     (rng.next_u64() % n as u64) as usize
 }
 
+/// Xiangqi as the self-play games play it: the engine searches the rules' position (its evaluation is the
+/// hand-written one until a network is embedded); Fairy-Stockfish, set to xiangqi, is the opponent and writes
+/// ranks 1 to 10.
 impl DataGame for Xiangqi {
     type Position = Position;
     type Searched = Position;

@@ -1,6 +1,6 @@
-//! Chess's [`Front`]: positions in FEN (or `startpos`), moves in SAN for display and SAN or UCI coordinates
-//! when read, scores as "mate in N" or centipawns, the engine of [`engine`](crate::engine), perft by the fast
-//! generator of [`perft`](crate::perft).
+//! Chess's [`Front`](tabula_protocol::front::Front): positions in FEN (or `startpos`), moves in SAN for display
+//! and SAN or UCI coordinates when read, scores as "mate in N" or centipawns, the engine of
+//! [`engine`](crate::engine), perft by the fast generator of [`perft`](crate::perft).
 
 use crate::engine::Engine;
 use crate::moves::Move;
@@ -100,7 +100,8 @@ tabula_board::board_front!(Position, Engine, POLYGLOT.as_slice(), {
     }
 });
 
-/// The engine thinks about a position as [`EnginePosition`], with accumulators of its own.
+/// The engine thinks about a position as [`EnginePosition`](crate::engine::EnginePosition), with accumulators
+/// of its own.
 impl Think<Position> for Engine {
     fn think(&mut self, game: &Position, limits: &Limits, progress: &mut dyn FnMut(&Report<Move>)) -> Report<Move> {
         tabula_nnue::engine::think(self, game, limits, progress)

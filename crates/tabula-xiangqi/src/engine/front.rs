@@ -126,7 +126,8 @@ tabula_board::board_front!(Position, Engine, KEYS.as_slice(), {
     }
 });
 
-/// The engine thinks about a position as [`EnginePosition`], with accumulators of its own.
+/// The engine thinks about a position as [`EnginePosition`](crate::engine::EnginePosition), with accumulators
+/// of its own.
 impl Think<Position> for Engine {
     fn think(&mut self, game: &Position, limits: &Limits, progress: &mut dyn FnMut(&Report<Move>)) -> Report<Move> {
         tabula_nnue::engine::think(self, game, limits, progress)

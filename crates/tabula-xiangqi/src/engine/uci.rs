@@ -2,9 +2,10 @@
 //! out), served by the shared harness of `tabula_protocol::server` ([`run_stdio`]).
 //!
 //! Commands: `uci`, `isready`, `setoption name <id> [value <x>]` (options `Hash`, `Threads`, `Clear Hash`,
-//! `Move Overhead`, `Ponder`, `Evaluation`, `EvalFile`), `ucinewgame`, `position startpos|fen <fen> [moves ...]`, `go` with `wtime btime
-//! winc binc movestogo depth nodes movetime mate infinite ponder searchmoves` (Red's clock is `wtime`), `stop`,
-//! `ponderhit`, `quit`, and the extras `go perft <depth>`, `d` (show the position) and `bench [depth]`.
+//! `Move Overhead`, `Ponder`, `Evaluation`, `EvalFile`), `ucinewgame`, `position startpos|fen <fen> [moves
+//! ...]`, `go` with `wtime btime winc binc movestogo depth nodes movetime mate infinite ponder searchmoves`
+//! (Red's clock is `wtime`), `stop`, `ponderhit`, `quit`, and the extras `go perft <depth>`, `d` (show the
+//! position) and `bench [depth]`.
 //! Moves are ICCS coordinates (`h2e2`: files a–i, ranks 0–9 from Red's side); FENs are xiangqi FENs (Red
 //! uppercase, `w` or `r` for Red to move). An unknown or malformed command is answered with `info string ...`
 //! and otherwise ignored; a `go` always ends with a `bestmove` (`bestmove (none)` when there is no legal move,

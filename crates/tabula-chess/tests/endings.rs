@@ -43,15 +43,15 @@ fn play_out(engine: &mut Engine, fen: &str) -> Result<u32, String> {
 
 fn converts_with(kind: EvalKind) {
     let mut engine = Engine::new(16);
-    engine.set_evaluation(EngineEvaluation::of_kind(kind));
+    engine.set_evaluation(EngineEvaluation::of_kind(kind).expect("chess embeds a network"));
     let mut failures = Vec::new();
     for (name, fen) in STARTS {
         match play_out(&mut engine, fen) {
-            Ok(moves) => eprintln!("{}: {name}: mate in {moves} moves", kind.name()),
+            Ok(moves) => eprintln!("{}: {name}: mate in {moves} moves", kind.name_in::<Position>()),
             Err(why) => failures.push(format!("{name}: {why}")),
         }
     }
-    assert!(failures.is_empty(), "{}: {failures:#?}", kind.name());
+    assert!(failures.is_empty(), "{}: {failures:#?}", kind.name_in::<Position>());
 }
 
 #[test]
@@ -61,5 +61,5 @@ fn the_network_mates_a_bare_king() {
 
 #[test]
 fn the_tapered_evaluation_mates_a_bare_king() {
-    converts_with(EvalKind::Tapered);
+    converts_with(EvalKind::Classical);
 }

@@ -296,7 +296,7 @@ fn perft_and_bench() {
     let c = s.handle("bench 3");
     assert!(c[0].ends_with("evaluation tapered"), "{c:?}");
     let tapered =
-        tabula_chess::engine::Engine::bench_with(3, || tabula_chess::engine::eval::EngineEvaluation::Tapered).0;
+        tabula_chess::engine::Engine::bench_with(3, tabula_chess::engine::eval::EngineEvaluation::classical).0;
     assert_eq!(nodes(&c), format!("Nodes searched  : {tapered}"));
     assert_ne!(nodes(&a), nodes(&c), "the two evaluations search different trees");
 }

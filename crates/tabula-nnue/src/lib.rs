@@ -34,6 +34,14 @@
 //! layout, changes every input of its side: that side's accumulator is computed afresh, from the one it last had
 //! in its new view.
 //!
+//! # The engine
+//!
+//! A game's engine plays a network through [`engine`], once for every game: [`EnginePosition`], the position
+//! a search walks with its accumulators; [`NetEvaluation`], the network or the game's own evaluation; and
+//! [`EvalOptions`], the protocol options `Evaluation` and `EvalFile` that choose. A game states what is its own
+//! (its classical evaluation, the network it embeds, its search options, bench positions and setup) as a
+//! [`NetGame`].
+//!
 //! # Quantisation
 //!
 //! The network is trained in floating point and stored in integers. With `QA` = [`QA`] and `QB` = [`QB`]: the
@@ -177,10 +185,12 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod engine;
 mod file;
 mod kings;
 mod network;
 
+pub use engine::{EnginePosition, EvalKind, EvalOptions, NetEvaluation, NetGame, NoNetwork, NETWORK_BOUND};
 pub use file::{checksum, file_len, header_len, quantisation_at, Layers, NetError};
 pub use kings::{KingLayout, View, MAX_KING_BUCKETS, MAX_SQUARES};
 pub use network::{Accumulator, Accumulators, Column, Kernel, Network, Output};

@@ -267,6 +267,19 @@ impl<G: Playable + Sync> Searches<G> for Engine<G> {
     }
 }
 
+/// The engine of a game that plays with a network (chess, xiangqi) searches a position of its own, which
+/// carries the network's accumulators beside the rules.
+impl<P: tabula_nnue::NetGame + Clone> Searches<P> for Engine<tabula_nnue::EnginePosition<P>> {
+    fn search_within(
+        &mut self,
+        game: &P,
+        limits: Limits,
+        on_iteration: &mut dyn FnMut(&Iteration<P::Move>),
+    ) -> SearchResult<P::Move> {
+        self.search(&tabula_nnue::EnginePosition::new(game.clone()), limits, on_iteration)
+    }
+}
+
 /// Where an engine reports each iteration: given a way to make its [`Analysis`] (made only if wanted).
 pub type Progress<'a> = &'a mut dyn FnMut(&dyn Fn() -> Analysis);
 

@@ -24,7 +24,14 @@ fn identification_and_options() {
     let mut s = UcciSession::new();
     let id = s.handle("ucci");
     assert!(id[0].starts_with("id name Tabula"));
-    for option in ["usemillisec type check", "hashsize type spin", "threads type spin", "newgame type button"] {
+    for option in [
+        "usemillisec type check",
+        "hashsize type spin",
+        "threads type spin",
+        "newgame type button",
+        "evaluation type combo var nnue var classical default classical",
+        "evalfile type string default <empty>",
+    ] {
         assert!(id.iter().any(|l| l.starts_with(&format!("option {option}"))), "{option}");
     }
     assert_eq!(last(&id), "ucciok");
@@ -37,15 +44,64 @@ fn identification_and_options() {
         "setoption batch on",
         "setoption bookfiles book.dat",
         "setoption randomness small",
+        "setoption evaluation classical",
+        "setoption evalfile <empty>",
         "",
     ] {
         assert!(s.handle(ok).is_empty(), "{ok}");
     }
-    for bad in ["setoption", "setoption hashsize lots", "setoption usemillisec maybe", "setoption colour red", "frob"] {
+    for bad in [
+        "setoption",
+        "setoption hashsize lots",
+        "setoption usemillisec maybe",
+        "setoption colour red",
+        "setoption evaluation neural",
+        "setoption evaluation nnue",
+        "setoption evalfile /nonexistent/net.tbnn",
+        "frob",
+    ] {
         let reply = s.handle(bad);
         assert!(reply.len() == 1 && reply[0].starts_with("info string error: "), "{bad}: {reply:?}");
     }
     assert_eq!(s.handle("isready"), ["readyok"]);
+    assert_eq!(s.handle("quit"), ["bye"]);
+}
+
+#[test]
+fn a_network_given_as_a_file_evaluates_and_plays() {
+    let net = common::random_network_file("ucci");
+    let mut s = UcciSession::new();
+    // NNUE before any network: an error on the info channel, and the session goes on.
+    let reply = s.handle("setoption evaluation nnue");
+    assert!(reply.len() == 1 && reply[0].starts_with("info string error: no network"), "{reply:?}");
+    assert!(s.handle("position startpos").is_empty());
+    let classical = s.handle("go depth 3");
+    assert!(last(&classical).starts_with("bestmove "), "{classical:?}");
+    // A chess network is refused with the loader's message.
+    let chess = common::chess_shaped_file("ucci-chess");
+    let reply = s.handle(&format!("setoption evalfile {}", chess.name()));
+    assert!(reply.len() == 1 && reply[0].contains("768") && reply[0].contains("1260"), "{reply:?}");
+    assert_eq!(s.handle("isready"), ["readyok"]);
+    // The xiangqi file loaded: the network asked for before evaluates, and the searches answer legal moves.
+    assert_eq!(
+        s.handle(&format!("setoption evalfile {}", net.name())),
+        [format!("info string network {} loaded", net.name())]
+    );
+    let bench = s.handle("bench 2");
+    assert!(bench.iter().any(|l| l.ends_with("evaluation nnue")), "{bench:?}");
+    for (position, fen) in [
+        ("startpos moves h2e2", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"),
+        ("fen 5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1", "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w"),
+    ] {
+        assert!(s.handle(&format!("position {position}")).is_empty());
+        let reply = s.handle("go depth 4");
+        assert!(reply.iter().any(|l| l.starts_with("info depth 4 score ")), "{reply:?}");
+        common::assert_legal_answer(&reply, fen);
+    }
+    assert!(s.handle("position startpos").is_empty());
+    let scores = |reply: &[String]| reply.iter().filter(|l| l.starts_with("info depth")).cloned().collect::<Vec<_>>();
+    let nnue = s.handle("go depth 3");
+    assert_ne!(scores(&nnue), scores(&classical), "the network searches as the classical evaluation does");
     assert_eq!(s.handle("quit"), ["bye"]);
 }
 

@@ -10,22 +10,92 @@ use tabula_xiangqi::engine::uci::{Pikafish, UciSession};
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 #[test]
 fn identification_and_options() {
-    check_identification_and_options::<Pikafish>(&[], &[], &["setoption name Colour value red"]);
+    check_identification_and_options::<Pikafish>(
+        &["Evaluation", "EvalFile"],
+        &["setoption name Evaluation value classical", "setoption name EvalFile value <empty>"],
+        &[
+            "setoption name Colour value red",
+            "setoption name Evaluation value neural",
+            // No network is embedded: a network evaluation needs EvalFile first.
+            "setoption name Evaluation value nnue",
+            "setoption name EvalFile value /nonexistent/net.tbnn",
+            "setoption name EvalFile value Cargo.toml",
+        ],
+    );
+    let id = UciSession::new().handle("uci");
+    assert!(id.contains(&"option name Evaluation type combo default classical var nnue var classical".to_owned()));
+    assert!(id.contains(&"option name EvalFile type string default <empty>".to_owned()));
+}
+
+/// The bench line naming the evaluation, and the nodes.
+fn bench(s: &mut UciSession) -> (String, String) {
+    let reply = s.handle("bench 3");
+    let find = |prefix: &str| reply.iter().find(|l| l.starts_with(prefix)).cloned().unwrap_or_default();
+    (find("info string bench"), find("Nodes searched"))
+}
+
+#[test]
+fn a_network_given_as_a_file_evaluates_and_plays() {
+    let net = common::random_network_file("uci");
+    let mut s = UciSession::new();
+    let (classical, classical_nodes) = bench(&mut s);
+    assert!(classical.ends_with("evaluation classical"), "{classical}");
+    // NNUE before any network: an error, and the engine plays on with the classical evaluation.
+    let reply = s.handle("setoption name Evaluation value nnue");
+    assert!(reply.len() == 1 && reply[0].starts_with("info string no network"), "{reply:?}");
+    assert!(reply[0].contains("EvalFile"), "{reply:?}");
+    assert_eq!(bench(&mut s).1, classical_nodes);
+    s.handle("position startpos moves h2e2 h9g7");
+    common::assert_legal_answer(
+        &s.handle("go depth 3"),
+        "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w",
+    );
+    // The file loaded: the network asked for before evaluates now.
+    assert_eq!(
+        s.handle(&format!("setoption name EvalFile value {}", net.name())),
+        [format!("info string network {} loaded", net.name())]
+    );
+    let (nnue, nnue_nodes) = bench(&mut s);
+    assert!(nnue.ends_with("evaluation nnue"), "{nnue}");
+    assert_ne!(nnue_nodes, classical_nodes, "the network searches as the classical evaluation does");
+    for (position, fen) in [
+        ("startpos moves h2e2 h9g7", "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w"),
+        ("fen 2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 w - - 0 1", "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 w"),
+    ] {
+        assert!(s.handle(&format!("position {position}")).is_empty());
+        let reply = s.handle("go depth 4");
+        assert!(reply.iter().any(|l| l.starts_with("info depth 4 ")), "{reply:?}");
+        common::assert_legal_answer(&reply, fen);
+    }
+    // A chess network is refused with the loader's message; the xiangqi network stays and the session goes on.
+    let chess = common::chess_shaped_file("uci-chess");
+    let reply = s.handle(&format!("setoption name EvalFile value {}", chess.name()));
+    assert!(reply.len() == 1 && reply[0].contains("768") && reply[0].contains("1260"), "{reply:?}");
+    assert_eq!(bench(&mut s).1, nnue_nodes);
+    assert_eq!(s.handle("isready"), ["readyok"]);
+    // Back to the classical evaluation, and to none for a network.
+    assert!(s.handle("setoption name Evaluation value classical").is_empty());
+    assert_eq!(bench(&mut s).1, classical_nodes);
+    assert!(s.handle("setoption name EvalFile value <empty>").is_empty());
+    assert!(s.handle("setoption name Evaluation value nnue")[0].starts_with("info string no network"));
 }
 
 #[test]
 fn positions_moves_and_errors() {
     let mut s = UciSession::new();
     assert!(s.handle("position startpos moves h2e2 h9g7").is_empty());
-    assert_eq!(s.position().to_fen(), "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
-    assert_eq!(s.position().history_len(), 2);
+    assert_eq!(
+        s.position().position().to_fen(),
+        "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
+    );
+    assert_eq!(s.position().position().history_len(), 2);
     // `r` for Red to move, as some tools write.
     assert!(s.handle("position fen 4k4/9/9/9/9/9/9/9/9/3K5 r moves d0d1").is_empty());
-    assert_eq!(s.position().to_fen(), "4k4/9/9/9/9/9/9/9/3K5/9 b - - 1 1");
+    assert_eq!(s.position().position().to_fen(), "4k4/9/9/9/9/9/9/9/3K5/9 b - - 1 1");
     // An illegal move is reported; the position keeps the moves before it.
     let reply = s.handle("position startpos moves h2e2 h2e2 h9g7");
     assert!(reply[0].starts_with("info string illegal move 'h2e2'"), "{reply:?}");
-    assert_eq!(s.position().history_len(), 1);
+    assert_eq!(s.position().position().history_len(), 1);
     check_malformed_positions(&mut s, "h2e2");
     s.handle("position startpos");
     let d = s.handle("d");
@@ -58,7 +128,7 @@ fn perpetual_check_is_not_a_way_out() {
     // would repeat the position by perpetual check, which loses at once.
     let mut s = UciSession::new();
     assert!(s.handle("position fen 9/4k4/9/9/9/9/9/9/9/R2K5 w - - 0 1 moves a0a8 e8e9 a8a9 e9e8").is_empty());
-    assert_eq!(s.position().history_len(), 4);
+    assert_eq!(s.position().position().history_len(), 4);
     let reply = s.handle("go depth 5 searchmoves a9a8");
     assert!(reply.iter().all(|l| !l.starts_with("info depth") || l.contains(" score mate -1 ")), "{reply:?}");
     // Free to choose, the engine plays on (rook and king win against a bare king).

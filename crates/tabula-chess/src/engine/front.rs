@@ -1,8 +1,8 @@
-//! Chess's [`Front`]: positions in FEN (or `startpos`), moves in SAN for display and SAN or UCI coordinates
-//! when read, scores as "mate in N" or centipawns, the engine of [`engine`](crate::engine), perft by the fast
-//! generator of [`perft`](crate::perft).
+//! Chess's [`Front`](tabula_protocol::front::Front): positions in FEN (or `startpos`), moves in SAN for display
+//! and SAN or UCI coordinates when read, scores as "mate in N" or centipawns, the engine of
+//! [`engine`](crate::engine), perft by the fast generator of [`perft`](crate::perft).
 
-use crate::engine::{Engine, EnginePosition};
+use crate::engine::Engine;
 use crate::moves::Move;
 use crate::position::CastlingSide;
 use crate::position::Position;
@@ -11,7 +11,7 @@ use crate::zobrist::{self, POLYGLOT};
 use tabula::search::Limits;
 use tabula_board::front::{board_text, cell, marks, placement};
 use tabula_board::Man;
-use tabula_protocol::front::{CellStyle, Cells, Feature, Front, FrontError, MoveCells, Report, Think};
+use tabula_protocol::front::{CellStyle, Cells, Feature, FrontError, MoveCells, Report, Think};
 
 tabula_board::board_front!(Position, Engine, POLYGLOT.as_slice(), {
     const NAME: &'static str = "chess";
@@ -100,13 +100,11 @@ tabula_board::board_front!(Position, Engine, POLYGLOT.as_slice(), {
     }
 });
 
-/// The engine thinks about a position as [`EnginePosition`], with accumulators of its own.
+/// The engine thinks about a position as [`EnginePosition`](crate::engine::EnginePosition), with accumulators
+/// of its own.
 impl Think<Position> for Engine {
     fn think(&mut self, game: &Position, limits: &Limits, progress: &mut dyn FnMut(&Report<Move>)) -> Report<Move> {
-        let wording = Position::WORDING;
-        let game = EnginePosition::new(game.clone());
-        let result = self.search(&game, limits, |it| progress(&Report::from_iteration(it, &wording)));
-        Report::from_result(result, &wording)
+        tabula_nnue::engine::think(self, game, limits, progress)
     }
 }
 

@@ -12,10 +12,11 @@
 //! - [`strength`]: the strength limiter's levels and Elo calibration.
 //! - [`wdl`]: the chances of a win, a draw and a loss by the score.
 //!
-//! [`Engine`] is the core's [`tabula::search::Engine`] for [`EnginePosition`], which says here (as
-//! [`Playable`]) what it plays with: the chess [`EngineEvaluation`] (the network or the tapered one), the
-//! search options that play chess well, the keys of the game's own history (so that repetitions count) and the
-//! positions of [`Engine::bench`].
+//! [`Engine`] is the core's [`tabula::search::Engine`] for [`EnginePosition`], the network machinery's
+//! position with accumulators ([`tabula_nnue::engine`]), which plays what chess says here as its [`NetGame`]:
+//! the tapered evaluation as the classical one beside the embedded network (together the chess
+//! [`EngineEvaluation`]), the search options that play chess well, the keys of the game's own history (so that
+//! repetitions count) and the positions of [`Engine::bench`].
 //!
 //! # Examples
 //!
@@ -33,12 +34,15 @@
 //! ```
 
 use crate::position::Position;
+#[cfg(doc)]
 use eval::EngineEvaluation;
 pub use position::EnginePosition;
+use std::sync::Arc;
 use std::time::Duration;
 use tabula::clock::Policy;
-use tabula::search::{Playable, SearchOptions};
+use tabula::search::SearchOptions;
 use tabula::Key;
+use tabula_nnue::NetGame;
 
 pub mod eval;
 pub mod front;
@@ -94,9 +98,23 @@ pub const BENCH_POSITIONS: [&str; 8] = [
 /// [`EnginePosition`]s.
 pub type Engine = tabula::search::Engine<EnginePosition>;
 
-/// The engine's evaluation, options, history and benchmark.
-impl Playable for EnginePosition {
-    type Evaluation = EngineEvaluation;
+/// The engine's evaluations, options, history, benchmark and setup.
+impl NetGame for Position {
+    type Classical = eval::Evaluation;
+    const CLASSICAL_NAME: &'static str = "tapered";
+
+    const BENCH_POSITIONS: &'static [&'static str] = &BENCH_POSITIONS;
+
+    fn embedded_network() -> Option<Arc<eval::nnue::Network>> {
+        Some(eval::nnue::Network::embedded())
+    }
+
+    /// Against a bare king the tapered evaluation's mop-up drives the king to the edge; the network, trained
+    /// on positions of whole games, scores such endings flatly and fails to mate.
+    #[inline]
+    fn classical_only(&self) -> bool {
+        eval::against_bare_king(self)
+    }
 
     /// The search options the engine plays with on `threads` threads.
     fn engine_options(threads: usize) -> SearchOptions {
@@ -126,12 +144,15 @@ impl Playable for EnginePosition {
     }
 
     fn history_keys(&self) -> Vec<Key> {
-        history_keys(self.position())
+        history_keys(self)
     }
 
-    fn bench_positions() -> Vec<EnginePosition> {
-        let position = |fen| Position::from_fen(fen).expect("bench positions are legal");
-        BENCH_POSITIONS.iter().map(|fen| EnginePosition::new(position(fen))).collect()
+    fn startpos() -> Position {
+        Position::startpos()
+    }
+
+    fn from_fen(fen: &str) -> Result<Position, tabula_protocol::uci::CommandError> {
+        Position::from_fen(fen).map_err(tabula_protocol::uci::CommandError::fen)
     }
 }
 
@@ -149,8 +170,9 @@ pub fn history_keys(pos: &Position) -> Vec<Key> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::eval::EngineEvaluation;
     use tabula::score::{is_decisive, DRAW};
-    use tabula::search::{Limits, Request};
+    use tabula::search::{Limits, Playable, Request};
 
     /// The position of `fen`, as the engine searches it.
     fn game(fen: &str) -> EnginePosition {
@@ -181,7 +203,7 @@ mod tests {
         // tested here on chess, at the margin the engine played with before.
         let searcher = |probcut: bool| {
             let margin = Some(200).filter(|_| probcut);
-            Searcher::with_table_size(EngineEvaluation::Nnue(Network::embedded()), 8)
+            Searcher::with_table_size(EngineEvaluation::network(Network::embedded()), 8)
                 .with_options(EnginePosition::engine_options(1).with_probcut_margin(margin))
         };
         // The same searches with ProbCut and without: fewer nodes over the bench positions at depth 10 ... (The

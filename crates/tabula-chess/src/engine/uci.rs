@@ -62,25 +62,24 @@
 //! ```
 
 use crate::book::Book;
-use crate::engine::eval::nnue::{names_embedded, NetError, Network, EMBEDDED_NAME};
-use crate::engine::eval::{EngineEvaluation, EvalKind};
 use crate::engine::strength::{self, ELO_RANGE};
 use crate::engine::wdl::MODEL;
 use crate::engine::{Engine, EnginePosition};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{File, Rank, Square};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 use tabula::rng::Rng;
 use tabula::search::skill::{Skill, MAX_LEVEL};
 use tabula::search::{Iteration, Request};
+use tabula_nnue::EvalOptions;
 use tabula_protocol::server;
 pub use tabula_protocol::uci::CommandError;
 pub use tabula_protocol::uci::SearchControl;
 use tabula_protocol::uci::{self as shared, check_value, number_value, GoLimits, InfoStyle};
+use tabula_protocol::uci_session::Dialect;
 pub use tabula_protocol::uci_session::UNLIMITED_DEPTH;
-use tabula_protocol::uci_session::{Dialect, UciPosition};
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("Tabula ", env!("CARGO_PKG_VERSION"));
@@ -113,25 +112,6 @@ pub struct Settings {
     pub seed: u64,
 }
 
-/// The session keeps the position the engine searches.
-impl UciPosition for EnginePosition {
-    fn startpos() -> EnginePosition {
-        EnginePosition::new(Position::startpos())
-    }
-
-    fn from_fen(fen: &str) -> Result<EnginePosition, CommandError> {
-        Position::from_fen(fen).map(EnginePosition::new).map_err(CommandError::fen)
-    }
-
-    fn to_fen(&self) -> String {
-        self.position().to_fen()
-    }
-
-    fn side_to_move(&self) -> usize {
-        self.position().turn().index()
-    }
-}
-
 /// Chess's options beyond the protocol's: the book, Chess960 notation, `MultiPV`, WDL, the strength limiter
 /// and the evaluation.
 pub struct Chess {
@@ -148,10 +128,8 @@ pub struct Chess {
     elo: u32,
     /// `UCI_AnalyseMode`: the GUI analyses rather than plays, so the book does not answer.
     analyse_mode: bool,
-    /// `Evaluation`.
-    eval_kind: EvalKind,
-    /// The network of `EvalFile`, used when `eval_kind` is NNUE.
-    network: Arc<Network>,
+    /// `Evaluation` and `EvalFile`.
+    eval: EvalOptions<Position>,
     rng: Rng,
 }
 
@@ -168,8 +146,7 @@ impl Default for Chess {
             limit_strength: false,
             elo: DEFAULT_ELO,
             analyse_mode: false,
-            eval_kind: EvalKind::DEFAULT,
-            network: Network::embedded(),
+            eval: EvalOptions::default(),
             rng: Rng::from_clock(),
         }
     }
@@ -180,14 +157,6 @@ fn file_error(e: impl std::error::Error + Send + Sync + 'static) -> CommandError
 }
 
 impl Chess {
-    /// The evaluation `Evaluation` and `EvalFile` ask for.
-    fn evaluation(&self) -> EngineEvaluation {
-        match self.eval_kind {
-            EvalKind::Tapered => EngineEvaluation::Tapered,
-            EvalKind::Nnue => EngineEvaluation::Nnue(Arc::clone(&self.network)),
-        }
-    }
-
     /// The strength the options ask for: `UCI_Elo` with `UCI_LimitStrength`, else `Skill Level`; `None` at
     /// full strength.
     fn skill(&self) -> Option<Skill> {
@@ -221,14 +190,10 @@ impl Dialect for Chess {
                 ELO_RANGE.start(),
                 ELO_RANGE.end()
             ),
-            format!(
-                "option name Evaluation type combo default {} var {} var {}",
-                EvalKind::DEFAULT.name(),
-                EvalKind::Nnue.name(),
-                EvalKind::Tapered.name()
-            ),
-            format!("option name EvalFile type string default {EMBEDDED_NAME}"),
         ]
+        .into_iter()
+        .chain(EvalOptions::<Position>::uci_options())
+        .collect()
     }
 
     fn set_option(
@@ -237,7 +202,6 @@ impl Dialect for Chess {
         name: &str,
         value: Option<String>,
     ) -> Result<Option<Vec<String>>, CommandError> {
-        let lock = || engine.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let number = |min: u64, max: u64| number_value(name, value.as_deref(), min, max);
         match name.to_ascii_lowercase().as_str() {
             "ownbook" => self.own_book = check_value(name, value.as_deref())?,
@@ -259,21 +223,7 @@ impl Dialect for Chess {
                     return Ok(Some(vec![format!("info string book {file} loaded with {entries} entries")]));
                 }
             }
-            "evaluation" => {
-                let value = value.unwrap_or_default();
-                self.eval_kind = EvalKind::from_name(&value)
-                    .ok_or_else(|| CommandError::bad("Evaluation", "nnue or tapered", Some(value.as_str())))?;
-                lock().set_evaluation(self.evaluation());
-            }
-            "evalfile" => {
-                let file = value.unwrap_or_default();
-                self.network = Network::named(&file).map_err(|e: NetError| file_error(e))?;
-                lock().set_evaluation(self.evaluation());
-                if !names_embedded(&file) {
-                    return Ok(Some(vec![format!("info string network {file} loaded")]));
-                }
-            }
-            _ => return Ok(None),
+            _ => return self.eval.set_option(engine, name, value.as_deref().unwrap_or_default()),
         }
         Ok(Some(Vec::new()))
     }
@@ -312,13 +262,13 @@ impl Dialect for Chess {
 
     /// `bench [depth]`: the bench searches with the session's evaluation.
     fn bench(&self, args: &[&str]) -> Result<Vec<String>, CommandError> {
-        let evaluation = self.evaluation();
+        let evaluation = self.eval.evaluation();
         let depth = bench_depth(args)?;
         let (nodes, time) = Engine::bench_with(depth, || evaluation.clone());
         let mut lines = vec![format!(
             "info string bench depth {depth} positions {} evaluation {}",
             crate::engine::BENCH_POSITIONS.len(),
-            evaluation.kind().name()
+            evaluation.kind().name_in::<Position>()
         )];
         lines.extend(tabula_protocol::uci_session::bench_lines(nodes, time));
         Ok(lines)

@@ -12,18 +12,6 @@ pub type Rules = tabula_chess::Position;
 
 game_classes!("tabula.chess", Rules, crate::analysis::by_search);
 
-/// The chess engine searches a position of its own, which carries the network's accumulators beside the rules.
-impl crate::analysis::Searches<Rules> for tabula_chess::engine::Engine {
-    fn search_within(
-        &mut self,
-        game: &Rules,
-        limits: tabula::search::Limits,
-        on_iteration: &mut dyn FnMut(&tabula::search::Iteration<tabula_chess::Move>),
-    ) -> tabula::search::SearchResult<tabula_chess::Move> {
-        self.search(&tabula_chess::engine::EnginePosition::new(game.clone()), limits, on_iteration)
-    }
-}
-
 #[pymethods]
 impl Position {
     /// The start position of Chess960 number `number` (0 to 959; 518 is the standard start).

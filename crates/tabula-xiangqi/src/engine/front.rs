@@ -8,9 +8,10 @@ use crate::notation::file_name;
 use crate::position::Position;
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::zobrist::{self, KEYS};
+use tabula::search::Limits;
 use tabula_board::front::{board_text, cell, marks, placement};
 use tabula_board::Man;
-use tabula_protocol::front::{CellStyle, Cells, Charset, Feature, FrontError, MoveCells};
+use tabula_protocol::front::{CellStyle, Cells, Charset, Feature, FrontError, MoveCells, Report, Think};
 
 /// The piece's character as boards print it: Red's and Black's differ for every role.
 fn character(piece: Piece) -> char {
@@ -124,6 +125,14 @@ tabula_board::board_front!(Position, Engine, KEYS.as_slice(), {
         features
     }
 });
+
+/// The engine thinks about a position as [`EnginePosition`](crate::engine::EnginePosition), with accumulators
+/// of its own.
+impl Think<Position> for Engine {
+    fn think(&mut self, game: &Position, limits: &Limits, progress: &mut dyn FnMut(&Report<Move>)) -> Report<Move> {
+        tabula_nnue::engine::think(self, game, limits, progress)
+    }
+}
 
 #[cfg(test)]
 mod tests {

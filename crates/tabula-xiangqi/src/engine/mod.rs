@@ -3,15 +3,17 @@
 //! crate is the rules, notation and keys.
 //!
 //! - [`eval`]: the static evaluation, and [`eval::Evaluation`], the evaluator the core's searches use.
-//! - [`nnue`]: the board as the neural network machinery sees it, for a network evaluation to come (none is
-//!   trained yet; the engine evaluates with [`eval`]).
+//! - [`nnue`]: the board as the neural network machinery sees it, and the network the engine embeds (none
+//!   yet: the engine evaluates with [`eval`] unless given a network).
 //! - [`see`]: static exchange evaluation and the capture order.
 //! - [`front`]: the game's front for the terminal, the protocols and the web page.
 //! - [`uci`]: UCI as Pikafish speaks it; [`ucci`]: UCCI as ElephantEye speaks it.
 //!
-//! [`Engine`] is the core's [`tabula::search::Engine`] for [`Position`], which says here
-//! (as [`Playable`]) what it plays with: the xiangqi [`Evaluation`], the search options below, the keys of the
-//! game's own history (so that repetitions count, ruled by the Asian rules through
+//! [`Engine`] is the core's [`tabula::search::Engine`] for [`EnginePosition`], the network machinery's
+//! position with accumulators ([`tabula_nnue::engine`]), which plays what xiangqi says here as its
+//! [`NetGame`]: the hand-written [`Evaluation`] as the classical one (the default) beside a network
+//! (together the [`EngineEvaluation`]), the search options below, the keys of the game's own history (so that
+//! repetitions count, ruled by the Asian rules through
 //! [`Game::repetition_outcome`](tabula::game::HookedGame::repetition_outcome)) and the positions of
 //! [`Engine::bench`].
 //!
@@ -24,20 +26,22 @@
 //!
 //! ```
 //! use tabula::search::Limits;
-//! use tabula_xiangqi::engine::Engine;
+//! use tabula_xiangqi::engine::{Engine, EnginePosition};
 //! use tabula_xiangqi::Position;
 //!
 //! let mut engine = Engine::new(8);
 //! // Mate in one: the rook takes the last free point of the black king's rank.
 //! let pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K1R3 w - - 0 1").unwrap();
-//! let result = engine.search(&pos, &Limits::depth(4), |_| {});
+//! let result = engine.search(&EnginePosition::new(pos), &Limits::depth(4), |_| {});
 //! assert_eq!(tabula::score::uci_string(result.score), "mate 1");
 //! ```
 
 use crate::position::Position;
 use eval::Evaluation;
-use tabula::search::{Playable, SearchOptions};
+use std::sync::Arc;
+use tabula::search::SearchOptions;
 use tabula::Key;
+use tabula_nnue::NetGame;
 
 pub mod eval;
 pub mod front;
@@ -61,12 +65,31 @@ pub const BENCH_POSITIONS: [&str; 6] = [
     "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 w - - 0 1",
 ];
 
-/// A xiangqi engine: the core's [`Engine`](tabula::search::Engine) with the xiangqi evaluation and options.
-pub type Engine = tabula::search::Engine<Position>;
+/// A xiangqi engine: the core's [`Engine`](tabula::search::Engine) with the xiangqi evaluations and options,
+/// searching [`EnginePosition`]s.
+pub type Engine = tabula::search::Engine<EnginePosition>;
 
-/// The engine's evaluation, options, history and benchmark.
-impl Playable for Position {
-    type Evaluation = Evaluation;
+/// The position the engine searches: a [`Position`] with a network's accumulators along its line of play.
+pub type EnginePosition = tabula_nnue::EnginePosition<Position>;
+
+/// The evaluator the engine plays with: the hand-written [`Evaluation`] or a network; move ordering and
+/// quiescence are [`Evaluation`]'s either way.
+pub type EngineEvaluation = tabula_nnue::NetEvaluation<Position>;
+
+/// Which evaluation the engine plays with, by the name the `Evaluation` option gives it: `classical` (the
+/// hand-written [`Evaluation`], the default while no network is embedded) or `nnue`.
+pub type EvalKind = tabula_nnue::EvalKind;
+
+/// The engine's evaluations, options, history, benchmark and setup.
+impl NetGame for Position {
+    type Classical = Evaluation;
+    const CLASSICAL_NAME: &'static str = "classical";
+
+    const BENCH_POSITIONS: &'static [&'static str] = &BENCH_POSITIONS;
+
+    fn embedded_network() -> Option<Arc<nnue::Network>> {
+        nnue::embedded_network()
+    }
 
     /// The search options the engine plays with on `threads` threads.
     fn engine_options(threads: usize) -> SearchOptions {
@@ -87,8 +110,12 @@ impl Playable for Position {
         history_keys(self)
     }
 
-    fn bench_positions() -> Vec<Position> {
-        BENCH_POSITIONS.iter().map(|fen| Position::from_fen(fen).expect("bench positions are legal")).collect()
+    fn startpos() -> Position {
+        Position::startpos()
+    }
+
+    fn from_fen(fen: &str) -> Result<Position, tabula_protocol::uci::CommandError> {
+        Position::from_fen(fen).map_err(tabula_protocol::uci::CommandError::fen)
     }
 }
 
@@ -108,12 +135,12 @@ mod tests {
         let mut engine = Engine::new(8);
         // An undefended rook is taken.
         let pos = Position::from_fen("4k4/9/9/9/2r6/9/9/2R6/9/3K5 w - - 0 1").unwrap();
-        let r = engine.search(&pos, Limits::depth(5), |_| {});
+        let r = engine.search(&EnginePosition::new(pos.clone()), Limits::depth(5), |_| {});
         assert_eq!(r.best_move.unwrap().to_string(), "c2c5");
         assert!(r.score > 500, "{}", r.score);
         // Mate with two rooks.
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/R2K5 w - - 0 1").unwrap();
-        let r = engine.search(&pos, Limits::depth(6), |_| {});
+        let r = engine.search(&EnginePosition::new(pos.clone()), Limits::depth(6), |_| {});
         assert!(is_decisive(r.score) && r.score > 0, "{}", r.score);
     }
 
@@ -133,23 +160,81 @@ mod tests {
         // again from a8 repeats the position by perpetual check, and loses at once.
         let pos = after("9/4k4/9/9/9/9/9/9/9/R2K5 w", &["a0a8", "e8e9", "a8a9", "e9e8"]);
         let again = pos.parse_iccs("a9a8").unwrap();
-        let r = engine.search(&pos, Request::new(Limits::depth(4)).with_root_moves(&[again]), |_| {});
+        let r = engine.search(
+            &EnginePosition::new(pos.clone()),
+            Request::new(Limits::depth(4)).with_root_moves(&[again]),
+            |_| {},
+        );
         assert_eq!(r.score, loss_in(1));
         // Without the history the same move is no repetition (and rook and king win against a bare king).
         let fresh = Position::from_fen(&pos.to_fen()).unwrap();
-        let r = engine.search(&fresh, Request::new(Limits::depth(4)).with_root_moves(&[again]), |_| {});
+        let r = engine.search(
+            &EnginePosition::new(fresh),
+            Request::new(Limits::depth(4)).with_root_moves(&[again]),
+            |_| {},
+        );
         assert!(r.score > 0, "{}", r.score);
         // Advisors and kings shuffling without check or chase: the repetition is a draw.
         let pos = after("3k5/9/9/9/9/9/9/9/4A4/3AK4 w", &["e1f2", "d9d8", "f2e1", "d8d9"]);
         let again = pos.parse_iccs("e1f2").unwrap();
-        assert_eq!(engine.search(&pos, Request::new(Limits::depth(4)).with_root_moves(&[again]), |_| {}).score, DRAW);
+        assert_eq!(
+            engine
+                .search(
+                    &EnginePosition::new(pos.clone()),
+                    Request::new(Limits::depth(4)).with_root_moves(&[again]),
+                    |_| {}
+                )
+                .score,
+            DRAW
+        );
+    }
+
+    #[test]
+    fn a_network_searches_and_its_accumulators_stay_true() {
+        use crate::engine::nnue::{Layers, Network, PALACE};
+        use tabula::game::{Evaluator, Game};
+        use tabula_nnue::NETWORK_BOUND;
+        let net = Arc::new(Network::from_layers(&Layers::random(PALACE, 23)).unwrap());
+        let eval = EngineEvaluation::network(Arc::clone(&net));
+        let fresh = |game: &EnginePosition| net.evaluate(game.position()).clamp(-NETWORK_BOUND, NETWORK_BOUND);
+        let mut engine = Engine::new(8);
+        engine.set_evaluation(eval.clone());
+        let mut classical = Engine::new(8);
+        let mut differs = 0;
+        for fen in BENCH_POSITIONS {
+            let mut game = EnginePosition::new(Position::from_fen(fen).unwrap());
+            let r = engine.search(&game, Limits::depth(5), |_| {});
+            assert!(game.position().is_legal(r.best_move.unwrap()), "{fen}");
+            differs += usize::from(classical.search(&game, Limits::depth(5), |_| {}).score != r.score);
+            // Along the principal variation and back, the position's own accumulators give the network's
+            // evaluation from scratch, and hold the accumulator computed afresh.
+            let check = |game: &EnginePosition| {
+                assert_eq!(eval.evaluate(game), fresh(game), "{}", game.position().to_fen());
+                let history = game.position().history_len();
+                assert_eq!(game.accumulators().up_to_date(history), Some(net.accumulator(game.position())));
+            };
+            check(&game);
+            for &mv in &r.pv {
+                game.play(mv);
+                check(&game);
+            }
+            for &mv in r.pv.iter().rev() {
+                game.undo(mv);
+                check(&game);
+            }
+        }
+        assert!(differs > 0, "the network scores as the classical evaluation does");
     }
 
     #[test]
     fn search_moves_restrict_the_root() {
         let pos = Position::startpos();
         let only = pos.parse_iccs("a3a4").unwrap();
-        let r = Engine::new(8).search(&pos, Request::new(Limits::depth(4)).with_root_moves(&[only]), |_| {});
+        let r = Engine::new(8).search(
+            &EnginePosition::new(pos.clone()),
+            Request::new(Limits::depth(4)).with_root_moves(&[only]),
+            |_| {},
+        );
         assert_eq!(r.best_move, Some(only));
     }
 }

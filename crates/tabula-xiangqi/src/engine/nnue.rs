@@ -1,7 +1,15 @@
 //! Xiangqi on the efficiently updated neural network machinery ([`tabula_nnue`]): the board as a network sees
-//! it ([`XiangqiGeometry`]), xiangqi's king layouts, and what a network reads of a [`Position`]. No network is
-//! trained or embedded yet: the engine evaluates with the hand-written evaluation ([`super::eval`]), and this
-//! module is the wiring a trained network will use.
+//! it ([`XiangqiGeometry`]), xiangqi's king layouts, what a network reads of a [`Position`], and the network
+//! the engine embeds ([`EMBEDDED`]: none yet). The engine evaluates with a network when one is given
+//! (the protocols' `Evaluation` and `EvalFile` options, see [`super::uci`] and [`super::ucci`]); without one,
+//! with the hand-written evaluation ([`super::eval`]), its default while no network is embedded.
+//!
+//! # Embedding a network
+//!
+//! Once a network is trained, embedding it is one line: [`EMBEDDED`] becomes
+//! `Some(include_bytes!("default.tbnn"))` with the file beside this module. The engine's default evaluation
+//! then becomes the network (the default of `Evaluation` is `nnue` exactly when a network is embedded, and
+//! `EvalFile` defaults to `<embedded>`), through [`embedded_network`].
 //!
 //! # The network
 //!
@@ -36,6 +44,7 @@
 
 use crate::position::Position;
 use crate::types::{File, Piece, Square};
+use std::sync::{Arc, OnceLock};
 use tabula_nnue::{Geometry, MAX_SQUARES};
 
 pub use tabula_nnue::{Kernel, NetError};
@@ -103,6 +112,22 @@ pub const PALACE: KingLayout = {
 };
 
 tabula_nnue::net_position!(Position, XiangqiGeometry);
+
+/// The weights file of the network the engine embeds: none yet (see [Embedding a network](self#embedding-a-network)).
+pub const EMBEDDED: Option<&[u8]> = None;
+
+/// The network the engine embeds, parsed once: `None` while [`EMBEDDED`] is.
+///
+/// # Panics
+///
+/// If the embedded file is not a valid xiangqi network (a test reads it).
+pub fn embedded_network() -> Option<Arc<Network>> {
+    static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    NET.get_or_init(|| {
+        EMBEDDED.map(|bytes| Arc::new(Network::from_bytes(bytes).expect("the embedded network is valid")))
+    })
+    .clone()
+}
 
 #[cfg(test)]
 mod tests {

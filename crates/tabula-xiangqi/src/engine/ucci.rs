@@ -7,7 +7,7 @@
 //! |---|---|
 //! | `ucci` | `id name`, `id author`, the options, `ucciok` |
 //! | `isready` | `readyok` (also while searching) |
-//! | `setoption <name> [<value>]` | nothing: `usemillisec`, `hashsize` (MiB), `threads`, `newgame`, `ponder`; the other options of the protocol (`batch`, `debug`, `usebook`, `bookfiles`, `pruning`, `randomness`, ...) are accepted and ignored |
+//! | `setoption <name> [<value>]` | nothing: `usemillisec`, `hashsize` (MiB), `threads`, `newgame`, `ponder`, `evaluation` (`classical` or `nnue`); `info string network <file> loaded` for `evalfile <file>`; the other options of the protocol (`batch`, `debug`, `usebook`, `bookfiles`, `pruning`, `randomness`, ...) are accepted and ignored |
 //! | `position {fen <fen> \| startpos} [moves ...]` | nothing; clears the banned moves |
 //! | `banmoves <move> ...` | nothing: the next search will not play these root moves |
 //! | `go [ponder \| draw] <mode>`, mode `depth <d> \| depth infinite \| infinite \| nodes <n> \| time <t> [movestogo <m> \| increment <i>] [opptime <t> [oppmovestogo <m> \| oppincrement <i>]]` | `info depth ... score ... pv ...` per iteration, `info time ... nodes ...`, then `bestmove <m> [ponder <p>] [draw]`, or `nobestmove` |
@@ -21,9 +21,14 @@
 //! the real position), as ElephantEye does; a position without legal moves answers `nobestmove` too. Scores
 //! are in hundredths of a pawn; a forced win or loss in `n` plies is `±(10000 − n)`.
 //!
+//! `evaluation` and `evalfile` choose the evaluation and load a network as UCI's `Evaluation` and `EvalFile`
+//! do (see [`uci`](crate::engine::uci)): the hand-written evaluation by default, `nnue` once a network is
+//! loaded.
+//!
 //! UCCI, like UCI, has no error reply: an unknown or malformed command, and a line that is not text
 //! (invalid UTF-8, a NUL byte, more than 64 KiB), are answered with `info string error: ...` and the session
-//! goes on. Moves are ICCS coordinates (`h2e2`).
+//! goes on (a network file that cannot be used, or `nnue` without a network, too). Moves are ICCS coordinates
+//! (`h2e2`).
 //!
 //! # Examples
 //!
@@ -41,7 +46,7 @@
 //! ```
 
 use crate::engine::uci::{bench, CommandError, SearchJob, ENGINE_NAME};
-use crate::engine::Engine;
+use crate::engine::{Engine, EnginePosition, EvalKind};
 use crate::moves::Move;
 use crate::position::Position;
 use std::sync::atomic::Ordering::Relaxed;
@@ -50,6 +55,7 @@ use std::time::Duration;
 use tabula::score::{is_decisive, plies_to_end, Score};
 use tabula::search::{Iteration, Request};
 use tabula::tt::Bound;
+use tabula_nnue::EvalOptions;
 use tabula_protocol::lines::BadLine;
 use tabula_protocol::server::{self, Action, Busy, Input, Protocol};
 use tabula_protocol::uci::{self as shared, check_value, number_value, split_position, ArgError, Clock, SearchControl};
@@ -92,7 +98,9 @@ pub struct Answer {
 
 /// The state of a UCCI conversation.
 pub struct UcciSession {
-    core: Core<Position>,
+    core: Core<EnginePosition>,
+    /// `evaluation` and `evalfile`.
+    eval: EvalOptions<Position>,
     millis: bool,
     banned: Vec<Move>,
     /// The table, shared with the engine, so that `probe` is answered during a search.
@@ -118,12 +126,19 @@ impl UcciSession {
     pub fn new() -> UcciSession {
         let core = Core::new();
         let table = Arc::clone(core.lock_engine().table());
-        UcciSession { core, millis: false, banned: Vec::new(), table, draw_offered: false }
+        UcciSession {
+            core,
+            eval: EvalOptions::default(),
+            millis: false,
+            banned: Vec::new(),
+            table,
+            draw_offered: false,
+        }
     }
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        &self.core.position
+        self.core.position.position()
     }
 
     /// Handles one line and returns the answer; a `go` is searched here to the end (an unlimited one to
@@ -156,14 +171,16 @@ impl UcciSession {
             "position" => {
                 self.banned.clear();
                 match split_position(args) {
-                    Some(start) => self.core.set_position(&start, |pos, text| pos.parse_iccs(text).ok(), |e| info(&e)),
+                    Some(start) => {
+                        self.core.set_position(&start, |pos, text| pos.position().parse_iccs(text).ok(), |e| info(&e))
+                    }
                     None => Err(CommandError::Position(args.join(" "))),
                 }
             }
             "banmoves" => self.ban(args),
             "probe" => Ok(self.probe(args)),
             "go" => return self.go(args),
-            "bench" => bench(args),
+            "bench" => bench(args, &self.eval.evaluation()),
             _ => Err(CommandError::Unknown(first.to_owned())),
         };
         Parsed::Reply(reply.unwrap_or_else(|e| vec![info(&e)]))
@@ -190,21 +207,24 @@ impl UcciSession {
             "newgame" => {
                 self.core.lock_engine().clear_hash();
                 self.table = Arc::clone(self.core.lock_engine().table());
-                self.core.position = Position::startpos();
+                self.core.position = EnginePosition::new(Position::startpos());
                 self.banned.clear();
             }
             "ponder" | "usehash" => {
                 check_value(name, value.as_deref())?;
             }
             other if IGNORED_OPTIONS.contains(&other) => {}
-            _ => return Err(CommandError::UnknownOption(name.to_owned())),
+            _ => {
+                let set = self.eval.set_option(&self.core.engine, name, value.as_deref().unwrap_or_default())?;
+                return set.ok_or_else(|| CommandError::UnknownOption(name.to_owned()));
+            }
         }
         Ok(Vec::new())
     }
 
     fn ban(&mut self, args: &[&str]) -> Result<Vec<String>, CommandError> {
         self.banned.clear();
-        let pos = &self.core.position;
+        let pos = self.core.position.position();
         let mut reply = Vec::new();
         for &text in args {
             match pos.parse_iccs(text) {
@@ -254,7 +274,7 @@ impl UcciSession {
     fn go(&mut self, args: &[&str]) -> Parsed {
         let (go, draw, notes) = parse_go(args, self.millis);
         self.draw_offered = draw;
-        let pos = &self.core.position;
+        let pos = self.core.position.position();
         let root_moves: Vec<Move> = if self.banned.is_empty() {
             Vec::new()
         } else {
@@ -265,7 +285,8 @@ impl UcciSession {
             lines.push("nobestmove".to_owned());
             return Parsed::Reply(lines);
         }
-        Parsed::Search(Box::new(SearchJob { position: pos.clone(), limits: go, root_moves, notes, extra: () }))
+        let position = self.core.position.clone();
+        Parsed::Search(Box::new(SearchJob { position, limits: go, root_moves, notes, extra: () }))
     }
 
     /// The final line of a search: `bestmove` (with `draw` to accept an offered draw) or `nobestmove`.
@@ -348,6 +369,13 @@ fn identify() -> Vec<String> {
         format!("option threads type spin min 1 max {MAX_THREADS} default 1"),
         "option ponder type check default false".to_owned(),
         "option newgame type button".to_owned(),
+        format!(
+            "option evaluation type combo var {} var {} default {}",
+            EvalKind::Nnue.name_in::<Position>(),
+            EvalKind::Classical.name_in::<Position>(),
+            EvalKind::default_of::<Position>().name_in::<Position>()
+        ),
+        format!("option evalfile type string default {}", EvalOptions::<Position>::default_file()),
         "ucciok".to_owned(),
     ]
     .into()

@@ -2,9 +2,10 @@
 //! out), served by the shared harness of `tabula_protocol::server` ([`run_stdio`]).
 //!
 //! Commands: `uci`, `isready`, `setoption name <id> [value <x>]` (options `Hash`, `Threads`, `Clear Hash`,
-//! `Move Overhead`, `Ponder`), `ucinewgame`, `position startpos|fen <fen> [moves ...]`, `go` with `wtime btime
-//! winc binc movestogo depth nodes movetime mate infinite ponder searchmoves` (Red's clock is `wtime`), `stop`,
-//! `ponderhit`, `quit`, and the extras `go perft <depth>`, `d` (show the position) and `bench [depth]`.
+//! `Move Overhead`, `Ponder`, `Evaluation`, `EvalFile`), `ucinewgame`, `position startpos|fen <fen> [moves
+//! ...]`, `go` with `wtime btime winc binc movestogo depth nodes movetime mate infinite ponder searchmoves`
+//! (Red's clock is `wtime`), `stop`, `ponderhit`, `quit`, and the extras `go perft <depth>`, `d` (show the
+//! position) and `bench [depth]`.
 //! Moves are ICCS coordinates (`h2e2`: files a–i, ranks 0–9 from Red's side); FENs are xiangqi FENs (Red
 //! uppercase, `w` or `r` for Red to move). An unknown or malformed command is answered with `info string ...`
 //! and otherwise ignored; a `go` always ends with a `bestmove` (`bestmove (none)` when there is no legal move,
@@ -13,6 +14,12 @@
 //! The engine is [`Engine`]: the moves of `position ... moves` are the game's history, so repetitions are
 //! ruled by the Asian rules in the search (a perpetual check or chase loses for the side that makes it), and
 //! 120 plies without a capture draw.
+//!
+//! `Evaluation` chooses the evaluation, `classical` (the hand-written one, the default while no network is
+//! embedded) or `nnue` (a network); `EvalFile` loads a network's weights file (`TBNN`, see
+//! [`nnue`](crate::engine::nnue)). `nnue` with no network loaded is answered with an error, and the engine
+//! keeps the classical evaluation until `EvalFile` loads one; a file that cannot be used (a chess network,
+//! say) is reported and changes nothing.
 //!
 //! While a search runs, `isready` is answered, `stop` and `ponderhit` act on it, a bad line (invalid UTF-8, a
 //! NUL byte, more than 64 KiB) is answered with `info string error: ...` (UCI has no error reply), `quit` and,
@@ -39,16 +46,17 @@
 //! assert!(out.contains("readyok") && out.contains("bestmove"));
 //! ```
 
-use crate::engine::{Engine, BENCH_POSITIONS};
+use crate::engine::{Engine, EngineEvaluation, EnginePosition, BENCH_POSITIONS};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{File, Rank, Square};
 use std::sync::Mutex;
+use tabula_nnue::EvalOptions;
 use tabula_protocol::server;
 pub use tabula_protocol::uci::CommandError;
 use tabula_protocol::uci::SearchControl;
 pub use tabula_protocol::uci_session::UNLIMITED_DEPTH;
-use tabula_protocol::uci_session::{self as session, Dialect, UciPosition};
+use tabula_protocol::uci_session::{self as session, Dialect};
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("Tabula ", env!("CARGO_PKG_VERSION"));
@@ -59,63 +67,50 @@ pub const BENCH_DEPTH: u32 = 7;
 pub type UciSession = session::UciSession<Pikafish>;
 
 /// A search to run: the position, what `go` asked, the root moves allowed.
-pub type SearchJob = session::SearchJob<Position, ()>;
+pub type SearchJob = session::SearchJob<EnginePosition, ()>;
 
-impl UciPosition for Position {
-    fn startpos() -> Position {
-        Position::startpos()
-    }
-
-    fn from_fen(fen: &str) -> Result<Position, CommandError> {
-        Position::from_fen(fen).map_err(CommandError::fen)
-    }
-
-    fn to_fen(&self) -> String {
-        Position::to_fen(self)
-    }
-
-    fn side_to_move(&self) -> usize {
-        self.turn().index()
-    }
+/// UCI as Pikafish speaks it: ICCS moves, xiangqi FENs, and beyond the protocol's options `Ponder` and the
+/// evaluation's (`Evaluation`, `EvalFile`).
+#[derive(Default)]
+pub struct Pikafish {
+    eval: EvalOptions<Position>,
 }
 
-/// UCI as Pikafish speaks it: ICCS moves, xiangqi FENs, the `Ponder` option alone beyond the protocol's.
-#[derive(Default)]
-pub struct Pikafish;
-
 impl Dialect for Pikafish {
-    type Position = Position;
+    type Position = EnginePosition;
     type Extra = ();
     const NAME: &'static str = ENGINE_NAME;
     const FAILED_BESTMOVE: &'static str = "bestmove (none)";
 
     fn options(&self) -> Vec<String> {
-        vec!["option name Ponder type check default false".to_owned()]
+        let mut options = vec!["option name Ponder type check default false".to_owned()];
+        options.extend(EvalOptions::<Position>::uci_options());
+        options
     }
 
     fn set_option(
         &mut self,
-        _engine: &Mutex<Engine>,
-        _name: &str,
-        _value: Option<String>,
+        engine: &Mutex<Engine>,
+        name: &str,
+        value: Option<String>,
     ) -> Result<Option<Vec<String>>, CommandError> {
-        Ok(None)
+        self.eval.set_option(engine, name, value.as_deref().unwrap_or_default())
     }
 
-    fn parse_move(&self, pos: &Position, text: &str) -> Option<Move> {
-        pos.parse_iccs(text).ok()
+    fn parse_move(&self, pos: &EnginePosition, text: &str) -> Option<Move> {
+        pos.position().parse_iccs(text).ok()
     }
 
     fn notation(&self, mv: Move) -> String {
         mv.to_string()
     }
 
-    fn display(&self, pos: &Position) -> Vec<String> {
-        display(pos)
+    fn display(&self, pos: &EnginePosition) -> Vec<String> {
+        display(pos.position())
     }
 
     fn bench(&self, args: &[&str]) -> Result<Vec<String>, CommandError> {
-        bench(args)
+        bench(args, &self.eval.evaluation())
     }
 
     fn extra(&mut self) {}
@@ -142,11 +137,15 @@ fn display(pos: &Position) -> Vec<String> {
     lines
 }
 
-/// The `bench` command: a fixed set of searches, their total node count and speed.
-pub(crate) fn bench(args: &[&str]) -> Result<Vec<String>, CommandError> {
+/// The `bench` command: a fixed set of searches with `evaluation`, their total node count and speed.
+pub(crate) fn bench(args: &[&str], evaluation: &EngineEvaluation) -> Result<Vec<String>, CommandError> {
     let depth = session::bench_depth(args, BENCH_DEPTH)?;
-    let (nodes, time) = Engine::bench(depth);
-    let mut lines = vec![format!("info string bench depth {depth} positions {}", BENCH_POSITIONS.len())];
+    let (nodes, time) = Engine::bench_with(depth, || evaluation.clone());
+    let mut lines = vec![format!(
+        "info string bench depth {depth} positions {} evaluation {}",
+        BENCH_POSITIONS.len(),
+        evaluation.kind().name_in::<Position>()
+    )];
     lines.extend(session::bench_lines(nodes, time));
     Ok(lines)
 }

@@ -31,11 +31,10 @@
 
 use crate::attacks;
 use crate::bitboard::{Bitboard, PawnSets};
-use crate::engine::position::EnginePosition;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Color, Piece, Role, Square};
-use tabula::game::{Evaluator, EvaluatorHooks, Game, DEFERRED, PRIORITY};
+use tabula::game::{Evaluator, EvaluatorHooks, DEFERRED, PRIORITY};
 use tabula::score::Score;
 
 pub mod features;
@@ -98,97 +97,14 @@ const PASSED_SPAN: [[u64; 64]; 2] = {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Evaluation;
 
-/// Which evaluation the engine plays with, by the name UCI's `Evaluation` option gives it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EvalKind {
-    /// [`Evaluation`], the tapered hand-written one.
-    Tapered,
-    /// A [`nnue::Network`].
-    Nnue,
-}
-
-impl EvalKind {
-    /// The evaluation the engine plays with by default.
-    pub const DEFAULT: EvalKind = EvalKind::Nnue;
-
-    /// The option value naming this evaluation.
-    pub fn name(self) -> &'static str {
-        match self {
-            EvalKind::Tapered => "tapered",
-            EvalKind::Nnue => "nnue",
-        }
-    }
-
-    /// The evaluation named `name` (`tapered` or `nnue`, any case).
-    pub fn from_name(name: &str) -> Option<EvalKind> {
-        [EvalKind::Tapered, EvalKind::Nnue].into_iter().find(|k| k.name().eq_ignore_ascii_case(name))
-    }
-}
+/// Which evaluation the engine plays with, by the name UCI's `Evaluation` option gives it: `nnue` (the
+/// network, the default) or `tapered` (the classical [`Evaluation`]).
+pub type EvalKind = tabula_nnue::EvalKind;
 
 /// The evaluator the engine plays with: the tapered [`Evaluation`] or a network; move ordering, quiescence,
-/// the tactical test and the endings against a bare king are [`Evaluation`]'s either way. Cheap to clone (the
-/// network is shared).
-#[derive(Clone, Debug)]
-pub enum EngineEvaluation {
-    /// The tapered evaluation.
-    Tapered,
-    /// A network.
-    Nnue(std::sync::Arc<nnue::Network>),
-}
-
-impl EngineEvaluation {
-    /// The evaluation of `kind`, with the embedded network for [`EvalKind::Nnue`].
-    pub fn of_kind(kind: EvalKind) -> EngineEvaluation {
-        match kind {
-            EvalKind::Tapered => EngineEvaluation::Tapered,
-            EvalKind::Nnue => EngineEvaluation::Nnue(nnue::Network::embedded()),
-        }
-    }
-
-    /// Which evaluation this is.
-    pub fn kind(&self) -> EvalKind {
-        match self {
-            EngineEvaluation::Tapered => EvalKind::Tapered,
-            EngineEvaluation::Nnue(_) => EvalKind::Nnue,
-        }
-    }
-}
-
-impl Default for EngineEvaluation {
-    /// [`EvalKind::DEFAULT`].
-    fn default() -> EngineEvaluation {
-        EngineEvaluation::of_kind(EvalKind::DEFAULT)
-    }
-}
-
-/// The evaluation of the position the engine searches: a network brings up to date the accumulators kept
-/// beside it.
-impl Evaluator<EnginePosition> for EngineEvaluation {
-    #[inline]
-    fn evaluate(&self, game: &EnginePosition) -> Score {
-        let pos = game.position();
-        match self {
-            EngineEvaluation::Tapered => Evaluation.evaluate(pos),
-            // Against a bare king the tapered evaluation's mop-up drives the king to the edge; the network,
-            // trained on positions of whole games, scores such endings flatly and fails to mate.
-            EngineEvaluation::Nnue(_) if against_bare_king(pos) => Evaluation.evaluate(pos),
-            // Within the evaluation's range whatever the weights: far below the decisive scores.
-            EngineEvaluation::Nnue(net) => net.evaluate_along(pos, game.accumulators()).clamp(-NNUE_BOUND, NNUE_BOUND),
-        }
-    }
-
-    #[inline]
-    fn move_order(&self, game: &EnginePosition, mv: Move) -> i32 {
-        Evaluation.move_order(game.position(), mv)
-    }
-
-    #[inline]
-    fn move_orders(&self, game: &EnginePosition, moves: &[Move], hints: &mut Vec<i32>) {
-        Evaluation.move_orders(game.position(), moves, hints)
-    }
-
-    const HOOKS: EvaluatorHooks<EnginePosition, EngineEvaluation> = hooks();
-}
+/// the tactical test and the endings against a bare king are [`Evaluation`]'s either way (see
+/// [`NetGame`](tabula_nnue::NetGame) in [`crate::engine`]). Cheap to clone (the network is shared).
+pub type EngineEvaluation = tabula_nnue::NetEvaluation<Position>;
 
 /// A key of the pawns of both sides and the side to move: the [correction
 /// key](tabula::game::HookedEvaluator::correction_key) of both evaluations (the pawn structure is what their
@@ -211,9 +127,6 @@ pub fn against_bare_king(pos: &Position) -> bool {
     (alone(Color::Black) && b.has_non_pawn_material(Color::White))
         || (alone(Color::White) && b.has_non_pawn_material(Color::Black))
 }
-
-/// The largest evaluation a network gives, in centipawns.
-const NNUE_BOUND: i32 = 20_000;
 
 /// Where the evaluation walk puts each feature it meets: summed with the weights for play, or recorded.
 trait Sink {
@@ -506,19 +419,15 @@ impl Evaluator<Position> for Evaluation {
         capture_orders(pos, moves, hints)
     }
 
-    const HOOKS: EvaluatorHooks<Position, Evaluation> = hooks();
-}
-
-/// The search hooks of both evaluations, on the position or the engine's: [`noisy_moves`], [`noisy_gain`],
-/// [`is_tactical`] and the [`pawn_key`] as the correction key.
-const fn hooks<G: Game<Move = Move> + AsRef<Position>, E>() -> EvaluatorHooks<G, E> {
-    EvaluatorHooks {
-        noisy_moves: Some(|_, game, moves| noisy_moves(game.as_ref(), moves)),
-        noisy_gain: Some(|_, game, mv| noisy_gain(game.as_ref(), mv)),
-        is_tactical: Some(|_, game, mv| is_tactical(game.as_ref(), mv)),
-        correction_key: Some(|_, game| Some(pawn_key(game.as_ref()))),
+    /// [`noisy_moves`], [`noisy_gain`], [`is_tactical`] and the [`pawn_key`] as the correction key (the
+    /// engine's network evaluation asks these of this evaluation too).
+    const HOOKS: EvaluatorHooks<Position, Evaluation> = EvaluatorHooks {
+        noisy_moves: Some(|_, pos, moves| noisy_moves(pos, moves)),
+        noisy_gain: Some(|_, pos, mv| noisy_gain(pos, mv)),
+        is_tactical: Some(|_, pos, mv| is_tactical(pos, mv)),
+        correction_key: Some(|_, pos| Some(pawn_key(pos))),
         ..EvaluatorHooks::NONE
-    }
+    };
 }
 
 /// Captures that do not lose material by [`see`], and queen promotions: the moves worth resolving at the
@@ -854,6 +763,8 @@ mod tests {
         // Both evaluations offer it as their correction key.
         let pos = Position::startpos();
         assert_eq!(Evaluation.correction_key(&pos), Some(start));
-        assert_eq!(EngineEvaluation::Tapered.correction_key(&EnginePosition::new(pos)), Some(start));
+        let engine_position = crate::engine::EnginePosition::new(pos);
+        assert_eq!(EngineEvaluation::classical().correction_key(&engine_position), Some(start));
+        assert_eq!(EngineEvaluation::default().correction_key(&engine_position), Some(start));
     }
 }

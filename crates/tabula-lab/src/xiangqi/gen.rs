@@ -21,6 +21,7 @@
 use super::Xiangqi;
 use crate::selfplay::{DataGame, MoveOf, NetworkGames, Opponent};
 use tabula::rng::Rng;
+use tabula_xiangqi::engine::EnginePosition;
 use tabula_xiangqi::repetition::adjudicate;
 use tabula_xiangqi::{Color, Move, Position};
 
@@ -49,15 +50,15 @@ fn below(rng: &mut Rng, n: usize) -> usize {
     (rng.next_u64() % n as u64) as usize
 }
 
-/// Xiangqi as the self-play games play it: the engine searches the rules' position (its evaluation is the
-/// hand-written one until a network is embedded); Fairy-Stockfish, set to xiangqi, is the opponent and writes
+/// Xiangqi as the self-play games play it: the engine searches the position with the network's accumulators
+/// (its default evaluation is the hand-written one until a network is embedded); Fairy-Stockfish, set to xiangqi, is the opponent and writes
 /// ranks 1 to 10.
 impl DataGame for Xiangqi {
     type Position = Position;
-    type Searched = Position;
+    type Searched = EnginePosition;
 
-    fn searched(pos: &Position) -> Position {
-        pos.clone()
+    fn searched(pos: &Position) -> EnginePosition {
+        EnginePosition::new(pos.clone())
     }
 
     fn book() -> Vec<Position> {

@@ -29,8 +29,8 @@ fn identification_and_options() {
         "hashsize type spin",
         "threads type spin",
         "newgame type button",
-        "evaluation type combo var nnue var classical default classical",
-        "evalfile type string default <empty>",
+        "evaluation type combo var nnue var classical default nnue",
+        "evalfile type string default <embedded>",
     ] {
         assert!(id.iter().any(|l| l.starts_with(&format!("option {option}"))), "{option}");
     }
@@ -45,7 +45,8 @@ fn identification_and_options() {
         "setoption bookfiles book.dat",
         "setoption randomness small",
         "setoption evaluation classical",
-        "setoption evalfile <empty>",
+        "setoption evaluation nnue",
+        "setoption evalfile <embedded>",
         "",
     ] {
         assert!(s.handle(ok).is_empty(), "{ok}");
@@ -56,7 +57,6 @@ fn identification_and_options() {
         "setoption usemillisec maybe",
         "setoption colour red",
         "setoption evaluation neural",
-        "setoption evaluation nnue",
         "setoption evalfile /nonexistent/net.tbnn",
         "frob",
     ] {
@@ -71,9 +71,8 @@ fn identification_and_options() {
 fn a_network_given_as_a_file_evaluates_and_plays() {
     let net = common::random_network_file("ucci");
     let mut s = UcciSession::new();
-    // NNUE before any network: an error on the info channel, and the session goes on.
-    let reply = s.handle("setoption evaluation nnue");
-    assert!(reply.len() == 1 && reply[0].starts_with("info string error: no network"), "{reply:?}");
+    // The classical evaluation asked for, then a network file: the network evaluates once asked for again.
+    assert!(s.handle("setoption evaluation classical").is_empty());
     assert!(s.handle("position startpos").is_empty());
     let classical = s.handle("go depth 3");
     assert!(last(&classical).starts_with("bestmove "), "{classical:?}");
@@ -82,11 +81,12 @@ fn a_network_given_as_a_file_evaluates_and_plays() {
     let reply = s.handle(&format!("setoption evalfile {}", chess.name()));
     assert!(reply.len() == 1 && reply[0].contains("768") && reply[0].contains("1260"), "{reply:?}");
     assert_eq!(s.handle("isready"), ["readyok"]);
-    // The xiangqi file loaded: the network asked for before evaluates, and the searches answer legal moves.
+    // The xiangqi file loaded and the network asked for: the searches answer legal moves.
     assert_eq!(
         s.handle(&format!("setoption evalfile {}", net.name())),
         [format!("info string network {} loaded", net.name())]
     );
+    assert!(s.handle("setoption evaluation nnue").is_empty());
     let bench = s.handle("bench 2");
     assert!(bench.iter().any(|l| l.ends_with("evaluation nnue")), "{bench:?}");
     for (position, fen) in [

@@ -12,19 +12,22 @@ const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR
 fn identification_and_options() {
     check_identification_and_options::<Pikafish>(
         &["Evaluation", "EvalFile"],
-        &["setoption name Evaluation value classical", "setoption name EvalFile value <empty>"],
+        &[
+            "setoption name Evaluation value classical",
+            "setoption name Evaluation value nnue",
+            "setoption name EvalFile value <embedded>",
+        ],
         &[
             "setoption name Colour value red",
             "setoption name Evaluation value neural",
-            // No network is embedded: a network evaluation needs EvalFile first.
-            "setoption name Evaluation value nnue",
             "setoption name EvalFile value /nonexistent/net.tbnn",
             "setoption name EvalFile value Cargo.toml",
         ],
     );
     let id = UciSession::new().handle("uci");
-    assert!(id.contains(&"option name Evaluation type combo default classical var nnue var classical".to_owned()));
-    assert!(id.contains(&"option name EvalFile type string default <empty>".to_owned()));
+    // A network is embedded: the engine evaluates with it unless told otherwise.
+    assert!(id.contains(&"option name Evaluation type combo default nnue var nnue var classical".to_owned()));
+    assert!(id.contains(&"option name EvalFile type string default <embedded>".to_owned()));
 }
 
 /// The bench line naming the evaluation, and the nodes.
@@ -38,26 +41,28 @@ fn bench(s: &mut UciSession) -> (String, String) {
 fn a_network_given_as_a_file_evaluates_and_plays() {
     let net = common::random_network_file("uci");
     let mut s = UciSession::new();
+    // The embedded network by default; the classical evaluation searches another tree.
+    let (embedded, embedded_nodes) = bench(&mut s);
+    assert!(embedded.ends_with("evaluation nnue"), "{embedded}");
+    assert!(s.handle("setoption name Evaluation value classical").is_empty());
     let (classical, classical_nodes) = bench(&mut s);
     assert!(classical.ends_with("evaluation classical"), "{classical}");
-    // NNUE before any network: an error, and the engine plays on with the classical evaluation.
-    let reply = s.handle("setoption name Evaluation value nnue");
-    assert!(reply.len() == 1 && reply[0].starts_with("info string no network"), "{reply:?}");
-    assert!(reply[0].contains("EvalFile"), "{reply:?}");
-    assert_eq!(bench(&mut s).1, classical_nodes);
+    assert_ne!(classical_nodes, embedded_nodes, "the network searches as the classical evaluation does");
     s.handle("position startpos moves h2e2 h9g7");
     common::assert_legal_answer(
         &s.handle("go depth 3"),
         "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w",
     );
-    // The file loaded: the network asked for before evaluates now.
+    // A file loaded while the classical evaluation is chosen changes nothing until the network is asked for.
     assert_eq!(
         s.handle(&format!("setoption name EvalFile value {}", net.name())),
         [format!("info string network {} loaded", net.name())]
     );
+    assert_eq!(bench(&mut s).1, classical_nodes);
+    assert!(s.handle("setoption name Evaluation value nnue").is_empty());
     let (nnue, nnue_nodes) = bench(&mut s);
     assert!(nnue.ends_with("evaluation nnue"), "{nnue}");
-    assert_ne!(nnue_nodes, classical_nodes, "the network searches as the classical evaluation does");
+    assert_ne!(nnue_nodes, embedded_nodes, "the file's network searches as the embedded one does");
     for (position, fen) in [
         ("startpos moves h2e2 h9g7", "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w"),
         ("fen 2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 w - - 0 1", "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 w"),
@@ -73,11 +78,9 @@ fn a_network_given_as_a_file_evaluates_and_plays() {
     assert!(reply.len() == 1 && reply[0].contains("768") && reply[0].contains("1260"), "{reply:?}");
     assert_eq!(bench(&mut s).1, nnue_nodes);
     assert_eq!(s.handle("isready"), ["readyok"]);
-    // Back to the classical evaluation, and to none for a network.
-    assert!(s.handle("setoption name Evaluation value classical").is_empty());
-    assert_eq!(bench(&mut s).1, classical_nodes);
-    assert!(s.handle("setoption name EvalFile value <empty>").is_empty());
-    assert!(s.handle("setoption name Evaluation value nnue")[0].starts_with("info string no network"));
+    // Back to the embedded network.
+    assert!(s.handle("setoption name EvalFile value <embedded>").is_empty());
+    assert_eq!(bench(&mut s).1, embedded_nodes);
 }
 
 #[test]

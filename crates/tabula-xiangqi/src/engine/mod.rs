@@ -77,7 +77,7 @@ pub type EnginePosition = tabula_nnue::EnginePosition<Position>;
 pub type EngineEvaluation = tabula_nnue::NetEvaluation<Position>;
 
 /// Which evaluation the engine plays with, by the name the `Evaluation` option gives it: `classical` (the
-/// hand-written [`Evaluation`], the default while no network is embedded) or `nnue`.
+/// hand-written [`Evaluation`]) or `nnue` (the default: the embedded network).
 pub type EvalKind = tabula_nnue::EvalKind;
 
 /// The engine's evaluations, options, history, benchmark and setup.
@@ -137,7 +137,8 @@ mod tests {
         let pos = Position::from_fen("4k4/9/9/9/2r6/9/9/2R6/9/3K5 w - - 0 1").unwrap();
         let r = engine.search(&EnginePosition::new(pos.clone()), Limits::depth(5), |_| {});
         assert_eq!(r.best_move.unwrap().to_string(), "c2c5");
-        assert!(r.score > 500, "{}", r.score);
+        // A rook up against a bare king: far ahead (the network scores it 500, the hand-written evaluation more).
+        assert!(r.score >= 400, "{}", r.score);
         // Mate with two rooks.
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/R8/R2K5 w - - 0 1").unwrap();
         let r = engine.search(&EnginePosition::new(pos.clone()), Limits::depth(6), |_| {});

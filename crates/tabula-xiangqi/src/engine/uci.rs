@@ -15,11 +15,10 @@
 //! ruled by the Asian rules in the search (a perpetual check or chase loses for the side that makes it), and
 //! 120 plies without a capture draw.
 //!
-//! `Evaluation` chooses the evaluation, `classical` (the hand-written one, the default while no network is
-//! embedded) or `nnue` (a network); `EvalFile` loads a network's weights file (`TBNN`, see
-//! [`nnue`](crate::engine::nnue)). `nnue` with no network loaded is answered with an error, and the engine
-//! keeps the classical evaluation until `EvalFile` loads one; a file that cannot be used (a chess network,
-//! say) is reported and changes nothing.
+//! `Evaluation` chooses the evaluation, `nnue` (a network, the default: the embedded one) or `classical` (the
+//! hand-written one); `EvalFile` loads another network's weights file (`TBNN`, see
+//! [`nnue`](crate::engine::nnue)), `<embedded>` the embedded one again. A file that cannot be used (a chess
+//! network, say) is reported and changes nothing.
 //!
 //! While a search runs, `isready` is answered, `stop` and `ponderhit` act on it, a bad line (invalid UTF-8, a
 //! NUL byte, more than 64 KiB) is answered with `info string error: ...` (UCI has no error reply), `quit` and,

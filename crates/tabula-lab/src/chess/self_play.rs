@@ -1,16 +1,10 @@
-//! The self-play games of `gen`, `wdl-gen` and `nnue-gen`, and the random starts `openings` judges.
+//! Chess's self-play games (`gen`, `wdl-gen`, `nnue-gen`; the games themselves are
+//! [`selfplay`](crate::selfplay)'s) and the random starts `openings` judges.
 //!
-//! The engine plays itself at a fixed node budget per move from varied starts: a few random plies from the
-//! start position or from `tests/data/openings.epd` of `tabula-chess`, each game number seeding its own start.
-//! The positions kept are the quiet ones (not in check, the engine's move neither a capture nor a promotion,
-//! no decisive score), each with the engine's score, and the game's result for white. A game ends at a draw by
-//! the rules, after 400 plies, when the search scores it decisive or beyond ±1,500 centipawns for six plies
-//! running, and on reaching an ending against a bare king (won for the stronger side, drawn if it has knights
-//! alone), whose positions the network leaves to the tapered evaluation.
-//!
-//! Against an [`Opponent`] (Stockfish, for `nnue-gen --stockfish`) the engine plays white in the
-//! even-numbered games, and the positions kept are the quiet ones where the opponent is to move, scored by its
-//! own search.
+//! The varied starts are a few random plies from the start position or from `tests/data/openings.epd` of
+//! `tabula-chess`. Besides the rules, a game ends at a threefold repetition (drawn) and on reaching an ending
+//! against a bare king (won for the stronger side, drawn if it has knights alone), whose positions the network
+//! leaves to the tapered evaluation. The opponent of `nnue-gen --stockfish` is Stockfish.
 
 use crate::selfplay::{gen_games, DataGame, Quiet};
 use tabula::game::{Game, Outcome};

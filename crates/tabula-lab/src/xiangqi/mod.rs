@@ -28,8 +28,10 @@ use tabula_xiangqi::engine::eval::evaluate;
 use tabula_xiangqi::engine::nnue::XiangqiGeometry;
 use tabula_xiangqi::Position;
 
-/// The data and training tools of xiangqi's network.
+/// The data and training tools of xiangqi's network. The variants name the commands (`nnue-gen`, ...), as
+/// chess's do, so they share the prefix.
 #[derive(clap::Subcommand)]
+#[allow(clippy::enum_variant_names)]
 pub enum Command {
     /// Self-play games numbered from `first`; writes the network's data, `FEN;score;result` per quiet position.
     NnueGen(gen::Args),

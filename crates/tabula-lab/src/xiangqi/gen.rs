@@ -18,7 +18,7 @@
 //! are the quiet positions where Fairy-Stockfish is to move, scored by its own search. With `--shard K/N
 //! --result FILE` it plays shard K's part of the games, on one thread, into a cluster job's result file.
 
-use super::Xiangqi;
+use super::game::Xiangqi;
 use crate::selfplay::{DataGame, MoveOf, NetworkGames, Opponent};
 use tabula::rng::Rng;
 use tabula_xiangqi::engine::EnginePosition;

@@ -10,7 +10,7 @@
 //! per thread (`--threads`, 2); `OUT` is written a block of 1,000 positions at a time, and `--resume` goes on
 //! with the `OUT` of a run that was stopped, skipping the positions it holds.
 
-use super::{Xiangqi, FAIRY_STOCKFISH};
+use super::game::{Xiangqi, FAIRY_STOCKFISH};
 use crate::peer::{ask_move, ask_peer, verdict, Labellers, PeerSpec};
 use crate::selfplay::DataGame;
 use tabula_xiangqi::{Color, Position};

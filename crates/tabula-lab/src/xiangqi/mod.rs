@@ -20,13 +20,12 @@
 //! (`tabula_xiangqi::engine::eval`). Xiangqi embeds no network yet, so `<embedded>` names none.
 //! `xiangqi help COMMAND` gives each command's options and defaults.
 
+mod game;
 mod gen;
 mod label;
 
 use crate::nnue;
-use tabula_xiangqi::engine::eval::evaluate;
-use tabula_xiangqi::engine::nnue::XiangqiGeometry;
-use tabula_xiangqi::Position;
+pub use game::Xiangqi;
 
 /// The data and training tools of xiangqi's network. The variants name the commands (`nnue-gen`, ...), as
 /// chess's do, so they share the prefix.
@@ -54,30 +53,6 @@ pub fn run(command: Command) -> anyhow::Result<()> {
     }
 }
 
-/// Where Fairy-Stockfish is, unless `--fairy-stockfish` says otherwise.
-const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
-
-/// Xiangqi as the lab's data and training commands see it. As the network's trainer reads it: every position
-/// kept, compared with the hand-written evaluation. As the self-play games play it: see [`gen`].
-pub struct Xiangqi;
-
-impl nnue::Game for Xiangqi {
-    const NAME: &'static str = "xiangqi";
-    /// A pawn, as in the hand-written evaluation (chess's networks use the tapered evaluation's fitted 113).
-    const SCALE: f32 = 100.0;
-    const EVALUATION: &'static str = "the hand-written evaluation";
-    type Geometry = XiangqiGeometry;
-    type Position = Position;
-
-    fn from_fen(fen: &str) -> Option<Position> {
-        Position::from_fen(fen).ok()
-    }
-
-    fn evaluate(pos: &Position) -> i32 {
-        evaluate(pos)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,8 +60,9 @@ mod tests {
     use clap::Parser;
     use tabula::rng::Rng;
     use tabula_board::testing::random_game;
+    use tabula_xiangqi::engine::eval::evaluate;
     use tabula_xiangqi::engine::nnue::{KingLayout, Network, PALACE};
-    use tabula_xiangqi::Color;
+    use tabula_xiangqi::{Color, Position};
 
     /// A xiangqi command line.
     #[derive(Parser)]

@@ -55,6 +55,7 @@
 //! minutes for 1.82 million positions).
 
 mod fit;
+mod game;
 mod gen;
 mod label;
 mod nnue_gen;
@@ -66,11 +67,7 @@ mod wdl_fit;
 mod wdl_gen;
 
 use crate::nnue;
-use std::sync::Arc;
-use tabula::game::Evaluator;
-use tabula_chess::engine::eval::nnue::{ChessGeometry, Network, DEFAULT_SCALE};
-use tabula_chess::engine::eval::{against_bare_king, Evaluation};
-use tabula_chess::Position;
+pub use game::Chess;
 
 /// The tuning and training tools of the chess evaluation.
 #[derive(clap::Subcommand)]
@@ -111,35 +108,5 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::NnueLoss(args) => nnue::loss::run::<Chess>(&args),
         Command::NnueFit(training) => nnue::fit::run::<Chess>(&training),
         Command::Openings(args) => openings::run(&args),
-    }
-}
-
-/// Chess as the network's trainer reads it: the tapered evaluation to compare with, the embedded network, and
-/// the endings against a bare king left out (the engine leaves them to the tapered evaluation).
-pub struct Chess;
-
-impl nnue::Game for Chess {
-    const NAME: &'static str = "chess";
-    /// The tapered evaluation's fitted scale.
-    const SCALE: f32 = DEFAULT_SCALE as f32;
-    const EVALUATION: &'static str = "the tapered evaluation";
-    const LEFT_OUT: Option<&'static str> = Some("against a bare king");
-    type Geometry = ChessGeometry;
-    type Position = Position;
-
-    fn from_fen(fen: &str) -> Option<Position> {
-        Position::from_fen(fen).ok()
-    }
-
-    fn leaves_out(pos: &Position) -> bool {
-        against_bare_king(pos)
-    }
-
-    fn evaluate(pos: &Position) -> i32 {
-        Evaluation.evaluate(pos)
-    }
-
-    fn embedded() -> Option<Arc<Network>> {
-        Some(Network::embedded())
     }
 }

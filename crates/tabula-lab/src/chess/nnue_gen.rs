@@ -16,7 +16,7 @@
 //! plays shard K's part of the games, on one thread, into a cluster job's result file (see
 //! [`shard`](crate::shard)).
 
-use super::self_play::Chess;
+use super::game::Chess;
 use crate::selfplay::{NetworkGames, Opponent};
 
 /// The games `nnue-gen` plays, the opponent if any, and where their lines go.

@@ -6,6 +6,7 @@
 //! against a bare king (won for the stronger side, drawn if it has knights alone), whose positions the network
 //! leaves to the tapered evaluation. The opponent of `nnue-gen --stockfish` is Stockfish.
 
+use super::game::Chess;
 use crate::selfplay::{gen_games, DataGame, Quiet};
 use tabula::game::{Game, Outcome};
 use tabula::rng::Rng;
@@ -80,8 +81,6 @@ fn repeated_three_times(pos: &Position) -> bool {
 }
 
 /// Chess as the self-play games play it: the engine searches an [`EnginePosition`]; Stockfish is the opponent.
-pub struct Chess;
-
 impl DataGame for Chess {
     type Position = Position;
     type Searched = EnginePosition;

@@ -8,7 +8,7 @@
 //! tabula-lab go       predictor (fit | accuracy) | playouts | vs-gnugo
 //! tabula-lab kmc      recall
 //! tabula-lab connect4 solve-set
-//! tabula-lab xiangqi  nnue-loss | nnue-fit
+//! tabula-lab xiangqi  nnue-gen | nnue-label | nnue-loss | nnue-fit | openings
 //! ```
 //!
 //! `tabula-lab GROUP help COMMAND` gives a command's options and defaults; each command's module says what it
@@ -21,6 +21,7 @@ mod go;
 mod gomoku;
 mod kmc;
 mod nnue;
+mod openings;
 mod peer;
 mod selfplay;
 mod shard;

@@ -50,6 +50,10 @@ pub trait DataGame {
     fn first_to_move(pos: &Self::Position) -> bool;
     /// The FEN of `pos`.
     fn fen(pos: &Self::Position) -> String;
+    /// `pos` as a line of a match's opening file (`openings`): its FEN unless the game says otherwise.
+    fn opening_line(pos: &Self::Position) -> String {
+        Self::fen(pos)
+    }
     /// The number of moves played since the game's start.
     fn plies(pos: &Self::Position) -> usize;
     /// The game's phase at `pos` for the win/draw/loss model, where the game has one (0 otherwise).

@@ -60,7 +60,6 @@ mod gen;
 mod label;
 mod nnue_gen;
 mod nnue_label;
-mod openings;
 mod self_play;
 mod stockfish;
 mod wdl_fit;
@@ -92,7 +91,7 @@ pub enum Command {
     /// Trains the network on `DATA` and writes its weights file `OUT`.
     NnueFit(nnue::fit::Training<Chess>),
     /// Writes `count` distinct roughly balanced opening positions as EPD.
-    Openings(openings::Args),
+    Openings(crate::openings::Args),
 }
 
 /// Runs `command`.
@@ -107,6 +106,6 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::NnueLabel(args) => nnue_label::run(args),
         Command::NnueLoss(args) => nnue::loss::run::<Chess>(&args),
         Command::NnueFit(training) => nnue::fit::run::<Chess>(&training),
-        Command::Openings(args) => openings::run(&args),
+        Command::Openings(args) => crate::openings::run::<Chess>(&args),
     }
 }

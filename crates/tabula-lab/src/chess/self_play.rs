@@ -137,6 +137,10 @@ impl DataGame for Chess {
         pos.to_fen()
     }
 
+    fn opening_line(pos: &Position) -> String {
+        pos.to_epd()
+    }
+
     fn plies(pos: &Position) -> usize {
         pos.history_len()
     }

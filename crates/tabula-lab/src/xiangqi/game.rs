@@ -4,14 +4,15 @@
 
 use crate::nnue;
 use tabula_xiangqi::engine::eval::evaluate;
-use tabula_xiangqi::engine::nnue::XiangqiGeometry;
+use std::sync::Arc;
+use tabula_xiangqi::engine::nnue::{embedded_network, Network, XiangqiGeometry};
 use tabula_xiangqi::Position;
 
 /// Where Fairy-Stockfish is, unless `--fairy-stockfish` says otherwise.
 pub const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
 
 /// Xiangqi as the lab's data and training commands see it. As the network's trainer reads it: every position
-/// kept, compared with the hand-written evaluation.
+/// kept, compared with the hand-written evaluation and the engine's embedded network (`<embedded>`).
 pub struct Xiangqi;
 
 impl nnue::Game for Xiangqi {
@@ -28,5 +29,9 @@ impl nnue::Game for Xiangqi {
 
     fn evaluate(pos: &Position) -> i32 {
         evaluate(pos)
+    }
+
+    fn embedded() -> Option<Arc<Network>> {
+        embedded_network()
     }
 }

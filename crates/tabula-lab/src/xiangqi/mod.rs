@@ -8,6 +8,7 @@
 //! xiangqi nnue-loss DATA NET... [--share X]
 //! xiangqi nnue-fit DATA OUT [--epochs N] [--share X] [--scale CP] [--threads N] [--no-mirror] [--start NET] [--rate R]
 //!      [--buckets N] [--keep-best] [--kings plain|mirrored|palace]
+//! xiangqi openings OUT [--count N] [--nodes N] [--margin CP] [--first N]
 //! ```
 //!
 //! The data is chess's format: `FEN;score;result` lines, the score in centipawns (a pawn is 100 in xiangqi's
@@ -17,7 +18,8 @@
 //! cluster job (`--shard K/N --result FILE --job ID` instead of `OUT`; see [`shard`](crate::shard)).
 //! `nnue-loss` and `nnue-fit` are the [network trainer's](crate::nnue) commands, as chess has them, on xiangqi's
 //! board ([`Xiangqi`]); the positions are compared with the hand-written evaluation
-//! (`tabula_xiangqi::engine::eval`). Xiangqi embeds no network yet, so `<embedded>` names none.
+//! (`tabula_xiangqi::engine::eval`) and with the engine's embedded network, which `<embedded>` names (as
+//! `nnue-fit --start` or an `nnue-loss` file). `openings` writes the openings of self-play matches, as chess's does.
 //! `xiangqi help COMMAND` gives each command's options and defaults.
 
 mod game;
@@ -41,6 +43,9 @@ pub enum Command {
     NnueLoss(nnue::loss::Args),
     /// Trains the network on `DATA` and writes its weights file `OUT`.
     NnueFit(nnue::fit::Training<Xiangqi>),
+    /// Distinct random starts that the engine scores within `--margin` centipawns of even, one FEN a line: the
+    /// openings of self-play matches.
+    Openings(crate::openings::Args),
 }
 
 /// Runs `command`.
@@ -50,6 +55,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::NnueLabel(args) => label::run(args),
         Command::NnueLoss(args) => nnue::loss::run::<Xiangqi>(&args),
         Command::NnueFit(training) => nnue::fit::run::<Xiangqi>(&training),
+        Command::Openings(args) => crate::openings::run::<Xiangqi>(&args),
     }
 }
 

@@ -5,8 +5,8 @@
 //! [`Repetition::outcome`](tabula::game::Repetition::outcome), which walks the position's own history (perpetual check
 //! or chase loses for the side that forced it, anything else draws). The search hooks: checks (extended,
 //! answered in quiescence), a null move when the side to move is not in check and still has a rook, horse or
-//! cannon (without them zugzwang is common), and the plies since the last capture as the window in which
-//! positions can repeat.
+//! cannon (without them zugzwang is common), the plies since the last capture as the window in which
+//! positions can repeat, and piece-to codes (the moving piece and its destination) for the continuation history.
 //!
 //! A ruling depends on the path, not on the position, so a score that rests on one must not reach the table,
 //! where another path would read it. The core's searcher sees to that: it counts the rulings other than a draw
@@ -31,7 +31,8 @@
 use crate::moves::Move;
 use crate::position::Position;
 use crate::repetition::{self, Ruling, MOVE_LIMIT_PLIES};
-use tabula::game::{Hooks, Outcome, Repetition};
+use crate::types::{Color, Role, Square};
+use tabula::game::{Hooks, Outcome, PieceTo, Repetition};
 
 tabula_board::board_game!(Position, Move, {
     /// No legal move loses (in xiangqi stalemate loses too); 120 plies without a capture draw, unless the last
@@ -43,14 +44,28 @@ tabula_board::board_game!(Position, Move, {
         (self.halfmove_clock() >= MOVE_LIMIT_PLIES).then_some(Outcome::Draw)
     }
 
-    /// Checks, the null move, and repetitions within the move-limit window, ruled by the Asian rules.
+    /// Checks, the null move, repetitions within the move-limit window (ruled by the Asian rules) and piece-to
+    /// codes.
     const HOOKS: Hooks<Position> = Hooks {
         in_check: Some(Position::is_check),
         null_move: Some(null_move),
         repetition: Some(Repetition { reversible_plies, outcome: repetition_outcome }),
+        piece_to: Some(PieceTo { codes: PIECE_TO_CODES, code: piece_to }),
         ..Hooks::NONE
     };
 });
+
+/// The number of piece-to codes: 14 pieces (colour and role) times 90 points.
+const PIECE_TO_CODES: usize = Color::COUNT * Role::COUNT * Square::COUNT;
+
+/// The moving piece (colour and role, 0 to 13) times 90 plus the destination.
+#[inline(always)]
+fn piece_to(pos: &Position, mv: Move) -> u16 {
+    match pos.board().piece_at(mv.from()) {
+        Some(p) => ((p.color.index() * Role::COUNT + p.role.index()) * Square::COUNT + mv.to().index()) as u16,
+        None => 0,
+    }
+}
 
 /// [`Move::NULL`] when not in check and the side to move has a rook, horse or cannon.
 #[inline]

@@ -56,31 +56,12 @@ const FUTILITY_MARGIN: i32 = 90;
 /// Futility margin per ply for pruning quiet moves, in centipawns.
 const MOVE_FUTILITY_MARGIN: i32 = 100;
 
-/// Late-move reductions shrink by a move's history score over this (history lies within ±16,384; in a search
-/// of a second, a tenth of the moves reduced lie below −600 and a tenth above 1,800, so this moves few; a ply
-/// per 1,024 lost in self-play).
-const LMR_HISTORY: i32 = 8192;
-
-/// Captures that lose material by exchange (and under-promotions) are pruned this many plies from the
-/// horizon and closer.
-const LOSING_MOVE_DEPTH: i32 = 3;
-
-/// Null-move searches are a ply shallower for each this many centipawns the static evaluation beats beta by.
-const NULL_MOVE_EVAL_STEP: i32 = 200;
-
-/// Under a clock, the soft time limit grows by half when the score falls this many centipawns in one
-/// iteration (and with the best move's changes; see the core's time scaling).
-const TIME_FALL: i32 = 30;
-
 /// How the engine spends its clock: the core's defaults for an iterative-deepening search (`Policy::new`).
 /// In self-play at 2 s + 0.02 s a soft share of 0.75 instead of 0.6 lost about 44 Elo, 0.5 was even, and 20
 /// moves to go instead of 30 (a quarter more time over the first ten moves, less later) about +7 ± 12 over
 /// two runs, not shown, and 15 (half as much again early) lost 28 ± 20 (the README's SPRT table). The move
 /// overhead is the session's (`Move Overhead`).
 pub const CLOCK_POLICY: Policy = Policy::new(Duration::ZERO);
-
-/// Singular extensions are tried this many plies from the horizon and further.
-const SINGULAR_DEPTH: i32 = 7;
 
 /// The positions `bench` searches: opening, middlegames with tactics, endings.
 pub const BENCH_POSITIONS: [&str; 8] = [
@@ -118,29 +99,10 @@ impl NetGame for Position {
 
     /// The search options the engine plays with on `threads` threads.
     fn engine_options(threads: usize) -> SearchOptions {
-        SearchOptions::default()
-            .with_threads(threads.max(1))
-            .with_killers(true)
-            .with_counter_moves(true)
-            .with_continuation_history(true)
-            .with_quiet_rewards(true)
-            .with_table_depth(1)
-            .with_lmr(true)
-            .with_lmr_history(Some(LMR_HISTORY))
-            .with_lmr_improving(true)
-            .with_check_extension(true)
+        SearchOptions::playing(threads)
             .with_futility_margin(Some(FUTILITY_MARGIN))
-            .with_late_move_pruning(true)
-            .with_improving(true)
-            .with_correction_history(true)
-            .with_table_eval(true)
             .with_move_futility_margin(Some(MOVE_FUTILITY_MARGIN))
-            .with_losing_move_pruning(Some(LOSING_MOVE_DEPTH))
-            .with_quiescence_table(true)
-            .with_null_move_eval_step(Some(NULL_MOVE_EVAL_STEP))
             .with_aspiration(Some(25))
-            .with_singular_depth(Some(SINGULAR_DEPTH))
-            .with_time_scaling(Some(TIME_FALL))
     }
 
     fn history_keys(&self) -> Vec<Key> {

@@ -3,8 +3,8 @@
 //! [`gen`](super::gen).
 
 use crate::nnue;
-use tabula_xiangqi::engine::eval::evaluate;
 use std::sync::Arc;
+use tabula_xiangqi::engine::eval::evaluate;
 use tabula_xiangqi::engine::nnue::{embedded_network, Network, XiangqiGeometry};
 use tabula_xiangqi::Position;
 

@@ -96,12 +96,29 @@ impl Evaluator<Position> for Evaluation {
         capture_order(pos, mv)
     }
 
-    /// Quiescence on the captures that do not lose material; captures are tactical.
+    /// Quiescence on the captures that do not lose material; captures are tactical; the [`pawn_key`] is the
+    /// correction key (the engine's network evaluation asks these of this evaluation too).
     const HOOKS: EvaluatorHooks<Position, Evaluation> = EvaluatorHooks {
         noisy_moves: Some(|_, pos, moves| noisy_moves(pos, moves)),
         is_tactical: Some(|_, pos, mv| pos.is_capture(mv)),
+        correction_key: Some(|_, pos| Some(pawn_key(pos))),
         ..EvaluatorHooks::NONE
     };
+}
+
+/// A key of the pawns of both sides and the side to move: the [correction
+/// key](tabula::game::HookedEvaluator::correction_key) of both evaluations (the pawns change least often of all
+/// the pieces, so positions that share them share what the evaluation misjudges longest).
+#[inline]
+pub fn pawn_key(pos: &Position) -> u64 {
+    let board = pos.board();
+    let pawns = |c: Color| {
+        let bits: u128 = board.by_piece(Piece::new(c, Role::Pawn)).0;
+        (bits as u64) ^ ((bits >> 64) as u64).rotate_left(17)
+    };
+    // (Odd multipliers keep each side's points apart; the search mixes the key again.)
+    let key = pawns(Color::Red).wrapping_mul(0x9FB2_1C65_1E98_DF25) ^ pawns(Color::Black).rotate_left(29);
+    key ^ ((pos.turn() == Color::Black) as u64 * 0xD6E8_FEB8_6659_FD93)
 }
 
 /// The captures that do not lose material by [`see`]: the moves quiescence resolves.

@@ -17,10 +17,12 @@
 //! [`Game::repetition_outcome`](tabula::game::HookedGame::repetition_outcome)) and the positions of
 //! [`Engine::bench`].
 //!
-//! The options: the table (probed in quiescence too), principal variation search with aspiration windows,
-//! killers and history, quiescence on the captures that do not lose material (ordered most valuable victim
-//! first, least valuable attacker), check extension, null move (not in check, not without a rook, horse or
-//! cannon), late-move reductions, late-move pruning, futility pruning of quiet moves and reverse futility.
+//! The options: the core's set for playing ([`SearchOptions::playing`], the options chess's self-play kept,
+//! which gained here too: the book's xiangqi network record) with xiangqi's own futility margins and
+//! aspiration window; quiescence on the captures that do not lose material (ordered most valuable victim
+//! first, least valuable attacker; those that lose material by [`see`] after the quiet moves, and pruned
+//! near the horizon); the null move not in check nor without a rook, horse or cannon; the pawns as the
+//! correction key.
 //!
 //! # Examples
 //!
@@ -93,16 +95,9 @@ impl NetGame for Position {
 
     /// The search options the engine plays with on `threads` threads.
     fn engine_options(threads: usize) -> SearchOptions {
-        SearchOptions::default()
-            .with_threads(threads.max(1))
-            .with_killers(true)
-            .with_table_depth(1)
-            .with_lmr(true)
-            .with_check_extension(true)
+        SearchOptions::playing(threads)
             .with_futility_margin(Some(FUTILITY_MARGIN))
-            .with_late_move_pruning(true)
             .with_move_futility_margin(Some(MOVE_FUTILITY_MARGIN))
-            .with_quiescence_table(true)
             .with_aspiration(Some(30))
     }
 

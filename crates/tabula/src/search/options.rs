@@ -293,6 +293,41 @@ declare_options! {
 }
 
 impl SearchOptions {
+    /// The set a game engine plays with, every option chess's self-play SPRTs kept (the book's chess search
+    /// trials) at the values they were measured with, for a game with a static evaluation that names its tactical
+    /// moves and its correction keys, hints losing moves at [`-PRIORITY`](crate::game::PRIORITY), and gives
+    /// piece-to codes: killers, counter moves, continuation history and quiet rewards; the table probed from one
+    /// ply before the horizon and in quiescence; late-move reductions by history (a ply per 8,192) and a ply
+    /// more where not improving (history lies within ±16,384, and in a search of a second a tenth of the moves
+    /// reduced lie below −600 and a tenth above 1,800, so this moves few; a ply per 1,024 lost); check extension; reverse futility (asking a margin more where not improving)
+    /// and late-move pruning; correction history and the table's score in pruning; losing moves pruned within
+    /// three plies of the horizon; the null move a ply shallower per 200 units the evaluation beats beta by;
+    /// singular extensions from seven plies; and time scaling by a fall of 30. The margins are each game's own
+    /// (`futility_margin`, `move_futility_margin`, `aspiration`), left at their defaults here; chess and
+    /// xiangqi set theirs.
+    pub fn playing(threads: usize) -> Self {
+        Self::default()
+            .with_threads(threads.max(1))
+            .with_killers(true)
+            .with_counter_moves(true)
+            .with_continuation_history(true)
+            .with_quiet_rewards(true)
+            .with_table_depth(1)
+            .with_lmr(true)
+            .with_lmr_history(Some(8192))
+            .with_lmr_improving(true)
+            .with_check_extension(true)
+            .with_late_move_pruning(true)
+            .with_improving(true)
+            .with_correction_history(true)
+            .with_table_eval(true)
+            .with_losing_move_pruning(Some(3))
+            .with_quiescence_table(true)
+            .with_null_move_eval_step(Some(200))
+            .with_singular_depth(Some(7))
+            .with_time_scaling(Some(30))
+    }
+
     /// The table and principal variation search and nothing else: what a small game with a plain evaluation
     /// wants, and the lean search with nothing for a node to pay for.
     pub fn table_and_pvs() -> Self {

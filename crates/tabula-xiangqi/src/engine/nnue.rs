@@ -8,14 +8,14 @@
 //!
 //! [`EMBEDDED`] is `default.tbnn` beside this module, read through [`embedded_network`]; the default of
 //! `Evaluation` is `nnue` exactly when a network is embedded, and `EvalFile` defaults to `<embedded>`. It is the
-//! first round's network, trained by `tabula-lab xiangqi nnue-fit` with the `mirrored` layout and 8 output
-//! buckets on 645,434 quiet positions of 4,800 self-play games of the engine on the hand-written evaluation
-//! (`tabula-lab xiangqi nnue-gen`, 5,000 nodes a move, games 0 to 4,799), each scored by the search and
+//! second round's network, trained by `tabula-lab xiangqi nnue-fit` with the `mirrored` layout and 8 output
+//! buckets on 1,068,056 quiet positions of 8,000 self-play games of the engine on the hand-written evaluation
+//! (`tabula-lab xiangqi nnue-gen`, 5,000 nodes a move, games 0 to 7,999), each scored by the search and
 //! the game's result (three quarters score, one quarter result), the positions also mirrored left to right;
-//! the pass with the lowest loss on the held-out games was kept (the sixth of twelve): held-out loss 0.014313,
-//! against 0.020039 for the hand-written evaluation. Against the hand-written evaluation, by `tabula match` at
-//! 20,000 nodes a move from the sixty balanced openings with both colours, it scored 86 / 120 (+161.2 ± 61.7
-//! Elo). The commands are in the book's record of the xiangqi network rounds.
+//! the pass with the lowest loss on the held-out games was kept (the fifth of ten): held-out loss 0.013744,
+//! against 0.020851 for the hand-written evaluation. Against the first round's network (4,800 of the same
+//! games) it scored +52.5 ± 31.3 Elo in self-play at 2 s + 0.02 s over 367 games. The commands are in the
+//! book's record of the xiangqi network rounds.
 //!
 //! # The network
 //!
@@ -119,7 +119,7 @@ pub const PALACE: KingLayout = {
 
 tabula_nnue::net_position!(Position, XiangqiGeometry);
 
-/// The weights file of the network the engine embeds (`default.tbnn`, the first round's; see [The embedded
+/// The weights file of the network the engine embeds (`default.tbnn`, the second round's; see [The embedded
 /// network](self#the-embedded-network)).
 pub const EMBEDDED: Option<&[u8]> = Some(include_bytes!("default.tbnn"));
 

@@ -117,6 +117,31 @@ mod tests {
         );
     }
 
+    /// Every legal move of the start and of a middlegame has a code below the count, and the codes tell the
+    /// moving piece and destination apart: two moves share a code only if they move the same piece to the
+    /// same point.
+    #[test]
+    fn piece_to_codes_are_in_range_and_distinct() {
+        let hook = Position::HOOKS.piece_to.unwrap();
+        assert_eq!(hook.codes, 1260);
+        for fen in [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut seen = std::collections::HashMap::new();
+            for &mv in pos.legal_moves().as_slice() {
+                let code = HookedGame::piece_to(&pos, mv);
+                assert!(usize::from(code) < hook.codes, "{fen} {mv}");
+                let piece = pos.board().piece_at(mv.from()).unwrap();
+                if let Some(&(other, to)) = seen.get(&code) {
+                    assert_eq!((other, to), (piece, mv.to()), "{fen} {mv}");
+                }
+                seen.insert(code, (piece, mv.to()));
+            }
+        }
+    }
+
     #[test]
     fn idle_repetition_is_a_draw() {
         let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1").unwrap();

@@ -297,6 +297,23 @@ fn king_danger(board: &Board, color: Color, attack: PalaceAttack) -> Score {
 mod tests {
     use super::*;
 
+    /// The correction key follows the pawns and the side to move, nothing else.
+    #[test]
+    fn pawn_key_follows_pawns_and_side() {
+        let key = |fen: &str| pawn_key(&Position::from_fen(fen).unwrap());
+        let start = key("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+        // A cannon moved: the same key.
+        assert_eq!(start, key("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 0 1"));
+        // Black to move, or a red pawn advanced, or a black one: other keys.
+        let others = [
+            key("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1"),
+            key("rnbakabnr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"),
+            key("rnbakabnr/9/1c5c1/p3p1p1p/2p6/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"),
+        ];
+        assert!(others.iter().all(|&k| k != start), "{start} {others:?}");
+        assert_ne!(others[1], others[2]);
+    }
+
     #[test]
     fn symmetric_along_random_games() {
         let mut pos = Position::startpos();

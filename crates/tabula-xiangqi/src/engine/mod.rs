@@ -3,15 +3,15 @@
 //! crate is the rules, notation and keys.
 //!
 //! - [`eval`]: the static evaluation, and [`eval::Evaluation`], the evaluator the core's searches use.
-//! - [`nnue`]: the board as the neural network machinery sees it, and the network the engine embeds (none
-//!   yet: the engine evaluates with [`eval`] unless given a network).
+//! - [`nnue`]: the board as the neural network machinery sees it, and the network the engine embeds and
+//!   evaluates with by default.
 //! - [`see`]: static exchange evaluation and the capture order.
 //! - [`front`]: the game's front for the terminal, the protocols and the web page.
 //! - [`uci`]: UCI as Pikafish speaks it; [`ucci`]: UCCI as ElephantEye speaks it.
 //!
 //! [`Engine`] is the core's [`tabula::search::Engine`] for [`EnginePosition`], the network machinery's
 //! position with accumulators ([`tabula_nnue::engine`]), which plays what xiangqi says here as its
-//! [`NetGame`]: the hand-written [`Evaluation`] as the classical one (the default) beside a network
+//! [`NetGame`]: the hand-written [`Evaluation`] as the classical one beside a network (the default)
 //! (together the [`EngineEvaluation`]), the search options below, the keys of the game's own history (so that
 //! repetitions count, ruled by the Asian rules through
 //! [`Game::repetition_outcome`](tabula::game::HookedGame::repetition_outcome)) and the positions of

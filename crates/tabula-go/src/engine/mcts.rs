@@ -222,7 +222,8 @@ pub struct Mcts {
     context: (usize, u64),
     searches: u64,
     patterns: Patterns,
-    predictor: Arc<Predictor>,
+    /// Strengths given by `predictor_file`, in place of the embedded ones for the board's size.
+    predictor: Option<Arc<Predictor>>,
 }
 
 /// What every search thread shares.
@@ -260,7 +261,7 @@ impl Mcts {
             context: (0, 0),
             searches: 0,
             patterns: Patterns::new(),
-            predictor: Predictor::embedded(),
+            predictor: None,
         }
     }
 
@@ -328,6 +329,7 @@ impl Mcts {
         let recent: Vec<u16> = root.moves().map(|(_, mv)| root_board.move_index(mv)).collect();
         let recent_move = |back: usize| recent.len().checked_sub(back).map_or(NO_POINT, |k| recent[k]);
         root_board.set_recent_moves(recent_move(1), recent_move(2));
+        let predictor = self.predictor.clone().unwrap_or_else(|| Predictor::embedded_for(root.size()));
         let shared = Shared {
             config: &config,
             tree: &self.tree,
@@ -339,7 +341,7 @@ impl Mcts {
             budget,
             start,
             patterns: &self.patterns,
-            predictor: &self.predictor,
+            predictor: &predictor,
             claimed: AtomicU64::new(0),
             done: AtomicU64::new(0),
             stop: AtomicBool::new(false),
@@ -885,7 +887,7 @@ impl MovePicker for Mcts {
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), &'static str> {
         if name == "predictor_file" {
             let text = std::fs::read_to_string(value).map_err(|_| "cannot read the file")?;
-            self.predictor = Arc::new(Predictor::from_text(&text).map_err(|_| "not a strengths file")?);
+            self.predictor = Some(Arc::new(Predictor::from_text(&text).map_err(|_| "not a strengths file")?));
             return Ok(());
         }
         let number = || value.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0).ok_or("bad value");
@@ -939,6 +941,22 @@ mod tests {
         let g = capture_wins();
         let a = one_thread(1).search(&g, Color::Black, Budget::playouts(3000));
         assert_eq!(a.best, Move::from_gtp("C5", 5).unwrap(), "{a:?}");
+    }
+
+    /// The opening moves of 19×19 come from the large board's strengths: on the third or fourth line, the
+    /// lines every strong player opens on (the small boards' strengths, fitted where no fifth line exists,
+    /// let the light playouts pull the first stones towards the centre).
+    #[test]
+    fn opens_a_large_board_on_the_third_or_fourth_line() {
+        let mut g = game(19, 7.5, "");
+        let mut mcts = one_thread(3);
+        for color in [Color::Black, Color::White, Color::Black, Color::White] {
+            let analysis = mcts.search(&g, color, Budget::playouts(1000));
+            let Move::Play(p) = analysis.best else { panic!("a pass on an open board") };
+            let line = p.column().min(p.row()).min(18 - p.column()).min(18 - p.row());
+            assert!((2..=3).contains(&line), "{} on line {}", analysis.best.to_gtp(), line + 1);
+            g.play(analysis.best, color).unwrap();
+        }
     }
 
     #[test]

@@ -13,8 +13,9 @@
 //! one group at a time, with one virtual win and one virtual loss against a strength of 1 for every value
 //! so that rare values stay near 1.
 //!
-//! The strengths the engine uses are fitted to games of Pachi (without its network) against itself and
-//! kept in `data/predictor.txt`, a text file of `group value gamma` lines (the 3×3 shape's value is its
+//! The strengths the engine uses are fitted to games of Pachi (without its network) against itself, one set
+//! for each board: `data/predictor.txt` from 9×9 games for boards up to 11×11, `data/predictor-19.txt` from
+//! 19×19 games for 13×13 and up ([`Predictor::embedded_for`]). Each is a text file of `group value gamma` lines (the 3×3 shape's value is its
 //! code in hexadecimal, a large shape's its points' states as digits), read by [`Predictor::from_text`].
 //!
 //! # Examples
@@ -294,8 +295,12 @@ pub struct Predictor {
     other_large: f32,
 }
 
-/// The fitted strengths the engine plays with.
+/// The fitted strengths the engine plays with on small boards (fitted to 9×9 games).
 const DEFAULT: &str = include_str!("../../data/predictor.txt");
+/// The fitted strengths the engine plays with on large boards (fitted to 19×19 games).
+const DEFAULT_19: &str = include_str!("../../data/predictor-19.txt");
+/// The smallest board that gets the large boards' strengths.
+pub const LARGE_BOARD: usize = 13;
 
 impl Default for Predictor {
     /// The strengths of `data/predictor.txt`, a copy of [`Predictor::embedded`]'s.
@@ -322,6 +327,21 @@ impl Predictor {
         EMBEDDED
             .get_or_init(|| {
                 Arc::new(Predictor::from_text(DEFAULT).expect("the embedded strengths file is well formed"))
+            })
+            .clone()
+    }
+
+    /// The embedded strengths for a board of `size`: [`embedded`](Predictor::embedded)'s below
+    /// [`LARGE_BOARD`], those of `data/predictor-19.txt` (fitted to 19×19 games) from it up. Each is read once
+    /// in a process.
+    pub fn embedded_for(size: usize) -> Arc<Predictor> {
+        if size < LARGE_BOARD {
+            return Predictor::embedded();
+        }
+        static EMBEDDED_19: OnceLock<Arc<Predictor>> = OnceLock::new();
+        EMBEDDED_19
+            .get_or_init(|| {
+                Arc::new(Predictor::from_text(DEFAULT_19).expect("the embedded strengths file is well formed"))
             })
             .clone()
     }
@@ -700,6 +720,12 @@ mod tests {
         assert!(Arc::ptr_eq(&Predictor::embedded(), &Predictor::embedded()));
         assert_eq!(Predictor::default(), *Predictor::embedded());
         assert_eq!(Predictor::default(), Predictor::from_text(DEFAULT).unwrap());
+        // Small boards play with those strengths, large ones with the 19×19 games' own, also read once.
+        assert!(Arc::ptr_eq(&Predictor::embedded_for(9), &Predictor::embedded()));
+        assert!(Arc::ptr_eq(&Predictor::embedded_for(LARGE_BOARD - 1), &Predictor::embedded()));
+        assert!(Arc::ptr_eq(&Predictor::embedded_for(19), &Predictor::embedded_for(LARGE_BOARD)));
+        assert_eq!(*Predictor::embedded_for(19), Predictor::from_text(DEFAULT_19).unwrap());
+        assert_ne!(*Predictor::embedded_for(19), *Predictor::embedded());
     }
 
     #[test]

@@ -5,14 +5,14 @@
 //! # Fit on every game but the last tenth of each file's, write the strengths, report the held-out accuracy:
 //! go predictor fit strengths.txt games.sgf [more.sgf ...] [--passes 20] [--min-shape 20] [--min-large 0] \
 //!     [--hold-out 0.1] [--skip 0]
-//! # How well a strengths file (or `embedded`, or `uniform`) predicts the moves of some records:
+//! # How well a strengths file (or `embedded`, `embedded-19`, or `uniform`) predicts the moves of some records:
 //! go predictor accuracy embedded games.sgf [--skip 0]
 //! ```
 //!
 //! A file may hold one game or a collection (`tabula match -o games.sgf` writes one); every game tree's
 //! main line is read, and games with an illegal move are skipped with a note. `--skip N` leaves out each
 //! game's first N moves (an opening the players did not choose). `fit` writes the strengths file that
-//! `tabula_go::engine::predictor::Predictor::from_text` reads (`tabula-go` embeds one as `data/predictor.txt`), and
+//! `tabula_go::engine::predictor::Predictor::from_text` reads (`tabula-go` embeds two: `data/predictor.txt` for small boards, `data/predictor-19.txt` for large ones), and
 //! prints the accuracy (first choice, first five, log-likelihood a move) of the uniform and the fitted
 //! predictors on standard output; `accuracy` prints the same for the predictor given.
 
@@ -47,9 +47,10 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         skip: usize,
     },
-    /// How well a strengths file (or `embedded`, or `uniform`) predicts the moves of the records.
+    /// How well a strengths file (or `embedded`, `embedded-19`, or `uniform`) predicts the moves of the records.
     Accuracy {
-        /// A strengths file, `embedded` or `uniform`.
+        /// A strengths file, `embedded` (the small boards' strengths), `embedded-19` (the large boards') or
+        /// `uniform`.
         strengths: String,
         /// Game records (SGF), one game or a collection each.
         #[arg(required = true)]
@@ -124,6 +125,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Accuracy { strengths, files, skip } => {
             let predictor = match strengths.as_str() {
                 "embedded" => Predictor::default(),
+                "embedded-19" => Predictor::clone(&Predictor::embedded_for(19)),
                 "uniform" => Predictor::uniform(),
                 path => {
                     let text = std::fs::read_to_string(path).map_err(|e| anyhow!("{path}: {e}"))?;

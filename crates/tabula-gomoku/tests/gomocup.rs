@@ -103,6 +103,29 @@ fn tabula_info_keys_set_the_threat_hooks() {
     assert_eq!(session.threat_options().inner_vcf_nodes, 500);
 }
 
+/// `INFO tabula_search_NAME VALUE` sets one option of the alpha-beta search; an unknown name or a bad value
+/// is answered `ERROR` and changes nothing, and the engine plays on with what it was given.
+#[test]
+fn tabula_search_keys_set_the_search_options() {
+    let mut session = Session::new();
+    assert_eq!(session.handle("START 15"), ["OK"]);
+    let before = session.search_options();
+    assert!(!before.counter_moves && before.singular_depth.is_none());
+    assert!(session.handle("INFO tabula_search_counter_moves 1").is_empty());
+    assert!(session.handle("INFO tabula_search_singular_depth 7").is_empty());
+    let after = session.search_options();
+    assert_eq!(after, before.clone().with_counter_moves(true).with_singular_depth(Some(7)));
+    for bad in ["INFO tabula_search_no_such_option 1", "INFO tabula_search_lmr sometimes"] {
+        let answer = session.handle(bad);
+        let line = answer.last().unwrap();
+        assert!(line.starts_with("ERROR INFO: ") && line.contains("search option"), "{bad}: {answer:?}");
+        assert_eq!(session.search_options(), after, "{bad}");
+    }
+    session.handle("INFO timeout_turn 100");
+    let answer = session.handle("BEGIN");
+    assert!(session.board().unwrap().parse_point(answer.last().unwrap()).is_ok(), "{answer:?}");
+}
+
 /// Bad bytes, a NUL, a 1 MiB line, CRLF and the end of input while the engine thinks, through the serving
 /// harness: each bad line is answered `ERROR ...`, the next command is served, and the move is still given.
 #[test]

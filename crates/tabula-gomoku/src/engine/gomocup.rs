@@ -7,9 +7,11 @@
 //! `max_memory` (bytes, 0 for no limit), `game_type`, `rule` (bit 1: exactly five, bit 4: renju; otherwise
 //! freestyle), `folder`, `thread_num`; other keys are ignored as the protocol asks. Tabula's own keys set the
 //! search's threat-space hooks ([`ThreatOptions`]): `tabula_forced_replies` (0 or 1), `tabula_horizon_vcf`
-//! and `tabula_inner_vcf` (node budgets, 0 for none), `tabula_parry_threes` (0 or 1); and `tabula_weights`
+//! and `tabula_inner_vcf` (node budgets, 0 for none), `tabula_parry_threes` (0 or 1); `tabula_weights`
 //! reads the evaluation's weights from the file the rest of the line names (as `tabula-lab gomoku tune fit` writes
-//! them; no file: the embedded ones).
+//! them; no file: the embedded ones); and `tabula_search_NAME` sets the alpha-beta search's option `NAME`
+//! ([`SearchOptions::set`](tabula::search::SearchOptions::set): `INFO tabula_search_counter_moves 1`,
+//! `INFO tabula_search_singular_depth none`); an unknown option or a bad value is answered `ERROR`.
 //!
 //! [`Session::handle`] thinks to the end, for scripts and tests. [`run_stdio`] serves the session in the
 //! shared harness of `tabula_protocol::server`: the engine thinks on its own thread while input is still
@@ -66,6 +68,9 @@ pub const ABOUT: &str = concat!(
     "\", author=\"The Tabula authors\", country=\"Unknown\""
 );
 
+/// The prefix of the `INFO` keys that set a search option by its name.
+const SEARCH_OPTION: &str = "tabula_search_";
+
 /// What is wrong with a protocol line.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ProtocolError {
@@ -82,6 +87,10 @@ pub enum ProtocolError {
     /// A weights file (`INFO tabula_weights`) that cannot be used; the weights in force stay.
     #[error("INFO tabula_weights: {0}")]
     Weights(String),
+    /// A search option (`INFO tabula_search_NAME`) that does not exist or a value that does not fit it; the
+    /// options in force stay.
+    #[error("INFO: {0}")]
+    SearchOption(#[from] tabula::search::OptionError),
     /// A command that needs a game before `START`.
     #[error("{0}: no game started (send START first)")]
     NoGame(&'static str),
@@ -202,6 +211,11 @@ impl Session {
     /// The threat-space hooks of the engine's search (set by Tabula's `INFO tabula_*` keys).
     pub fn threat_options(&self) -> ThreatOptions {
         self.engine().threat_options()
+    }
+
+    /// The options of the engine's alpha-beta search (set by `INFO tabula_search_NAME`).
+    pub fn search_options(&self) -> tabula::search::SearchOptions {
+        self.engine().search_options().clone()
     }
 
     /// The evaluation's weights in force (set by `INFO tabula_weights`).
@@ -384,6 +398,11 @@ impl Session {
             }
             "game_type" => {
                 number("a game type")?;
+            }
+            // Any option of the alpha-beta search by its name, `INFO tabula_search_counter_moves 1`: one
+            // binary matched against itself with one option changed.
+            name if name.starts_with(SEARCH_OPTION) => {
+                self.engine().set_search_option(&name[SEARCH_OPTION.len()..], value)?;
             }
             _ => {}
         }

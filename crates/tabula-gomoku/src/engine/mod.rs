@@ -163,6 +163,20 @@ impl Engine {
         self.searcher.set_options(search);
     }
 
+    /// Sets one of the alpha-beta search's options by its name ([`SearchOptions::set`]); a refused name or
+    /// value changes nothing.
+    pub fn set_search_option(&mut self, name: &str, value: &str) -> Result<(), tabula::search::OptionError> {
+        let mut options = self.searcher.options().clone();
+        options.set(name, value)?;
+        self.searcher.set_options(options);
+        Ok(())
+    }
+
+    /// The search's options in force.
+    pub fn search_options(&self) -> &SearchOptions {
+        self.searcher.options()
+    }
+
     /// The threat-space hooks in force.
     pub fn threat_options(&self) -> ThreatOptions {
         self.searcher.evaluator().options()

@@ -82,7 +82,7 @@ mod worker;
 
 pub use engine::{Engine, Playable};
 pub use limits::Limits;
-pub use options::SearchOptions;
+pub use options::{OptionError, SearchOptions};
 pub use oracle::{alphabeta, minimax, minimax_moves};
 pub use request::Request;
 pub use result::{Counted, Iteration, Line, SearchResult, Solution, TableUse};

@@ -78,6 +78,27 @@ macro_rules! declare_options {
                 self
             }
 
+            /// The options' names, in declaration order: those [`set`](Self::set) takes.
+            pub const NAMES: &'static [&'static str] = &[$( stringify!($name), )*];
+
+            /// Sets the option called `name` (a field's name, `counter_moves`) from text: `true`/`false` (or
+            /// `1`/`0`, `on`/`off`) for a switch, a number for a threshold, and for an optional one also `none`
+            /// (or `off`) to leave it out. For a protocol's options, so that one binary can be matched against
+            /// itself with one option changed.
+            pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+                $(
+                    if name == stringify!($name) {
+                        self.$name = <$ty as OptionValue>::parse(value.trim()).ok_or_else(|| OptionError::BadValue {
+                            name: name.to_owned(),
+                            value: value.to_owned(),
+                            expected: <$ty as OptionValue>::EXPECTED,
+                        })?;
+                        return Ok(());
+                    }
+                )*
+                Err(OptionError::Unknown(name.to_owned()))
+            }
+
             /// How many test values each option has, in declaration order.
             fn test_value_counts() -> Vec<usize> {
                 vec![$( { let values: &[$ty] = &[$($verify),+]; values.len() }, )*]
@@ -102,6 +123,77 @@ macro_rules! declare_options {
             }
         }
     };
+}
+
+/// Why [`SearchOptions::set`] refused a name or a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name.
+    Unknown(String),
+    /// The value does not fit the option.
+    BadValue {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+        /// What the option takes.
+        expected: &'static str,
+    },
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionError::Unknown(name) => write!(f, "no search option is called `{name}`"),
+            OptionError::BadValue { name, value, expected } => {
+                write!(f, "search option `{name}` takes {expected}, not `{value}`")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// An option's value read from text.
+trait OptionValue: Sized {
+    /// What the text must be, for the error.
+    const EXPECTED: &'static str;
+    fn parse(text: &str) -> Option<Self>;
+}
+
+impl OptionValue for bool {
+    const EXPECTED: &'static str = "true or false";
+    fn parse(text: &str) -> Option<bool> {
+        match text.to_ascii_lowercase().as_str() {
+            "true" | "1" | "on" => Some(true),
+            "false" | "0" | "off" => Some(false),
+            _ => None,
+        }
+    }
+}
+
+impl OptionValue for i32 {
+    const EXPECTED: &'static str = "a whole number";
+    fn parse(text: &str) -> Option<i32> {
+        text.parse().ok()
+    }
+}
+
+impl OptionValue for usize {
+    const EXPECTED: &'static str = "a count from 0";
+    fn parse(text: &str) -> Option<usize> {
+        text.parse().ok()
+    }
+}
+
+impl OptionValue for Option<i32> {
+    const EXPECTED: &'static str = "a whole number or none";
+    fn parse(text: &str) -> Option<Option<i32>> {
+        match text.to_ascii_lowercase().as_str() {
+            "none" | "off" => Some(None),
+            number => number.parse().ok().map(Some),
+        }
+    }
 }
 
 declare_options! {
@@ -478,6 +570,36 @@ mod tests {
         let t = SearchOptions::table_and_pvs();
         assert!(t.table && t.pvs && t.is_lean() && !d.is_lean());
         assert_eq!(SearchOptions::default().with_table(false).with_threads(3).threads, 3);
+    }
+
+    #[test]
+    fn options_are_set_by_name_and_bad_names_and_values_are_refused() {
+        let mut o = SearchOptions::default();
+        o.set("counter_moves", "true").unwrap();
+        o.set("lmr", "1").unwrap();
+        o.set("futility_margin", "400").unwrap();
+        o.set("aspiration", "none").unwrap();
+        o.set("lmr_moves", " 5 ").unwrap();
+        o.set("null_move", "off").unwrap();
+        let expected = SearchOptions::default()
+            .with_counter_moves(true)
+            .with_lmr(true)
+            .with_futility_margin(Some(400))
+            .with_aspiration(None)
+            .with_lmr_moves(5)
+            .with_null_move(false);
+        assert_eq!(o, expected);
+        // Every declared name is taken, with a value of its type.
+        assert!(SearchOptions::NAMES.len() > 40 && SearchOptions::NAMES.contains(&"singular_depth"));
+        for name in SearchOptions::NAMES {
+            let ok = ["1", "true", "none"].iter().any(|v| SearchOptions::default().set(name, v).is_ok());
+            assert!(ok, "{name}");
+        }
+        assert_eq!(o.set("no_such", "1"), Err(OptionError::Unknown("no_such".into())));
+        let err = o.set("lmr", "maybe").unwrap_err();
+        assert_eq!(err.to_string(), "search option `lmr` takes true or false, not `maybe`");
+        assert!(o.set("lmr_moves", "-1").is_err() && o.set("futility_margin", "x").is_err());
+        assert_eq!(o, expected, "a refused value changes nothing");
     }
 
     #[test]

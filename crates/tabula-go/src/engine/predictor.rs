@@ -15,8 +15,9 @@
 //!
 //! The strengths the engine uses are fitted to games of Pachi (without its network) against itself, one set
 //! for each board: `data/predictor.txt` from 9×9 games for boards up to 11×11, `data/predictor-19.txt` from
-//! 19×19 games for 13×13 and up ([`Predictor::embedded_for`]). Each is a text file of `group value gamma` lines (the 3×3 shape's value is its
-//! code in hexadecimal, a large shape's its points' states as digits), read by [`Predictor::from_text`].
+//! 19×19 games for 13×13 and up ([`Predictor::embedded_for`]). Each is a text file of `group value gamma`
+//! lines (the 3×3 shape's value is its code in hexadecimal, a large shape's its points' states as digits),
+//! read by [`Predictor::from_text`].
 //!
 //! # Examples
 //!
@@ -319,16 +320,18 @@ pub struct PredictorError {
     pub reason: String,
 }
 
+/// The embedded strengths file `text`, read into `cell` the first time and shared from there.
+fn read_once(cell: &'static OnceLock<Arc<Predictor>>, text: &str) -> Arc<Predictor> {
+    cell.get_or_init(|| Arc::new(Predictor::from_text(text).expect("the embedded strengths file is well formed")))
+        .clone()
+}
+
 impl Predictor {
     /// The strengths of `data/predictor.txt`, read once in a process (the file is about 420 KB and takes some
     /// milliseconds to read) and shared by every player that asks.
     pub fn embedded() -> Arc<Predictor> {
         static EMBEDDED: OnceLock<Arc<Predictor>> = OnceLock::new();
-        EMBEDDED
-            .get_or_init(|| {
-                Arc::new(Predictor::from_text(DEFAULT).expect("the embedded strengths file is well formed"))
-            })
-            .clone()
+        read_once(&EMBEDDED, DEFAULT)
     }
 
     /// The embedded strengths for a board of `size`: [`embedded`](Predictor::embedded)'s below
@@ -339,11 +342,7 @@ impl Predictor {
             return Predictor::embedded();
         }
         static EMBEDDED_19: OnceLock<Arc<Predictor>> = OnceLock::new();
-        EMBEDDED_19
-            .get_or_init(|| {
-                Arc::new(Predictor::from_text(DEFAULT_19).expect("the embedded strengths file is well formed"))
-            })
-            .clone()
+        read_once(&EMBEDDED_19, DEFAULT_19)
     }
 
     /// Every strength 1: no preference.

@@ -12,9 +12,10 @@
 //! A file may hold one game or a collection (`tabula match -o games.sgf` writes one); every game tree's
 //! main line is read, and games with an illegal move are skipped with a note. `--skip N` leaves out each
 //! game's first N moves (an opening the players did not choose). `fit` writes the strengths file that
-//! `tabula_go::engine::predictor::Predictor::from_text` reads (`tabula-go` embeds two: `data/predictor.txt` for small boards, `data/predictor-19.txt` for large ones), and
-//! prints the accuracy (first choice, first five, log-likelihood a move) of the uniform and the fitted
-//! predictors on standard output; `accuracy` prints the same for the predictor given.
+//! `tabula_go::engine::predictor::Predictor::from_text` reads (`tabula-go` embeds two: `data/predictor.txt`
+//! for small boards, `data/predictor-19.txt` for large ones), and prints the accuracy (first choice, first
+//! five, log-likelihood a move) of the uniform and the fitted predictors on standard output; `accuracy` prints
+//! the same for the predictor given.
 
 use anyhow::anyhow;
 use tabula_go::engine::predictor::{accuracy, fit, samples, Predictor, Sample};

@@ -23,7 +23,8 @@
 //! ```
 
 use crate::board::{Board, Forced, Point, MAX_SIZE};
-use tabula::game::{Game, Hooks, Outcome, Remaining, WinningMove};
+use crate::types::Color;
+use tabula::game::{Game, Hooks, Outcome, PieceTo, Remaining, WinningMove};
 use tabula::zobrist::Key;
 
 impl Game for Board {
@@ -76,8 +77,20 @@ impl Game for Board {
         non_losing_moves: Some(non_losing_moves),
         in_check: Some(in_check),
         remaining: Some(remaining),
+        piece_to: Some(PieceTo { codes: PIECE_TO_CODES, code: piece_to }),
         ..Hooks::NONE
     };
+}
+
+/// The number of piece-to codes: each colour's stone on each point of the largest board.
+const PIECE_TO_CODES: usize = Color::COUNT * MAX_SIZE * MAX_SIZE;
+
+/// The colour of the stone the move places (black 0, white 1) times the points of the largest board, plus
+/// the point's code: for the continuation history, which remembers what answered what.
+#[inline(always)]
+fn piece_to(board: &Board, mv: Point) -> u16 {
+    let colour = usize::from(board.side_to_move() == Color::White);
+    (colour * MAX_SIZE * MAX_SIZE) as u16 + mv.code()
 }
 
 /// A five to complete, else none within reach.
@@ -132,5 +145,25 @@ mod tests {
         let mut moves = Vec::new();
         assert_eq!(open.non_losing_moves(&mut moves), Some(0));
         assert!(moves.is_empty());
+    }
+
+    /// Every move's code is in range, and two moves share one only when they are the same stone on the
+    /// same point (a colour's moves on different boards and plies alike).
+    #[test]
+    fn piece_to_codes_are_in_range_and_one_per_stone_and_point() {
+        let hook = Board::HOOKS.piece_to.unwrap();
+        assert_eq!(hook.codes, 2 * MAX_SIZE * MAX_SIZE);
+        let mut seen = std::collections::HashMap::new();
+        for (size, moves) in [(15, "h8 i9 j10"), (15, "h8 i9"), (20, "a1 t20 k10"), (MAX_SIZE, "a1")] {
+            let board = Board::from_moves(size, size, Rule::Freestyle, moves).unwrap();
+            let mut legal = Vec::new();
+            board.legal_moves(&mut legal);
+            for mv in legal {
+                let code = HookedGame::piece_to(&board, mv);
+                assert!(usize::from(code) < hook.codes, "{moves} {mv:?}");
+                let stone = (board.side_to_move(), mv);
+                assert_eq!(*seen.entry(code).or_insert(stone), stone, "{moves} {mv:?}");
+            }
+        }
     }
 }

@@ -294,8 +294,12 @@ declare_options! {
     /// `None`: off.
     razor_margin / with_razor_margin: Option<Score> = None, solver None, lean Some(None), verify [None];
     /// Late-move pruning: at non-PV nodes up to `lmp_depth` plies from the horizon, not in check, quiet moves
-    /// after the first `3 + depth²` are not searched once a move has saved the node from a loss.
+    /// after the first `3 + depth^(lmp_power / 100)` (`3 + depth²` by default) are not searched once a move has
+    /// saved the node from a loss.
     late_move_pruning / with_late_move_pruning: bool = false, solver false, lean Some(false), verify [false];
+    /// With late-move pruning and `improving` on: at a node whose side to move stands no better than two plies
+    /// before, half as many moves are searched before the pruning starts.
+    lmp_improving / with_lmp_improving: bool = false, solver false, lean Some(false), verify [false];
     /// Futility pruning of moves with this margin per ply: at non-PV nodes up to `futility_depth` plies from
     /// the horizon, not in check, whose static evaluation plus the margin times (depth + 1) cannot reach
     /// alpha, quiet moves after the first are not searched. `None`: off.
@@ -348,6 +352,9 @@ declare_options! {
     razor_depth / with_razor_depth: i32 = 2, solver 2, lean None, verify [2];
     /// Late-move pruning applies this many plies from the horizon and closer.
     lmp_depth / with_lmp_depth: i32 = 6, solver 6, lean None, verify [6];
+    /// Late-move pruning's count grows as the depth to this power, in hundredths: 200 is `3 + depth²` (1, 2, 3
+    /// plies: 4, 7, 12 moves); a game whose move order is good prunes sooner with less (132: 4, 5, 7).
+    lmp_power / with_lmp_power: i32 = 200, solver 200, lean None, verify [200];
     /// ProbCut applies this many plies from the horizon and further (at least 5 makes sense: its searches are
     /// four plies shallower).
     probcut_depth / with_probcut_depth: i32 = 5, solver 5, lean None, verify [5];

@@ -449,9 +449,29 @@ pub(super) fn lmr_reduction(depth: i32, index: usize) -> i32 {
     LMR[(depth.max(0) as usize).min(LMR_TABLE - 1)][index.min(LMR_TABLE - 1)] as i32
 }
 
+/// How many moves a node `depth` plies from the horizon searches before late-move pruning starts: `3 +
+/// depth^(power / 100)`, halved where the side to move is `not_improving`.
+#[inline]
+pub(super) fn late_move_count(depth: i32, power: i32, not_improving: bool) -> usize {
+    let count = 3 + f64::from(depth.max(0)).powf(f64::from(power) / 100.0) as usize;
+    count >> not_improving as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn late_move_counts_are_the_documented_ones() {
+        for depth in 0..=12 {
+            assert_eq!(late_move_count(depth, 200, false), 3 + (depth * depth) as usize);
+        }
+        let counts =
+            |power, not_improving| (1..=3).map(|d| late_move_count(d, power, not_improving)).collect::<Vec<_>>();
+        assert_eq!(counts(200, false), [4, 7, 12]);
+        assert_eq!(counts(132, false), [4, 5, 7]);
+        assert_eq!(counts(132, true), [2, 2, 3]);
+    }
 
     #[test]
     fn documented_order() {

@@ -1,5 +1,6 @@
 //! `playouts`: playouts per second from the empty board, one thread: bare playouts on 9×9 and 19×19, then whole
-//! tree-search iterations (walk, expansion, playout, backup) on 9×9.
+//! tree-search iterations (walk, expansion, playout, backup) on each, the search at the komi played there (7 on
+//! 9×9, 7.5 on 19×19) with the board's own move predictor.
 //!
 //! ```text
 //! go playouts [SECONDS] [--count N]
@@ -61,22 +62,24 @@ pub fn run(args: &Args) {
             100.0 * black_wins as f64 / playouts as f64
         );
     }
-    let mut game = Position::new(9, Rules::default()).unwrap();
-    game.set_komi(7.0);
-    let mut mcts = Mcts::new(Config { threads: 1, seed: 1, ..Config::default() });
-    let budget = match count {
-        Some(n) => Budget::playouts(n),
-        None => Budget::time(Duration::from_secs_f64(seconds)),
-    };
-    let start = Instant::now();
-    let analysis = mcts.search(&game, Color::Black, budget);
-    let elapsed = start.elapsed().as_secs_f64();
-    println!(
-        "9x9 search: {} playouts in {elapsed:.2} s = {:.0} playouts/s, {} nodes, {} edges, best {}",
-        analysis.playouts,
-        analysis.playouts as f64 / elapsed,
-        mcts.nodes(),
-        mcts.edges(),
-        analysis.best.to_gtp()
-    );
+    for (size, komi) in [(9, 7.0), (19, 7.5)] {
+        let mut game = Position::new(size, Rules::default()).unwrap();
+        game.set_komi(komi);
+        let mut mcts = Mcts::new(Config { threads: 1, seed: 1, ..Config::default() });
+        let budget = match count {
+            Some(n) => Budget::playouts(n),
+            None => Budget::time(Duration::from_secs_f64(seconds)),
+        };
+        let start = Instant::now();
+        let analysis = mcts.search(&game, Color::Black, budget);
+        let elapsed = start.elapsed().as_secs_f64();
+        println!(
+            "{size}x{size} search: {} playouts in {elapsed:.2} s = {:.0} playouts/s, {} nodes, {} edges, best {}",
+            analysis.playouts,
+            analysis.playouts as f64 / elapsed,
+            mcts.nodes(),
+            mcts.edges(),
+            analysis.best.to_gtp()
+        );
+    }
 }

@@ -289,12 +289,8 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
         let child = Kind::child(safe_children);
         let counter = if options.counter_moves { self.history.counter(side, kind.prev) } else { NO_CODE };
         let continuation = FULL && self.follows_continuations();
-        // Late-move pruning's count at this node (none beyond its depth).
-        let lmp_limit = if FULL && options.late_move_pruning && depth <= options.lmp_depth {
-            late_move_count(depth, options.lmp_power, options.lmp_improving && !improving)
-        } else {
-            usize::MAX
-        };
+        // Late-move pruning's count at this node, worked out when a move first could be pruned.
+        let mut lmp_limit = None;
         // With several threads, a move whose position another thread is searching comes after the others
         // (simplified ABDADA; see the lean search).
         let defer = SMP && depth >= DEFER_DEPTH;
@@ -334,7 +330,12 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
             // Step 9a. Late quiet moves at shallow non-PV nodes, once some move has been found that does not
             // lose: skip those that come too late, or that cannot lift a poor static evaluation to alpha.
             if quiet && prunable && tally.best_move.is_some() && !(is_decisive(tally.best) && tally.best < 0) {
-                if i >= lmp_limit {
+                let pruning = options.late_move_pruning && depth <= options.lmp_depth;
+                if pruning
+                    && i >= *lmp_limit.get_or_insert_with(|| {
+                        late_move_count(depth, options.lmp_power, options.lmp_improving && !improving)
+                    })
+                {
                     self.cuts += 1;
                     continue;
                 }

@@ -150,6 +150,33 @@ fn bad_input_is_answered_and_serving_goes_on() {
     assert_eq!(lines.len(), 7, "{out}");
 }
 
+/// `INFO tabula_order FILE` orders the search's moves by the file's move order; a malformed file is answered
+/// `ERROR` and the order in force stays; no file goes back to the hand-set order.
+#[test]
+fn tabula_order_key_loads_a_move_order() {
+    use tabula_gomoku::engine::eval::Weights;
+    let dir = std::env::temp_dir().join(format!("tabula-order-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hand = dir.join("hand order.txt");
+    std::fs::write(&hand, Weights::hand_order().to_text()).unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "FlexThree None None\n").unwrap();
+
+    let mut session = Session::new();
+    assert!(session.order().is_none());
+    assert!(session.handle(&format!("INFO tabula_order {}", hand.display())).is_empty());
+    assert_eq!(session.order().as_deref(), Some(&Weights::hand_order()));
+    let answer = session.handle(&format!("INFO tabula_order {}", bad.display()));
+    assert!(answer.last().unwrap().starts_with("ERROR INFO tabula_order"), "{answer:?}");
+    assert_eq!(session.order().as_deref(), Some(&Weights::hand_order()));
+    assert_eq!(session.handle("START 15"), ["OK"]);
+    assert!(session.handle("INFO timeout_turn 100").is_empty());
+    assert_eq!(session.handle("TURN 7,7").len(), 2);
+    assert!(session.handle("INFO tabula_order").is_empty());
+    assert!(session.order().is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `INFO tabula_weights FILE` evaluates with the file's weights; an unreadable or malformed file is answered
 /// `ERROR` naming it and the weights in force stay; no file goes back to the embedded weights.
 #[test]

@@ -160,6 +160,14 @@ fn point_class(board: &Board, i: usize, color: Color) -> (usize, i32) {
     exact_value(board, i, color, value).map_or((BLOCKED, 0), |value| (class, value))
 }
 
+/// The classes of the empty point `p` for the side to move and for the opponent ([`BLOCKED`] where a side may
+/// not use it, as the evaluation counts them): what a fitted move order ([`Weights::move_order`]) looks up.
+#[inline]
+pub fn point_classes(board: &Board, p: Point) -> (usize, usize) {
+    let me = board.side_to_move();
+    (point_class(board, p.index(), me).0, point_class(board, p.index(), me.opponent()).0)
+}
+
 /// The hand-set value for `color` of playing the empty cell `i`: its four line patterns and their combination
 /// (as [`point_class`]'s, worked out from the patterns without the class tables: move ordering asks it of
 /// every candidate move).
@@ -339,6 +347,26 @@ impl Weights {
         w
     }
 
+    /// The hand-set move order ([`Eval`]'s) as weights read by [`move_order`](Self::move_order): a point's
+    /// hand-set value for the side to move plus four fifths of its value for the opponent.
+    pub fn hand_order() -> Weights {
+        let mut w = Weights::zero();
+        for c in 0..BLOCKED {
+            let v = TABLES.hand[c] * Weights::SCALE;
+            (w.mine[c], w.theirs[c]) = (v, v * 4 / 5);
+        }
+        w
+    }
+
+    /// The order hint of the empty point `p` with these weights read as a move order (a file `tabula-lab
+    /// gomoku tune order` writes): `mine` of the point's class for the side to move plus `theirs` of its
+    /// class for the opponent, in sixteenths of the hint; `my_best` and `their_best` are not used.
+    #[inline]
+    pub fn move_order(&self, board: &Board, p: Point) -> i32 {
+        let (mc, tc) = point_classes(board, p);
+        (self.mine[mc] + self.theirs[tc]) / Weights::SCALE
+    }
+
     /// The evaluation of `board` for the side to move with these weights (what [`Eval`] computes with the
     /// embedded ones).
     pub fn evaluate(&self, board: &Board) -> Score {
@@ -473,6 +501,26 @@ impl Evaluator<Board> for Eval {
 mod tests {
     use super::*;
     use tabula::search::verify::check_all;
+
+    #[test]
+    fn the_hand_order_as_weights_is_the_evaluators_order() {
+        for (rule, moves) in [
+            (Rule::Freestyle, "h8 h9 i8 g8 j8 k8 i9 i10 j10 g7 h10 f6 g10 k10"),
+            (Rule::Standard, "h8 i9 h9 h10 g8 i8 i10 f7 e6 g7 j7 j9 k9 h11 g12"),
+            (Rule::Renju, "h8 h9 i8 j8 i9 i10 j10 g7 k11 h10 g10 l12 f10 k9"),
+        ] {
+            let board = Board::from_moves(15, 15, rule, moves).unwrap();
+            let order = Weights::hand_order();
+            let mut distinct = std::collections::HashSet::new();
+            board.for_each_candidate(|i| {
+                let p = Point::from_index(i);
+                let hint = order.move_order(&board, p);
+                assert_eq!(hint, Eval.move_order(&board, p), "{rule} {}", board.format_point(p));
+                distinct.insert(hint);
+            });
+            assert!(distinct.len() > 5, "{rule}: the hints tell points apart");
+        }
+    }
 
     #[test]
     fn point_values_agree_with_the_classes() {

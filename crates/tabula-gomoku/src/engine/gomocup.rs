@@ -9,7 +9,8 @@
 //! search's threat-space hooks ([`ThreatOptions`]): `tabula_forced_replies` (0 or 1), `tabula_horizon_vcf`
 //! and `tabula_inner_vcf` (node budgets, 0 for none), `tabula_parry_threes` (0 or 1); `tabula_weights`
 //! reads the evaluation's weights from the file the rest of the line names (as `tabula-lab gomoku tune fit` writes
-//! them; no file: the embedded ones); and `tabula_search_NAME` sets the alpha-beta search's option `NAME`
+//! them; no file: the embedded ones); `tabula_order` orders the search's moves by the fitted move order the
+//! file names (as `tabula-lab gomoku tune order` writes it; no file: the hand-set order); and `tabula_search_NAME` sets the alpha-beta search's option `NAME`
 //! ([`SearchOptions::set`](tabula::search::SearchOptions::set): `INFO tabula_search_counter_moves 1`,
 //! `INFO tabula_search_singular_depth none`); an unknown option or a bad value is answered `ERROR`.
 //!
@@ -87,6 +88,9 @@ pub enum ProtocolError {
     /// A weights file (`INFO tabula_weights`) that cannot be used; the weights in force stay.
     #[error("INFO tabula_weights: {0}")]
     Weights(String),
+    /// A move-order file (`INFO tabula_order`) that cannot be used; the order in force stays.
+    #[error("INFO tabula_order: {0}")]
+    Order(String),
     /// A search option (`INFO tabula_search_NAME`) that does not exist or a value that does not fit it; the
     /// options in force stay.
     #[error("INFO: {0}")]
@@ -221,6 +225,11 @@ impl Session {
     /// The evaluation's weights in force (set by `INFO tabula_weights`).
     pub fn weights(&self) -> Arc<Weights> {
         self.engine().weights().clone()
+    }
+
+    /// The fitted move order in force (set by `INFO tabula_order`), if any.
+    pub fn order(&self) -> Option<Arc<Weights>> {
+        self.engine().order().cloned()
     }
 
     /// Handles one line from the manager and returns the lines to answer (possibly none), thinking to the end
@@ -384,6 +393,15 @@ impl Session {
                     Arc::new(Weights::read(Path::new(value)).map_err(|e| ProtocolError::Weights(e.to_string()))?)
                 };
                 self.engine().set_weights(weights);
+            }
+            // A fitted move order from a file (the rest of the line), or the hand-set order if none.
+            "tabula_order" => {
+                let order = if value.is_empty() {
+                    None
+                } else {
+                    Some(Arc::new(Weights::read(Path::new(value)).map_err(|e| ProtocolError::Order(e.to_string()))?))
+                };
+                self.engine().set_order(order);
             }
             "thread_num" => {
                 self.info.threads = number("a thread count")?.clamp(1, 64) as usize;

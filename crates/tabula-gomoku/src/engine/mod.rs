@@ -152,12 +152,12 @@ impl Engine {
 
     /// The threat-space knowledge the alpha-beta search uses (see [`Policy`]).
     pub fn set_threat_options(&mut self, options: ThreatOptions) {
-        self.set_policy(options, self.weights().clone());
+        self.set_policy(options, self.weights().clone(), self.order().cloned());
     }
 
-    /// The search's evaluator with `options` and `weights`, on the threat solver's cache.
-    fn set_policy(&mut self, options: ThreatOptions, weights: Arc<Weights>) {
-        let policy = Policy::new(options, Some(self.threats.cache().clone())).with_weights(weights);
+    /// The search's evaluator with `options`, `weights` and move `order`, on the threat solver's cache.
+    fn set_policy(&mut self, options: ThreatOptions, weights: Arc<Weights>, order: Option<Arc<Weights>>) {
+        let policy = Policy::new(options, Some(self.threats.cache().clone())).with_weights(weights).with_order(order);
         self.searcher.set_evaluator(policy);
         let search = options.search_options(self.searcher.options().clone());
         self.searcher.set_options(search);
@@ -185,8 +185,19 @@ impl Engine {
     /// Evaluates with `weights` (a file `tabula-lab gomoku tune fit` wrote, say) instead of the embedded ones;
     /// the table is cleared, its scores being the old evaluation's.
     pub fn set_weights(&mut self, weights: Arc<Weights>) {
-        self.set_policy(self.threat_options(), weights);
+        self.set_policy(self.threat_options(), weights, self.order().cloned());
         self.clear();
+    }
+
+    /// Orders the search's moves by `order` (a file `tabula-lab gomoku tune order` wrote) instead of the
+    /// hand-set order, or by the hand-set order again for `None`.
+    pub fn set_order(&mut self, order: Option<Arc<Weights>>) {
+        self.set_policy(self.threat_options(), self.weights().clone(), order);
+    }
+
+    /// The fitted move order in force, if any.
+    pub fn order(&self) -> Option<&Arc<Weights>> {
+        self.searcher.evaluator().order()
     }
 
     /// The evaluation's weights in force.

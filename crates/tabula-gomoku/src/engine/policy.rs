@@ -91,12 +91,13 @@ pub struct Policy {
     options: ThreatOptions,
     cache: Option<Arc<ThreatCache>>,
     weights: Arc<Weights>,
+    order: Option<Arc<Weights>>,
 }
 
 impl Policy {
     /// The policy `options` asks for, with the embedded evaluation weights; the VCF searches need a `cache`.
     pub fn new(options: ThreatOptions, cache: Option<Arc<ThreatCache>>) -> Policy {
-        Policy { options, cache, weights: shared_weights() }
+        Policy { options, cache, weights: shared_weights(), order: None }
     }
 
     /// This policy evaluating with `weights` instead (a file from `tabula-lab gomoku tune fit`, say).
@@ -104,6 +105,19 @@ impl Policy {
     pub fn with_weights(mut self, weights: Arc<Weights>) -> Policy {
         self.weights = weights;
         self
+    }
+
+    /// This policy ordering moves by `order` read as a move order ([`Weights::move_order`], a file from
+    /// `tabula-lab gomoku tune order`), or by the hand-set order ([`Eval`]'s) for `None`.
+    #[must_use]
+    pub fn with_order(mut self, order: Option<Arc<Weights>>) -> Policy {
+        self.order = order;
+        self
+    }
+
+    /// The fitted move order in force, if any.
+    pub fn order(&self) -> Option<&Arc<Weights>> {
+        self.order.as_ref()
     }
 
     /// The options in force.
@@ -129,7 +143,10 @@ impl Evaluator<Board> for Policy {
     }
 
     fn move_order(&self, board: &Board, mv: Point) -> i32 {
-        Eval.move_order(board, mv)
+        match &self.order {
+            Some(order) => order.move_order(board, mv),
+            None => Eval.move_order(board, mv),
+        }
     }
 
     /// Quiescence resolves a win by continuous fours; fours are tactical; the winning plan and the parries of

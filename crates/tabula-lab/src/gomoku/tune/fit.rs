@@ -4,7 +4,7 @@
 //! gomoku tune fit LABELLED OUT [--start WEIGHTS] [--epochs N] [--rate R] [--l2 X] [--share X] [--no-mates] [--rule R]
 //! ```
 //!
-//! `LABELLED` holds `moves;result;value` lines as `label` writes them. The fit minimises the mean squared
+//! `LABELLED` holds `moves;result;value` lines as `label` writes them (a move after them is not read). The fit minimises the mean squared
 //! error between `sigmoid(K · eval)` and the target `share · sigmoid(value / 200) + (1 − share) · result`
 //! (Rapfi's win rate is `sigmoid(value / 200)`) over the weights of `tabula_gomoku::engine::eval::Weights`, starting
 //! from the embedded ones or a `--start` file, after fitting `K` to them (Adam on the exact gradient, full
@@ -119,7 +119,7 @@ fn fit(args: &Args, start: &Weights) -> anyhow::Result<()> {
     let mut split = Split::new(500, 10);
     for (i, line) in read_lines(input)?.iter().enumerate() {
         let fields: Vec<&str> = line.split(';').collect();
-        let [moves, result, value] = fields[..] else { continue };
+        let [moves, result, value, ..] = fields[..] else { continue };
         let (Ok(board), Ok(result), Ok(value)) =
             (Board::from_moves(15, 15, rule, moves), result.parse::<f64>(), value.parse::<f64>())
         else {

@@ -7,7 +7,8 @@
 //! `IN` holds `moves;result` lines as `gen` writes them. A Gomocup engine that reports its search as Rapfi
 //! does (`MESSAGE ... | Eval V | ...`, the value for the side to move; see [`gomocup`](super::gomocup)) is asked
 //! for its evaluation of each position at `--ms` milliseconds a move (60 by default), by `BOARD`, and each line
-//! of `OUT` is the input line with the value appended: `moves;result;value`. One engine process runs per
+//! of `OUT` is the input line with the value and the engine's move appended: `moves;result;value;move` (`fit`
+//! reads the value, `order` the move). One engine process runs per
 //! thread (`--threads`, 1); `OUT` is written a block of 200 positions at a time.
 
 use super::gomocup::GomocupEngine;
@@ -55,7 +56,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 let moves = entry.split(';').next().unwrap_or_default();
                 let Ok(board) = Board::from_moves(15, 15, rule, moves) else { continue };
                 match judge.ask(&board).with_context(|| format!("no move for {moves}"))? {
-                    (_, Some(value)) => written.push(format!("{entry};{value}")),
+                    (mv, Some(value)) => written.push(format!("{entry};{value};{}", board.format_point(mv))),
                     (_, None) => eprintln!("no value for {moves}"),
                 }
             }

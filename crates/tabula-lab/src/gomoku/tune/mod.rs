@@ -7,6 +7,7 @@
 //! gomoku tune gen OUT [--games N] [--ms MS] [--seed S] [--rule R] [--threads N]
 //! gomoku tune label IN OUT --engine CMD [--ms MS] [--rule R] [--threads N]
 //! gomoku tune hand OUT
+//! gomoku tune order LABELLED OUT [--epochs N] [--rate R] [--l2 X] [--rule R]
 //! gomoku tune fit LABELLED OUT [--start WEIGHTS] [--epochs N] [--rate R] [--l2 X] [--share X] [--no-mates] [--rule R]
 //! gomoku tune review GAMES --player NAME --engine CMD [--ms MS] [--opening N] [--lost] [--rule R] [--threads N]
 //! gomoku tune probe GAMES --player NAME --colour C --engine CMD... --judge CMD [--ms MS] [--judge-ms MS]
@@ -15,7 +16,7 @@
 //!
 //! `gomoku tune help COMMAND` gives each command's options and defaults; each command's module says what it
 //! reads and writes. The weights come from three steps, `gen`, `label` and `fit` (`hand` writes the weights the
-//! first fit started from); `review` and `probe` find where games are lost.
+//! first fit started from), a fitted move order from `gen`, `label` and `order`; `review` and `probe` find where games are lost.
 //!
 //! Every command works on 15×15 boards under one rule, `--rule` (freestyle, standard or renju; freestyle by
 //! default): a data file does not say its rule, so each step of one data set is given the same.
@@ -28,6 +29,7 @@ mod gen;
 mod gomocup;
 mod hand;
 mod label;
+mod order;
 mod probe;
 mod records;
 mod review;
@@ -47,6 +49,8 @@ pub enum Command {
     Hand(hand::Args),
     /// Fits the weights to `moves;result;value` lines and writes the weights file.
     Fit(fit::Args),
+    /// Fits the move order to the outside engine's moves of `moves;result;value;move` lines.
+    Order(order::Args),
 }
 
 /// Runs `command`.
@@ -58,5 +62,6 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Probe(args) => probe::run(args),
         Command::Hand(args) => hand::run(&args),
         Command::Fit(args) => fit::run(&args),
+        Command::Order(args) => order::run(&args),
     }
 }

@@ -117,6 +117,8 @@ mod tests {
             "gomoku openings 50 4 freestyle 15 300 1",
             "gomoku openings",
             "gomoku bench",
+            "gomoku bench --order order.txt",
+            "gomoku tune order l1.txt order.txt --epochs 300 --rate 0.05 --l2 0 --rule renju",
             "go predictor fit strengths.txt a.sgf b.sgf --passes 20 --min-shape 20 --hold-out 0.1 --skip 4",
             "go predictor accuracy embedded games.sgf --skip 4",
             "go playouts 5",

@@ -1,7 +1,7 @@
 //! `bench`: the Gomoku engine's speed, deterministic searches with their node counts and nodes per second.
 //!
 //! ```text
-//! gomoku bench
+//! gomoku bench [--order FILE]
 //! ```
 //!
 //! On the positions of `tabula-gomoku`'s `tests/data/vct-defence.txt` (middle games from matches against
@@ -15,10 +15,24 @@
 //!   are mostly threat search).
 //!
 //! Node counts depend only on the code, so a change that keeps them equal did not change what is searched.
+//! `--order FILE` runs the engine's searches with a fitted move order (`gomoku tune order`), so the nodes
+//! each order needs for the same depths can be compared.
 
+use anyhow::Context;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 use tabula::search::Limits;
+use tabula_gomoku::engine::eval::Weights;
 use tabula_gomoku::{Board, Engine, Rule, ThreatKind, ThreatSolver};
+
+/// What `bench` runs with.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A move order file for the engine's searches (the hand-set order if absent).
+    #[arg(long)]
+    order: Option<PathBuf>,
+}
 
 fn positions() -> Vec<(Board, String)> {
     include_str!("../../../tabula-gomoku/tests/data/vct-defence.txt")
@@ -40,7 +54,11 @@ fn report(name: &str, nodes: u64, start: Instant) {
 }
 
 /// Runs `bench`.
-pub fn run() {
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let order = match &args.order {
+        Some(path) => Some(Arc::new(Weights::read(Path::new(path)).context("--order")?)),
+        None => None,
+    };
     let positions = positions();
 
     let start = Instant::now();
@@ -55,18 +73,31 @@ pub fn run() {
     }
     report(&format!("threats ({wins}/{} VCT)", positions.len()), nodes, start);
 
-    engine_line("alpha-beta depth 4", &positions, |engine, board| engine.think(board, &Limits::depth(4)).nodes);
-    engine_line("alpha-beta alone, depth 8", &positions, |engine, board| {
+    let engine = || {
+        let mut engine = Engine::new(16);
+        engine.set_order(order.clone());
+        engine
+    };
+    engine_line("alpha-beta depth 4", &positions, engine, |engine, board| {
+        engine.think(board, &Limits::depth(4)).nodes
+    });
+    engine_line("alpha-beta alone, depth 8", &positions, engine, |engine, board| {
         engine.search_only(board, &Limits::depth(8)).nodes
     });
+    Ok(())
 }
 
-/// Reports `search` (which returns its nodes) run by a fresh engine on each position.
-fn engine_line(name: &str, positions: &[(Board, String)], search: impl Fn(&mut Engine, &Board) -> u64) {
+/// Reports `search` (which returns its nodes) run by a fresh engine from `engine` on each position.
+fn engine_line(
+    name: &str,
+    positions: &[(Board, String)],
+    engine: impl Fn() -> Engine,
+    search: impl Fn(&mut Engine, &Board) -> u64,
+) {
     let start = Instant::now();
     let mut nodes = 0;
     for (board, _) in positions {
-        nodes += search(&mut Engine::new(16), board);
+        nodes += search(&mut engine(), board);
     }
     report(name, nodes, start);
 }

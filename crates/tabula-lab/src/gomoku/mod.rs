@@ -22,7 +22,7 @@ pub enum Command {
     /// Prints balanced openings: random stones near the centre that the engine scores near zero.
     Openings(openings::Args),
     /// The engine's speed: deterministic searches with their node counts and nodes per second.
-    Bench,
+    Bench(bench::Args),
 }
 
 /// Runs `command`.
@@ -30,9 +30,6 @@ pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Tune { command } => tune::run(command),
         Command::Openings(args) => openings::run(&args),
-        Command::Bench => {
-            bench::run();
-            Ok(())
-        }
+        Command::Bench(args) => bench::run(&args),
     }
 }

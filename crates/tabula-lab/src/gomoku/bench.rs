@@ -78,9 +78,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         engine.set_order(order.clone());
         engine
     };
-    engine_line("alpha-beta depth 4", &positions, engine, |engine, board| {
-        engine.think(board, &Limits::depth(4)).nodes
-    });
+    engine_line("alpha-beta depth 4", &positions, engine, |engine, board| engine.think(board, &Limits::depth(4)).nodes);
     engine_line("alpha-beta alone, depth 8", &positions, engine, |engine, board| {
         engine.search_only(board, &Limits::depth(8)).nodes
     });

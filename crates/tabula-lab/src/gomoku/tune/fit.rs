@@ -4,9 +4,9 @@
 //! gomoku tune fit LABELLED OUT [--start WEIGHTS] [--epochs N] [--rate R] [--l2 X] [--share X] [--no-mates] [--rule R]
 //! ```
 //!
-//! `LABELLED` holds `moves;result;value` lines as `label` writes them (a move after them is not read). The fit minimises the mean squared
-//! error between `sigmoid(K · eval)` and the target `share · sigmoid(value / 200) + (1 − share) · result`
-//! (Rapfi's win rate is `sigmoid(value / 200)`) over the weights of `tabula_gomoku::engine::eval::Weights`, starting
+//! `LABELLED` holds `moves;result;value` lines as `label` writes them (a move after them is not read). The fit
+//! minimises the mean squared error between `sigmoid(K · eval)` and the target
+//! `share · sigmoid(value / 200) + (1 − share) · result` (Rapfi's win rate is `sigmoid(value / 200)`) over the weights of `tabula_gomoku::engine::eval::Weights`, starting
 //! from the embedded ones or a `--start` file, after fitting `K` to them (Adam on the exact gradient, full
 //! batch, `--epochs` steps of `--rate` sixteenths of a unit, with an L2 pull of strength `--l2` towards the
 //! start), and writes the new weights file `OUT`, which `tabula-gomoku` reads (`INFO tabula_weights`) or

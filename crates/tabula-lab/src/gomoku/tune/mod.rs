@@ -16,7 +16,8 @@
 //!
 //! `gomoku tune help COMMAND` gives each command's options and defaults; each command's module says what it
 //! reads and writes. The weights come from three steps, `gen`, `label` and `fit` (`hand` writes the weights the
-//! first fit started from), a fitted move order from `gen`, `label` and `order`; `review` and `probe` find where games are lost.
+//! first fit started from), a fitted move order from `gen`, `label` and `order`; `review` and `probe` find
+//! where games are lost.
 //!
 //! Every command works on 15×15 boards under one rule, `--rule` (freestyle, standard or renju; freestyle by
 //! default): a data file does not say its rule, so each step of one data set is given the same.

@@ -117,6 +117,15 @@ pub const CLOCK_POLICY: Policy = Policy::new(Duration::from_millis(20))
     .with_fixed(0.8)
     .with_minimum(Duration::from_millis(5));
 
+/// The weights file `path` names (an `INFO` line's value), `None` for no path; a file that cannot be used is
+/// the error `refused` makes of the reason.
+fn weights_file(path: &str, refused: fn(String) -> ProtocolError) -> Result<Option<Arc<Weights>>, ProtocolError> {
+    if path.is_empty() {
+        return Ok(None);
+    }
+    Weights::read(Path::new(path)).map(|w| Some(Arc::new(w))).map_err(|e| refused(e.to_string()))
+}
+
 /// The turn time taken for `timeout_turn 0` ("play as fast as possible"), in milliseconds.
 const FAST_TURN: u64 = 100;
 
@@ -388,20 +397,12 @@ impl Session {
             }
             // The evaluation's weights from a file (the rest of the line), or the embedded ones if none.
             "tabula_weights" => {
-                let weights = if value.is_empty() {
-                    shared_weights()
-                } else {
-                    Arc::new(Weights::read(Path::new(value)).map_err(|e| ProtocolError::Weights(e.to_string()))?)
-                };
+                let weights = weights_file(value, ProtocolError::Weights)?.unwrap_or_else(shared_weights);
                 self.engine().set_weights(weights);
             }
             // A fitted move order from a file (the rest of the line), or the hand-set order if none.
             "tabula_order" => {
-                let order = if value.is_empty() {
-                    None
-                } else {
-                    Some(Arc::new(Weights::read(Path::new(value)).map_err(|e| ProtocolError::Order(e.to_string()))?))
-                };
+                let order = weights_file(value, ProtocolError::Order)?;
                 self.engine().set_order(order);
             }
             "thread_num" => {

@@ -101,6 +101,12 @@ fn tabula_info_keys_set_the_threat_hooks() {
     let answer = session.handle("INFO tabula_inner_vcf lots");
     assert!(answer.last().unwrap().starts_with("ERROR"), "{answer:?}");
     assert_eq!(session.threat_options().inner_vcf_nodes, 500);
+    assert!(!session.threat_options().parry_four_threes);
+    assert!(session.handle("INFO tabula_parry_four_threes 1").is_empty());
+    assert!(session.threat_options().parry_four_threes);
+    let answer = session.handle("INFO tabula_parry_four_threes yes");
+    assert!(answer.last().unwrap().starts_with("ERROR"), "{answer:?}");
+    assert!(session.threat_options().parry_four_threes);
 }
 
 /// `INFO tabula_search_NAME VALUE` sets one option of the alpha-beta search; an unknown name or a bad value

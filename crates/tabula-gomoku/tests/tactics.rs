@@ -152,6 +152,7 @@ fn solve_rates_and_nodes() {
         horizon_vcf_nodes,
         inner_vcf_nodes,
         parry_threes: false,
+        parry_four_threes: false,
     };
     let settings = [
         ("plain", option(false, 0, 0)),

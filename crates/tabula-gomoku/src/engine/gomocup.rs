@@ -7,7 +7,8 @@
 //! `max_memory` (bytes, 0 for no limit), `game_type`, `rule` (bit 1: exactly five, bit 4: renju; otherwise
 //! freestyle), `folder`, `thread_num`; other keys are ignored as the protocol asks. Tabula's own keys set the
 //! search's threat-space hooks ([`ThreatOptions`]): `tabula_forced_replies` (0 or 1), `tabula_horizon_vcf`
-//! and `tabula_inner_vcf` (node budgets, 0 for none), `tabula_parry_threes` (0 or 1); `tabula_weights`
+//! and `tabula_inner_vcf` (node budgets, 0 for none), `tabula_parry_threes` and `tabula_parry_four_threes` (0 or
+//! 1); `tabula_weights`
 //! reads the evaluation's weights from the file the rest of the line names (as `tabula-lab gomoku tune fit` writes
 //! them; no file: the embedded ones); `tabula_order` orders the search's moves by the fitted move order the
 //! file names (as `tabula-lab gomoku tune order` writes it; no file: the hand-set order); and
@@ -393,6 +394,10 @@ impl Session {
             }
             "tabula_parry_threes" => {
                 let options = ThreatOptions { parry_threes: number("0 or 1")? != 0, ..self.threat_options() };
+                self.engine().set_threat_options(options);
+            }
+            "tabula_parry_four_threes" => {
+                let options = ThreatOptions { parry_four_threes: number("0 or 1")? != 0, ..self.threat_options() };
                 self.engine().set_threat_options(options);
             }
             // The evaluation's weights from a file (the rest of the line), or the embedded ones if none.

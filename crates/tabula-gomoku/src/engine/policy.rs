@@ -62,6 +62,10 @@ pub struct ThreatOptions {
     /// only the moves that parry it and the side to move's own fours, at inner nodes with two plies or more
     /// left: every other move loses to the open four.
     pub parry_threes: bool,
+    /// Where the opponent has no open-four threat but a four-three point (one stone making a four and an open
+    /// three), search only the moves that parry every such point and the side to move's own fours, at inner
+    /// nodes with two plies or more left: any other move loses to the four-three in three moves.
+    pub parry_four_threes: bool,
 }
 
 impl Default for ThreatOptions {
@@ -69,14 +73,25 @@ impl Default for ThreatOptions {
     /// at 10 s + 0.1 s (see the crate's section in the workspace README); and threes parried, measured with
     /// the engine's other changes of the same round against Wine (the README's Peers section).
     fn default() -> Self {
-        ThreatOptions { forced_replies: true, horizon_vcf_nodes: 0, inner_vcf_nodes: 1_000, parry_threes: true }
+        ThreatOptions {
+            forced_replies: true,
+            horizon_vcf_nodes: 0,
+            inner_vcf_nodes: 1_000,
+            parry_threes: true,
+            parry_four_threes: false,
+        }
     }
 }
 
 impl ThreatOptions {
     /// Every piece off: the search sees the plain rules.
-    pub const OFF: ThreatOptions =
-        ThreatOptions { forced_replies: false, horizon_vcf_nodes: 0, inner_vcf_nodes: 0, parry_threes: false };
+    pub const OFF: ThreatOptions = ThreatOptions {
+        forced_replies: false,
+        horizon_vcf_nodes: 0,
+        inner_vcf_nodes: 0,
+        parry_threes: false,
+        parry_four_threes: false,
+    };
 
     /// `options` with the search's check extension (which forced replies rest on) set by these options.
     pub fn search_options(&self, options: SearchOptions) -> SearchOptions {
@@ -175,14 +190,15 @@ impl Policy {
     }
 
     /// The parries of the opponent's open threes and the side to move's own fours, as the threat search's
-    /// defender has them.
+    /// defender has them; where there is no open three, of its four-three points (with `parry_four_threes`).
     pub fn threat_replies(&self, board: &Board, moves: &mut Vec<Point>) -> Option<usize> {
         let me = board.side_to_move();
-        // (An open-four point, or one of two fours, is a four point too.)
+        // (An open-four point, or one of two fours, is a four point too; so is a four-three point.)
         if !self.options.parry_threes || !board.has_shape(me.opponent(), Shape::Four) {
             return None;
         }
-        let replies = threats::defences(board, ThreatKind::Vct)?;
+        let replies = threats::defences(board, ThreatKind::Vct)
+            .or_else(|| self.options.parry_four_threes.then(|| threats::four_three_defences(board)).flatten())?;
         let before = moves.len();
         moves.extend(replies.into_iter().filter(|p| board.is_legal_at(p.index(), me)));
         Some(moves.len() - before)

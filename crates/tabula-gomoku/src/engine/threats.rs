@@ -511,6 +511,123 @@ fn defences_into(board: &Board, kind: ThreatKind, out: &mut Vec<Point>) -> bool 
     true
 }
 
+/// The defender's options against the attacker's four-three points (the defender to move, the attacker with no
+/// open-four threat): points where one stone of the attacker's makes a four on one line and an open three on
+/// another, and which win in three moves (the four's block is forced and makes no four for the defender, and
+/// the attacker then has an open four to make). The defender's own fours come first (they gain a tempo, and a
+/// VCF starts with one), then the points on the threats' lines after which the attacker has no such point
+/// left. `None` if the attacker has none; empty if nothing answers them.
+///
+/// A restriction, not a proof: a move elsewhere can still survive (one that prepares a four the defender can
+/// answer the open four with, say), and the search does not look at it. Rapfi's classical search restricts its
+/// moves in the same places (its `DEFEND_B4F3` stage).
+pub(crate) fn four_three_defences(board: &Board) -> Option<Vec<Point>> {
+    let d = board.side_to_move();
+    let a = d.opponent();
+    let mut threats = four_three_candidates(board, a);
+    if threats.is_empty() {
+        return None;
+    }
+    // (The board is copied only where there is a point to check.)
+    let mut scratch = board.clone();
+    threats.retain(|&(t, _)| four_three_wins(&mut scratch, t, a));
+    if threats.is_empty() {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut seen = [0u64; CELLS / 64];
+    let mut push = |i: usize, out: &mut Vec<Point>| {
+        if seen[i / 64] & 1 << (i % 64) == 0 && board.cells[i] == EMPTY && board.is_legal_at(i, d) {
+            seen[i / 64] |= 1 << (i % 64);
+            out.push(Point::from_index(i));
+        }
+    };
+    board.for_each_shape(d, &[Shape::Four], |i| push(i, &mut out));
+    let own = out.len();
+    for &(t, pats) in &threats {
+        push(t, &mut out);
+        for (k, &step) in DIRS.iter().enumerate() {
+            if pats[k] < Pattern::FlexThree {
+                continue;
+            }
+            for o in (-4isize..=4).filter(|&o| o != 0) {
+                let j = t as isize + o * step;
+                if (0..CELLS as isize).contains(&j) {
+                    push(j as usize, &mut out);
+                }
+            }
+        }
+    }
+    let mut kept = own;
+    for n in own..out.len() {
+        let x = out[n];
+        scratch.play_unchecked(x);
+        let parried = !scratch.has_shape(a, Shape::OpenFour) && four_three_points(&mut scratch, a).is_empty();
+        scratch.undo_unchecked(x);
+        if parried {
+            out[kept] = x;
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+    Some(out)
+}
+
+/// The points where `a` (not to move in `board`) would make a four on one line and an open three on another
+/// and win in three moves (see [`four_three_wins`]), with their line patterns. Checked by playing them on
+/// `board`, which is left as it was.
+fn four_three_points(board: &mut Board, a: Color) -> Vec<(usize, [Pattern; 4])> {
+    let mut points = four_three_candidates(board, a);
+    points.retain(|&(t, _)| four_three_wins(board, t, a));
+    points
+}
+
+/// The points where `a` would make a four on one line and an open three on another, by the line patterns.
+fn four_three_candidates(board: &Board, a: Color) -> Vec<(usize, [Pattern; 4])> {
+    let mut out = Vec::new();
+    if !board.has_shape(a, Shape::Three) {
+        return out;
+    }
+    board.for_each_shape(a, &[Shape::Four], |i| {
+        let pats = board.patterns_at(i, a);
+        let four = pats.iter().position(|p| p.is_four());
+        let three = |k: usize| four.is_some_and(|f| f != k) && pats[k] == Pattern::FlexThree;
+        if (0..4).any(three) {
+            out.push((i, pats));
+        }
+    });
+    out
+}
+
+/// Whether `a`'s stone on the empty cell `t` (a four and an open three by the patterns; the defender to move in
+/// `board`) wins in three moves: the stone is legal, and the defender cannot block the four (it has no legal
+/// block), or its one block makes no five point of its own and `a` then has a legal point that makes two fives.
+/// Checked with stones placed on `board` and taken away again.
+fn four_three_wins(board: &mut Board, t: usize, a: Color) -> bool {
+    if !board.is_legal_at(t, a) {
+        return false;
+    }
+    let d = a.opponent();
+    board.place(t, a);
+    let blocks = board.five_points(a);
+    let wins = match blocks[..] {
+        [] => false,
+        [b] if board.is_legal_at(b.index(), d) => {
+            board.place(b.index(), d);
+            let mut open_four = false;
+            if board.five_points(d).is_empty() {
+                board.for_each_shape(a, &[Shape::OpenFour], |i| open_four |= board.is_legal_at(i, a));
+            }
+            board.remove(b.index(), d);
+            open_four
+        }
+        // No legal block (a renju forbidden point of black's), or two fives already.
+        _ => true,
+    };
+    board.remove(t, a);
+    wins
+}
+
 /// Up to `limit` points where `a` would make two fives at once (an open four, or two fours), each with its
 /// line patterns: the patterns' candidates, confirmed by direct scans on `scratch` (the board's cells).
 fn threat_points(board: &Board, scratch: &mut [u8; CELLS], a: Color, limit: usize) -> Vec<(usize, [Pattern; 4])> {

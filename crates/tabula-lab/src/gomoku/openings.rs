@@ -7,8 +7,10 @@
 //! Prints `count` move lists on standard output, one a line (default 50 openings of 4 stones, freestyle,
 //! 15×15, 300 ms, seed 1): stones alternate black and white within the central 5×5 square; an opening is kept
 //! when neither side has a four or an open three, and a search of `ms` milliseconds scores it within
-//! ±[`BALANCE`] for the side to move. `tabula-gomoku`'s `data/openings-freestyle.txt` came from
-//! `gomoku openings 50 4 freestyle 15 300 1`.
+//! ±[`BALANCE`] for the side to move (`--within` sets another bound: a looser one finds openings sooner, for a
+//! quick tuning set). `tabula-gomoku`'s `data/openings-freestyle.txt` came from
+//! `gomoku openings 50 4 freestyle 15 300 1`, and its `data/openings-freestyle-wide.txt` from
+//! `gomoku openings 50 4 freestyle 15 150 9 --within 300`.
 
 use std::time::Duration;
 use tabula::search::Limits;
@@ -37,9 +39,13 @@ pub struct Args {
     /// The seed of the random stones.
     #[arg(default_value_t = 1)]
     seed: u64,
+    /// The largest score for the side to move, in evaluation units, an opening may have.
+    #[arg(long, default_value_t = BALANCE)]
+    within: i32,
 }
 
-/// The largest score (in evaluation units, an open two is about 10) an opening may have.
+/// The largest score an opening may have by default, in evaluation units (a logistic unit of win rate is about
+/// 1,370 of them: 40 is a win rate within 1 % of an even game's).
 const BALANCE: i32 = 40;
 
 /// Whether either side could make a four or an open three anywhere: such openings are not quiet.
@@ -55,7 +61,7 @@ fn quiet(board: &Board) -> bool {
 
 /// Runs `openings`.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let Args { count, stones, rule, size, ms, seed } = *args;
+    let Args { count, stones, rule, size, ms, seed, within } = *args;
     let mut rng = SplitMix64::new(seed);
     let mut engine = Engine::new(16);
     let mut found = 0;
@@ -75,7 +81,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         engine.clear();
         let thought = engine.think(&board, &Limits::time(Duration::from_millis(ms)));
-        if thought.score.abs() <= BALANCE {
+        if thought.score.abs() <= within {
             println!("{}", board.format_moves(board.moves()));
             found += 1;
         }

@@ -381,7 +381,8 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
                     && i >= options.lmr_moves + kind.pv as usize;
                 // About ln(depth)·ln(index)/2, one less at PV nodes, one more where not improving (with
                 // `lmr_improving`), less for a good history.
-                let mut reduction = if reducible { lmr_reduction(depth, i) - kind.pv as i32 } else { 0 };
+                let mut reduction =
+                    if reducible { lmr_reduction(depth, i, options.lmr_divisor) - kind.pv as i32 } else { 0 };
                 if reducible && options.lmr_improving && !improving {
                     reduction += 1;
                 }

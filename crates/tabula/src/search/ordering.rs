@@ -437,16 +437,24 @@ static LMR: LazyLock<[[u8; LMR_TABLE]; LMR_TABLE]> = LazyLock::new(|| {
     let mut table = [[0u8; LMR_TABLE]; LMR_TABLE];
     for (depth, row) in table.iter_mut().enumerate().skip(1) {
         for (index, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.5 + (depth as f32).ln() * (index as f32).ln() / 2.25) as u8;
+            *r = (0.5 + (depth as f32).ln() * (index as f32).ln() / (LMR_DIVISOR as f32 / 100.0)) as u8;
         }
     }
     table
 });
 
-/// How many plies late move number `index` (from 0) is reduced at `depth`.
+/// The divisor of the table's reductions, in hundredths.
+const LMR_DIVISOR: i32 = 225;
+
+/// How many plies late move number `index` (from 0) is reduced at `depth`: about ln(depth)·ln(index) divided
+/// by `divisor` hundredths (the table for the usual 225, worked out otherwise).
 #[inline]
-pub(super) fn lmr_reduction(depth: i32, index: usize) -> i32 {
-    LMR[(depth.max(0) as usize).min(LMR_TABLE - 1)][index.min(LMR_TABLE - 1)] as i32
+pub(super) fn lmr_reduction(depth: i32, index: usize, divisor: i32) -> i32 {
+    let (depth, index) = ((depth.max(0) as usize).min(LMR_TABLE - 1), index.min(LMR_TABLE - 1));
+    if divisor == LMR_DIVISOR {
+        return LMR[depth][index] as i32;
+    }
+    (0.5 + (depth as f32).ln() * (index as f32).ln() * 100.0 / divisor.max(1) as f32) as i32
 }
 
 /// How many moves a node `depth` plies from the horizon searches before late-move pruning starts: `3 +
@@ -693,8 +701,16 @@ mod tests {
     }
     #[test]
     fn reductions_grow_with_depth_and_index() {
-        assert_eq!(lmr_reduction(1, 1), 0);
-        assert!(lmr_reduction(10, 20) > lmr_reduction(4, 4));
-        assert!(lmr_reduction(100, 100) <= lmr_reduction(63, 63));
+        assert_eq!(lmr_reduction(1, 1, LMR_DIVISOR), 0);
+        assert!(lmr_reduction(10, 20, LMR_DIVISOR) > lmr_reduction(4, 4, LMR_DIVISOR));
+        assert!(lmr_reduction(100, 100, LMR_DIVISOR) <= lmr_reduction(63, 63, LMR_DIVISOR));
+        // Worked out for another divisor, the same as the table's at the usual one, and larger for a smaller.
+        for (d, i) in [(3, 4), (8, 12), (20, 40), (63, 63)] {
+            let table = lmr_reduction(d, i, LMR_DIVISOR);
+            let worked = (0.5 + (d as f32).ln() * (i as f32).ln() * 100.0 / 225.0) as i32;
+            assert!((table - worked).abs() <= 1, "{d} {i}");
+            assert!(lmr_reduction(d, i, 100) >= table);
+        }
+        assert!(lmr_reduction(20, 40, 100) > lmr_reduction(20, 40, LMR_DIVISOR));
     }
 }

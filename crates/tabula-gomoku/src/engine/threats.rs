@@ -464,31 +464,9 @@ fn defences_into(board: &Board, kind: ThreatKind, out: &mut Vec<Point>) -> bool 
     if threats.is_empty() {
         return false;
     }
-    let mut seen = [0u64; CELLS / 64];
-    let mut push = |i: usize, out: &mut Vec<Point>| {
-        if seen[i / 64] & 1 << (i % 64) == 0 && board.cells[i] == EMPTY {
-            seen[i / 64] |= 1 << (i % 64);
-            out.push(Point::from_index(i));
-        }
-    };
-    // The defender's own fours come first: they gain a tempo.
-    board.for_each_shape(d, &[Shape::Four], |i| push(i, out));
-    let own = out.len();
-    // Then the points on the threats' lines (only they can change what the threat points make) ...
-    for &(t, pats) in &threats {
-        push(t, out);
-        for (k, &step) in DIRS.iter().enumerate() {
-            if pats[k] < Pattern::BlockFour {
-                continue;
-            }
-            for o in -5isize..=5 {
-                let j = t as isize + o * step;
-                if (0..CELLS as isize).contains(&j) {
-                    push(j as usize, out);
-                }
-            }
-        }
-    }
+    // The defender's own fours, then the points on the threats' four lines (only they can change what the
+    // threat points make) ...
+    let own = defence_candidates(board, &threats, Pattern::BlockFour, 5, out);
     // ... that leave the attacker no threat at all: against any other the open four wins. (A defender's
     // stone cannot give the attacker a new threat, except by unblocking a renju forbidden point: such a
     // move is kept, and the search finds out.)
@@ -516,7 +494,8 @@ fn defences_into(board: &Board, kind: ThreatKind, out: &mut Vec<Point>) -> bool 
 /// another, and which win in three moves (the four's block is forced and makes no four for the defender, and
 /// the attacker then has an open four to make). The defender's own fours come first (they gain a tempo, and a
 /// VCF starts with one), then the points on the threats' lines after which the attacker has no such point
-/// left. `None` if the attacker has none; empty if nothing answers them.
+/// left (legal or not: the caller keeps the legal ones, as for [`defences`]). `None` if the attacker has
+/// none; empty if nothing answers them.
 ///
 /// A restriction, not a proof: a move elsewhere can still survive (one that prepares a four the defender can
 /// answer the open four with, say), and the search does not look at it. Rapfi's classical search restricts its
@@ -535,29 +514,7 @@ pub(crate) fn four_three_defences(board: &Board) -> Option<Vec<Point>> {
         return None;
     }
     let mut out = Vec::new();
-    let mut seen = [0u64; CELLS / 64];
-    let mut push = |i: usize, out: &mut Vec<Point>| {
-        if seen[i / 64] & 1 << (i % 64) == 0 && board.cells[i] == EMPTY && board.is_legal_at(i, d) {
-            seen[i / 64] |= 1 << (i % 64);
-            out.push(Point::from_index(i));
-        }
-    };
-    board.for_each_shape(d, &[Shape::Four], |i| push(i, &mut out));
-    let own = out.len();
-    for &(t, pats) in &threats {
-        push(t, &mut out);
-        for (k, &step) in DIRS.iter().enumerate() {
-            if pats[k] < Pattern::FlexThree {
-                continue;
-            }
-            for o in (-4isize..=4).filter(|&o| o != 0) {
-                let j = t as isize + o * step;
-                if (0..CELLS as isize).contains(&j) {
-                    push(j as usize, &mut out);
-                }
-            }
-        }
-    }
+    let own = defence_candidates(board, &threats, Pattern::FlexThree, 4, &mut out);
     let mut kept = own;
     for n in own..out.len() {
         let x = out[n];
@@ -571,6 +528,43 @@ pub(crate) fn four_three_defences(board: &Board) -> Option<Vec<Point>> {
     }
     out.truncate(kept);
     Some(out)
+}
+
+/// Appends to `out` the defender's candidate answers to `threats` (the defender to move in `board`), each empty
+/// point once: its own four points first (they gain a tempo), then each threat point and the cells within
+/// `reach` of it along the lines where the threat's pattern is at least `min`. Returns `out`'s length after the
+/// defender's fours. (Legality is left to the caller.)
+fn defence_candidates(
+    board: &Board,
+    threats: &[(usize, [Pattern; 4])],
+    min: Pattern,
+    reach: isize,
+    out: &mut Vec<Point>,
+) -> usize {
+    let mut seen = [0u64; CELLS / 64];
+    let mut push = |i: usize, out: &mut Vec<Point>| {
+        if seen[i / 64] & 1 << (i % 64) == 0 && board.cells[i] == EMPTY {
+            seen[i / 64] |= 1 << (i % 64);
+            out.push(Point::from_index(i));
+        }
+    };
+    board.for_each_shape(board.side_to_move(), &[Shape::Four], |i| push(i, out));
+    let own = out.len();
+    for &(t, pats) in threats {
+        push(t, out);
+        for (k, &step) in DIRS.iter().enumerate() {
+            if pats[k] < min {
+                continue;
+            }
+            for o in -reach..=reach {
+                let j = t as isize + o * step;
+                if (0..CELLS as isize).contains(&j) {
+                    push(j as usize, out);
+                }
+            }
+        }
+    }
+    own
 }
 
 /// The points where `a` (not to move in `board`) would make a four on one line and an open three on another

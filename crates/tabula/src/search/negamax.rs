@@ -379,8 +379,8 @@ impl<G: Game, E: Evaluator<G>, const FULL: bool, const SMP: bool> Worker<'_, G, 
                     && !gives_check
                     && depth >= options.lmr_depth
                     && i >= options.lmr_moves + kind.pv as usize;
-                // About ln(depth)·ln(index)/2, one less at PV nodes, one more where not improving (with
-                // `lmr_improving`), less for a good history.
+                // About ln(depth)·ln(index)/2.25 (the divisor is `lmr_divisor`), one less at PV nodes, one more
+                // where not improving (with `lmr_improving`), less for a good history.
                 let mut reduction =
                     if reducible { lmr_reduction(depth, i, options.lmr_divisor) - kind.pv as i32 } else { 0 };
                 if reducible && options.lmr_improving && !improving {

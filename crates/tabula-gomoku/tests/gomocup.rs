@@ -107,6 +107,10 @@ fn tabula_info_keys_set_the_threat_hooks() {
     let answer = session.handle("INFO tabula_parry_four_threes yes");
     assert!(answer.last().unwrap().starts_with("ERROR"), "{answer:?}");
     assert!(session.threat_options().parry_four_threes);
+    assert!(!session.threat_options().trivial_last);
+    assert!(session.handle("INFO Tabula_Trivial_Last 1").is_empty());
+    let options = session.threat_options();
+    assert!(options.trivial_last && options.parry_four_threes && options.inner_vcf_nodes == 500, "{options:?}");
 }
 
 /// `INFO tabula_search_NAME VALUE` sets one option of the alpha-beta search; an unknown name or a bad value

@@ -15,7 +15,7 @@ mod common;
 
 use common::random_game;
 use std::time::Instant;
-use tabula::game::Game;
+use tabula::game::{Evaluator, Game};
 use tabula::search::{Limits, SearchOptions, Searcher};
 use tabula_gomoku::engine::policy::{Policy, ThreatOptions};
 use tabula_gomoku::engine::threats::ThreatCache;
@@ -141,6 +141,30 @@ fn the_horizon_vcf_finds_every_win_at_depth_one() {
     }
 }
 
+#[test]
+fn every_threat_has_a_parry_that_is_not_trivial() {
+    // `ThreatOptions::trivial_last` ranks the points that make nothing for either side after all others, and
+    // the search prunes them near the horizon: where the opponent threatens a VCF, that must leave a parry.
+    let policy = Policy::new(ThreatOptions { trivial_last: true, ..ThreatOptions::default() }, None);
+    let mut solver = ThreatSolver::new(16);
+    let mut trivial = 0;
+    for p in load().iter().filter(|p| p.kind == Kind::Defend) {
+        let mut moves = Vec::new();
+        p.board.legal_moves(&mut moves);
+        let mut kept_parries = 0;
+        for &m in &moves {
+            let is_trivial = policy.move_order(&p.board, m) <= -tabula::game::PRIORITY;
+            let parry = parries(&p.board, m, &mut solver);
+            assert!(!solver.aborted(), "{:?}", p.board);
+            trivial += is_trivial as usize;
+            kept_parries += (!is_trivial && parry) as usize;
+        }
+        assert!(kept_parries > 0, "{:?}: only trivial points parry", p.board);
+    }
+    // The positions have trivial points to prune (328 of them; none parries).
+    assert!(trivial > 100, "{trivial} trivial points");
+}
+
 /// Solved positions and nodes for each setting at each depth.
 #[test]
 #[ignore = "measurement: cargo test -p tabula-gomoku --release --test tactics -- --ignored --nocapture"]
@@ -151,8 +175,7 @@ fn solve_rates_and_nodes() {
         forced_replies,
         horizon_vcf_nodes,
         inner_vcf_nodes,
-        parry_threes: false,
-        parry_four_threes: false,
+        ..ThreatOptions::OFF
     };
     let settings = [
         ("plain", option(false, 0, 0)),

@@ -7,10 +7,9 @@
 //! `max_memory` (bytes, 0 for no limit), `game_type`, `rule` (bit 1: exactly five, bit 4: renju; otherwise
 //! freestyle), `folder`, `thread_num`; other keys are ignored as the protocol asks. Tabula's own keys set the
 //! search's threat-space hooks ([`ThreatOptions`]): `tabula_forced_replies` (0 or 1), `tabula_horizon_vcf`
-//! and `tabula_inner_vcf` (node budgets, 0 for none), `tabula_parry_threes` and `tabula_parry_four_threes` (0 or
-//! 1); `tabula_weights`
-//! reads the evaluation's weights from the file the rest of the line names (as `tabula-lab gomoku tune fit` writes
-//! them; no file: the embedded ones); `tabula_order` orders the search's moves by the fitted move order the
+//! and `tabula_inner_vcf` (node budgets, 0 for none), `tabula_parry_threes`, `tabula_parry_four_threes` and
+//! `tabula_trivial_last` (0 or 1); `tabula_weights` reads the evaluation's weights from the file the rest of the
+//! line names (as `tabula-lab gomoku tune fit` writes them; no file: the embedded ones); `tabula_order` orders the search's moves by the fitted move order the
 //! file names (as `tabula-lab gomoku tune order` writes it; no file: the hand-set order); and
 //! `tabula_search_NAME` sets the alpha-beta search's option `NAME`
 //! ([`SearchOptions::set`](tabula::search::SearchOptions::set): `INFO tabula_search_counter_moves 1`,
@@ -362,7 +361,24 @@ impl Session {
         let number = |name: &'static str| -> Result<u64, ProtocolError> {
             value.parse::<i64>().map(|v| v.max(0) as u64).map_err(|_| arg_error("INFO", value, name))
         };
-        match key.to_ascii_lowercase().as_str() {
+        let flag = || number("0 or 1").map(|v| v != 0);
+        let key = key.to_ascii_lowercase();
+        // Tabula's own keys, for matches between settings: the threat-space hooks of the search.
+        let threats = || self.threat_options();
+        let changed = match key.as_str() {
+            "tabula_forced_replies" => Some(ThreatOptions { forced_replies: flag()?, ..threats() }),
+            "tabula_horizon_vcf" => Some(ThreatOptions { horizon_vcf_nodes: number("a node budget")?, ..threats() }),
+            "tabula_inner_vcf" => Some(ThreatOptions { inner_vcf_nodes: number("a node budget")?, ..threats() }),
+            "tabula_parry_threes" => Some(ThreatOptions { parry_threes: flag()?, ..threats() }),
+            "tabula_parry_four_threes" => Some(ThreatOptions { parry_four_threes: flag()?, ..threats() }),
+            "tabula_trivial_last" => Some(ThreatOptions { trivial_last: flag()?, ..threats() }),
+            _ => None,
+        };
+        if let Some(options) = changed {
+            self.engine().set_threat_options(options);
+            return Ok(Reply::Lines(Vec::new()));
+        }
+        match key.as_str() {
             "timeout_turn" => self.info.timeout_turn = number("milliseconds")?,
             "timeout_match" => self.info.timeout_match = number("milliseconds")?,
             "time_left" => self.info.time_left = number("milliseconds")?,
@@ -378,27 +394,6 @@ impl Session {
                     self.table_mib = mib;
                     self.engine().resize(mib);
                 }
-            }
-            // Tabula's own keys, for matches between settings: the threat-space hooks of the search.
-            "tabula_forced_replies" => {
-                let options = ThreatOptions { forced_replies: number("0 or 1")? != 0, ..self.threat_options() };
-                self.engine().set_threat_options(options);
-            }
-            "tabula_horizon_vcf" => {
-                let options = ThreatOptions { horizon_vcf_nodes: number("a node budget")?, ..self.threat_options() };
-                self.engine().set_threat_options(options);
-            }
-            "tabula_inner_vcf" => {
-                let options = ThreatOptions { inner_vcf_nodes: number("a node budget")?, ..self.threat_options() };
-                self.engine().set_threat_options(options);
-            }
-            "tabula_parry_threes" => {
-                let options = ThreatOptions { parry_threes: number("0 or 1")? != 0, ..self.threat_options() };
-                self.engine().set_threat_options(options);
-            }
-            "tabula_parry_four_threes" => {
-                let options = ThreatOptions { parry_four_threes: number("0 or 1")? != 0, ..self.threat_options() };
-                self.engine().set_threat_options(options);
             }
             // The evaluation's weights from a file (the rest of the line), or the embedded ones if none.
             "tabula_weights" => {

@@ -40,8 +40,9 @@
 use crate::board::{Board, Point, Shape};
 use crate::engine::eval::{shared_weights, Eval, Weights};
 use crate::engine::threats::{self, ThreatCache, ThreatKind, ThreatSolver};
+use crate::pattern::Pattern;
 use std::sync::Arc;
-use tabula::game::{Evaluator, EvaluatorHooks};
+use tabula::game::{Evaluator, EvaluatorHooks, PRIORITY};
 use tabula::score::Score;
 use tabula::search::SearchOptions;
 
@@ -66,6 +67,11 @@ pub struct ThreatOptions {
     /// three), search only the moves that parry every such point and the side to move's own fours, at inner
     /// nodes with two plies or more left: any other move loses to the four-three in three moves.
     pub parry_four_threes: bool,
+    /// Rank the points that make nothing for either side (no line with an open two or better, for the side to
+    /// move or its opponent) after every other move, as [losing moves](tabula::game::PRIORITY) are ranked, so
+    /// that the search's [`losing_move_pruning`](SearchOptions::losing_move_pruning) prunes them near the
+    /// horizon (Rapfi's classical search prunes such trivial moves within four plies of it).
+    pub trivial_last: bool,
 }
 
 impl Default for ThreatOptions {
@@ -79,6 +85,7 @@ impl Default for ThreatOptions {
             inner_vcf_nodes: 1_000,
             parry_threes: true,
             parry_four_threes: false,
+            trivial_last: false,
         }
     }
 }
@@ -91,6 +98,7 @@ impl ThreatOptions {
         inner_vcf_nodes: 0,
         parry_threes: false,
         parry_four_threes: false,
+        trivial_last: false,
     };
 
     /// `options` with the search's check extension (which forced replies rest on) set by these options.
@@ -158,9 +166,15 @@ impl Evaluator<Board> for Policy {
     }
 
     fn move_order(&self, board: &Board, mv: Point) -> i32 {
-        match &self.order {
+        let hint = match &self.order {
             Some(order) => order.move_order(board, mv),
             None => Eval.move_order(board, mv),
+        };
+        if self.options.trivial_last && is_trivial(board, mv) {
+            // Below -PRIORITY, in the hints' own order.
+            -2 * PRIORITY + hint.clamp(-PRIORITY / 2, PRIORITY / 2)
+        } else {
+            hint
         }
     }
 
@@ -203,6 +217,12 @@ impl Policy {
         moves.extend(replies.into_iter().filter(|p| board.is_legal_at(p.index(), me)));
         Some(moves.len() - before)
     }
+}
+
+/// Whether `mv` makes nothing along any line for either side: no open two or better.
+fn is_trivial(board: &Board, mv: Point) -> bool {
+    let weak = |color| board.patterns_at(mv.index(), color).iter().all(|&p| p < Pattern::FlexTwo);
+    weak(board.side_to_move()) && weak(board.side_to_move().opponent())
 }
 
 /// Whether `mv` makes a four (or five) for the side to move: a tactical move.

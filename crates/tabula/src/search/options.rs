@@ -364,8 +364,8 @@ declare_options! {
     lmr_depth / with_lmr_depth: i32 = 3, solver 3, lean None, verify [3];
     /// ... to the moves after this many.
     lmr_moves / with_lmr_moves: usize = 3, solver 3, lean None, verify [3];
-    /// Late-move reductions are about ln(depth)·ln(index) divided by this, in hundredths (225: by 2.25; Rapfi's
-    /// freestyle Gomoku search divides by about 100).
+    /// Late-move reductions are about ln(depth)·ln(index) divided by this, in hundredths (225: by 2.25; the Gomoku
+    /// engine divides by 100, as Rapfi's freestyle search does).
     lmr_divisor / with_lmr_divisor: i32 = 225, solver 225, lean None, verify [225];
     /// The margin of a singular extension's search, per ply of depth, in the evaluation's units.
     singular_margin / with_singular_margin: Score = 2, solver 2, lean None, verify [2];

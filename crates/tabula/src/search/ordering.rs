@@ -432,35 +432,23 @@ pub(super) fn add_killer(killers: &mut [u16; 2], code: u16) {
 /// Size of each side of the late-move reduction table.
 const LMR_TABLE: usize = 64;
 
-/// Late-move reductions by depth and move index: about ln(depth)·ln(index)/2.25, computed once.
-static LMR: LazyLock<[[u8; LMR_TABLE]; LMR_TABLE]> = LazyLock::new(|| {
-    let mut table = [[0u8; LMR_TABLE]; LMR_TABLE];
+/// ln(depth)·ln(index) by depth and move index, computed once: the late-move reductions before their divisor.
+static LN_PRODUCTS: LazyLock<[[f32; LMR_TABLE]; LMR_TABLE]> = LazyLock::new(|| {
+    let mut table = [[0.0; LMR_TABLE]; LMR_TABLE];
     for (depth, row) in table.iter_mut().enumerate().skip(1) {
-        for (index, r) in row.iter_mut().enumerate().skip(1) {
-            *r = reduction(depth, index, LMR_DIVISOR) as u8;
+        for (index, product) in row.iter_mut().enumerate().skip(1) {
+            *product = (depth as f32).ln() * (index as f32).ln();
         }
     }
     table
 });
 
-/// The divisor of the table's reductions, in hundredths.
-const LMR_DIVISOR: i32 = 225;
-
-/// How many plies late move number `index` (from 0) is reduced at `depth`: about ln(depth)·ln(index) divided
-/// by `divisor` hundredths (the table for the usual 225, worked out otherwise).
+/// How many plies late move number `index` (from 0) is reduced at `depth`: ln(depth)·ln(index) divided by
+/// `divisor` hundredths, rounded.
 #[inline]
 pub(super) fn lmr_reduction(depth: i32, index: usize, divisor: i32) -> i32 {
     let (depth, index) = ((depth.max(0) as usize).min(LMR_TABLE - 1), index.min(LMR_TABLE - 1));
-    if divisor == LMR_DIVISOR {
-        return LMR[depth][index] as i32;
-    }
-    reduction(depth, index, divisor)
-}
-
-/// ln(depth)·ln(index) divided by `divisor` hundredths, rounded: the reduction the table holds for the usual
-/// divisor.
-fn reduction(depth: usize, index: usize, divisor: i32) -> i32 {
-    (0.5 + (depth as f32).ln() * (index as f32).ln() / (divisor.max(1) as f32 / 100.0)) as i32
+    (0.5 + LN_PRODUCTS[depth][index] / (divisor.max(1) as f32 / 100.0)) as i32
 }
 
 /// How many moves a node `depth` plies from the horizon searches before late-move pruning starts: `3 +
@@ -706,16 +694,20 @@ mod tests {
         assert!(h.continuation(&[5, 2], 3) <= 2 * HISTORY_MAX);
     }
     #[test]
-    fn reductions_grow_with_depth_and_index() {
-        assert_eq!(lmr_reduction(1, 1, LMR_DIVISOR), 0);
-        assert!(lmr_reduction(10, 20, LMR_DIVISOR) > lmr_reduction(4, 4, LMR_DIVISOR));
-        assert!(lmr_reduction(100, 100, LMR_DIVISOR) <= lmr_reduction(63, 63, LMR_DIVISOR));
-        // Worked out for another divisor, the same as the table's at the usual one, and larger for a smaller.
-        for (d, i) in [(3, 4), (8, 12), (20, 40), (63, 63)] {
-            let table = lmr_reduction(d as i32, i, LMR_DIVISOR);
-            assert_eq!(table, reduction(d, i, LMR_DIVISOR), "{d} {i}");
-            assert!(lmr_reduction(d as i32, i, 100) >= table);
+    fn reductions_are_the_rounded_log_products() {
+        for divisor in [100, 225, 300] {
+            for d in 1..LMR_TABLE {
+                for i in 1..LMR_TABLE {
+                    let exact = (d as f64).ln() * (i as f64).ln() * 100.0 / f64::from(divisor);
+                    if (exact.fract() - 0.5).abs() > 1e-4 {
+                        assert_eq!(lmr_reduction(d as i32, i, divisor), exact.round() as i32, "{divisor} {d} {i}");
+                    }
+                }
+            }
         }
-        assert!(lmr_reduction(20, 40, 100) > lmr_reduction(20, 40, LMR_DIVISOR));
+        assert_eq!(lmr_reduction(1, 1, 225), 0);
+        assert!(lmr_reduction(10, 20, 225) > lmr_reduction(4, 4, 225));
+        assert_eq!(lmr_reduction(100, 100, 225), lmr_reduction(63, 63, 225));
+        assert!(lmr_reduction(20, 40, 100) > lmr_reduction(20, 40, 225));
     }
 }

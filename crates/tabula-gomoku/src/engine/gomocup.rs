@@ -9,8 +9,9 @@
 //! search's threat-space hooks ([`ThreatOptions`]): `tabula_forced_replies` (0 or 1), `tabula_horizon_vcf`
 //! and `tabula_inner_vcf` (node budgets, 0 for none), `tabula_parry_threes`, `tabula_parry_four_threes` and
 //! `tabula_trivial_last` (0 or 1); `tabula_weights` reads the evaluation's weights from the file the rest of the
-//! line names (as `tabula-lab gomoku tune fit` writes them; no file: the embedded ones); `tabula_order` orders the search's moves by the fitted move order the
-//! file names (as `tabula-lab gomoku tune order` writes it; no file: the hand-set order); and
+//! line names (as `tabula-lab gomoku tune fit` writes them; no file: the embedded ones); `tabula_order` orders
+//! the search's moves by the fitted move order the file names (as `tabula-lab gomoku tune order` writes it; no
+//! file: the hand-set order); and
 //! `tabula_search_NAME` sets the alpha-beta search's option `NAME`
 //! ([`SearchOptions::set`](tabula::search::SearchOptions::set): `INFO tabula_search_counter_moves 1`,
 //! `INFO tabula_search_singular_depth none`); an unknown option or a bad value is answered `ERROR`.

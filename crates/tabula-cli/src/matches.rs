@@ -24,16 +24,17 @@ pub struct MatchArgs {
     /// `each:Threads=1`, `2:level=10` (GTP `level 10`), `'1:kata-set-param maxVisits 100'`.
     #[arg(long = "option", value_name = "ENGINE:NAME[=VALUE]")]
     options: Vec<String>,
-    /// Clock per side: base+increment in seconds (`10+0.1`).
+    /// Clock per side: base+increment in seconds (`10+0.1`). Give it twice for a match at time odds: the first
+    /// engine's clock, then the second's (`--tc 40+0.4 --tc 10+0.1`).
     ///
     /// For Go, GTP knows only Canadian byo-yomi in whole seconds: `base+inc` is sent as `time_settings base
     /// inc 1` (absolute time when inc < 1 s) and `time_left` gives the real clock before each move; `--st t`
     /// as `time_settings 0 t 1`. The match's own clock decides losses on time.
     #[arg(long)]
-    tc: Option<String>,
-    /// Fixed time per move in seconds.
+    tc: Vec<String>,
+    /// Fixed time per move in seconds; twice for time odds, as `--tc`.
     #[arg(long)]
-    st: Option<String>,
+    st: Vec<String>,
     /// Fixed depth per move (UCI).
     #[arg(long)]
     depth: Option<u32>,
@@ -102,17 +103,23 @@ impl MatchArgs {
             [a, b] => Some([a.clone(), b.clone()]),
             other => anyhow::bail!("give two names (`--name` twice), got {}", other.len()),
         };
-        let mut tc = match &self.tc {
-            Some(text) => TimeControl::parse_base_increment(text)?,
-            None => TimeControl::default(),
-        };
-        if let Some(text) = &self.st {
-            tc.movetime = Some(TimeControl::parse_seconds(text)?);
+        let mut tc = [TimeControl::default(); 2];
+        for (i, text) in by_engine("--tc", &self.tc)?.into_iter().enumerate() {
+            if let Some(text) = text {
+                tc[i] = TimeControl::parse_base_increment(text)?;
+            }
         }
-        tc.depth = self.depth;
-        tc.nodes = self.nodes;
-        tc.margin = Duration::from_millis(self.margin);
-        tc.watchdog = Duration::from_secs(self.watchdog);
+        for (i, text) in by_engine("--st", &self.st)?.into_iter().enumerate() {
+            if let Some(text) = text {
+                tc[i].movetime = Some(TimeControl::parse_seconds(text)?);
+            }
+        }
+        for tc in &mut tc {
+            tc.depth = self.depth;
+            tc.nodes = self.nodes;
+            tc.margin = Duration::from_millis(self.margin);
+            tc.watchdog = Duration::from_secs(self.watchdog);
+        }
         let sprt = if self.sprt.is_empty() { None } else { Some(Sprt::parse(self.sprt.iter().map(String::as_str))?) };
         let mut options = [Vec::new(), Vec::new()];
         for text in &self.options {
@@ -135,6 +142,16 @@ impl MatchArgs {
             pentanomial: self.pentanomial,
             pairs: None,
         })
+    }
+}
+
+/// A setting given once for both engines or twice, one per engine in order.
+fn by_engine<'a>(flag: &str, values: &'a [String]) -> Result<[Option<&'a str>; 2]> {
+    match values {
+        [] => Ok([None, None]),
+        [both] => Ok([Some(both), Some(both)]),
+        [first, second] => Ok([Some(first), Some(second)]),
+        more => anyhow::bail!("give `{flag}` once for both engines or twice, one per engine; got {}", more.len()),
     }
 }
 

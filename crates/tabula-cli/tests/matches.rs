@@ -49,8 +49,13 @@ fn go_games(records: &str) -> usize {
 #[test]
 fn chess_tabula_against_tabula_at_depth_two() {
     let tc = TimeControl { depth: Some(2), ..TimeControl::default() };
-    let config =
-        MatchConfig { engines: [uci(), uci()], tc, max_moves: Some(30), games: Some(4), ..MatchConfig::default() };
+    let config = MatchConfig {
+        engines: [uci(), uci()],
+        tc: [tc; 2],
+        max_moves: Some(30),
+        games: Some(4),
+        ..MatchConfig::default()
+    };
     let openings = "startpos\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n";
     let (summary, records) = play(&Chess, openings, &config);
     assert_eq!(summary.results.games(), 4);
@@ -72,12 +77,32 @@ fn chess_tabula_against_tabula_at_depth_two() {
 }
 
 #[test]
+fn chess_at_time_odds_gives_each_engine_its_own_clock() {
+    let [long, short] = ["2+0.02", "0.5+0.005"].map(|t| TimeControl::parse_base_increment(t).unwrap());
+    let config = MatchConfig {
+        engines: [uci(), uci()],
+        tc: [long, short],
+        max_moves: Some(20),
+        games: Some(2),
+        ..MatchConfig::default()
+    };
+    let (summary, records) = play(&Chess, "startpos\n", &config);
+    assert_eq!((summary.results.games(), summary.forfeits), (2, [0, 0]), "{records}");
+    // Each game's tags say whose clock was whose: the first engine had the long one, as White then as Black.
+    assert!(records.contains("[WhiteTimeControl \"2+0.02\"]\n[BlackTimeControl \"0.5+0.005\"]"), "{records}");
+    assert!(records.contains("[WhiteTimeControl \"0.5+0.005\"]\n[BlackTimeControl \"2+0.02\"]"), "{records}");
+    // The engine budgets from the clock it is sent, so the one with four times the clock thinks longer.
+    let per_game = |engine| summary.time_use(engine).unwrap().per_game;
+    assert!(per_game(0) > 2 * per_game(1), "{:?} against {:?}", per_game(0), per_game(1));
+}
+
+#[test]
 fn chess960_between_two_tabula_engines() {
     let openings: String =
         [0, 959].iter().map(|&n| tabula_chess::Position::chess960(n).unwrap().to_fen() + "\n").collect();
     let openings = Chess.parse_openings(&openings, "960").unwrap();
     let tc = TimeControl { depth: Some(2), ..TimeControl::default() };
-    let config = MatchConfig { engines: [uci(), uci()], tc, max_moves: Some(40), ..MatchConfig::default() };
+    let config = MatchConfig { engines: [uci(), uci()], tc: [tc; 2], max_moves: Some(40), ..MatchConfig::default() };
     let mut records = Vec::new();
     let summary = run(&Chess, openings, &config, &mut records, &mut Vec::new()).unwrap();
     let records = String::from_utf8(records).unwrap();
@@ -92,7 +117,7 @@ fn xiangqi_tabula_against_tabula() {
     let tc = TimeControl { depth: Some(3), ..TimeControl::default() };
     let config = MatchConfig {
         engines: [engine.clone(), engine],
-        tc,
+        tc: [tc; 2],
         max_moves: Some(40),
         games: Some(2),
         ..MatchConfig::default()
@@ -134,7 +159,8 @@ fn gomoku_tabula_against_tabula() {
         margin: Duration::from_millis(1500),
         ..TimeControl::default()
     };
-    let config = MatchConfig { engines: [pbrain.clone(), pbrain], tc, games: Some(2), ..MatchConfig::default() };
+    let config =
+        MatchConfig { engines: [pbrain.clone(), pbrain], tc: [tc; 2], games: Some(2), ..MatchConfig::default() };
     let mut records = Vec::new();
     let summary = run(&game, Vec::new(), &config, &mut records, &mut Vec::new()).unwrap();
     assert_eq!(summary.forfeits, [0, 0], "{summary}");

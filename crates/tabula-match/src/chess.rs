@@ -212,6 +212,21 @@ mod tests {
     }
 
     #[test]
+    fn time_odds_tag_each_side() {
+        let start = Position::startpos();
+        let opening = Chess.default_opening();
+        let [long, short] = ["40+0.4", "10+0.1"].map(|t| crate::TimeControl::parse_base_increment(t).unwrap());
+        let info = crate::GameInfo { tc: [long, short], ..info() };
+        let moves = moves(&start, &["e2e4"]);
+        let ending = (GameResult::Draw, "agreed", "normal");
+        let text = record::<Chess>(&start, &opening, &moves, &[], 1, &info, ending.0, ending.1, ending.2);
+        assert!(text.contains("[WhiteTimeControl \"10+0.1\"]\n[BlackTimeControl \"40+0.4\"]"), "{text}");
+        assert!(!text.contains("[TimeControl "), "{text}");
+        let text = pgn(&start, &opening, &["e2e4"], &[], 0, ending);
+        assert!(text.contains("[TimeControl \"-\"]"), "{text}");
+    }
+
+    #[test]
     fn moves_carry_their_comments() {
         let start = Position::startpos();
         let moves = ["e2e4", "e7e5", "g1f3"];

@@ -202,7 +202,7 @@ pub fn time_settings(tc: &TimeControl) -> Option<String> {
 
 /// The `time_left` command for `seat`, playing `color`, before its move.
 pub fn time_left(clock: &Clock, seat: usize, color: Color) -> Option<String> {
-    match (clock.left(seat), clock.control().movetime) {
+    match (clock.left(seat), clock.control(seat).movetime) {
         (Some(left), _) => Some(format!("time_left {} {} 0", color.to_gtp(), left.as_secs())),
         (None, Some(t)) => Some(format!("time_left {} {} 1", color.to_gtp(), t.as_secs())),
         (None, None) => None,
@@ -329,7 +329,7 @@ impl MatchGame for Go {
         // Seat 0 moves first after the opening.
         let first = position.to_move();
         let seat_of = |color: Color| usize::from(color != first);
-        let mut clock = Clock::new(&info.tc);
+        let mut clock = Clock::seated(&info.tc);
         // The moves of `position` each engine has been sent; `None` until it has been set up for this game.
         let mut known: [Option<usize>; 2] = [None; 2];
         let mut plies = 0usize;
@@ -340,7 +340,7 @@ impl MatchGame for Go {
             let step = (|| -> Result<Answer, EngineError> {
                 let process = players[seat].ensure(|p, o| self.handshake(p, o))?;
                 if known[seat].is_none() {
-                    self.new_game(process, start, &info.tc)?;
+                    self.new_game(process, start, &info.tc[seat])?;
                     known[seat] = Some(0);
                 }
                 for (c, mv) in position.moves().skip(known[seat].unwrap_or(0)) {
@@ -394,15 +394,16 @@ impl MatchGame for Go {
                 }
             }
         };
-        let names = [&info.names[seat_of(Color::Black)], &info.names[seat_of(Color::White)]];
-        let record = sgf(&position, names, info, ending, &reason);
+        let seats = [seat_of(Color::Black), seat_of(Color::White)];
+        let record = sgf(&position, seats, info, ending, &reason);
         Finished { result, reason, record, spent: clock.take_spent() }
     }
 }
 
 /// The game as an SGF FF\[4\] record, written by `tabula_go`'s one SGF writer: `names` are Black's and
 /// White's; the reason is the root comment; a blank line follows.
-fn sgf(position: &Position, names: [&String; 2], info: &GameInfo, ending: Ending, reason: &str) -> String {
+/// The game's SGF record; `seats` are Black's and White's seats.
+fn sgf(position: &Position, seats: [usize; 2], info: &GameInfo, ending: Ending, reason: &str) -> String {
     let mut record = GameRecord::from_position(position);
     record.set_info("CA", "UTF-8");
     record.set_info("AP", format!("tabula:{}", env!("CARGO_PKG_VERSION")));
@@ -410,18 +411,24 @@ fn sgf(position: &Position, names: [&String; 2], info: &GameInfo, ending: Ending
     record.set_info("EV", "tabula match");
     record.set_info("RO", info.round.to_string());
     record.set_info("DT", info.date.replace('.', "-"));
-    record.set_info("PB", names[0].as_str());
-    record.set_info("PW", names[1].as_str());
-    let tc = &info.tc;
-    match (tc.base, tc.movetime) {
-        (Some(base), _) => {
-            record.set_info("TM", base.as_secs_f64().to_string());
-            if !tc.increment.is_zero() {
-                record.set_info("OT", format!("{} s added after each move (Fischer)", tc.increment.as_secs_f64()));
+    record.set_info("PB", info.names[seats[0]].as_str());
+    record.set_info("PW", info.names[seats[1]].as_str());
+    let [black, white] = seats.map(|seat| &info.tc[seat]);
+    if black == white {
+        match (black.base, black.movetime) {
+            (Some(base), _) => {
+                record.set_info("TM", base.as_secs_f64().to_string());
+                if !black.increment.is_zero() {
+                    let increment = black.increment.as_secs_f64();
+                    record.set_info("OT", format!("{increment} s added after each move (Fischer)"));
+                }
             }
+            (None, Some(t)) => record.set_info("OT", format!("{} s per move", t.as_secs_f64())),
+            (None, None) => {}
         }
-        (None, Some(t)) => record.set_info("OT", format!("{} s per move", t.as_secs_f64())),
-        (None, None) => {}
+    } else {
+        // SGF's TM is one time for both players: a match at time odds says each side's in OT instead.
+        record.set_info("OT", format!("time odds: Black {black}, White {white}"));
     }
     let setup = &record.setup;
     let first = record.moves.first().map_or(position.to_move(), |m| m.color);
@@ -445,7 +452,7 @@ mod tests {
         GameInfo {
             names: ["A]".into(), "B".into()],
             round: 2,
-            tc: TimeControl::parse_base_increment("10+0.5").unwrap(),
+            tc: [TimeControl::parse_base_increment("10+0.5").unwrap(); 2],
             max_moves: None,
             date: "2026.01.02".into(),
         }
@@ -535,13 +542,7 @@ mod tests {
         let mut position = start.position().clone();
         position.play(m("E5", 9), Color::White).unwrap();
         position.play(Move::Pass, Color::Black).unwrap();
-        let text = sgf(
-            &position,
-            [&"A]".to_string(), &"B".to_string()],
-            &info(),
-            Ending::Resign(Color::White),
-            "White resigns",
-        );
+        let text = sgf(&position, [0, 1], &info(), Ending::Resign(Color::White), "White resigns");
         assert!(text.contains("PB[A\\]]PW[B]"), "{text}");
         assert!(text.contains("RE[B+R]") && text.contains("HA[2]") && text.contains("PL[W]"), "{text}");
         assert!(text.contains("TM[10]OT[0.5 s added"), "{text}");
@@ -555,5 +556,20 @@ mod tests {
         assert_eq!(Ending::Score(0.0).token(), "0");
         assert_eq!(Ending::Time(Color::Black).token(), "W+T");
         assert_eq!(Ending::Forfeit(Color::White).token(), "B+F");
+    }
+
+    #[test]
+    fn records_at_time_odds_name_each_colours_clock() {
+        let go = Go::new(9, 7.0).unwrap();
+        let position = go.parse_move_list("E5").unwrap();
+        let [long, short] = ["40+1", "10+1"].map(|t| TimeControl::parse_base_increment(t).unwrap());
+        // Seat 1 (B) plays Black with the short clock.
+        let info = GameInfo { tc: [long, short], ..info() };
+        let text = sgf(&position, [1, 0], &info, Ending::Resign(Color::White), "White resigns");
+        assert!(text.contains("PB[B]PW[A\\]]"), "{text}");
+        assert!(text.contains("OT[time odds: Black 10+1s, White 40+1s]") && !text.contains("TM["), "{text}");
+        let clock = Clock::seated(&info.tc);
+        assert_eq!(time_left(&clock, 1, Color::Black).unwrap(), "time_left black 10 0");
+        assert_eq!(time_left(&clock, 0, Color::White).unwrap(), "time_left white 40 0");
     }
 }

@@ -19,6 +19,7 @@
 
 use crate::{
     forfeit, opening_lines, Clock, EngineOption, Finished, GameInfo, GameResult, MatchGame, OpeningError, Player,
+    TimeControl,
 };
 use std::time::Instant;
 use tabula_gomoku::{Board, Point, Rule};
@@ -52,7 +53,7 @@ impl Gomoku {
         &self,
         process: &mut Process,
         options: &[EngineOption],
-        clock: &Clock,
+        tc: &TimeControl,
         allowed: std::time::Duration,
     ) -> Result<(), EngineError> {
         process.send(&format!("START {}", self.size))?;
@@ -69,7 +70,6 @@ impl Gomoku {
         for option in options {
             process.send(&format!("INFO {}", option.joined(" ")))?;
         }
-        let tc = clock.control();
         if let Some(t) = tc.movetime {
             process.send(&format!("INFO timeout_turn {}", t.as_millis()))?;
         }
@@ -123,7 +123,7 @@ impl MatchGame for Gomoku {
         for &p in opening {
             board.play_unchecked(p);
         }
-        let mut clock = Clock::new(&info.tc);
+        let mut clock = Clock::seated(&info.tc);
         let mut synced = [false; 2];
         let mut plies = 0usize;
         let (result, reason) = loop {
@@ -133,7 +133,7 @@ impl MatchGame for Gomoku {
                 let options = players[seat].options.clone();
                 let process = players[seat].ensure(|_, _| Ok(()))?;
                 if !synced[seat] {
-                    self.start(process, &options, &clock, allowed)?;
+                    self.start(process, &options, clock.control(seat), allowed)?;
                 }
                 if let Some(left) = clock.left(seat) {
                     process.send(&format!("INFO time_left {}", left.as_millis()))?;

@@ -150,17 +150,24 @@ impl fmt::Display for TimeControl {
 }
 
 /// Both sides' clocks during one game. Seat 0 moves first.
+///
+/// Each seat has its own time control: the same one in an even match, different ones in a match at time odds.
 #[derive(Clone, Debug)]
 pub struct Clock {
-    tc: TimeControl,
+    tc: [TimeControl; 2],
     left: [Option<Duration>; 2],
     spent: [Vec<Duration>; 2],
 }
 
 impl Clock {
-    /// Full clocks for a new game.
+    /// Full clocks for a new game, both seats on `tc`.
     pub fn new(tc: &TimeControl) -> Clock {
-        Clock { tc: *tc, left: [tc.base; 2], spent: [Vec::new(), Vec::new()] }
+        Clock::seated(&[*tc; 2])
+    }
+
+    /// Full clocks for a new game, each seat on its own time control (by seat).
+    pub fn seated(tc: &[TimeControl; 2]) -> Clock {
+        Clock { tc: *tc, left: tc.map(|tc| tc.base), spent: [Vec::new(), Vec::new()] }
     }
 
     /// Both seats' times per move, taken out of the clock (for [`Finished::spent`]).
@@ -173,20 +180,21 @@ impl Clock {
         self.left[seat]
     }
 
-    /// The time control.
-    pub fn control(&self) -> &TimeControl {
-        &self.tc
+    /// `seat`'s time control.
+    pub fn control(&self, seat: usize) -> &TimeControl {
+        &self.tc[seat]
     }
 
     /// How long `seat` may take over its next move before it loses on time (the margin included).
     pub fn allowance(&self, seat: usize) -> Duration {
-        let limit = match (self.left[seat], self.tc.movetime) {
+        let tc = &self.tc[seat];
+        let limit = match (self.left[seat], tc.movetime) {
             (Some(left), Some(t)) => left.min(t),
             (Some(left), None) => left,
             (None, Some(t)) => t,
-            (None, None) => return self.tc.watchdog,
+            (None, None) => return tc.watchdog,
         };
-        limit + self.tc.margin
+        limit + tc.margin
     }
 
     /// Charges `seat` for a move that took `elapsed`, adding the increment.
@@ -200,7 +208,7 @@ impl Clock {
             return Err(EngineError::Timeout(allowed));
         }
         if let Some(left) = self.left[seat].as_mut() {
-            *left = left.saturating_sub(elapsed) + self.tc.increment;
+            *left = left.saturating_sub(elapsed) + self.tc[seat].increment;
         }
         self.spent[seat].push(elapsed);
         Ok(())
@@ -365,8 +373,8 @@ pub struct GameInfo {
     pub names: [String; 2],
     /// The round (game number from 1).
     pub round: usize,
-    /// The time control.
-    pub tc: TimeControl,
+    /// The time controls by seat (equal unless the match is at time odds).
+    pub tc: [TimeControl; 2],
     /// Adjudicate a draw (chess, Gomoku) or a score (Go) after this many moves by each side, if set.
     pub max_moves: Option<u32>,
     /// The date, `YYYY.MM.DD`.
@@ -462,6 +470,21 @@ mod tests {
         assert!(clock.charge(0, Duration::from_millis(140)).is_ok());
         assert!(matches!(clock.charge(0, Duration::from_millis(151)), Err(EngineError::Timeout(_))));
         assert_eq!(TimeControl::parse_base_increment("10+0.1").unwrap().pgn_tag(), "10+0.1");
+    }
+
+    #[test]
+    fn seats_at_time_odds_keep_their_own_clocks() {
+        let slow = TimeControl::parse_base_increment("4+1").unwrap();
+        let fast = TimeControl::parse_base_increment("1+0.25").unwrap();
+        let mut clock = Clock::seated(&[slow, fast]);
+        assert_eq!((clock.left(0), clock.left(1)), (Some(Duration::from_secs(4)), Some(Duration::from_secs(1))));
+        assert_eq!(clock.allowance(1), Duration::from_millis(1100));
+        assert!(matches!(clock.charge(1, Duration::from_millis(1200)), Err(EngineError::Timeout(_))));
+        clock.charge(0, Duration::from_secs(2)).unwrap();
+        clock.charge(1, Duration::from_millis(500)).unwrap();
+        assert_eq!(clock.left(0), Some(Duration::from_secs(3)));
+        assert_eq!(clock.left(1), Some(Duration::from_millis(750)));
+        assert_eq!((clock.control(0), clock.control(1)), (&slow, &fast));
     }
 
     #[test]

@@ -55,8 +55,8 @@ pub struct MatchConfig {
     pub names: Option<[String; 2]>,
     /// Each engine's options.
     pub options: [Vec<EngineOption>; 2],
-    /// The time control.
-    pub tc: TimeControl,
+    /// Each engine's time control: the same for both, or different for a match at time odds.
+    pub tc: [TimeControl; 2],
     /// Move-limit adjudication (see [`GameInfo::max_moves`]).
     pub max_moves: Option<u32>,
     /// Games played at once, each with its own pair of engine processes.
@@ -81,7 +81,7 @@ impl Default for MatchConfig {
             engines: [String::new(), String::new()],
             names: None,
             options: [Vec::new(), Vec::new()],
-            tc: TimeControl::default(),
+            tc: [TimeControl::default(); 2],
             max_moves: None,
             concurrency: 1,
             rounds: 1,
@@ -423,7 +423,7 @@ pub fn run<G: MatchGame>(
                     let info = GameInfo {
                         names: [names[seat0].clone(), names[1 - seat0].clone()],
                         round: job.game + 1,
-                        tc: config.tc,
+                        tc: [config.tc[seat0], config.tc[1 - seat0]],
                         max_moves: config.max_moves,
                         date: date.clone(),
                     };

@@ -131,7 +131,7 @@ impl std::fmt::Display for Eval {
 /// plays the first colour if `first_colour`, and waits for its `bestmove` within the time it has, keeping the
 /// last score it reports on the way.
 pub fn go(process: &mut Process, clock: &Clock, seat: usize, first_colour: bool) -> Result<Reply, EngineError> {
-    let tc = clock.control();
+    let tc = clock.control(seat);
     let mut go = "go".to_string();
     if let (Some(_), Some(_)) = (clock.left(0), clock.left(1)) {
         // Seats are the colours in order only from the first colour to move; map by colour instead.
@@ -141,8 +141,8 @@ pub fn go(process: &mut Process, clock: &Clock, seat: usize, first_colour: bool)
             " wtime {} btime {} winc {} binc {}",
             ms(clock.left(first)),
             ms(clock.left(1 - first)),
-            tc.increment.as_millis(),
-            tc.increment.as_millis()
+            clock.control(first).increment.as_millis(),
+            clock.control(1 - first).increment.as_millis()
         ));
     }
     if let Some(t) = tc.movetime {
@@ -267,7 +267,7 @@ pub fn play<G: UciGame>(mut players: [&mut Player; 2], opening: &G::Opening, inf
     let mut pos = start.clone();
     // Seat 0 moves first: it plays the first colour unless the opening has the second to move.
     let first_seat = if G::first_colour(&pos) { 0 } else { 1 };
-    let mut clock = Clock::new(&info.tc);
+    let mut clock = Clock::seated(&info.tc);
     let mut memory = G::remember(&pos);
     let mut moves: Vec<G::Move> = Vec::new();
     let mut comments: Vec<String> = Vec::new();
@@ -421,7 +421,15 @@ pub fn tags(info: &GameInfo, white_seat: usize, token: &str, termination: &str, 
     tag("Black", &info.names[1 - white_seat]);
     tag("Result", token);
     tag("Termination", termination);
-    tag("TimeControl", &info.tc.pgn_tag());
+    // PGN's `TimeControl` is both sides'; at time odds each side's goes in `WhiteTimeControl` and
+    // `BlackTimeControl` instead, as other match managers write them.
+    let [white, black] = [&info.tc[white_seat], &info.tc[1 - white_seat]];
+    if white == black {
+        tag("TimeControl", &white.pgn_tag());
+    } else {
+        tag("WhiteTimeControl", &white.pgn_tag());
+        tag("BlackTimeControl", &black.pgn_tag());
+    }
     for (name, value) in extra {
         tag(name, value);
     }
@@ -453,7 +461,7 @@ pub(crate) fn test_info() -> GameInfo {
     GameInfo {
         names: ["A".into(), "B".into()],
         round: 1,
-        tc: crate::TimeControl::default(),
+        tc: [crate::TimeControl::default(); 2],
         max_moves: None,
         date: "2026.01.02".into(),
     }

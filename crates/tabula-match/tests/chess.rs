@@ -13,7 +13,8 @@ fn fake(protocol: &str, mode: &str, after: usize) -> String {
 }
 
 fn play(engines: [String; 2], tc: TimeControl, games: usize, max_moves: u32) -> (Summary, String) {
-    let config = MatchConfig { engines, tc, max_moves: Some(max_moves), games: Some(games), ..MatchConfig::default() };
+    let config =
+        MatchConfig { engines, tc: [tc; 2], max_moves: Some(max_moves), games: Some(games), ..MatchConfig::default() };
     let mut records = Vec::new();
     let mut live = Vec::new();
     let openings =
@@ -66,7 +67,7 @@ fn misbehaving_loses_every_game() {
 fn lopsided_sprt_match() -> MatchConfig {
     MatchConfig {
         engines: [fake("uci", "random", 0), fake("uci", "illegal", 0)],
-        tc: TimeControl { depth: Some(1), ..TimeControl::default() },
+        tc: [TimeControl { depth: Some(1), ..TimeControl::default() }; 2],
         max_moves: Some(60),
         rounds: 100,
         sprt: Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap()),
@@ -123,7 +124,7 @@ fn options_reach_the_engine() {
     let config = MatchConfig {
         engines: [fake("uci", "random", 0), fake("uci", "random", 0)],
         options,
-        tc: movetime(100),
+        tc: [movetime(100); 2],
         games: Some(2),
         ..MatchConfig::default()
     };

@@ -54,8 +54,12 @@ fn games(records: &str) -> Vec<GameRecord> {
 /// `T` or `R`) in the record, and is restarted after each forfeit.
 fn loses_every_game(mode: &str, reason: &str, re: &str, tc: TimeControl) {
     let go = Go::new(9, 7.0).unwrap();
-    let config =
-        MatchConfig { engines: [fake(mode, 2), fake("random", 0)], tc, games: Some(2), ..MatchConfig::default() };
+    let config = MatchConfig {
+        engines: [fake(mode, 2), fake("random", 0)],
+        tc: [tc; 2],
+        games: Some(2),
+        ..MatchConfig::default()
+    };
     let (summary, records) = play(&go, "E5 C3\n", config);
     assert_eq!(summary.results.losses, 2, "{mode}: {summary}\n{records}");
     for played in &summary.games {
@@ -98,7 +102,7 @@ fn misbehaving_loses_every_game() {
 fn random_games_end_by_two_passes_and_are_scored_by_area() {
     let go = Go::new(7, 0.5).unwrap();
     let config =
-        MatchConfig { games: Some(4), tc: TimeControl::parse_base_increment("30+0").unwrap(), ..random_movers() };
+        MatchConfig { games: Some(4), tc: [TimeControl::parse_base_increment("30+0").unwrap(); 2], ..random_movers() };
     let (summary, records) = play(&go, "", config);
     assert_eq!(summary.forfeits, [0, 0], "{summary}\n{records}");
     assert_eq!(summary.results.games(), 4);
@@ -145,7 +149,7 @@ fn options_reach_the_engine_and_refusals_stop_the_match() {
     let go = Go::new(9, 7.0).unwrap();
     let (_, option) = EngineOption::parse_targeted("1:mode=garbage").unwrap();
     let config =
-        MatchConfig { options: [vec![option], Vec::new()], games: Some(2), tc: movetime(100), ..random_movers() };
+        MatchConfig { options: [vec![option], Vec::new()], games: Some(2), tc: [movetime(100); 2], ..random_movers() };
     let (summary, _) = play(&go, "", config);
     assert_eq!(summary.results.losses, 2, "{summary}");
     assert!(summary.games.iter().all(|g| g.finished.reason.contains("garbage")));

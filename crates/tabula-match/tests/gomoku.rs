@@ -20,7 +20,7 @@ fn config(engines: [String; 2], games: usize) -> MatchConfig {
         margin: Duration::from_millis(1500),
         ..TimeControl::default()
     };
-    MatchConfig { engines, tc, games: Some(games), ..MatchConfig::default() }
+    MatchConfig { engines, tc: [tc; 2], games: Some(games), ..MatchConfig::default() }
 }
 
 #[test]
@@ -50,11 +50,11 @@ fn error_lines_about_options_are_not_moves() {
     let game = Gomoku { size: 9, rule: Rule::Freestyle };
     let mut config = config([fake("complain", 0), fake("random", 0)], 4);
     // A clock, so that `INFO time_left` goes before every move.
-    config.tc = TimeControl {
+    config.tc = [TimeControl {
         base: Some(Duration::from_secs(20)),
         margin: Duration::from_millis(1500),
         ..TimeControl::default()
-    };
+    }; 2];
     let summary = run(&game, Vec::new(), &config, &mut Vec::new(), &mut Vec::new()).unwrap();
     assert_eq!(summary.forfeits, [0, 0], "{:?}", summary.games);
     assert_eq!(summary.results.games(), 4);

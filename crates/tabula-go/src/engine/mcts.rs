@@ -96,6 +96,11 @@ pub struct Config {
     /// Win rate the predictor's prior adds per unit of `ln(γ / mean γ)` (the move's strength against the
     /// mean of the node's moves), around one half, within 0.02 to 0.98.
     pub predictor_slope: f32,
+    /// How much a playout's value follows its score rather than its result alone: the value for black is
+    /// `(1 − w) · win + w · (½ + ½ · margin / points)`, the margin over the board's points (within ±1), so
+    /// that of two winning lines the tree prefers the one that wins by more, and of two losing ones the
+    /// closer (0: the result alone, the default).
+    pub score_weight: f32,
 }
 
 impl Default for Config {
@@ -115,6 +120,7 @@ impl Default for Config {
             hand_priors: true,
             predictor_games: 20.0,
             predictor_slope: 0.1,
+            score_weight: 0.0,
         }
     }
 }
@@ -799,13 +805,7 @@ fn worker(shared: &Shared, mut rng: Rng) {
             }
             shared.owner_samples.fetch_add(1, Ordering::Relaxed);
         }
-        let black_result = if margin > 0.0 {
-            1.0
-        } else if margin < 0.0 {
-            0.0
-        } else {
-            0.5
-        };
+        let black_result = black_value(margin, config.score_weight, pb.size());
         // Step 4. Back up: the edge taken, and AMAF for every edge whose move its player played first later.
         {
             let mut tree = shared.tree.lock().expect("no thread panicked holding the tree");
@@ -833,6 +833,23 @@ fn worker(shared: &Shared, mut rng: Rng) {
         }
         shared.done.fetch_add(1, Ordering::Relaxed);
     }
+}
+
+/// A playout's value for black from its area margin (black's less white's, komi counted) on a board of
+/// `size` × `size`: see [`Config::score_weight`].
+fn black_value(margin: f64, score_weight: f32, size: usize) -> f32 {
+    let result = if margin > 0.0 {
+        1.0
+    } else if margin < 0.0 {
+        0.0
+    } else {
+        0.5
+    };
+    if score_weight == 0.0 {
+        return result;
+    }
+    let share = (margin / (size * size) as f64).clamp(-1.0, 1.0) as f32;
+    (1.0 - score_weight) * result + score_weight * (0.5 + 0.5 * share)
 }
 
 /// Searches `position` for the side to move within `budget` on `threads` threads with an otherwise default
@@ -881,7 +898,7 @@ impl MovePicker for Mcts {
     }
 
     /// `exploration`, `rave_equivalence`, `expand_after`, `max_edges`, `hand_priors` (0 or 1),
-    /// `predictor_games`, `predictor_slope`, `resign_below` and `threads` (see [`Config`]), and `predictor_file`, a
+    /// `predictor_games`, `predictor_slope`, `score_weight`, `resign_below` and `threads` (see [`Config`]), and `predictor_file`, a
     /// strengths file for the [move predictor](crate::engine::predictor) in place of the embedded one; the tree is
     /// kept.
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), &'static str> {
@@ -900,6 +917,7 @@ impl MovePicker for Mcts {
             "hand_priors" => c.hand_priors = number()? != 0.0,
             "predictor_games" => c.predictor_games = number()? as f32,
             "predictor_slope" => c.predictor_slope = number()? as f32,
+            "score_weight" => c.score_weight = number()?.min(1.0) as f32,
             "resign_below" => c.resign_below = number()?.min(1.0),
             "threads" => c.threads = (number()? as usize).max(1),
             _ => return Err("unknown parameter"),
@@ -923,6 +941,19 @@ mod tests {
             g.play(Move::from_gtp(s, size).unwrap(), c).unwrap();
         }
         g
+    }
+
+    #[test]
+    fn a_playouts_value_leans_to_its_score_by_the_weight() {
+        // The result alone by default.
+        assert_eq!([-3.5, 0.0, 0.5].map(|m| black_value(m, 0.0, 9)), [0.0, 0.5, 1.0]);
+        // Any win is worth more than any loss, a larger win more than a smaller one, and a jigo a half.
+        let w = 0.1;
+        let values = [-200.0, -81.0, -10.5, -0.5, 0.0, 0.5, 10.5, 81.0, 200.0].map(|m| black_value(m, w, 9));
+        assert!(values.windows(2).all(|p| p[0] <= p[1]), "{values:?}");
+        assert_eq!((values[0], values[1], values[4], values[7], values[8]), (0.0, 0.0, 0.5, 1.0, 1.0));
+        assert!(values[3] < w && values[5] > 1.0 - w, "{values:?}");
+        assert!((values[6] - (0.9 + 0.05 * (1.0 + 10.5 / 81.0))).abs() < 1e-6, "{values:?}");
     }
 
     fn one_thread(seed: u64) -> Mcts {

@@ -362,20 +362,11 @@ impl Session {
         let number = |name: &'static str| -> Result<u64, ProtocolError> {
             value.parse::<i64>().map(|v| v.max(0) as u64).map_err(|_| arg_error("INFO", value, name))
         };
-        let flag = || number("0 or 1").map(|v| v != 0);
         let key = key.to_ascii_lowercase();
         // Tabula's own keys, for matches between settings: the threat-space hooks of the search.
-        let threats = || self.threat_options();
-        let changed = match key.as_str() {
-            "tabula_forced_replies" => Some(ThreatOptions { forced_replies: flag()?, ..threats() }),
-            "tabula_horizon_vcf" => Some(ThreatOptions { horizon_vcf_nodes: number("a node budget")?, ..threats() }),
-            "tabula_inner_vcf" => Some(ThreatOptions { inner_vcf_nodes: number("a node budget")?, ..threats() }),
-            "tabula_parry_threes" => Some(ThreatOptions { parry_threes: flag()?, ..threats() }),
-            "tabula_parry_four_threes" => Some(ThreatOptions { parry_four_threes: flag()?, ..threats() }),
-            "tabula_trivial_last" => Some(ThreatOptions { trivial_last: flag()?, ..threats() }),
-            _ => None,
-        };
-        if let Some(options) = changed {
+        if let Some(name) = key.strip_prefix("tabula_").filter(|n| ThreatOptions::NAMES.contains(n)) {
+            let mut options = self.threat_options();
+            options.set(name, value).map_err(|e| arg_error("INFO", value, e.expected()))?;
             self.engine().set_threat_options(options);
             return Ok(Reply::Lines(Vec::new()));
         }

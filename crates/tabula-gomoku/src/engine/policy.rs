@@ -49,6 +49,34 @@ use tabula::search::SearchOptions;
 /// Most attacking moves of a VCF in the search: the node budget is what bounds it in practice.
 const VCF_DEPTH: u32 = 12;
 
+/// Why [`ThreatOptions::set`] refused a name or a value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ThreatOptionError {
+    /// No threat option has this name.
+    #[error("no threat option `{0}` (one of {names})", names = ThreatOptions::NAMES.join(", "))]
+    Unknown(String),
+    /// The value does not fit the option.
+    #[error("bad value `{value}` for the threat option `{name}` (expected {expected})")]
+    BadValue {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+        /// What the option takes.
+        expected: &'static str,
+    },
+}
+
+impl ThreatOptionError {
+    /// What the option takes, or for an unknown name that it must be an option's.
+    pub fn expected(&self) -> &'static str {
+        match self {
+            ThreatOptionError::Unknown(_) => "a threat option's name",
+            ThreatOptionError::BadValue { expected, .. } => expected,
+        }
+    }
+}
+
 /// Which threat-space knowledge the search uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ThreatOptions {
@@ -100,6 +128,50 @@ impl ThreatOptions {
         parry_four_threes: false,
         trivial_last: false,
     };
+
+    /// The names [`set`](Self::set) takes, one per field: the node budgets as `horizon_vcf` and `inner_vcf`.
+    pub const NAMES: [&'static str; 6] =
+        ["forced_replies", "horizon_vcf", "inner_vcf", "parry_threes", "parry_four_threes", "trivial_last"];
+
+    /// Sets the option called `name` (one of [`NAMES`](Self::NAMES)) from text: a whole number, where a switch
+    /// is on unless it is 0 and a negative node budget is 0. For a protocol's options and the lab's tools, so
+    /// that one binary can be measured with one option changed.
+    ///
+    /// # Errors
+    ///
+    /// [`ThreatOptionError`] for an unknown name or a value that is not a whole number.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tabula_gomoku::engine::policy::ThreatOptions;
+    ///
+    /// let mut options = ThreatOptions::default();
+    /// options.set("inner_vcf", "5000").unwrap();
+    /// options.set("trivial_last", "1").unwrap();
+    /// assert_eq!((options.inner_vcf_nodes, options.trivial_last), (5000, true));
+    /// assert!(options.set("inner_vcf", "many").is_err() && options.set("outer_vcf", "1").is_err());
+    /// ```
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), ThreatOptionError> {
+        let number = |expected: &'static str| {
+            value.trim().parse::<i64>().map(|v| v.max(0) as u64).map_err(|_| ThreatOptionError::BadValue {
+                name: name.to_string(),
+                value: value.to_string(),
+                expected,
+            })
+        };
+        let flag = || number("0 or 1").map(|v| v != 0);
+        match name {
+            "forced_replies" => self.forced_replies = flag()?,
+            "horizon_vcf" => self.horizon_vcf_nodes = number("a node budget")?,
+            "inner_vcf" => self.inner_vcf_nodes = number("a node budget")?,
+            "parry_threes" => self.parry_threes = flag()?,
+            "parry_four_threes" => self.parry_four_threes = flag()?,
+            "trivial_last" => self.trivial_last = flag()?,
+            _ => return Err(ThreatOptionError::Unknown(name.to_string())),
+        }
+        Ok(())
+    }
 
     /// `options` with the search's check extension (which forced replies rest on) set by these options.
     pub fn search_options(&self, options: SearchOptions) -> SearchOptions {

@@ -400,9 +400,8 @@ impl MatchGame for Go {
     }
 }
 
-/// The game as an SGF FF\[4\] record, written by `tabula_go`'s one SGF writer: `names` are Black's and
-/// White's; the reason is the root comment; a blank line follows.
-/// The game's SGF record; `seats` are Black's and White's seats.
+/// The game as an SGF FF\[4\] record, written by `tabula_go`'s one SGF writer: `seats` are Black's and White's
+/// (their names and time controls are `info`'s by seat); the reason is the root comment; a blank line follows.
 fn sgf(position: &Position, seats: [usize; 2], info: &GameInfo, ending: Ending, reason: &str) -> String {
     let mut record = GameRecord::from_position(position);
     record.set_info("CA", "UTF-8");

@@ -127,23 +127,21 @@ impl std::fmt::Display for Eval {
     }
 }
 
-/// Sends `go` with the clocks (the first colour's, White's or Red's, as `wtime`) to the engine in `seat`, which
-/// plays the first colour if `first_colour`, and waits for its `bestmove` within the time it has, keeping the
-/// last score it reports on the way.
-pub fn go(process: &mut Process, clock: &Clock, seat: usize, first_colour: bool) -> Result<Reply, EngineError> {
+/// The `go` command for the engine in `seat`, which plays the first colour (White, Red) if `first_colour`: each
+/// side's clock that runs (`wtime`/`winc` the first colour's; at time odds one side may have none), then the
+/// seat's fixed time, depth and nodes.
+fn go_command(clock: &Clock, seat: usize, first_colour: bool) -> String {
     let tc = clock.control(seat);
     let mut go = "go".to_string();
-    if let (Some(_), Some(_)) = (clock.left(0), clock.left(1)) {
+    if clock.left(seat).is_some() {
         // Seats are the colours in order only from the first colour to move; map by colour instead.
         let first = if first_colour { seat } else { 1 - seat };
-        let ms = |d: Option<Duration>| d.unwrap_or_default().as_millis();
-        go.push_str(&format!(
-            " wtime {} btime {} winc {} binc {}",
-            ms(clock.left(first)),
-            ms(clock.left(1 - first)),
-            clock.control(first).increment.as_millis(),
-            clock.control(1 - first).increment.as_millis()
-        ));
+        for (side, colour) in [(first, 'w'), (1 - first, 'b')] {
+            if let Some(left) = clock.left(side) {
+                let increment = clock.control(side).increment.as_millis();
+                go.push_str(&format!(" {colour}time {} {colour}inc {increment}", left.as_millis()));
+            }
+        }
     }
     if let Some(t) = tc.movetime {
         go.push_str(&format!(" movetime {}", t.as_millis()));
@@ -154,6 +152,13 @@ pub fn go(process: &mut Process, clock: &Clock, seat: usize, first_colour: bool)
     if let Some(n) = tc.nodes {
         go.push_str(&format!(" nodes {n}"));
     }
+    go
+}
+
+/// Sends `go` ([`go_command`]) to the engine in `seat`, which plays the first colour if `first_colour`, and waits
+/// for its `bestmove` within the time it has, keeping the last score it reports on the way.
+pub fn go(process: &mut Process, clock: &Clock, seat: usize, first_colour: bool) -> Result<Reply, EngineError> {
+    let go = go_command(clock, seat, first_colour);
     let allowed = clock.allowance(seat);
     let started = Instant::now();
     process.send(&go)?;
@@ -470,6 +475,22 @@ pub(crate) fn test_info() -> GameInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn go_sends_each_sides_clock_by_colour() {
+        let [long, short] = ["40+0.4", "10+0.1"].map(|t| crate::TimeControl::parse_base_increment(t).unwrap());
+        let clock = Clock::seated(&[long, short]);
+        // Seat 1 to move, playing White (the first colour): its clock is `wtime`.
+        assert_eq!(go_command(&clock, 1, true), "go wtime 10000 winc 100 btime 40000 binc 400");
+        assert_eq!(go_command(&clock, 0, true), "go wtime 40000 winc 400 btime 10000 binc 100");
+        assert_eq!(go_command(&clock, 0, false), "go wtime 10000 winc 100 btime 40000 binc 400");
+        // A side with a fixed time per move and no clock is sent only its own limit.
+        let st =
+            crate::TimeControl { movetime: Some(Duration::from_millis(250)), depth: Some(9), ..Default::default() };
+        let clock = Clock::seated(&[long, st]);
+        assert_eq!(go_command(&clock, 1, false), "go movetime 250 depth 9");
+        assert_eq!(go_command(&clock, 0, true), "go wtime 40000 winc 400");
+    }
 
     #[test]
     fn info_lines_give_the_first_lines_score() {

@@ -155,7 +155,7 @@ fn go_command(clock: &Clock, seat: usize, first_colour: bool) -> String {
     go
 }
 
-/// Sends `go` ([`go_command`]) to the engine in `seat`, which plays the first colour if `first_colour`, and waits
+/// Sends `go` with the clocks to the engine in `seat`, which plays the first colour if `first_colour`, and waits
 /// for its `bestmove` within the time it has, keeping the last score it reports on the way.
 pub fn go(process: &mut Process, clock: &Clock, seat: usize, first_colour: bool) -> Result<Reply, EngineError> {
     let go = go_command(clock, seat, first_colour);

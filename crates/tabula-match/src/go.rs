@@ -340,7 +340,7 @@ impl MatchGame for Go {
             let step = (|| -> Result<Answer, EngineError> {
                 let process = players[seat].ensure(|p, o| self.handshake(p, o))?;
                 if known[seat].is_none() {
-                    self.new_game(process, start, &info.tc[seat])?;
+                    self.new_game(process, start, clock.control(seat))?;
                     known[seat] = Some(0);
                 }
                 for (c, mv) in position.moves().skip(known[seat].unwrap_or(0)) {

@@ -898,9 +898,9 @@ impl MovePicker for Mcts {
     }
 
     /// `exploration`, `rave_equivalence`, `expand_after`, `max_edges`, `hand_priors` (0 or 1),
-    /// `predictor_games`, `predictor_slope`, `score_weight`, `resign_below` and `threads` (see [`Config`]), and `predictor_file`, a
-    /// strengths file for the [move predictor](crate::engine::predictor) in place of the embedded one; the tree is
-    /// kept.
+    /// `predictor_games`, `predictor_slope`, `score_weight`, `resign_below` and `threads` (see [`Config`]), and
+    /// `predictor_file`, a strengths file for the [move predictor](crate::engine::predictor) in place of the
+    /// embedded one; the tree is kept.
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), &'static str> {
         if name == "predictor_file" {
             let text = std::fs::read_to_string(value).map_err(|_| "cannot read the file")?;

@@ -151,6 +151,9 @@ impl ThreatOptions {
     /// options.set("trivial_last", "1").unwrap();
     /// assert_eq!((options.inner_vcf_nodes, options.trivial_last), (5000, true));
     /// assert!(options.set("inner_vcf", "many").is_err() && options.set("outer_vcf", "1").is_err());
+    /// // Every listed name is one it sets.
+    /// assert!(ThreatOptions::NAMES.iter().all(|name| options.set(name, "0").is_ok()));
+    /// assert_eq!(options, ThreatOptions::OFF);
     /// ```
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), ThreatOptionError> {
         let number = |expected: &'static str| {

@@ -5,8 +5,10 @@
 //! 1,001 multisets of the eleven [`Pattern`]s, and [`BLOCKED`] for a point its side may not use), and the
 //! evaluation is a sum of [`Weights`]: one per class of each candidate point for the side to move and one
 //! for the opponent, plus one for the class of each side's best point (the side to move plays first, so its
-//! best threat is worth more than the opponent's). Positions the tactics settle come first: a five to make,
-//! two fives to stop, or a winning shape (open four, four-three, double four) with no five to stop.
+//! best threat is worth more than the opponent's), plus one for the position's *threat mask*, which threat
+//! kinds (a five, an open four, a four, a three, each alone or with more) each side has somewhere, by the
+//! colour to move ([`Weights::threat`]). Positions the tactics settle come first: a five to make, two fives
+//! to stop, or a winning shape (open four, four-three, double four) with no five to stop.
 //!
 //! The weights started from hand-set pattern values ([`Weights::hand_set`]) and were fitted to the
 //! evaluations of Rapfi, a strong Gomocup engine (its classical evaluation, 50 ms a position), over 19,269
@@ -48,6 +50,9 @@ pub const CLASSES: usize = 1_002;
 /// The class of a point whose side may not play it (renju forbidden to black) or whose apparent five is an
 /// overline under the rule.
 pub const BLOCKED: usize = CLASSES - 1;
+/// The number of threat masks ([`Weights::threat`]): eleven bits, which threat kinds some candidate point
+/// offers each side.
+pub const THREATS: usize = 1 << 11;
 /// Four patterns as a base-11 number: the index of [`ClassTables::of_code`].
 const CODES: usize = Pattern::COUNT.pow(4);
 
@@ -60,6 +65,53 @@ struct ClassTables {
     patterns: [[u8; 4]; CLASSES - 1],
     /// The hand-set value of each class: its patterns' values and the bonus of a winning combination.
     hand: [i32; CLASSES],
+    /// The threat-mask bits of each class for the side to move and for the opponent ([`threat_kind`]).
+    threat: [[u16; 2]; CLASSES],
+}
+
+/// The threat kinds of a point, weakest first: nothing, a three, a three with more (two threes, or a three
+/// with a two or a blocked three in another line), a four, a four with more (a four with a two or a three in
+/// another line), an open four (or two fours) and a five.
+const KIND_BITS: [[u16; 2]; 7] = [
+    [0, 0],
+    [1 << 6, 1 << 10],
+    [1 << 5, 1 << 9],
+    [1 << 4, 1 << 8],
+    [1 << 3, 1 << 7],
+    [1 << 1, 1 << 2],
+    // The side to move's five settles the position before any mask is read.
+    [0, 1 << 0],
+];
+
+/// The threat kind ([`KIND_BITS`]'s index) of a point with patterns `d`.
+const fn threat_kind(d: [u8; 4]) -> usize {
+    let mut n = [0; Pattern::COUNT];
+    let mut k = 0;
+    while k < 4 {
+        n[d[k] as usize] += 1;
+        k += 1;
+    }
+    let (fives, fours) = (n[Pattern::Five as usize], n[Pattern::BlockFour as usize]);
+    let open_fours = n[Pattern::FlexFour as usize] + n[Pattern::DoubleFour as usize];
+    let threes = n[Pattern::FlexThree as usize];
+    let more = n[Pattern::BlockThree as usize] + n[Pattern::FlexTwo as usize];
+    if fives > 0 {
+        6
+    } else if open_fours > 0 || fours >= 2 {
+        5
+    } else if fours == 1 {
+        if threes + more > 0 {
+            4
+        } else {
+            3
+        }
+    } else if threes >= 2 || (threes == 1 && more > 0) {
+        2
+    } else if threes == 1 {
+        1
+    } else {
+        0
+    }
 }
 
 const fn digits(code: usize) -> [u8; 4] {
@@ -111,7 +163,12 @@ const fn hand_value(d: [u8; 4]) -> i32 {
 }
 
 const fn class_tables() -> ClassTables {
-    let mut t = ClassTables { of_code: [0; CODES], patterns: [[0; 4]; CLASSES - 1], hand: [0; CLASSES] };
+    let mut t = ClassTables {
+        of_code: [0; CODES],
+        patterns: [[0; 4]; CLASSES - 1],
+        hand: [0; CLASSES],
+        threat: [[0; 2]; CLASSES],
+    };
     // Classes are numbered in the order of their sorted codes, then every code takes its sorted code's class.
     let (mut code, mut next) = (0, 0);
     while code < CODES {
@@ -119,6 +176,7 @@ const fn class_tables() -> ClassTables {
         if code_of(sorted(d)) == code {
             t.patterns[next] = d;
             t.hand[next] = hand_value(d);
+            t.threat[next] = KIND_BITS[threat_kind(d)];
             t.of_code[code] = next as u32 | (t.hand[next] as u32) << 16;
             next += 1;
         }
@@ -208,6 +266,8 @@ struct Survey {
     their_best: (i32, usize),
     /// How many points make five for the opponent.
     their_fives: i32,
+    /// Which threat kinds the candidate points offer each side ([`Weights::threat`]'s index).
+    threats: usize,
 }
 
 impl Survey {
@@ -218,11 +278,13 @@ impl Survey {
         let me = board.side_to_move();
         let them = me.opponent();
         let none = class_of([Pattern::None; 4]);
-        let mut s = Survey { my_best: (-1, none), their_best: (-1, none), their_fives: 0 };
+        let mut s = Survey { my_best: (-1, none), their_best: (-1, none), their_fives: 0, threats: 0 };
+        let mut threats = 0;
         board.for_each_candidate(|i| {
             let (mc, m) = point_class(board, i, me);
             let (tc, t) = point_class(board, i, them);
             each(mc, tc);
+            threats |= TABLES.threat[mc][0] | TABLES.threat[tc][1];
             if m > s.my_best.0 {
                 s.my_best = (m, mc);
             }
@@ -231,6 +293,7 @@ impl Survey {
             }
             s.their_fives += (t >= FIVE_VALUE) as i32;
         });
+        s.threats = threats.into();
         s
     }
 
@@ -258,7 +321,7 @@ impl Survey {
 /// five 10,000), one per point class ([`class_of`]) in each of four roles: a candidate point's class for the
 /// side to move (`mine`) and for the opponent (`theirs`), summed over the candidate points, and the class of
 /// each side's best point by the hand-set values (`my_best`, counted only when the side to move has no five
-/// to block; `their_best`).
+/// to block; `their_best`), and one for the position's threat mask by the colour to move (`threat`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// Each candidate point's class for the side to move.
@@ -269,6 +332,13 @@ pub struct Weights {
     pub my_best: [i32; CLASSES],
     /// The class of the opponent's best point.
     pub their_best: [i32; CLASSES],
+    /// The position's threat mask, by the colour to move (black first): a bit for each threat kind some
+    /// candidate point offers a side, from the opponent's five (bit 0); the side to move's open four (1), the
+    /// opponent's (2); then the side to move's four with more (3), four (4), three with more (5) and three
+    /// (6), and the same four for the opponent (7 to 10). A four with more is a four and a two or a three in
+    /// other lines; a three with more is two threes, or a three and a two or a blocked three. What the point
+    /// sums cannot say: which combinations of threats are on the board at once, and who moves first.
+    pub threat: [[i32; THREATS]; 2],
 }
 
 /// A malformed weights file.
@@ -332,7 +402,13 @@ impl Weights {
 
     /// All zero.
     pub fn zero() -> Weights {
-        Weights { mine: [0; CLASSES], theirs: [0; CLASSES], my_best: [0; CLASSES], their_best: [0; CLASSES] }
+        Weights {
+            mine: [0; CLASSES],
+            theirs: [0; CLASSES],
+            my_best: [0; CLASSES],
+            their_best: [0; CLASSES],
+            threat: [[0; THREATS]; 2],
+        }
     }
 
     /// The hand-set evaluation the weights were first fitted from: each point's pattern values (and the bonus
@@ -378,14 +454,18 @@ impl Weights {
         // Step 2. Everything else: the weighted balance.
         let (my_best, their_best) = survey.best_classes();
         sum += my_best.map_or(0, |c| self.my_best[c]) + self.their_best[their_best];
+        sum += self.threat[board.side_to_move().index()][survey.threats];
         (sum / Weights::SCALE).clamp(-12_000, 12_000)
     }
 
     /// The weights as text: a line per class with a weight that is not zero, its four patterns (or
-    /// `Blocked`) then the four weights (`mine theirs my_best their_best`).
+    /// `Blocked`) then the four weights (`mine theirs my_best their_best`); then a line per threat mask with
+    /// a weight that is not zero, `Threat`, the mask as eleven binary digits (bit 0 last), then the weights
+    /// with black and with white to move.
     pub fn to_text(&self) -> String {
         let mut text = String::from(
-            "# Gomoku evaluation weights (sixteenths of a unit): patterns, then mine theirs my_best their_best\n",
+            "# Gomoku evaluation weights (sixteenths of a unit): patterns, then mine theirs my_best their_best\n\
+             # and threat masks (Threat, the mask's bits, then the weights with black and with white to move)\n",
         );
         for c in 0..CLASSES {
             let row = [self.mine[c], self.theirs[c], self.my_best[c], self.their_best[c]];
@@ -397,6 +477,12 @@ impl Weights {
                 None => "Blocked".to_owned(),
             };
             text.push_str(&format!("{name} {} {} {} {}\n", row[0], row[1], row[2], row[3]));
+        }
+        for mask in 0..THREATS {
+            let [black, white] = self.threat.map(|t| t[mask]);
+            if (black, white) != (0, 0) {
+                text.push_str(&format!("Threat {mask:011b} {black} {white}\n"));
+            }
         }
         text
     }
@@ -412,14 +498,16 @@ impl Weights {
         Weights::parse(&text).map_err(|source| WeightsFileError::Parse { path: path.to_owned(), source })
     }
 
-    /// Reads weights written by [`to_text`](Self::to_text); classes not listed weigh nothing.
+    /// Reads weights written by [`to_text`](Self::to_text); classes and masks not listed weigh nothing.
     ///
     /// # Errors
     ///
-    /// A line that names no class or does not give four integer weights, or a class listed twice.
+    /// A line that names no class or does not give four integer weights, a threat line that is not eleven
+    /// binary digits and two integer weights, or a class or mask listed twice.
     pub fn parse(text: &str) -> Result<Weights, WeightsError> {
         let mut w = Weights::zero();
         let mut seen = vec![false; CLASSES];
+        let mut seen_masks = vec![false; THREATS];
         for (n, line) in text.lines().enumerate() {
             let error = |reason: &str| WeightsError { line: n + 1, reason: reason.to_owned() };
             let line = line.trim();
@@ -427,6 +515,24 @@ impl Weights {
                 continue;
             }
             let words: Vec<&str> = line.split_whitespace().collect();
+            if words[0] == "Threat" {
+                let mask = match words.get(1) {
+                    Some(bits) if bits.len() == 11 => usize::from_str_radix(bits, 2).ok(),
+                    _ => None,
+                };
+                let mask = mask.ok_or_else(|| error("a threat mask is eleven binary digits"))?;
+                let numbers: Vec<i32> = words[2..]
+                    .iter()
+                    .map(|x| x.parse())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| error("a weight is not an integer"))?;
+                let [black, white] = numbers[..] else { return Err(error("two weights expected")) };
+                if std::mem::replace(&mut seen_masks[mask], true) {
+                    return Err(error("threat mask listed twice"));
+                }
+                (w.threat[0][mask], w.threat[1][mask]) = (black, white);
+                continue;
+            }
             let (class, numbers) = if words.first() == Some(&"Blocked") {
                 (BLOCKED, &words[1..])
             } else {
@@ -465,6 +571,10 @@ pub struct Features {
     pub my_best: Option<u16>,
     /// The class of the opponent's best point.
     pub their_best: u16,
+    /// The threat mask ([`Weights::threat`]).
+    pub threat: u16,
+    /// The colour to move (the threat weights' table).
+    pub to_move: Color,
 }
 
 impl Features {
@@ -479,7 +589,14 @@ impl Features {
             return None;
         }
         let (my_best, their_best) = survey.best_classes();
-        Some(Features { mine, theirs, my_best: my_best.map(|c| c as u16), their_best: their_best as u16 })
+        Some(Features {
+            mine,
+            theirs,
+            my_best: my_best.map(|c| c as u16),
+            their_best: their_best as u16,
+            threat: survey.threats as u16,
+            to_move: board.side_to_move(),
+        })
     }
 }
 
@@ -593,9 +710,53 @@ mod tests {
             let sum: i32 = f.mine.iter().map(|&c| w.mine[c as usize]).sum::<i32>()
                 + f.theirs.iter().map(|&c| w.theirs[c as usize]).sum::<i32>()
                 + f.my_best.map_or(0, |c| w.my_best[c as usize])
-                + w.their_best[f.their_best as usize];
+                + w.their_best[f.their_best as usize]
+                + w.threat[f.to_move.index()][f.threat as usize];
             assert_eq!(Eval.evaluate(&board), (sum / Weights::SCALE).clamp(-12_000, 12_000), "{moves}");
         }
+    }
+
+    #[test]
+    fn threat_masks_name_the_threats_each_side_has() {
+        let mask = |moves: &str| {
+            let board = Board::from_moves(15, 15, Rule::Freestyle, moves).unwrap();
+            let f = Features::of(&board).unwrap();
+            (f.to_move, f.threat)
+        };
+        // Two black stones in a row: black to move can make a three; white's two at the edge make nothing.
+        assert_eq!(mask("h8 a1 i8 a2"), (Color::Black, 1 << 6));
+        // A third black stone: white to move, black's points make an open four (g8, k8) and a four (f8, l8).
+        assert_eq!(mask("h8 a1 i8 a2 j8"), (Color::White, 1 << 2 | 1 << 8));
+        // White to move must block black's five; black's threes and fours beside it do not count twice.
+        let (_, m) = mask("h8 g8 i8 a2 j8 a3 k8");
+        assert_eq!(m & 1, 1);
+        // A three crossing a two: the point that makes both is a three with more (bit 5 for the side to move).
+        assert_eq!(mask("h8 a1 i8 a2 j10 a4 j11 b6").1 & (1 << 5), 1 << 5);
+        // The kinds, from patterns.
+        let kind = |pats: [Pattern; 4]| threat_kind(pats.map(|p| p as u8));
+        use Pattern::*;
+        assert_eq!(kind([BlockFour, FlexThree, None, None]), 4);
+        assert_eq!(kind([BlockFour, BlockFour, None, None]), 5);
+        assert_eq!(kind([BlockFour, FlexOne, BlockTwo, None]), 3);
+        assert_eq!(kind([FlexThree, FlexThree, None, None]), 2);
+        assert_eq!(kind([FlexThree, BlockTwo, FlexOne, None]), 1);
+        assert_eq!(kind([FlexTwo, FlexTwo, BlockThree, None]), 0);
+    }
+
+    #[test]
+    fn threat_weights_count_and_round_trip() {
+        let mut w = embedded_weights();
+        let board = Board::from_moves(15, 15, Rule::Freestyle, "h8 a1 i8 a2 j8").unwrap();
+        let before = w.evaluate(&board);
+        w.threat[Color::White.index()][1 << 2 | 1 << 8] = -160;
+        w.threat[Color::Black.index()][1 << 2 | 1 << 8] = 999;
+        assert_eq!(w.evaluate(&board), before - 10);
+        assert_eq!(Weights::parse(&w.to_text()).unwrap(), w);
+        for bad in ["Threat 101 1 2", "Threat 00000000001 1", "Threat 00000000002 1 2", "Threat x 1 2"] {
+            assert!(Weights::parse(bad).is_err(), "{bad}");
+        }
+        let twice = "Threat 00000000001 1 2\nThreat 00000000001 1 2\n";
+        assert_eq!(Weights::parse(twice).unwrap_err().line, 2);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! gomoku tune fit LABELLED OUT [--start WEIGHTS] [--epochs N] [--rate R] [--l2 X] [--share X] [--no-mates] [--rule R]
+//!                              [--threat-only] [--threat-by-colour]
 //! ```
 //!
 //! `LABELLED` holds `moves;result;value` lines as `label` writes them (a move after them is not read). The fit
@@ -12,14 +13,15 @@
 //! start), and writes the new weights file `OUT`, which `tabula-gomoku` reads (`INFO tabula_weights`) or
 //! embeds as `src/eval-weights.txt`. Every tenth block of 500 positions (whole games, most of them) is held out
 //! and its error reported on standard error; `--no-mates` leaves out the positions the outside engine reports a
-//! forced win or loss in.
+//! forced win or loss in. The threat-mask weights are fitted as one table for both colours unless
+//! `--threat-by-colour` (renju is not symmetric); `--threat-only` fits them alone, the class weights held.
 
 use super::gomocup::{sigmoid, MATE_VALUE};
 use crate::data::read_lines;
 use crate::texel::{mean_gradient, rate_at, Adam, Split};
 use anyhow::{bail, Context};
 use tabula::tune::golden_min;
-use tabula_gomoku::engine::eval::{Features, Weights, CLASSES};
+use tabula_gomoku::engine::eval::{Features, Weights, CLASSES, THREATS};
 use tabula_gomoku::{Board, Rule};
 
 /// What `fit` fits to, from where, and how.
@@ -50,6 +52,12 @@ pub struct Args {
     /// The rule: freestyle, standard or renju.
     #[arg(long, default_value = "freestyle")]
     rule: Rule,
+    /// Fit the threat-mask weights alone, holding the class weights where they start.
+    #[arg(long)]
+    threat_only: bool,
+    /// Fit a threat-mask table for each colour to move (else one for both: black's, copied to white's).
+    #[arg(long)]
+    threat_by_colour: bool,
 }
 
 /// Runs `fit` from the `--start` weights, or the embedded ones.
@@ -61,20 +69,40 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     fit(args, &start)
 }
 
-/// One labelled position: its evaluation terms and the target.
+/// One labelled position: its evaluation terms, where its threat weight sits in the flat vector, and the
+/// target.
 struct Sample {
     features: Features,
+    threat: usize,
     target: f64,
 }
 
-/// The weights as one flat vector: `mine`, `theirs`, `my_best`, `their_best`.
-fn flat(w: &Weights) -> Vec<f64> {
-    [&w.mine, &w.theirs, &w.my_best, &w.their_best].iter().flat_map(|v| v.iter().map(|&x| x as f64)).collect()
+/// Where the threat weights start in the flat vector: after `mine`, `theirs`, `my_best` and `their_best`.
+const THREAT_AT: usize = 4 * CLASSES;
+
+/// The weights as one flat vector: `mine`, `theirs`, `my_best`, `their_best`, then the threat weights with
+/// black to move and, `by_colour`, with white to move.
+fn flat(w: &Weights, by_colour: bool) -> Vec<f64> {
+    let tables = if by_colour { &w.threat[..] } else { &w.threat[..1] };
+    [&w.mine[..], &w.theirs, &w.my_best, &w.their_best]
+        .into_iter()
+        .chain(tables.iter().map(|t| &t[..]))
+        .flat_map(|v| v.iter().map(|&x| x as f64))
+        .collect()
 }
 
+/// The weights of the flat vector `x` ([`flat`]); one threat table serves both colours unless it has two.
 fn unflat(x: &[f64]) -> Weights {
-    let part = |k: usize| std::array::from_fn(|c| x[k * CLASSES + c].round() as i32);
-    Weights { mine: part(0), theirs: part(1), my_best: part(2), their_best: part(3) }
+    let round = |k: usize| x[k].round() as i32;
+    let by_colour = x.len() > THREAT_AT + THREATS;
+    let threat = |colour: usize| std::array::from_fn(|m| round(THREAT_AT + THREATS * colour * by_colour as usize + m));
+    Weights {
+        mine: std::array::from_fn(round),
+        theirs: std::array::from_fn(|c| round(CLASSES + c)),
+        my_best: std::array::from_fn(|c| round(2 * CLASSES + c)),
+        their_best: std::array::from_fn(|c| round(3 * CLASSES + c)),
+        threat: [threat(0), threat(1)],
+    }
 }
 
 /// The evaluation of a sample in units, with the flat weights `w` (as `Weights::evaluate`, unrounded).
@@ -83,6 +111,7 @@ fn evaluate(s: &Sample, w: &[f64]) -> f64 {
     let mut sum: f64 = f.mine.iter().map(|&c| w[c as usize]).sum::<f64>()
         + f.theirs.iter().map(|&c| w[CLASSES + c as usize]).sum::<f64>();
     sum += f.my_best.map_or(0.0, |c| w[2 * CLASSES + c as usize]) + w[3 * CLASSES + f.their_best as usize];
+    sum += w[s.threat];
     sum / Weights::SCALE as f64
 }
 
@@ -90,13 +119,17 @@ fn mse(samples: &[Sample], w: &[f64], k: f64) -> f64 {
     samples.iter().map(|s| (sigmoid(k * evaluate(s, w)) - s.target).powi(2)).sum::<f64>() / samples.len() as f64
 }
 
-/// The gradient of [`mse`] over `samples`, split over two threads.
-fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
+/// The gradient of [`mse`] over `samples`, split over two threads; `threat_only`, zero for the class weights.
+fn gradient(samples: &[Sample], w: &[f64], k: f64, threat_only: bool) -> Vec<f64> {
     mean_gradient(samples, |chunk| {
         let mut g = vec![0.0; w.len()];
         for s in chunk {
             let p = sigmoid(k * evaluate(s, w));
             let d = 2.0 * (p - s.target) * p * (1.0 - p) * k / Weights::SCALE as f64;
+            g[s.threat] += d;
+            if threat_only {
+                continue;
+            }
             let f = &s.features;
             for &c in &f.mine {
                 g[c as usize] += d;
@@ -115,7 +148,7 @@ fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
 
 /// `fit`: the weights that best predict the labelled positions.
 fn fit(args: &Args, start: &Weights) -> anyhow::Result<()> {
-    let Args { ref input, ref out, epochs, l2, share, rate, no_mates, rule, .. } = *args;
+    let Args { ref input, ref out, epochs, l2, share, rate, no_mates, rule, threat_only, threat_by_colour, .. } = *args;
     let mut split = Split::new(500, 10);
     for (i, line) in read_lines(input)?.iter().enumerate() {
         let fields: Vec<&str> = line.split(';').collect();
@@ -130,13 +163,15 @@ fn fit(args: &Args, start: &Weights) -> anyhow::Result<()> {
         }
         let Some(features) = Features::of(&board) else { continue };
         let target = share * sigmoid(value / 200.0) + (1.0 - share) * result;
-        split.push(i, Sample { features, target });
+        let colour = if threat_by_colour { features.to_move.index() } else { 0 };
+        let threat = THREAT_AT + colour * THREATS + features.threat as usize;
+        split.push(i, Sample { features, threat, target });
     }
     if split.train.is_empty() || split.valid.is_empty() {
         bail!("too few positions in {input}");
     }
-    let start = flat(start);
-    let hand = flat(&Weights::hand_set());
+    let start = flat(start, threat_by_colour);
+    let hand = flat(&Weights::hand_set(), threat_by_colour);
     let k = golden_min(0.0001, 0.05, |k| mse(&split.train, &start, k));
     let errors = |w: &[f64]| split.errors(|samples| mse(samples, w, k));
     eprintln!(
@@ -149,11 +184,29 @@ fn fit(args: &Args, start: &Weights) -> anyhow::Result<()> {
     let mut w = start.clone();
     let mut adam = Adam::new(&start, l2);
     for epoch in 1..=epochs {
-        let g = gradient(&split.train, &w, k);
+        let g = gradient(&split.train, &w, k, threat_only);
         adam.step(&mut w, &g, rate_at(rate, epoch, epochs));
         if epoch % 50 == 0 || epoch == epochs {
             eprintln!("epoch {epoch}: error {}", errors(&w));
         }
     }
     std::fs::write(out, unflat(&w).to_text()).with_context(|| format!("cannot write {out}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flat_vector_holds_every_weight_once() {
+        let mut w = tabula_gomoku::engine::eval::embedded_weights();
+        w.threat[0][5] = 7;
+        w.threat[1][5] = 9;
+        assert_eq!(unflat(&flat(&w, true)), w);
+        // One table for both colours: black's, copied to white's.
+        let tied = unflat(&flat(&w, false));
+        assert_eq!((tied.threat[0][5], tied.threat[1][5]), (7, 7));
+        assert_eq!((tied.mine, tied.their_best), (w.mine, w.their_best));
+        assert_eq!(flat(&w, false).len() + THREATS, flat(&w, true).len());
+    }
 }

@@ -748,6 +748,7 @@ mod tests {
     fn threat_weights_count_and_round_trip() {
         let mut w = embedded_weights();
         let board = Board::from_moves(15, 15, Rule::Freestyle, "h8 a1 i8 a2 j8").unwrap();
+        w.threat[Color::White.index()][1 << 2 | 1 << 8] = 0;
         let before = w.evaluate(&board);
         w.threat[Color::White.index()][1 << 2 | 1 << 8] = -160;
         w.threat[Color::Black.index()][1 << 2 | 1 << 8] = 999;

@@ -280,12 +280,11 @@ impl Survey {
         let them = me.opponent();
         let none = class_of([Pattern::None; 4]);
         let mut s = Survey { my_best: (-1, none), their_best: (-1, none), their_fives: 0, threats: 0 };
-        let mut threats = 0;
         board.for_each_candidate(|i| {
             let (mc, m) = point_class(board, i, me);
             let (tc, t) = point_class(board, i, them);
             each(mc, tc);
-            threats |= TABLES.threat[mc][0] | TABLES.threat[tc][1];
+            s.threats |= usize::from(TABLES.threat[mc][0] | TABLES.threat[tc][1]);
             if m > s.my_best.0 {
                 s.my_best = (m, mc);
             }
@@ -294,7 +293,6 @@ impl Survey {
             }
             s.their_fives += (t >= FIVE_VALUE) as i32;
         });
-        s.threats = threats.into();
         s
     }
 
@@ -333,12 +331,13 @@ pub struct Weights {
     pub my_best: [i32; CLASSES],
     /// The class of the opponent's best point.
     pub their_best: [i32; CLASSES],
-    /// The position's threat mask, by the colour to move (black first): a bit for each threat kind some
-    /// candidate point offers a side, from the opponent's five (bit 0); the side to move's open four (1), the
-    /// opponent's (2); then the side to move's four with more (3), four (4), three with more (5) and three
-    /// (6), and the same four for the opponent (7 to 10). A four with more is a four and a two or a three in
-    /// other lines; a three with more is two threes, or a three and a two or a blocked three. What the point
-    /// sums cannot say: which combinations of threats are on the board at once, and who moves first.
+    /// The position's threat mask, by the colour to move (black first): a bit for each kind of threat a
+    /// stone on some candidate point would make for a side: the opponent's five (bit 0, so a four of theirs
+    /// stands on the board); the side to move's open four (1), the opponent's (2); then the side to move's
+    /// four with more (3), four (4), three with more (5) and three (6), and the same four for the opponent
+    /// (7 to 10). A four with more is a four and a two or a three in other lines; a three with more is two
+    /// threes, or a three and a two or a blocked three. What the point sums cannot say: which combinations
+    /// of threats are on the board at once, and who moves first.
     pub threat: [[i32; THREATS]; 2],
 }
 

@@ -521,12 +521,7 @@ impl Weights {
                     _ => None,
                 };
                 let mask = mask.ok_or_else(|| error("a threat mask is eleven binary digits"))?;
-                let numbers: Vec<i32> = words[2..]
-                    .iter()
-                    .map(|x| x.parse())
-                    .collect::<Result<_, _>>()
-                    .map_err(|_| error("a weight is not an integer"))?;
-                let [black, white] = numbers[..] else { return Err(error("two weights expected")) };
+                let [black, white] = line_weights(&words[2..], "two weights expected").map_err(error)?;
                 if std::mem::replace(&mut seen_masks[mask], true) {
                     return Err(error("threat mask listed twice"));
                 }
@@ -545,12 +540,7 @@ impl Weights {
                 }
                 (class_of(pats), words.get(4..).unwrap_or(&[]))
             };
-            let numbers: Vec<i32> = numbers
-                .iter()
-                .map(|x| x.parse())
-                .collect::<Result<_, _>>()
-                .map_err(|_| error("a weight is not an integer"))?;
-            let [a, b, c, d] = numbers[..] else { return Err(error("four weights expected")) };
+            let [a, b, c, d] = line_weights(numbers, "four weights expected").map_err(error)?;
             if std::mem::replace(&mut seen[class], true) {
                 return Err(error("class listed twice"));
             }
@@ -558,6 +548,14 @@ impl Weights {
         }
         Ok(w)
     }
+}
+
+/// The `N` integer weights that end a line of a weights file (`words`); `count` says what is wrong when there
+/// are not `N` of them.
+fn line_weights<const N: usize>(words: &[&str], count: &'static str) -> Result<[i32; N], &'static str> {
+    let numbers: Vec<i32> =
+        words.iter().map(|x| x.parse()).collect::<Result<_, _>>().map_err(|_| "a weight is not an integer")?;
+    numbers.try_into().map_err(|_| count)
 }
 
 /// A position's evaluation terms: what the weights multiply (for fitting them).

@@ -11,7 +11,16 @@
 //! quick tuning set). `tabula-gomoku`'s `data/openings-freestyle.txt` came from
 //! `gomoku openings 50 4 freestyle 15 300 1`, and its `data/openings-freestyle-wide.txt` from
 //! `gomoku openings 50 4 freestyle 15 150 9 --within 300`.
+//!
+//! `--judge CMD` has an outside Gomocup engine judge instead (15×15 only): the engine is asked for its move in
+//! each quiet opening at `ms` milliseconds, and the opening is kept when the value it reports for the side to
+//! move (Rapfi's `Eval`, in its own units; see [`gomocup`](super::tune::gomocup)) is within `--within`. An
+//! engine stronger than Tabula sees advantages Tabula's short search does not: openings Tabula scores even may
+//! be won for one side by the stronger engine's judgement, and a match on them then measures the colours more
+//! than the engines. A line on standard error counts the openings tried, the quiet ones and the kept ones.
 
+use super::tune::gomocup::GomocupEngine;
+use anyhow::{bail, Context};
 use std::time::Duration;
 use tabula::search::Limits;
 use tabula::zobrist::SplitMix64;
@@ -39,9 +48,31 @@ pub struct Args {
     /// The seed of the random stones.
     #[arg(default_value_t = 1)]
     seed: u64,
-    /// The largest score for the side to move, in evaluation units, an opening may have.
+    /// The largest score for the side to move an opening may have: in evaluation units, or in the judge's.
     #[arg(long, default_value_t = BALANCE)]
     within: i32,
+    /// An outside Gomocup engine's command line to judge the openings instead of Tabula's search.
+    #[arg(long)]
+    judge: Option<String>,
+}
+
+/// Who scores an opening: Tabula's own search, or an outside engine.
+enum Judge {
+    Tabula(Box<Engine>),
+    Outside(GomocupEngine),
+}
+
+impl Judge {
+    /// The score of `board` for the side to move after `ms` milliseconds, if the judge gives one.
+    fn score(&mut self, board: &Board, ms: u64) -> anyhow::Result<Option<i32>> {
+        Ok(match self {
+            Judge::Tabula(engine) => {
+                engine.clear();
+                Some(engine.think(board, &Limits::time(Duration::from_millis(ms))).score)
+            }
+            Judge::Outside(engine) => engine.ask(board).context("the judge gave no move")?.1,
+        })
+    }
 }
 
 /// The largest score an opening may have by default, in evaluation units (a logistic unit of win rate is about
@@ -61,12 +92,20 @@ fn quiet(board: &Board) -> bool {
 
 /// Runs `openings`.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let Args { count, stones, rule, size, ms, seed, within } = *args;
+    let Args { count, stones, rule, size, ms, seed, within, ref judge } = *args;
+    if stones > 25 {
+        bail!("{stones} stones do not fit in the central 5×5 square");
+    }
+    let mut judge = match judge {
+        Some(_) if size != 15 => bail!("an outside judge plays on 15×15 only"),
+        Some(command) => Judge::Outside(GomocupEngine::start(command, ms, rule)?),
+        None => Judge::Tabula(Box::new(Engine::new(16))),
+    };
     let mut rng = SplitMix64::new(seed);
-    let mut engine = Engine::new(16);
-    let mut found = 0;
+    let (mut tried, mut quiet_ones, mut found) = (0, 0, 0);
     let centre = size / 2;
     while found < count {
+        tried += 1;
         let mut board = Board::new(size, size, rule)?;
         while board.moves().len() < stones {
             let x = centre - 2 + (rng.next() % 5) as usize;
@@ -79,12 +118,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         if !quiet(&board) {
             continue;
         }
-        engine.clear();
-        let thought = engine.think(&board, &Limits::time(Duration::from_millis(ms)));
-        if thought.score.abs() <= within {
+        quiet_ones += 1;
+        if judge.score(&board, ms)?.is_some_and(|score| score.abs() <= within) {
             println!("{}", board.format_moves(board.moves()));
             found += 1;
         }
     }
+    eprintln!("{tried} openings tried, {quiet_ones} quiet, {found} kept");
     Ok(())
 }

@@ -27,7 +27,7 @@
 
 mod fit;
 mod gen;
-mod gomocup;
+pub(crate) mod gomocup;
 mod hand;
 mod label;
 mod order;

@@ -1,0 +1,29 @@
+//! The opening sets the matches are played from (`data/openings-*.txt`): every line a game in progress under
+//! every rule, quiet, with no stone twice.
+
+use tabula_gomoku::{Board, Rule};
+
+const SETS: [(&str, &str, usize); 3] = [
+    ("openings-freestyle.txt", include_str!("../data/openings-freestyle.txt"), 4),
+    ("openings-freestyle-wide.txt", include_str!("../data/openings-freestyle-wide.txt"), 4),
+    ("openings-freestyle-balanced.txt", include_str!("../data/openings-freestyle-balanced.txt"), 3),
+];
+
+#[test]
+fn every_opening_is_a_game_in_progress_under_every_rule() {
+    for (name, text, stones) in SETS {
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).collect();
+        assert_eq!(lines.len(), 50, "{name}");
+        for line in &lines {
+            for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+                let board = Board::from_moves(15, 15, rule, line).unwrap_or_else(|e| panic!("{name}: {line}: {e}"));
+                assert_eq!(board.moves().len(), stones, "{name}: {line}");
+                assert_eq!(board.winner(), None, "{name}: {line}");
+            }
+        }
+        let mut unique = lines.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), lines.len(), "{name}: an opening twice");
+    }
+}

@@ -20,8 +20,9 @@
 //! than the engines (Rapfi against itself wins 99 games in 100 as black on `data/openings-freestyle.txt`).
 //! `data/openings-freestyle-balanced.txt` came from `gomoku openings 50 3 freestyle 15 1000 31 --within 60
 //! --judge ./pbrain-rapfi`: with white to move on three stones, a quarter of the quiet openings are that even
-//! by Rapfi's judgement, with black to move on four, two in a hundred. A line on standard error counts the
-//! openings tried, the quiet ones and the kept ones.
+//! by Rapfi's judgement, with black to move on four, two in a hundred; `data/openings-renju-balanced.txt` the
+//! same under renju (`gomoku openings 50 3 renju 15 1000 41 --within 60 --judge ./pbrain-rapfi`). A line on
+//! standard error counts the openings tried, the quiet ones and the kept ones.
 
 use super::tune::gomocup::GomocupEngine;
 use anyhow::{bail, Context};

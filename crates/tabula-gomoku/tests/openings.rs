@@ -3,10 +3,11 @@
 
 use tabula_gomoku::{Board, Rule};
 
-const SETS: [(&str, &str, usize); 4] = [
+const SETS: [(&str, &str, usize); 5] = [
     ("openings-freestyle.txt", include_str!("../data/openings-freestyle.txt"), 4),
     ("openings-freestyle-wide.txt", include_str!("../data/openings-freestyle-wide.txt"), 4),
     ("openings-freestyle-balanced.txt", include_str!("../data/openings-freestyle-balanced.txt"), 3),
+    ("openings-standard-balanced.txt", include_str!("../data/openings-standard-balanced.txt"), 3),
     ("openings-renju-balanced.txt", include_str!("../data/openings-renju-balanced.txt"), 3),
 ];
 

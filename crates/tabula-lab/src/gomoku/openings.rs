@@ -20,9 +20,10 @@
 //! than the engines (Rapfi against itself wins 99 games in 100 as black on `data/openings-freestyle.txt`).
 //! `data/openings-freestyle-balanced.txt` came from `gomoku openings 50 3 freestyle 15 1000 31 --within 60
 //! --judge ./pbrain-rapfi`: with white to move on three stones, a quarter of the quiet openings are that even
-//! by Rapfi's judgement, with black to move on four, two in a hundred; `data/openings-renju-balanced.txt` the
-//! same under renju (`gomoku openings 50 3 renju 15 1000 41 --within 60 --judge ./pbrain-rapfi`). A line on
-//! standard error counts the openings tried, the quiet ones and the kept ones.
+//! by Rapfi's judgement, with black to move on four, two in a hundred; `data/openings-standard-balanced.txt` and
+//! `data/openings-renju-balanced.txt` the same under those rules (`gomoku openings 50 3 standard 15 1000 51
+//! --within 60 --judge ./pbrain-rapfi`, and `renju … 41`). A line on standard error counts the openings tried,
+//! the quiet ones and the kept ones.
 
 use super::tune::gomocup::GomocupEngine;
 use anyhow::{bail, Context};

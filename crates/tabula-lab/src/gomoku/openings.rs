@@ -109,6 +109,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     let mut rng = SplitMix64::new(seed);
     let (mut tried, mut quiet_ones, mut found) = (0, 0, 0);
+    let mut kept = std::collections::HashSet::new();
     let centre = size / 2;
     while found < count {
         tried += 1;
@@ -121,12 +122,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 board.play(p).expect("checked legal");
             }
         }
-        if !quiet(&board) {
+        if !quiet(&board) || kept.contains(board.moves()) {
             continue;
         }
         quiet_ones += 1;
         if judge.score(&board, ms)?.is_some_and(|score| score.abs() <= within) {
             println!("{}", board.format_moves(board.moves()));
+            kept.insert(board.moves().to_vec());
             found += 1;
         }
     }

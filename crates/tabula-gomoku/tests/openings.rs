@@ -1,5 +1,5 @@
 //! The opening sets the matches are played from (`data/openings-*.txt`): every line a game in progress under
-//! every rule, quiet, with no stone twice.
+//! every rule, of its set's number of stones, and no opening twice.
 
 use tabula_gomoku::{Board, Rule};
 

@@ -108,10 +108,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         None => Judge::Tabula(Box::new(Engine::new(16))),
     };
     let mut rng = SplitMix64::new(seed);
-    let (mut tried, mut quiet_ones, mut found) = (0, 0, 0);
+    let (mut tried, mut quiet_ones) = (0, 0);
     let mut kept = std::collections::HashSet::new();
     let centre = size / 2;
-    while found < count {
+    while kept.len() < count {
         tried += 1;
         let mut board = Board::new(size, size, rule)?;
         while board.moves().len() < stones {
@@ -129,9 +129,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         if judge.score(&board, ms)?.is_some_and(|score| score.abs() <= within) {
             println!("{}", board.format_moves(board.moves()));
             kept.insert(board.moves().to_vec());
-            found += 1;
         }
     }
-    eprintln!("{tried} openings tried, {quiet_ones} quiet, {found} kept");
+    eprintln!("{tried} openings tried, {quiet_ones} quiet, {} kept", kept.len());
     Ok(())
 }

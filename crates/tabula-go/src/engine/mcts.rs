@@ -52,7 +52,6 @@ use crate::engine::patterns::Patterns;
 use crate::engine::picker::{Decision, MovePicker, Request};
 use crate::engine::playout::{PlayoutBoard, NO_POINT};
 use crate::engine::predictor::{Features, Predictor};
-use crate::engine::replies::Replies;
 use crate::engine::time::thinking_time;
 use crate::position::{search_key, KeyHasher, Position};
 use crate::scoring::area_score;
@@ -102,9 +101,6 @@ pub struct Config {
     /// that of two winning lines the tree prefers the one that wins by more, and of two losing ones the
     /// closer (0: the result alone, the default).
     pub score_weight: f32,
-    /// Whether the playouts play [last good replies](crate::engine::replies), learnt from the search's own
-    /// playouts (off by default).
-    pub last_good_reply: bool,
 }
 
 impl Default for Config {
@@ -125,7 +121,6 @@ impl Default for Config {
             predictor_games: 20.0,
             predictor_slope: 0.1,
             score_weight: 0.0,
-            last_good_reply: false,
         }
     }
 }
@@ -722,7 +717,6 @@ fn worker(shared: &Shared, mut rng: Rng) {
     let mut path: Vec<Step> = Vec::new();
     let mut keys: Vec<Key128> = Vec::new();
     let mut amaf = vec![0u8; pb.cells()];
-    let mut replies = config.last_good_reply.then(|| Replies::new(pb.cells()));
     loop {
         // Step 1. Budget.
         if shared.stop.load(Ordering::Relaxed) {
@@ -742,9 +736,6 @@ fn worker(shared: &Shared, mut rng: Rng) {
         pb.copy_from(&shared.root_board);
         path.clear();
         keys.clear();
-        if let Some(replies) = replies.as_mut() {
-            replies.begin(pb.previous_move(), pb.last_move(), shared.color);
-        }
         let (mut color, mut passes) = (shared.color, shared.passes);
         let mut terminal = None;
         {
@@ -796,9 +787,6 @@ fn worker(shared: &Shared, mut rng: Rng) {
                 // Play the move on both boards.
                 passes = play_tree_move(&mut board, pb.index_move(index), color, passes, &mut removed);
                 pb.play(index as usize, color);
-                if let Some(replies) = replies.as_mut() {
-                    replies.push(index);
-                }
                 color = color.opponent();
                 keys.push(root.superko_key(board.key(), color));
             }
@@ -807,15 +795,8 @@ fn worker(shared: &Shared, mut rng: Rng) {
         amaf.fill(0);
         let margin = match terminal {
             Some(margin) => margin,
-            None => pb.playout(&mut rng, shared.komi, shared.patterns, Some(&mut amaf), replies.as_mut()),
+            None => pb.playout(&mut rng, shared.komi, shared.patterns, Some(&mut amaf)),
         };
-        if let Some(replies) = replies.as_mut() {
-            replies.learn(match margin.partial_cmp(&0.0) {
-                Some(std::cmp::Ordering::Greater) => Some(Color::Black),
-                Some(std::cmp::Ordering::Less) => Some(Color::White),
-                _ => None,
-            });
-        }
         if terminal.is_none() && !shared.black_owns.is_empty() {
             for (i, own) in shared.black_owns.iter().enumerate() {
                 if pb.owner(i) == Some(Color::Black) {
@@ -917,8 +898,7 @@ impl MovePicker for Mcts {
     }
 
     /// `exploration`, `rave_equivalence`, `expand_after`, `max_edges`, `hand_priors` (0 or 1),
-    /// `predictor_games`, `predictor_slope`, `score_weight`, `last_good_reply` (0 or 1), `resign_below` and
-    /// `threads` (see [`Config`]), and
+    /// `predictor_games`, `predictor_slope`, `score_weight`, `resign_below` and `threads` (see [`Config`]), and
     /// `predictor_file`, a strengths file for the [move predictor](crate::engine::predictor) in place of the
     /// embedded one; the tree is kept.
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), &'static str> {
@@ -938,7 +918,6 @@ impl MovePicker for Mcts {
             "predictor_games" => c.predictor_games = number()? as f32,
             "predictor_slope" => c.predictor_slope = number()? as f32,
             "score_weight" => c.score_weight = number()?.min(1.0) as f32,
-            "last_good_reply" => c.last_good_reply = number()? != 0.0,
             "resign_below" => c.resign_below = number()?.min(1.0),
             "threads" => c.threads = (number()? as usize).max(1),
             _ => return Err("unknown parameter"),

@@ -5,7 +5,6 @@
 //! - [`picker`]: the [`MovePicker`](picker::MovePicker) trait behind `genmove`, and a random player.
 //! - [`playout`]: a light board for fast random playouts.
 //! - [`patterns`]: MoGo's 3×3 shape patterns for playouts and priors.
-//! - [`replies`]: the playouts' last good replies, learnt from their results.
 //! - [`predictor`]: a move predictor fitted to game records (Bradley–Terry strengths of move features).
 //! - [`spatial`]: the predictor's large shapes, known by Zobrist keys in any orientation.
 //! - [`mcts`]: the Monte Carlo tree search player (UCT with RAVE, transpositions, threads, time control).
@@ -34,6 +33,5 @@ pub mod patterns;
 pub mod picker;
 pub mod playout;
 pub mod predictor;
-pub mod replies;
 pub mod spatial;
 pub mod time;

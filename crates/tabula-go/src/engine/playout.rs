@@ -10,8 +10,7 @@
 //! ([`PlayoutBoard::playout`]) answers the previous move first — it captures a chain the opponent left in
 //! atari, and saves its own chain the opponent just put in atari by capturing an enemy chain in atari next
 //! to it or by an extension that leaves two liberties and does not run into a ladder (read to its end on
-//! copies of the board, [`PlayoutBoard::dies_in_ladder`]) — then, in a search that keeps them, plays its
-//! [last good reply](crate::engine::replies) to the last moves, then captures a chain its own previous move put
+//! copies of the board, [`PlayoutBoard::dies_in_ladder`]) — then captures a chain its own previous move put
 //! in atari if the opponent left it there, then plays a [shape pattern](crate::engine::patterns) next to the
 //! previous move, and otherwise plays a uniformly random legal move that neither fills one of its
 //! own eyes nor puts a chain of several stones in atari. A player with no such move passes; two passes end
@@ -30,7 +29,7 @@
 //! let mut board = empty.clone();
 //! let mut rng = Rng::new(7);
 //! let patterns = Patterns::new();
-//! let margin = board.playout(&mut rng, 7.0, &patterns, None, None);
+//! let margin = board.playout(&mut rng, 7.0, &patterns, None);
 //! // Every point ends up owned by someone or shared: black's area minus white's, minus komi.
 //! assert!(margin.abs() <= 81.0 + 7.0);
 //! assert!(board.is_finished());
@@ -39,7 +38,6 @@
 use crate::board::{join_chains, Board};
 use crate::coords::{Color, Move, Point, MAX_SIZE};
 use crate::engine::patterns::Patterns;
-use crate::engine::replies::Replies;
 use std::cell::RefCell;
 use tabula::rng::Rng;
 
@@ -583,16 +581,9 @@ impl PlayoutBoard {
 
     /// Plays the policy's move for the side to move; returns the index played ([`NO_POINT`] for a pass).
     pub fn play_policy_move(&mut self, rng: &mut Rng, patterns: &Patterns) -> usize {
-        self.play_policy_move_with(rng, patterns, None)
-    }
-
-    /// [`play_policy_move`](PlayoutBoard::play_policy_move), with a stored [last good
-    /// reply](crate::engine::replies) tried after the answers to ataris.
-    fn play_policy_move_with(&mut self, rng: &mut Rng, patterns: &Patterns, replies: Option<&Replies>) -> usize {
         let color = self.to_move;
         let i = self
             .answer_last(rng, color)
-            .or_else(|| replies.and_then(|r| self.good_reply(r, color)))
             .or_else(|| self.take_unanswered_atari(color))
             .or_else(|| self.pattern_move(rng, color, patterns))
             .unwrap_or_else(|| self.random_move(rng, color));
@@ -600,36 +591,14 @@ impl PlayoutBoard {
         i
     }
 
-    /// `color`'s stored reply to the last two moves, else to the last, if it is legal, fills no own eye and
-    /// is no big self-atari.
-    fn good_reply(&self, replies: &Replies, color: Color) -> Option<usize> {
-        replies.reply(color, self.previous, self.last).into_iter().map(usize::from).find(|&i| {
-            i != NO_POINT as usize
-                && self.is_legal(i, color)
-                && !self.is_own_eye(i, color)
-                && !self.is_self_atari(i, color)
-        })
-    }
-
     /// Plays the policy to the end (two passes, or three moves per point as a safety cap) and returns
     /// black's area minus white's minus `komi`. When `amaf` is given (length [`cells`](PlayoutBoard::cells)),
-    /// each point not yet marked gets the colour that played there first (1 black, 2 white). When `replies`
-    /// is given, the policy plays their stored replies and each move is added to their line.
-    pub fn playout(
-        &mut self,
-        rng: &mut Rng,
-        komi: f64,
-        patterns: &Patterns,
-        mut amaf: Option<&mut [u8]>,
-        mut replies: Option<&mut Replies>,
-    ) -> f64 {
+    /// each point not yet marked gets the colour that played there first (1 black, 2 white).
+    pub fn playout(&mut self, rng: &mut Rng, komi: f64, patterns: &Patterns, mut amaf: Option<&mut [u8]>) -> f64 {
         let limit = self.moves + 3 * (self.size * self.size) as u32;
         while !self.is_finished() && self.moves < limit {
             let color = self.to_move;
-            let i = self.play_policy_move_with(rng, patterns, replies.as_deref());
-            if let Some(replies) = replies.as_deref_mut() {
-                replies.push(i as u16);
-            }
+            let i = self.play_policy_move(rng, patterns);
             if let Some(amaf) = amaf.as_deref_mut() {
                 if i != NO_POINT as usize && amaf[i] == 0 {
                     amaf[i] = stone(color);
@@ -1013,7 +982,7 @@ mod tests {
         let mut rng = Rng::new(9);
         for _ in 0..20 {
             let mut b = PlayoutBoard::from_board(&Board::new(7).unwrap(), Color::Black);
-            let margin = b.playout(&mut rng, 0.0, &Patterns::new(), None, None);
+            let margin = b.playout(&mut rng, 0.0, &Patterns::new(), None);
             let mut real = Board::new(7).unwrap();
             for i in 0..b.cells() {
                 if let Some(c) = b.color_at(i) {

@@ -48,7 +48,7 @@ pub fn run(args: &Args) {
         while !done(start, playouts) {
             for _ in 0..if count.is_some() { 1 } else { 100 } {
                 board.copy_from(&empty);
-                let margin = board.playout(&mut rng, 7.0, &patterns, None, None);
+                let margin = board.playout(&mut rng, 7.0, &patterns, None);
                 black_wins += (margin > 0.0) as u64;
                 moves += board.moves_played() as u64;
                 playouts += 1;
